@@ -1,0 +1,3 @@
+//! The rule engines, one folder a game family.
+
+pub mod phages;

@@ -1,0 +1,6 @@
+//! Quadraphages (square board) and Hexaphages (hex board): one engine over two geometries.
+
+pub mod notation;
+pub mod rules;
+
+pub use rules::{Content, Illegal, Phages, PhagesMove, PhagesScore, Phase, SetupError, Side};

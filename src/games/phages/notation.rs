@@ -1,0 +1,169 @@
+//! Reading Quadraphages / Hexaphages records: the start position a record implies, and what each
+//! movetext token means in the position where it stands.
+
+use super::rules::{Content, Phages, PhagesMove, Phase, Side};
+use crate::game::{Game, GameKind};
+use crate::geometry::{CellLabel, Geometry};
+use crate::record::{Record, Token, TokenKind};
+
+/// Why a record cannot even start: no board or no start position can be had for it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SetupProblem {
+    pub span: crate::record::Span,
+    pub message: String,
+}
+
+/// The start position of a record: its `Startup:` diagram, or the default for its board; the side
+/// that moves first from its column header (RULINGS 7 for a first column of `....`).
+pub fn setup(record: &Record, forced: Option<GameKind>) -> Result<Phages, SetupProblem> {
+    let hint = record.game_hint();
+    let kind = forced.or(hint.map(|h| h.0)).unwrap_or(GameKind::Quadraphages);
+    let geometry = match (kind, hint.and_then(|h| h.1)) {
+        (GameKind::Quadraphages, Some(g @ Geometry::Square { .. }))
+        | (GameKind::Hexaphages, Some(g @ Geometry::Hex { .. })) => g,
+        (GameKind::Quadraphages, _) => Geometry::Square { size: 9 },
+        (GameKind::Hexaphages, _) => Geometry::Hex { side: 4 },
+    };
+    let first = first_mover(record);
+    let whole = record.span.clone();
+    if let Some(d) = &record.startup {
+        if d.geometry != geometry {
+            return Err(SetupProblem {
+                span: d.span.clone(),
+                message: format!("this diagram draws a different board from the record's {kind}"),
+            });
+        }
+        if let Some(&(_, _, ref span)) = d.cells.iter().find(|c| matches!(c.1, 'x' | 'o')) {
+            return Err(SetupProblem { span: span.clone(), message: "a start position has no marked cells".into() });
+        }
+        let stones = |side: char| {
+            d.cells.iter().filter(|c| c.1 == side).filter_map(|c| geometry.parse_label(c.0)).collect::<Vec<_>>()
+        };
+        return Phages::new(geometry, &stones('X'), &stones('O'), first)
+            .map_err(|e| SetupProblem { span: d.span.clone(), message: e.to_string() });
+    }
+    let default = match geometry {
+        Geometry::Square { size: 9 } => Some(Phages::quadraphages()),
+        Geometry::Hex { side } => Phages::hexaphages(side),
+        Geometry::Square { .. } => None,
+    };
+    let mut position = default.ok_or_else(|| SetupProblem {
+        span: record.final_position.as_ref().map_or(whole, |d| d.span.clone()),
+        message: format!("no start position is known for {kind} on this board: give one in a `Startup:` diagram"),
+    })?;
+    position.set_first_mover(first);
+    Ok(position)
+}
+
+/// The side that plays the first turn: the first column's, unless line 1 opens with the first
+/// column's whole turn written as `....` (RULINGS 7). Without a header, X (as in the blog's game).
+pub fn first_mover(record: &Record) -> Side {
+    let sides = record.header.as_ref().map_or([Side::X, Side::O], |h| h.sides);
+    let leading_fillers =
+        record.lines.first().map_or(0, |l| l.tokens.iter().take_while(|t| t.kind == TokenKind::Filler).count());
+    if leading_fillers >= 4 {
+        sides[1]
+    } else {
+        sides[0]
+    }
+}
+
+/// What a token means where it stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// A move to check and play.
+    Move(PhagesMove),
+    /// Notation only (`....` before the first announcement, `----` after the end): nothing to play.
+    Nothing,
+    /// The token cannot be a move here; `apply` is what lenient replay plays instead, if anything.
+    Problem { message: String, apply: Option<PhagesMove> },
+}
+
+/// Reads `tokens[i]` in `position`; later tokens of the same phase tell which stone `----` is.
+pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading {
+    let g = position.geometry();
+    let side = position.to_move();
+    let cell = |l: CellLabel| g.parse_label(l);
+    match tokens[i].kind {
+        TokenKind::Filler
+            if position.is_first_turn() && position.phase() == Phase::Announce && position.number() == 0 =>
+        {
+            Reading::Nothing
+        }
+        TokenKind::Filler => Reading::Problem {
+            message: "`....` stands only for the missing phase (a) of the game's first turn".into(),
+            apply: None,
+        },
+        TokenKind::Stay if position.is_over() => Reading::Nothing,
+        TokenKind::Number(n) => Reading::Move(PhagesMove::Announce(n)),
+        TokenKind::Step(from, to) => {
+            let board = board_name(g);
+            let (Some(f), Some(t)) = (cell(from), cell(to)) else {
+                let off = if cell(from).is_none() { from } else { to };
+                return Reading::Problem { message: format!("{off} is not a cell of the {board}"), apply: None };
+            };
+            if position.phase() != Phase::Announce && !position.is_over() && position.content(f) != Content::Stone(side)
+            {
+                // Lenient replay still plays the written destination with the one stone no other
+                // token of the phase accounts for, when there is exactly one.
+                let others = phase_mentions(position, tokens, i);
+                let mut candidates = position.stones_to_act().filter(|c| !others.contains(c));
+                let apply = match (candidates.next(), candidates.next()) {
+                    (Some(c), None) if position.content(t) == Content::Empty => {
+                        Some(PhagesMove::Step { from: c, to: t })
+                    }
+                    _ => None,
+                };
+                return match position.check(PhagesMove::Step { from: f, to: t }) {
+                    Err(why) => Reading::Problem { message: why.to_string(), apply },
+                    Ok(()) => Reading::Move(PhagesMove::Step { from: f, to: t }),
+                };
+            }
+            Reading::Move(PhagesMove::Step { from: f, to: t })
+        }
+        TokenKind::Stay => {
+            if position.phase() == Phase::Announce {
+                return Reading::Move(PhagesMove::Stay { stone: position.stones(side)[0] });
+            }
+            let others = phase_mentions(position, tokens, i);
+            let candidates: Vec<_> = position.stones_to_act().filter(|c| !others.contains(c)).collect();
+            let pool = if candidates.is_empty() { position.stones_to_act().collect() } else { candidates };
+            // Which stone is meant is only open when both could be; prefer one that truly cannot move.
+            let stone = pool
+                .iter()
+                .copied()
+                .find(|&c| position.check(PhagesMove::Stay { stone: c }).is_ok())
+                .or(pool.first().copied());
+            match stone {
+                Some(stone) => Reading::Move(PhagesMove::Stay { stone }),
+                None => Reading::Problem {
+                    message: format!("all of {side}'s stones have already moved in this phase"),
+                    apply: None,
+                },
+            }
+        }
+        TokenKind::Resign | TokenKind::Wins { .. } => Reading::Nothing,
+    }
+}
+
+/// The cells the other stone tokens of the current phase start from, read ahead of `i`.
+fn phase_mentions(position: &Phages, tokens: &[Token], i: usize) -> Vec<crate::geometry::Cell> {
+    let remaining = position.stones_to_act().count();
+    tokens[i + 1..]
+        .iter()
+        .take(remaining.saturating_sub(1))
+        .take_while(|t| matches!(t.kind, TokenKind::Step(..) | TokenKind::Stay))
+        .filter_map(|t| match t.kind {
+            TokenKind::Step(from, _) => position.geometry().parse_label(from),
+            _ => None,
+        })
+        .filter(|&c| position.content(c) == Content::Stone(position.to_move()))
+        .collect()
+}
+
+pub fn board_name(g: Geometry) -> String {
+    match g {
+        Geometry::Square { size } => format!("{size}x{size} board"),
+        Geometry::Hex { side } => format!("hex board of side {side}"),
+    }
+}

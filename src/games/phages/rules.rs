@@ -1,0 +1,567 @@
+//! The Quadraphages / Hexaphages engine: one set of rules over a square or hex [`Geometry`].
+//!
+//! A turn is three phases (seed text): (a) each stone moves the number the opponent announced
+//! last, (b) the player announces a new number, (c) each stone moves that number. The very first
+//! turn of the game has phases (b) and (c) only (RULINGS 7).
+
+use std::fmt;
+
+use crate::game::{BoardView, Game, GameKind};
+use crate::geometry::{Cell, CellLabel, Geometry};
+
+/// The two sides, named by the letters of the published diagrams.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Side {
+    X,
+    O,
+}
+
+impl Side {
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn opponent(self) -> Side {
+        match self {
+            Side::X => Side::O,
+            Side::O => Side::X,
+        }
+    }
+
+    pub fn letter(self) -> char {
+        match self {
+            Side::X => 'X',
+            Side::O => 'O',
+        }
+    }
+
+    pub fn from_letter(c: char) -> Option<Side> {
+        match c.to_ascii_lowercase() {
+            'x' => Some(Side::X),
+            'o' => Some(Side::O),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// What stands on a cell.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Content {
+    Empty,
+    /// A cell a stone has left, marked with that stone's colour.
+    Mark(Side),
+    Stone(Side),
+}
+
+/// The phase of the current turn.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Phase {
+    /// (a): the stones move the number the opponent announced last.
+    Move,
+    /// (b): the player announces a number.
+    Announce,
+    /// (c): the stones move the number just announced.
+    MoveAgain,
+}
+
+impl Phase {
+    pub fn letter(self) -> char {
+        match self {
+            Phase::Move => 'a',
+            Phase::Announce => 'b',
+            Phase::MoveAgain => 'c',
+        }
+    }
+}
+
+/// One action of the record: a stone moving, a stone that stays, or an announcement.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum PhagesMove {
+    Step {
+        from: Cell,
+        to: Cell,
+    },
+    /// The stone on this cell stays because it cannot move (`----`).
+    Stay {
+        stone: Cell,
+    },
+    Announce(u8),
+}
+
+/// Most stones one side may have (the default is two).
+pub const MAX_STONES: usize = 3;
+
+/// Why a move is illegal, in the game's words. Cells are given as labels so the message stands alone.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Illegal {
+    GameOver,
+    NumberExpected { side: Side },
+    StoneMoveExpected { side: Side, phase: Phase },
+    NoStone { side: Side, cell: CellLabel },
+    OpponentStone { side: Side, cell: CellLabel },
+    AlreadyMoved { side: Side, cell: CellLabel },
+    NotStraight { from: CellLabel, to: CellLabel },
+    WrongDistance { cells: u16, number: u8, announced_by: Side },
+    Blocked { by: Side, cell: CellLabel },
+    LandsOnMark { cell: CellLabel, mark: Side },
+    LandsOnStone { cell: CellLabel, stone: Side },
+    CouldMove { side: Side, cell: CellLabel, to: CellLabel, number: u8 },
+    NumberOutOfRange { number: u8, max: u8 },
+    NumberLetsNoMove { number: u8, would: u8 },
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Illegal::*;
+        match self {
+            GameOver => write!(f, "the game is over: all four stones failed to move in succession"),
+            NumberExpected { side } => write!(f, "{side} must announce a number now (phase b)"),
+            StoneMoveExpected { side, phase } => {
+                write!(f, "a move of {side}'s stones is expected now (phase {})", phase.letter())
+            }
+            NoStone { side, cell } => write!(f, "no {side} stone on {cell}"),
+            OpponentStone { side, cell } => write!(f, "the stone on {cell} is {}'s, not {side}'s", side.opponent()),
+            AlreadyMoved { side, cell } => write!(f, "{side}'s stone on {cell} has already moved in this phase"),
+            NotStraight { from, to } => write!(f, "{from} to {to} is not a straight line"),
+            WrongDistance { cells, number, announced_by } => {
+                write!(f, "a {cells}-cell move after {announced_by} announced {number}")
+            }
+            Blocked { by, cell } => write!(f, "the path is blocked by {by}'s stone on {cell}"),
+            LandsOnMark { cell, mark } => {
+                write!(f, "{cell} is marked by {mark}: a stone may not land on a marked cell")
+            }
+            LandsOnStone { cell, stone } => write!(f, "{cell} is occupied by {stone}'s stone"),
+            CouldMove { side, cell, to, number } => {
+                write!(f, "{side}'s stone on {cell} could still move {number} (to {to}), so it may not stay")
+            }
+            NumberOutOfRange { number, max } => write!(f, "{number} is not a number from 1 to {max}"),
+            NumberLetsNoMove { number, would } => write!(f, "{number} lets no stone move while {would} would"),
+        }
+    }
+}
+
+/// The score: marked cells, and the cells under each side's own stones (RULINGS 8).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct PhagesScore {
+    pub marks: [u16; 2],
+    pub stones: [u16; 2],
+}
+
+impl PhagesScore {
+    /// The winner on marked cells alone (the rule text); `None` on a tie.
+    pub fn winner(&self) -> Option<Side> {
+        match self.marks[0].cmp(&self.marks[1]) {
+            std::cmp::Ordering::Greater => Some(Side::X),
+            std::cmp::Ordering::Less => Some(Side::O),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
+    /// A side's count under a convention: marks only, or marks plus cells under its own stones.
+    pub fn count(&self, side: Side, with_stones: bool) -> u16 {
+        self.marks[side.index()] + if with_stones { self.stones[side.index()] } else { 0 }
+    }
+}
+
+impl fmt::Display for PhagesScore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "X {} O {} marked cells (X {} O {} counting the cells under their own stones)",
+            self.marks[0],
+            self.marks[1],
+            self.count(Side::X, true),
+            self.count(Side::O, true)
+        )
+    }
+}
+
+/// A position of Quadraphages or Hexaphages.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Phages {
+    geo: Geometry,
+    cells: Box<[Content]>,
+    stones: [[Cell; MAX_STONES]; 2],
+    per_side: u8,
+    to_move: Side,
+    phase: Phase,
+    /// The number in force: the opponent's last announcement in phase (a), one's own in phase (c);
+    /// 0 before the first announcement.
+    number: u8,
+    /// The mover's stones that have moved or stayed in this phase (bit i = stone i).
+    acted: u8,
+    /// The stones in the current run of failed moves (bit = side * MAX_STONES + i).
+    failed: u8,
+    over: bool,
+    /// Until the first player's phase (c) ends: the turn without a phase (a).
+    first_turn: bool,
+    marks: [u16; 2],
+}
+
+/// Why a setup cannot start a game.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("{side} has {count} stones; each side needs the same number of stones, from 1 to {MAX_STONES}")]
+    StoneCount { side: Side, count: usize },
+    #[error("two stones stand on {0}")]
+    SameCell(CellLabel),
+    #[error("{0} is not on the board")]
+    OffBoard(CellLabel),
+}
+
+impl Phages {
+    /// The default start of the 9x9 board (RULINGS 10): O on c1 and g9, X on a7 and i3.
+    pub fn quadraphages() -> Phages {
+        Self::from_labels(Geometry::Square { size: 9 }, &["a7", "i3"], &["c1", "g9"], Side::X)
+            .expect("default setup is valid")
+    }
+
+    /// The default start of a hex board, where a published record shows one (RULINGS 11: derived
+    /// from each stone's first move). Side 4, from the blog's game: X on d3 and j5, O on g2 and g6.
+    /// Side 5, from the designers' record: X on e5, k7 and k3, O on m5, g7 and g3 (three stones a
+    /// side, the 120-degree turns of one another). Other sides have no published start.
+    pub fn hexaphages(side: u8) -> Option<Phages> {
+        let geo = Geometry::Hex { side };
+        let setup = match side {
+            4 => Phages::from_labels(geo, &["d3", "j5"], &["g2", "g6"], Side::X),
+            5 => Phages::from_labels(geo, &["e5", "k7", "k3"], &["m5", "g7", "g3"], Side::X),
+            _ => return None,
+        };
+        Some(setup.expect("default setup is valid"))
+    }
+
+    pub fn from_labels(geo: Geometry, x: &[&str], o: &[&str], first: Side) -> Result<Phages, SetupError> {
+        let cell = |s: &&str| {
+            let l = CellLabel::parse(s).expect("label");
+            geo.parse_label(l).ok_or(SetupError::OffBoard(l))
+        };
+        let x = x.iter().map(cell).collect::<Result<Vec<_>, _>>()?;
+        let o = o.iter().map(cell).collect::<Result<Vec<_>, _>>()?;
+        Phages::new(geo, &x, &o, first)
+    }
+
+    /// A new game with these stones, `first` to play phases (b) and (c) of the first turn.
+    pub fn new(geo: Geometry, x: &[Cell], o: &[Cell], first: Side) -> Result<Phages, SetupError> {
+        for (side, stones) in [(Side::X, x), (Side::O, o)] {
+            if stones.is_empty() || stones.len() > MAX_STONES || stones.len() != x.len() {
+                return Err(SetupError::StoneCount { side, count: stones.len() });
+            }
+        }
+        let mut cells = vec![Content::Empty; geo.slots()].into_boxed_slice();
+        let mut placed = [[Cell(0); MAX_STONES]; 2];
+        for (side, stones) in [(Side::X, x), (Side::O, o)] {
+            for (i, &c) in stones.iter().enumerate() {
+                if !geo.contains(c) {
+                    return Err(SetupError::OffBoard(geo.label(c)));
+                }
+                if cells[c.0 as usize] != Content::Empty {
+                    return Err(SetupError::SameCell(geo.label(c)));
+                }
+                cells[c.0 as usize] = Content::Stone(side);
+                placed[side.index()][i] = c;
+            }
+        }
+        Ok(Phages {
+            geo,
+            cells,
+            stones: placed,
+            per_side: x.len() as u8,
+            to_move: first,
+            phase: Phase::Announce,
+            number: 0,
+            acted: 0,
+            failed: 0,
+            over: false,
+            first_turn: true,
+            marks: [0, 0],
+        })
+    }
+
+    pub fn geometry(&self) -> Geometry {
+        self.geo
+    }
+
+    /// Gives the first turn to `side` (only before anything has been played).
+    pub fn set_first_mover(&mut self, side: Side) {
+        if self.first_turn && self.number == 0 {
+            self.to_move = side;
+        }
+    }
+
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The number stones move in the current phase (0 before the first announcement).
+    pub fn number(&self) -> u8 {
+        self.number
+    }
+
+    /// Whether the game is still in its very first phase (b) or (c), where (a) does not exist.
+    pub fn is_first_turn(&self) -> bool {
+        self.first_turn
+    }
+
+    pub fn content(&self, c: Cell) -> Content {
+        self.cells[c.0 as usize]
+    }
+
+    pub fn stones(&self, side: Side) -> &[Cell] {
+        &self.stones[side.index()][..self.per_side as usize]
+    }
+
+    pub fn stones_per_side(&self) -> usize {
+        self.per_side as usize
+    }
+
+    /// The largest number that may be announced: one less than the board's longest line.
+    pub fn max_number(&self) -> u8 {
+        self.geo.longest_line() as u8
+    }
+
+    /// The index among the mover's stones of the stone on `c`.
+    fn stone_index(&self, side: Side, c: Cell) -> Option<usize> {
+        self.stones(side).iter().position(|&s| s == c)
+    }
+
+    /// Whether the mover's stone on `c` has already moved or stayed in this phase.
+    pub fn has_acted(&self, c: Cell) -> bool {
+        self.stone_index(self.to_move, c).is_some_and(|i| self.acted & (1 << i) != 0)
+    }
+
+    /// The mover's stones that have not yet moved in this phase.
+    pub fn stones_to_act(&self) -> impl Iterator<Item = Cell> + '_ {
+        let side = self.to_move;
+        self.stones(side).iter().enumerate().filter(move |(i, _)| self.acted & (1 << i) == 0).map(|(_, &c)| c)
+    }
+
+    /// Where the stone on `from` (of the side standing there) can go moving exactly `n` cells.
+    pub fn destinations(&self, from: Cell, n: u8) -> impl Iterator<Item = Cell> + '_ {
+        let side = match self.content(from) {
+            Content::Stone(s) => Some(s),
+            _ => None,
+        };
+        self.geo.directions().iter().filter_map(move |&d| {
+            let side = side?;
+            let mut c = from;
+            for step in 1..=n {
+                c = self.geo.step(c, d)?;
+                match self.content(c) {
+                    Content::Stone(s) if s != side => return None,
+                    _ if step < n => {}
+                    Content::Empty => return Some(c),
+                    _ => return None,
+                }
+            }
+            None
+        })
+    }
+
+    fn can_move(&self, from: Cell, n: u8) -> bool {
+        self.destinations(from, n).next().is_some()
+    }
+
+    /// The numbers that would let at least one of the mover's stones move now (RULINGS 6).
+    pub fn useful_numbers(&self) -> impl Iterator<Item = u8> + '_ {
+        (1..=self.max_number()).filter(|&n| self.stones(self.to_move).iter().any(|&s| self.can_move(s, n)))
+    }
+
+    fn illegal_step(&self, from: Cell, to: Cell) -> Option<Illegal> {
+        let side = self.to_move;
+        let g = self.geo;
+        match self.content(from) {
+            Content::Stone(s) if s == side => {}
+            Content::Stone(_) => return Some(Illegal::OpponentStone { side, cell: g.label(from) }),
+            _ => return Some(Illegal::NoStone { side, cell: g.label(from) }),
+        }
+        if self.has_acted(from) {
+            return Some(Illegal::AlreadyMoved { side, cell: g.label(from) });
+        }
+        let Some((dir, cells)) = g.line_between(from, to) else {
+            return Some(Illegal::NotStraight { from: g.label(from), to: g.label(to) });
+        };
+        if cells != self.number as u16 {
+            let announced_by = if self.phase == Phase::Move { side.opponent() } else { side };
+            return Some(Illegal::WrongDistance { cells, number: self.number, announced_by });
+        }
+        let mut c = from;
+        for _ in 1..cells {
+            c = g.step(c, dir).expect("a straight line between two cells stays on the board");
+            if let Content::Stone(s) = self.content(c) {
+                if s != side {
+                    return Some(Illegal::Blocked { by: s, cell: g.label(c) });
+                }
+            }
+        }
+        match self.content(to) {
+            Content::Empty => None,
+            Content::Mark(m) => Some(Illegal::LandsOnMark { cell: g.label(to), mark: m }),
+            Content::Stone(s) => Some(Illegal::LandsOnStone { cell: g.label(to), stone: s }),
+        }
+    }
+
+    fn advance_after_stone(&mut self) {
+        if self.acted.count_ones() as u8 == self.per_side {
+            self.acted = 0;
+            match self.phase {
+                Phase::Move => self.phase = Phase::Announce,
+                Phase::MoveAgain => {
+                    self.phase = Phase::Move;
+                    self.to_move = self.to_move.opponent();
+                    self.first_turn = false;
+                }
+                Phase::Announce => unreachable!("stones do not act in phase (b)"),
+            }
+        }
+    }
+}
+
+impl BoardView for Phages {
+    fn geometry(&self) -> Geometry {
+        self.geo
+    }
+
+    fn glyph(&self, cell: Cell) -> char {
+        match self.content(cell) {
+            Content::Empty => '.',
+            Content::Mark(s) => s.letter().to_ascii_lowercase(),
+            Content::Stone(s) => s.letter(),
+        }
+    }
+}
+
+impl Game for Phages {
+    type Move = PhagesMove;
+    type Illegal = Illegal;
+    type Score = PhagesScore;
+
+    fn kind(&self) -> GameKind {
+        match self.geo {
+            Geometry::Square { .. } => GameKind::Quadraphages,
+            Geometry::Hex { .. } => GameKind::Hexaphages,
+        }
+    }
+
+    fn legal_moves(&self) -> Vec<PhagesMove> {
+        let mut moves = Vec::new();
+        if self.over {
+            return moves;
+        }
+        if self.phase == Phase::Announce {
+            moves.extend(self.useful_numbers().map(PhagesMove::Announce));
+            if moves.is_empty() {
+                moves.extend((1..=self.max_number()).map(PhagesMove::Announce));
+            }
+            return moves;
+        }
+        for from in self.stones_to_act() {
+            let before = moves.len();
+            moves.extend(self.destinations(from, self.number).map(|to| PhagesMove::Step { from, to }));
+            if moves.len() == before {
+                moves.push(PhagesMove::Stay { stone: from });
+            }
+        }
+        moves
+    }
+
+    fn check(&self, m: PhagesMove) -> Result<(), Illegal> {
+        if self.over {
+            return Err(Illegal::GameOver);
+        }
+        let side = self.to_move;
+        let g = self.geo;
+        match (self.phase, m) {
+            (Phase::Announce, PhagesMove::Announce(n)) => {
+                if n == 0 || n > self.max_number() {
+                    return Err(Illegal::NumberOutOfRange { number: n, max: self.max_number() });
+                }
+                match self.useful_numbers().next() {
+                    Some(would) if !self.stones(side).iter().any(|&s| self.can_move(s, n)) => {
+                        Err(Illegal::NumberLetsNoMove { number: n, would })
+                    }
+                    _ => Ok(()),
+                }
+            }
+            (Phase::Announce, _) => Err(Illegal::NumberExpected { side }),
+            (phase, PhagesMove::Announce(_)) => Err(Illegal::StoneMoveExpected { side, phase }),
+            (_, PhagesMove::Step { from, to }) => self.illegal_step(from, to).map_or(Ok(()), Err),
+            (_, PhagesMove::Stay { stone }) => {
+                if self.content(stone) != Content::Stone(side) {
+                    return Err(Illegal::NoStone { side, cell: g.label(stone) });
+                }
+                if self.has_acted(stone) {
+                    return Err(Illegal::AlreadyMoved { side, cell: g.label(stone) });
+                }
+                match self.destinations(stone, self.number).next() {
+                    Some(to) => {
+                        Err(Illegal::CouldMove { side, cell: g.label(stone), to: g.label(to), number: self.number })
+                    }
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+
+    fn play_unchecked(&mut self, m: PhagesMove) {
+        let side = self.to_move;
+        match m {
+            PhagesMove::Announce(n) => {
+                self.number = n;
+                self.phase = Phase::MoveAgain;
+                self.acted = 0;
+            }
+            PhagesMove::Step { from, to } => {
+                let Some(i) = self.stone_index(side, from) else { return };
+                match self.content(to) {
+                    Content::Stone(_) => return,
+                    Content::Mark(owner) => self.marks[owner.index()] -= 1,
+                    Content::Empty => {}
+                }
+                self.cells[from.0 as usize] = Content::Mark(side);
+                self.marks[side.index()] += 1;
+                self.cells[to.0 as usize] = Content::Stone(side);
+                self.stones[side.index()][i] = to;
+                self.acted |= 1 << i;
+                self.failed = 0;
+                self.advance_after_stone();
+            }
+            PhagesMove::Stay { stone } => {
+                let Some(i) = self.stone_index(side, stone) else { return };
+                self.acted |= 1 << i;
+                self.failed |= 1 << (side.index() * MAX_STONES + i);
+                let all = (1u8 << self.per_side) - 1;
+                if self.failed == all | (all << MAX_STONES) {
+                    self.over = true;
+                }
+                self.advance_after_stone();
+            }
+        }
+    }
+
+    fn is_over(&self) -> bool {
+        self.over
+    }
+
+    fn score(&self) -> PhagesScore {
+        let n = self.per_side as u16;
+        PhagesScore { marks: self.marks, stones: [n, n] }
+    }
+
+    fn write_move(&self, m: PhagesMove) -> String {
+        match m {
+            PhagesMove::Step { from, to } => format!("{}{}", self.geo.label(from), self.geo.label(to)),
+            PhagesMove::Stay { .. } => "----".to_string(),
+            PhagesMove::Announce(n) => n.to_string(),
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! Square and hex boards as one dense grid of cells.
+//!
+//! Both shapes are stored as a `width x height` grid indexed row-major; a hex board of side `s` uses
+//! doubled-column coordinates (RULINGS, Quadraphages 11): `4(s-1)+1` letter columns and `2s-1` rows,
+//! where only every second letter of a row is a cell. Rows are numbered from the top, as in the
+//! published diagrams.
+
+use std::fmt;
+
+/// A cell, as an index into the row-major grid of its [`Geometry`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Cell(pub u16);
+
+/// A step between neighbouring cells, in grid columns and rows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Direction {
+    pub dcol: i8,
+    pub drow: i8,
+}
+
+const ROOK: [Direction; 4] = [
+    Direction { dcol: 0, drow: -1 },
+    Direction { dcol: 1, drow: 0 },
+    Direction { dcol: 0, drow: 1 },
+    Direction { dcol: -1, drow: 0 },
+];
+
+const HEX: [Direction; 6] = [
+    Direction { dcol: 2, drow: 0 },
+    Direction { dcol: 1, drow: 1 },
+    Direction { dcol: -1, drow: 1 },
+    Direction { dcol: -2, drow: 0 },
+    Direction { dcol: -1, drow: -1 },
+    Direction { dcol: 1, drow: -1 },
+];
+
+/// The shape of a board.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Geometry {
+    /// `size x size` squares, files `a..` left to right, rank 1 at the top.
+    Square { size: u8 },
+    /// A hexagon of `side` cells a side, in doubled-column coordinates.
+    Hex { side: u8 },
+}
+
+/// Largest board edge accepted anywhere, so that every cell index fits a `u16` and letters stay in `a..=z`.
+pub const MAX_SQUARE: u8 = 26;
+/// Largest hex side accepted: `4(side-1)+1` columns must stay within `a..=z`.
+pub const MAX_HEX_SIDE: u8 = 7;
+
+impl Geometry {
+    pub fn width(self) -> u16 {
+        match self {
+            Geometry::Square { size } => size as u16,
+            Geometry::Hex { side } => 4 * (side as u16 - 1) + 1,
+        }
+    }
+
+    pub fn height(self) -> u16 {
+        match self {
+            Geometry::Square { size } => size as u16,
+            Geometry::Hex { side } => 2 * side as u16 - 1,
+        }
+    }
+
+    /// Number of grid slots (cells plus the unused slots of a hex grid).
+    pub fn slots(self) -> usize {
+        self.width() as usize * self.height() as usize
+    }
+
+    /// The cell at grid column `col` and row `row` (both 0-based), if the board has it.
+    pub fn cell_at(self, col: i32, row: i32) -> Option<Cell> {
+        if col < 0 || row < 0 || col >= self.width() as i32 || row >= self.height() as i32 {
+            return None;
+        }
+        if let Geometry::Hex { side } = self {
+            let (lo, hi) = self.hex_row_span(row as u16);
+            let _ = side;
+            if (col as u16) < lo || (col as u16) > hi || (col as u16 - lo) % 2 != 0 {
+                return None;
+            }
+        }
+        Some(Cell((row as u16) * self.width() + col as u16))
+    }
+
+    /// First and last grid column of a hex row (RULINGS 11: from `|r-s|` to `4(s-1)-|r-s|`).
+    fn hex_row_span(self, row: u16) -> (u16, u16) {
+        match self {
+            Geometry::Hex { side } => {
+                let s = side as i32;
+                let off = ((row as i32 + 1) - s).unsigned_abs() as u16;
+                (off, 4 * (side as u16 - 1) - off)
+            }
+            Geometry::Square { size } => (0, size as u16 - 1),
+        }
+    }
+
+    pub fn col(self, c: Cell) -> u16 {
+        c.0 % self.width()
+    }
+
+    pub fn row(self, c: Cell) -> u16 {
+        c.0 / self.width()
+    }
+
+    pub fn contains(self, c: Cell) -> bool {
+        (c.0 as usize) < self.slots() && self.cell_at(self.col(c) as i32, self.row(c) as i32) == Some(c)
+    }
+
+    /// Every cell of the board, in reading order.
+    pub fn cells(self) -> impl Iterator<Item = Cell> {
+        (0..self.slots() as u16).map(Cell).filter(move |&c| self.contains(c))
+    }
+
+    pub fn cell_count(self) -> usize {
+        self.cells().count()
+    }
+
+    /// The directions a stone may travel in a straight line.
+    pub fn directions(self) -> &'static [Direction] {
+        match self {
+            Geometry::Square { .. } => &ROOK,
+            Geometry::Hex { .. } => &HEX,
+        }
+    }
+
+    /// The neighbour of `c` one step in direction `d`.
+    pub fn step(self, c: Cell, d: Direction) -> Option<Cell> {
+        self.cell_at(self.col(c) as i32 + d.dcol as i32, self.row(c) as i32 + d.drow as i32)
+    }
+
+    /// The neighbours of `c`, one per direction that stays on the board.
+    pub fn neighbours(self, c: Cell) -> impl Iterator<Item = Cell> {
+        self.directions().iter().filter_map(move |&d| self.step(c, d))
+    }
+
+    /// If `to` lies on a straight line from `from`, the direction and the number of steps.
+    pub fn line_between(self, from: Cell, to: Cell) -> Option<(Direction, u16)> {
+        let dc = self.col(to) as i32 - self.col(from) as i32;
+        let dr = self.row(to) as i32 - self.row(from) as i32;
+        if dc == 0 && dr == 0 {
+            return None;
+        }
+        self.directions().iter().find_map(|&d| {
+            let (sc, sr) = (d.dcol as i32, d.drow as i32);
+            // Steps k with k*sc == dc and k*sr == dr, k > 0.
+            let k = if sc != 0 { dc / sc } else { dr / sr };
+            (k > 0 && k * sc == dc && k * sr == dr).then_some((d, k as u16))
+        })
+    }
+
+    /// The label of a cell: its column letter and row number, as in `e5`.
+    pub fn label(self, c: Cell) -> CellLabel {
+        CellLabel { col: self.col(c) as u8, row: self.row(c) + 1 }
+    }
+
+    /// The cell a label names, if it is on this board.
+    pub fn parse_label(self, label: CellLabel) -> Option<Cell> {
+        if label.row == 0 {
+            return None;
+        }
+        self.cell_at(label.col as i32, label.row as i32 - 1)
+    }
+
+    /// The largest number of cells a stone can travel in one straight move.
+    pub fn longest_line(self) -> u16 {
+        match self {
+            Geometry::Square { size } => size as u16 - 1,
+            Geometry::Hex { side } => 2 * (side as u16 - 1),
+        }
+    }
+
+    /// The columns that hold cells in this row (every column on a square board).
+    pub fn row_cells(self, row: u16) -> impl Iterator<Item = Cell> {
+        let w = self.width();
+        (0..w).filter_map(move |col| self.cell_at(col as i32, row as i32))
+    }
+}
+
+/// A cell's name as written: a column letter and a row number from 1.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct CellLabel {
+    /// 0 for `a`.
+    pub col: u8,
+    /// 1-based.
+    pub row: u16,
+}
+
+impl CellLabel {
+    /// Reads `e5`-style labels: one lowercase letter and a number from 1 to 99.
+    pub fn parse(s: &str) -> Option<CellLabel> {
+        let b = s.as_bytes();
+        if b.len() < 2 || b.len() > 3 || !b[0].is_ascii_lowercase() {
+            return None;
+        }
+        let digits = &s[1..];
+        if !digits.bytes().all(|d| d.is_ascii_digit()) || digits.starts_with('0') {
+            return None;
+        }
+        Some(CellLabel { col: b[0] - b'a', row: digits.parse().ok()? })
+    }
+}
+
+impl fmt::Display for CellLabel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.col) as char, self.row)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(g: Geometry, s: &str) -> Cell {
+        g.parse_label(CellLabel::parse(s).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn hex_side_4_rows_follow_the_published_layout() {
+        let g = Geometry::Hex { side: 4 };
+        let row = |r: u16| g.row_cells(r - 1).map(|c| g.label(c).to_string()).collect::<Vec<_>>().join(" ");
+        assert_eq!(row(1), "d1 f1 h1 j1");
+        assert_eq!(row(4), "a4 c4 e4 g4 i4 k4 m4");
+        assert_eq!(row(7), "d7 f7 h7 j7");
+        assert_eq!(g.cell_count(), 37);
+        assert_eq!(Geometry::Hex { side: 5 }.cell_count(), 61);
+    }
+
+    #[test]
+    fn hex_neighbours_differ_by_two_letters_or_one_letter_and_one_row() {
+        let g = Geometry::Hex { side: 4 };
+        let mut n: Vec<_> = g.neighbours(cell(g, "g4")).map(|c| g.label(c).to_string()).collect();
+        n.sort();
+        assert_eq!(n, ["e4", "f3", "f5", "h3", "h5", "i4"]);
+        assert_eq!(g.neighbours(cell(g, "d1")).count(), 3);
+    }
+
+    #[test]
+    fn lines_are_measured_in_steps() {
+        let g = Geometry::Hex { side: 4 };
+        assert_eq!(g.line_between(cell(g, "c4"), cell(g, "f1")).map(|l| l.1), Some(3));
+        assert_eq!(g.line_between(cell(g, "a4"), cell(g, "m4")).map(|l| l.1), Some(6));
+        assert_eq!(g.line_between(cell(g, "g2"), cell(g, "g6")), None);
+        let s = Geometry::Square { size: 9 };
+        assert_eq!(s.line_between(cell(s, "a7"), cell(s, "a8")).map(|l| l.1), Some(1));
+        assert_eq!(s.line_between(cell(s, "a1"), cell(s, "b2")), None);
+    }
+
+    #[test]
+    fn labels_outside_the_board_are_refused() {
+        let g = Geometry::Hex { side: 4 };
+        assert_eq!(g.parse_label(CellLabel::parse("a1").unwrap()), None);
+        assert_eq!(g.parse_label(CellLabel::parse("e5").unwrap()), None);
+        let s = Geometry::Square { size: 9 };
+        assert_eq!(s.parse_label(CellLabel::parse("j5").unwrap()), None);
+        assert_eq!(s.parse_label(CellLabel::parse("a10").unwrap()), None);
+        assert_eq!(CellLabel::parse("a0"), None);
+        assert_eq!(CellLabel::parse("A1"), None);
+    }
+}

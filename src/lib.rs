@@ -1,0 +1,7 @@
+//! referee: replays published records of abstract board games through exact rule engines.
+
+pub mod game;
+pub mod games;
+pub mod geometry;
+pub mod record;
+pub mod render;

@@ -1,0 +1,468 @@
+//! Line classification (nom) and the assembly of lines into records.
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, tag_no_case, take_while1};
+use nom::character::complete::{char as ch, digit1, one_of, satisfy, space0, space1};
+use nom::combinator::{all_consuming, map, map_res, opt, recognize, value};
+use nom::multi::separated_list1;
+use nom::sequence::{pair, preceded, terminated};
+use nom::{IResult, Parser};
+
+use super::{ColumnHeader, Diagram, DiagramLabel, MoveLine, Record, Span, SyntaxError, Token, TokenKind};
+use crate::game::GameKind;
+use crate::games::phages::Side;
+use crate::geometry::{CellLabel, Geometry};
+
+/// What one line of a file is.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum LineKind<'a> {
+    Blank,
+    Title(GameKind),
+    /// `Startup:` or `Final Position:`, possibly followed by column letters.
+    DiagramLabel(DiagramLabel),
+    /// Column letters, `a b c d e f g h i` or `abcdefghijklm`.
+    Letters(usize),
+    /// Glyphs with their spans, and the row number written after them.
+    DiagramRow(Vec<(char, Span)>, u16),
+    Move(MoveLine<'a>, Vec<SyntaxError>),
+    /// Anything else; a column header may stand inside it.
+    Prose(Option<Result<ColumnHeader, SyntaxError>>),
+}
+
+fn cell_label(i: &str) -> IResult<&str, CellLabel> {
+    map_res(recognize(pair(satisfy(|c| c.is_ascii_lowercase()), digit1)), |s: &str| CellLabel::parse(s).ok_or(()))
+        .parse(i)
+}
+
+fn move_token(i: &str) -> IResult<&str, TokenKind> {
+    all_consuming(alt((
+        value(TokenKind::Filler, tag("....")),
+        value(TokenKind::Stay, tag("----")),
+        map(pair(cell_label, cell_label), |(a, b)| TokenKind::Step(a, b)),
+        map_res(digit1, |d: &str| d.parse::<u8>().map(TokenKind::Number)),
+        value(TokenKind::Resign, terminated(tag_no_case("resign"), pair(opt(tag_no_case("s")), opt(one_of(".!"))))),
+    )))
+    .parse(i)
+}
+
+fn score(i: &str) -> IResult<&str, (u16, u16)> {
+    (map_res(digit1, str::parse), preceded(one_of("-:"), map_res(digit1, str::parse))).parse(i)
+}
+
+/// `and wins 40-39`, `wins`, `X wins 41-38`: the rest of a line from its first word.
+fn claim(i: &str) -> IResult<&str, TokenKind> {
+    let subject = alt((value(None, tag_no_case("and")), map(one_of("XOxo"), |c| Side::from_letter(c))));
+    all_consuming(map(
+        (
+            opt(terminated(subject, space1)),
+            tag_no_case("wins"),
+            opt(preceded(space1, score)),
+            opt(one_of(".!")),
+            space0,
+        ),
+        |(side, _, score, _, _)| TokenKind::Wins { side: side.flatten(), score },
+    ))
+    .parse(i)
+}
+
+fn starts_claim(word: &str) -> bool {
+    let w = word.to_ascii_lowercase();
+    matches!(w.as_str(), "and" | "wins" | "x" | "o")
+}
+
+fn looks_like_move(word: &str) -> bool {
+    let b = word.as_bytes();
+    word == "...."
+        || word == "----"
+        || word.eq_ignore_ascii_case("resign")
+        || (b.len() >= 2 && b[0].is_ascii_lowercase() && b[1].is_ascii_digit())
+}
+
+/// Words of `line` with their byte offsets within it.
+fn words(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    line.split_ascii_whitespace().map(move |w| (w.as_ptr() as usize - line.as_ptr() as usize, w))
+}
+
+fn token_error(word: &str) -> String {
+    let b = word.as_bytes();
+    if b.first().is_some_and(|c| c.is_ascii_lowercase()) && b.get(1).is_some_and(|c| c.is_ascii_digit()) {
+        format!("`{word}` is not a stone move: write the cell it leaves and the cell it reaches, like a7a8")
+    } else if b.iter().all(|c| c.is_ascii_digit()) {
+        format!("`{word}` is too large for an announced number")
+    } else if b.iter().all(|&c| c == b'.' || c == b'-') {
+        format!("`{word}` is neither `----` (a stone that stays) nor `....` (a missing phase)")
+    } else {
+        format!("`{word}` is not a token of the notation: expected a stone move like a7a8, `----`, `....`, a number, `resign` or a claimed result like `and wins 40-39`")
+    }
+}
+
+fn line_number(i: &str) -> IResult<&str, u32> {
+    terminated(preceded(space0, map_res(digit1, str::parse::<u32>)), opt(ch('.'))).parse(i)
+}
+
+/// Parses a numbered move line; `None` if the line is not one.
+fn move_line<'a>(line: &'a str, at: usize, continuing: bool) -> Option<(MoveLine<'a>, Vec<SyntaxError>)> {
+    let (rest, number) = line_number(line).ok()?;
+    if !rest.starts_with([' ', '\t']) {
+        return None;
+    }
+    let first = rest.split_ascii_whitespace().next()?;
+    if !continuing && !looks_like_move(first) {
+        return None;
+    }
+    let mut tokens = Vec::new();
+    let mut errors = Vec::new();
+    let mut iter = words(line).skip(1).peekable();
+    while let Some((off, word)) = iter.next() {
+        let span = at + off..at + off + word.len();
+        if let Ok((_, kind)) = move_token(word) {
+            tokens.push(Token { text: word, span, kind });
+        } else if starts_claim(word) {
+            let text = line[off..].trim_end();
+            let span = at + off..at + off + text.len();
+            match claim(text) {
+                Ok((_, kind)) => tokens.push(Token { text, span, kind }),
+                Err(_) => errors.push(SyntaxError {
+                    span,
+                    message: format!("`{text}` is not a claimed result: write it like `and wins 40-39` or `X wins`"),
+                }),
+            }
+            break;
+        } else {
+            errors.push(SyntaxError { span, message: token_error(word) });
+        }
+    }
+    if let Some(claim_at) = tokens.iter().position(|t| t.kind.is_claim()) {
+        if let Some(after) = tokens.get(claim_at + 1) {
+            let span = after.span.start..tokens.last().map_or(after.span.end, |t| t.span.end);
+            errors.push(SyntaxError { span, message: "nothing may follow a resignation or a claimed result".into() });
+        }
+    }
+    let end = at + line.trim_end().len();
+    Some((MoveLine { number, span: at..end, tokens }, errors))
+}
+
+fn column_tag(i: &str) -> IResult<&str, (char, char)> {
+    (ch('_'), satisfy(|c| c.is_ascii_alphabetic()), one_of("xXoO"), ch('_'))
+        .parse(i)
+        .map(|(r, (_, a, b, _))| (r, (a, b)))
+}
+
+fn header_tags(i: &str) -> IResult<&str, ((char, char), (char, char))> {
+    map((column_tag, space1, column_tag), |(a, _, b)| (a, b)).parse(i)
+}
+
+/// A column header anywhere in the line: two tags such as `_xx_ _oo_` separated by spaces.
+fn column_header(line: &str, at: usize) -> Option<Result<ColumnHeader, SyntaxError>> {
+    line.match_indices('_').find_map(|(off, _)| {
+        let (rest, (a, b)) = header_tags(&line[off..]).ok()?;
+        let span = at + off..at + line.len() - rest.len();
+        let sides = [Side::from_letter(a.1)?, Side::from_letter(b.1)?];
+        Some(if sides[0] == sides[1] {
+            Err(SyntaxError {
+                span,
+                message: format!("both columns are headed for {}; one column must be X and the other O", sides[0]),
+            })
+        } else {
+            Ok(ColumnHeader { span, sides, initials: [a.0, b.0] })
+        })
+    })
+}
+
+fn letters(i: &str) -> Option<usize> {
+    let compact: String = i.split_ascii_whitespace().collect();
+    let ok = compact.len() >= 3 && compact.bytes().enumerate().all(|(k, c)| c == b'a' + k as u8);
+    ok.then_some(compact.len())
+}
+
+fn row_glyphs(i: &str) -> IResult<&str, (Vec<&str>, u16)> {
+    all_consuming(map(
+        (
+            preceded(space0, separated_list1(space1, recognize(one_of(".oOxX")))),
+            space1,
+            map_res(digit1, str::parse::<u16>),
+            opt(ch('.')),
+            space0,
+        ),
+        |(g, _, row, _, _)| (g, row),
+    ))
+    .parse(i)
+}
+
+fn diagram_row(line: &str, at: usize) -> Option<LineKind<'static>> {
+    let (_, (glyphs, row)) = row_glyphs(line).ok()?;
+    let cells = glyphs
+        .iter()
+        .map(|g| {
+            let off = at + (g.as_ptr() as usize - line.as_ptr() as usize);
+            (g.chars().next().unwrap_or('.'), off..off + 1)
+        })
+        .collect();
+    Some(LineKind::DiagramRow(cells, row))
+}
+
+fn title_word(i: &str) -> IResult<&str, &str> {
+    all_consuming(preceded(space0, terminated(take_while1(|c: char| c.is_ascii_alphabetic()), space0))).parse(i)
+}
+
+fn title(i: &str) -> Option<GameKind> {
+    let (_, word) = title_word(i).ok()?;
+    match word.to_ascii_uppercase().as_str() {
+        "QUADRAPHAGE" | "QUADRAPHAGES" => Some(GameKind::Quadraphages),
+        "HEXAPHAGE" | "HEXAPHAGES" => Some(GameKind::Hexaphages),
+        _ => None,
+    }
+}
+
+fn label_word(i: &str) -> IResult<&str, DiagramLabel> {
+    alt((
+        value(DiagramLabel::Startup, alt((tag_no_case("startup:"), tag_no_case("start:")))),
+        value(DiagramLabel::FinalPosition, tag_no_case("final position:")),
+    ))
+    .parse(i)
+}
+
+fn diagram_label(i: &str) -> Option<(DiagramLabel, &str)> {
+    let t = i.trim_start();
+    let (rest, label) = label_word(t).ok()?;
+    (rest.trim().is_empty() || letters(rest).is_some()).then_some((label, rest))
+}
+
+/// Classifies one line (without its line ending) that starts at byte `at` of the file.
+pub fn classify(line: &str, at: usize, continuing: bool) -> LineKind<'_> {
+    if line.trim().is_empty() {
+        return LineKind::Blank;
+    }
+    if let Some(kind) = title(line) {
+        return LineKind::Title(kind);
+    }
+    if let Some((label, _)) = diagram_label(line) {
+        return LineKind::DiagramLabel(label);
+    }
+    if let Some(n) = letters(line) {
+        return LineKind::Letters(n);
+    }
+    if let Some(row) = diagram_row(line, at) {
+        return row;
+    }
+    if let Some((ml, errors)) = move_line(line, at, continuing) {
+        return LineKind::Move(ml, errors);
+    }
+    LineKind::Prose(column_header(line, at))
+}
+
+/// The shape a diagram's row lengths describe: `n` rows of `n` (square) or a hexagon.
+fn diagram_shape(lengths: &[usize]) -> Option<Geometry> {
+    let n = lengths.len();
+    if n >= 2 && lengths.iter().all(|&l| l == n) && n <= crate::geometry::MAX_SQUARE as usize {
+        return Some(Geometry::Square { size: n as u8 });
+    }
+    if n % 2 == 1 && n >= 3 {
+        let s = n.div_ceil(2);
+        let hex = lengths.iter().enumerate().all(|(r, &l)| l == 2 * s - 1 - (r + 1).abs_diff(s));
+        if hex && s <= crate::geometry::MAX_HEX_SIDE as usize {
+            return Some(Geometry::Hex { side: s as u8 });
+        }
+    }
+    None
+}
+
+fn build_diagram(label: DiagramLabel, rows: &[(Vec<(char, Span)>, u16)], span: Span) -> Result<Diagram, SyntaxError> {
+    let lengths: Vec<usize> = rows.iter().map(|r| r.0.len()).collect();
+    let geometry = diagram_shape(&lengths).ok_or_else(|| SyntaxError {
+        span: span.clone(),
+        message: format!(
+            "a diagram of {} rows must have {} cells in every row (square board) or the rows of a hexagon; its rows have {} cells",
+            rows.len(),
+            rows.len(),
+            lengths.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", ")
+        ),
+    })?;
+    let mut cells = Vec::new();
+    for (r, (glyphs, _)) in rows.iter().enumerate() {
+        for (cell, (glyph, gspan)) in geometry.row_cells(r as u16).zip(glyphs) {
+            cells.push((geometry.label(cell), *glyph, gspan.clone()));
+        }
+    }
+    Ok(Diagram { span, label, geometry, cells })
+}
+
+/// Something a record is assembled from, in file order.
+enum Element<'a> {
+    Title(GameKind, Span),
+    Header(Result<ColumnHeader, SyntaxError>),
+    Diagram(Result<Diagram, SyntaxError>, DiagramLabel),
+    Movetext(Vec<MoveLine<'a>>, Vec<SyntaxError>),
+}
+
+fn elements(src: &str) -> Vec<Element<'_>> {
+    let mut out = Vec::new();
+    let mut lines = Vec::new();
+    let mut at = 0;
+    for raw in src.split_inclusive('\n') {
+        let line = raw.trim_end_matches(['\n', '\r']);
+        lines.push((at, line));
+        at += raw.len();
+    }
+    let mut i = 0;
+    let mut continuing = false;
+    while i < lines.len() {
+        let (at, line) = lines[i];
+        let kind = classify(line, at, continuing);
+        continuing = false;
+        match kind {
+            LineKind::Blank | LineKind::Prose(None) | LineKind::Letters(_) => i += 1,
+            LineKind::Prose(Some(h)) => {
+                out.push(Element::Header(h));
+                i += 1;
+            }
+            LineKind::Title(kind) => {
+                out.push(Element::Title(kind, at..at + line.trim_end().len()));
+                i += 1;
+            }
+            LineKind::DiagramLabel(_) | LineKind::DiagramRow(..) => {
+                let label = match kind {
+                    LineKind::DiagramLabel(l) => l,
+                    _ => DiagramLabel::None,
+                };
+                let start = at;
+                let mut j = if matches!(kind, LineKind::DiagramLabel(_)) { i + 1 } else { i };
+                if j < lines.len() && matches!(classify(lines[j].1, lines[j].0, false), LineKind::Letters(_)) {
+                    j += 1;
+                }
+                let mut rows = Vec::new();
+                while j < lines.len() {
+                    match classify(lines[j].1, lines[j].0, false) {
+                        LineKind::DiagramRow(cells, n) if n as usize == rows.len() + 1 => rows.push((cells, n)),
+                        _ => break,
+                    }
+                    j += 1;
+                }
+                let mut end = if j > 0 { lines[j - 1].0 + lines[j - 1].1.len() } else { start };
+                if j < lines.len() && matches!(classify(lines[j].1, lines[j].0, false), LineKind::Letters(_)) {
+                    end = lines[j].0 + lines[j].1.len();
+                    j += 1;
+                }
+                if rows.len() >= 2 {
+                    out.push(Element::Diagram(build_diagram(label, &rows, start..end), label));
+                    i = j;
+                } else {
+                    i += 1;
+                }
+            }
+            LineKind::Move(first, errs) => {
+                let mut moves = vec![first];
+                let mut errors = errs;
+                i += 1;
+                while i < lines.len() {
+                    match classify(lines[i].1, lines[i].0, true) {
+                        LineKind::Move(ml, errs) if ml.number != 1 => {
+                            moves.push(ml);
+                            errors.extend(errs);
+                            i += 1;
+                        }
+                        _ => break,
+                    }
+                }
+                continuing = false;
+                out.push(Element::Movetext(moves, errors));
+            }
+        }
+    }
+    out
+}
+
+#[derive(Default)]
+struct Pending {
+    title: Option<(GameKind, Span)>,
+    header: Option<Result<ColumnHeader, SyntaxError>>,
+    startup: Option<Result<Diagram, SyntaxError>>,
+    final_position: Option<Result<Diagram, SyntaxError>>,
+}
+
+/// Groups elements into records around each movetext (grammar.md, "Finding records").
+pub fn assemble(src: &str) -> Vec<Record<'_>> {
+    let mut records: Vec<Record> = Vec::new();
+    let mut pending = Pending::default();
+    // Whether the last record can still take a final-position diagram that follows its moves.
+    let mut open = false;
+    for el in elements(src) {
+        match el {
+            Element::Title(kind, span) => {
+                pending.title = Some((kind, span));
+                open = false;
+            }
+            Element::Header(h) => {
+                pending.header = Some(h);
+                open = false;
+            }
+            Element::Diagram(d, label) => {
+                let is_final = match (&d, label) {
+                    (_, DiagramLabel::FinalPosition) => true,
+                    (_, DiagramLabel::Startup) => false,
+                    (Ok(d), DiagramLabel::None) => d.has_marks(),
+                    (Err(_), DiagramLabel::None) => true,
+                };
+                if !is_final {
+                    pending.startup = Some(d);
+                    open = false;
+                } else if open && records.last().is_some_and(|r| r.final_position.is_none()) {
+                    let r = records.last_mut().expect("checked");
+                    attach(r, d, true);
+                    open = false;
+                } else {
+                    pending.final_position = Some(d);
+                }
+            }
+            Element::Movetext(lines, errors) => {
+                let mut r = Record {
+                    index: records.len() + 1,
+                    span: lines[0].span.start..lines.last().map_or(0, |l| l.span.end),
+                    title: pending.title.take(),
+                    header: None,
+                    startup: None,
+                    final_position: None,
+                    lines,
+                    syntax_errors: errors,
+                };
+                if let Some(t) = &r.title {
+                    r.span.start = r.span.start.min(t.1.start);
+                }
+                match pending.header.take() {
+                    Some(Ok(h)) => {
+                        r.span.start = r.span.start.min(h.span.start);
+                        r.header = Some(h);
+                    }
+                    Some(Err(e)) => r.syntax_errors.push(e),
+                    None => {}
+                }
+                if let Some(d) = pending.startup.take() {
+                    attach(&mut r, d, false);
+                }
+                if let Some(d) = pending.final_position.take() {
+                    attach(&mut r, d, true);
+                }
+                records.push(r);
+                open = true;
+            }
+        }
+    }
+    for r in &mut records {
+        r.syntax_errors.sort_by_key(|e| e.span.start);
+    }
+    records
+}
+
+fn attach(r: &mut Record, d: Result<Diagram, SyntaxError>, is_final: bool) {
+    match d {
+        Ok(d) => {
+            r.span = r.span.start.min(d.span.start)..r.span.end.max(d.span.end);
+            if is_final {
+                r.final_position = Some(d);
+            } else {
+                r.startup = Some(d);
+            }
+        }
+        Err(e) => r.syntax_errors.push(e),
+    }
+}

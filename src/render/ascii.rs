@@ -1,0 +1,43 @@
+//! Diagrams in the published style: column letters, then one row per line ending in its number.
+//!
+//! Square rows are written `x o o . o o o o x 1.`; hex rows put each cell at its letter's column,
+//! as the designers' side-5 record does, so the hexagon shows. The record parser reads both back.
+
+use crate::game::BoardView;
+use crate::geometry::Geometry;
+
+/// The diagram of a position, one line per row, ending with a newline.
+pub fn diagram(view: &impl BoardView) -> String {
+    let g = view.geometry();
+    let width = g.width() as usize;
+    let letters: String = (0..width).map(|c| (b'a' + c as u8) as char).collect();
+    let mut out = String::new();
+    match g {
+        Geometry::Square { .. } => {
+            out.push_str(&letters.chars().map(String::from).collect::<Vec<_>>().join(" "));
+            out.push('\n');
+            for row in 0..g.height() {
+                for cell in g.row_cells(row) {
+                    out.push(view.glyph(cell));
+                    out.push(' ');
+                }
+                out.push_str(&format!("{}.\n", row + 1));
+            }
+        }
+        Geometry::Hex { .. } => {
+            out.push_str(&letters);
+            out.push('\n');
+            for row in 0..g.height() {
+                let mut line = vec![' '; width];
+                for cell in g.row_cells(row) {
+                    line[g.col(cell) as usize] = view.glyph(cell);
+                }
+                out.extend(line);
+                out.push_str(&format!(" {}\n", row + 1));
+            }
+            out.push_str(&letters);
+            out.push('\n');
+        }
+    }
+    out
+}

@@ -1,0 +1,3 @@
+//! Board diagrams over a read-only [`BoardView`](crate::game::BoardView).
+
+pub mod ascii;
