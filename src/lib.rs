@@ -3,5 +3,10 @@
 pub mod game;
 pub mod games;
 pub mod geometry;
+pub mod random;
 pub mod record;
 pub mod render;
+pub mod replay;
+pub mod report;
+pub mod verdict;
+pub mod verify;

@@ -1,5 +1,7 @@
 //! Quadraphages (square board) and Hexaphages (hex board): one engine over two geometries.
 
+pub mod analysis;
+pub mod claims;
 pub mod notation;
 pub mod rules;
 

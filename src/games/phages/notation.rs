@@ -5,6 +5,7 @@ use super::rules::{Content, Phages, PhagesMove, Phase, Side};
 use crate::game::{Game, GameKind};
 use crate::geometry::{CellLabel, Geometry};
 use crate::record::{Record, Token, TokenKind};
+use crate::replay::Reading;
 
 /// Why a record cannot even start: no board or no start position can be had for it.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -68,19 +69,8 @@ pub fn first_mover(record: &Record) -> Side {
     }
 }
 
-/// What a token means where it stands.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reading {
-    /// A move to check and play.
-    Move(PhagesMove),
-    /// Notation only (`....` before the first announcement, `----` after the end): nothing to play.
-    Nothing,
-    /// The token cannot be a move here; `apply` is what lenient replay plays instead, if anything.
-    Problem { message: String, apply: Option<PhagesMove> },
-}
-
 /// Reads `tokens[i]` in `position`; later tokens of the same phase tell which stone `----` is.
-pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading {
+pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove> {
     let g = position.geometry();
     let side = position.to_move();
     let cell = |l: CellLabel| g.parse_label(l);
@@ -104,16 +94,16 @@ pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading {
             };
             if position.phase() != Phase::Announce && !position.is_over() && position.content(f) != Content::Stone(side)
             {
-                // Lenient replay still plays the written destination with the one stone no other
-                // token of the phase accounts for, when there is exactly one.
+                // Lenient replay plays the written destination with the one stone no other token of
+                // the phase accounts for, when there is exactly one; otherwise that stone's turn in
+                // the phase is used up where it stands, so the phases stay in step with the columns.
                 let others = phase_mentions(position, tokens, i);
                 let mut candidates = position.stones_to_act().filter(|c| !others.contains(c));
-                let apply = match (candidates.next(), candidates.next()) {
-                    (Some(c), None) if position.content(t) == Content::Empty => {
-                        Some(PhagesMove::Step { from: c, to: t })
-                    }
-                    _ => None,
-                };
+                let (first, only) = (candidates.next(), candidates.next().is_none());
+                let apply = first.map(|c| {
+                    let to = if only && position.content(t) == Content::Empty { t } else { c };
+                    PhagesMove::Step { from: c, to }
+                });
                 return match position.check(PhagesMove::Step { from: f, to: t }) {
                     Err(why) => Reading::Problem { message: why.to_string(), apply },
                     Ok(()) => Reading::Move(PhagesMove::Step { from: f, to: t }),
@@ -166,4 +156,65 @@ pub fn board_name(g: Geometry) -> String {
         Geometry::Square { size } => format!("{size}x{size} board"),
         Geometry::Hex { side } => format!("hex board of side {side}"),
     }
+}
+
+/// Writes a game as a record in the published notation: title, column header, numbered lines
+/// (one turn of each column's side), the result as a claim, and the final position.
+pub fn write_record(start: &Phages, moves: &[PhagesMove]) -> String {
+    use crate::game::Game;
+    let mut out = String::new();
+    let title = match start.kind() {
+        GameKind::Quadraphages => "QUADRAPHAGES",
+        _ => "HEXAPHAGES",
+    };
+    out.push_str(title);
+    out.push('\n');
+    let default = match start.geometry() {
+        Geometry::Square { size: 9 } => Some(Phages::quadraphages()),
+        Geometry::Hex { side } => Phages::hexaphages(side),
+        _ => None,
+    };
+    let same_stones = default.as_ref().is_some_and(|d| {
+        [Side::X, Side::O].iter().all(|&s| d.stones(s) == start.stones(s))
+            && d.stones_per_side() == start.stones_per_side()
+    });
+    if !same_stones {
+        out.push_str("Startup:");
+        out.push_str(&crate::render::ascii::diagram(start));
+    }
+    let first = start.to_move();
+    let tag = |s: Side| format!("_{0}{0}_", s.letter().to_ascii_lowercase());
+    out.push_str(&format!("{} {}\n", tag(first), tag(first.opponent())));
+    let mut position = start.clone();
+    let mut line = 0;
+    let mut current = String::new();
+    for &m in moves {
+        let begins_turn = position.stones_to_act().count() == position.stones_per_side()
+            && (position.phase() == Phase::Move || position.is_first_turn() && position.phase() == Phase::Announce);
+        if begins_turn && position.to_move() == first {
+            if line > 0 {
+                out.push_str(current.trim_end());
+                out.push('\n');
+            }
+            line += 1;
+            current = format!("{line}.");
+        }
+        if position.is_first_turn() && position.phase() == Phase::Announce {
+            current.push_str(&" ....".repeat(position.stones_per_side()));
+        }
+        current.push(' ');
+        current.push_str(&position.write_move(m));
+        position.play_unchecked(m);
+    }
+    if position.is_over() {
+        let s = position.score();
+        if let Some(w) = s.winner() {
+            let (a, b) = if w == Side::X { (s.marks[0], s.marks[1]) } else { (s.marks[1], s.marks[0]) };
+            current.push_str(&format!(" {w} wins {a}-{b}"));
+        }
+    }
+    out.push_str(current.trim_end());
+    out.push_str("\nFinal Position:");
+    out.push_str(&crate::render::ascii::diagram(&position));
+    out
 }

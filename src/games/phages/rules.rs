@@ -523,7 +523,13 @@ impl Game for Phages {
             PhagesMove::Step { from, to } => {
                 let Some(i) = self.stone_index(side, from) else { return };
                 match self.content(to) {
-                    Content::Stone(_) => return,
+                    // Only lenient replay plays such a move (`to` may be `from` itself): the stone
+                    // cannot get there, so it stays, and its turn in the phase is used.
+                    Content::Stone(_) => {
+                        self.acted |= 1 << i;
+                        self.advance_after_stone();
+                        return;
+                    }
                     Content::Mark(owner) => self.marks[owner.index()] -= 1,
                     Content::Empty => {}
                 }

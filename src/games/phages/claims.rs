@@ -1,0 +1,180 @@
+//! Checking what a record claims: its result (a score, a resignation) and its final diagram.
+
+use super::analysis::{analyse, Analysis};
+use super::rules::{Phages, Side};
+use crate::game::{BoardView, Game};
+use crate::record::{Record, Token, TokenKind};
+use crate::replay::Replay;
+use crate::verdict::{ClaimCheck, ClaimKind, ClaimStatus};
+
+/// Whether a final score gives the claimed result, and under which counting (RULINGS 8).
+fn holds(marks: (u16, u16), stones: u16, winner: Side, score: Option<(u16, u16)>) -> Option<&'static str> {
+    let (w, l) = match winner {
+        Side::X => marks,
+        Side::O => (marks.1, marks.0),
+    };
+    if w <= l {
+        return None;
+    }
+    match score {
+        None => Some("on marked cells"),
+        Some(s) if s == (w, l) => Some("on marked cells"),
+        Some(s) if s == (w + stones, l + stones) => Some("counting the cells under each side's own stones"),
+        Some(_) => None,
+    }
+}
+
+fn result_words(marks: (u16, u16), stones: u16) -> String {
+    let (x, o) = marks;
+    let lead = match x.cmp(&o) {
+        std::cmp::Ordering::Greater => format!("X wins {x}-{o}"),
+        std::cmp::Ordering::Less => format!("O wins {o}-{x}"),
+        std::cmp::Ordering::Equal => format!("a tie {x}-{o}"),
+    };
+    let (a, b) = if x >= o { (x + stones, o + stones) } else { (o + stones, x + stones) };
+    format!("{lead} on marked cells ({a}-{b} counting the cells under each side's own stones)")
+}
+
+/// Why claims cannot be checked against this replay, if they cannot.
+fn replay_gap(replay: &Replay<Phages>) -> Option<String> {
+    if !replay.violations.is_empty() {
+        return Some(format!(
+            "the record has {} illegal move{}",
+            replay.violations.len(),
+            if replay.violations.len() == 1 { "" } else { "s" }
+        ));
+    }
+    replay.stopped_at.map(|_| "the replay stopped before the end of the record".to_string())
+}
+
+/// The claims of a record, checked against its replay. `search_limit` bounds the positions searched
+/// when the record stops before the game is over (RULINGS 9).
+pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, search_limit: usize) -> Vec<ClaimCheck> {
+    let mut out = Vec::new();
+    let gap = replay_gap(replay);
+    let position = &replay.position;
+    let stones = position.stones_per_side() as u16;
+    if let Some(token) = tokens.iter().find(|t| t.kind.is_claim()) {
+        let (claimant, score, resigned) = match token.kind {
+            TokenKind::Resign => (position.to_move().opponent(), None, true),
+            TokenKind::Wins { side, score } => {
+                let last = replay.before_last_move.as_ref().map_or(position.to_move(), |p| p.to_move());
+                (side.unwrap_or(last), score, false)
+            }
+            _ => return out,
+        };
+        let stated = if resigned {
+            format!("{} resigns, so {claimant} wins", claimant.opponent())
+        } else {
+            match score {
+                Some((a, b)) => format!("{claimant} wins {a}-{b}"),
+                None => format!("{claimant} wins"),
+            }
+        };
+        let (status, detail) = match &gap {
+            Some(g) => (ClaimStatus::Unchecked, g.clone()),
+            None if position.is_over() => {
+                let s = position.score();
+                let marks = (s.marks[0], s.marks[1]);
+                match holds(marks, stones, claimant, score) {
+                    Some(how) => (
+                        ClaimStatus::Confirmed,
+                        format!("the game is over and {stated} {how}; {}", result_words(marks, stones)),
+                    ),
+                    None => (ClaimStatus::Refuted, format!("the game is over and {}", result_words(marks, stones))),
+                }
+            }
+            None => match analyse(position, search_limit) {
+                Err(limit) => (
+                    ClaimStatus::Unchecked,
+                    format!(
+                        "the record stops before the game is over; the search of every continuation stopped at its bound of {} positions",
+                        limit.positions
+                    ),
+                ),
+                Ok(a) => judge_continuations(&a, stones, claimant, score, &stated, resigned),
+            },
+        };
+        out.push(ClaimCheck {
+            kind: ClaimKind::Result,
+            span: token.span.clone(),
+            text: token.text.to_string(),
+            status,
+            detail,
+        });
+    }
+    if let Some(d) = &record.final_position {
+        let (status, detail) = match &gap {
+            Some(g) => (ClaimStatus::Unchecked, g.clone()),
+            None => {
+                let g = position.geometry();
+                let diffs: Vec<String> = d
+                    .cells
+                    .iter()
+                    .filter_map(|(label, glyph, _)| {
+                        let cell = g.parse_label(*label)?;
+                        let real = position.glyph(cell);
+                        (real != *glyph).then(|| format!("{label} shows {glyph}, the replay has {real}"))
+                    })
+                    .collect();
+                if d.geometry != g {
+                    (ClaimStatus::Refuted, "the diagram draws a different board".to_string())
+                } else if diffs.is_empty() {
+                    (ClaimStatus::Confirmed, format!("all {} cells match the replay", d.cells.len()))
+                } else {
+                    let shown: Vec<_> = diffs.iter().take(6).cloned().collect();
+                    let more = if diffs.len() > 6 { format!(" and {} more", diffs.len() - 6) } else { String::new() };
+                    (ClaimStatus::Refuted, format!("{} cells differ: {}{more}", diffs.len(), shown.join("; ")))
+                }
+            }
+        };
+        out.push(ClaimCheck {
+            kind: ClaimKind::FinalPosition,
+            span: d.span.clone(),
+            text: "final position diagram".into(),
+            status,
+            detail,
+        });
+    }
+    out
+}
+
+fn judge_continuations(
+    a: &Analysis,
+    stones: u16,
+    claimant: Side,
+    score: Option<(u16, u16)>,
+    stated: &str,
+    resigned: bool,
+) -> (ClaimStatus, String) {
+    let giving = a.outcomes.iter().filter(|&&o| holds(o, stones, claimant, score).is_some()).count();
+    let margin = |o: &(u16, u16)| o.0 as i32 - o.1 as i32;
+    let lo = a.outcomes.iter().map(margin).min().unwrap_or(0);
+    let hi = a.outcomes.iter().map(margin).max().unwrap_or(0);
+    let n = a.outcomes.len();
+    let range = format!(
+        "X's final margin in marked cells can be anything from {lo:+} to {hi:+}; with best play {}",
+        result_words(a.best_play, stones)
+    );
+    let searched = format!("{} positions searched", a.positions);
+    if giving == n {
+        (
+            ClaimStatus::Confirmed,
+            format!("the record stops before the game is over, and all {n} reachable final scores give {stated} ({searched})"),
+        )
+    } else if giving == 0 && !resigned {
+        (
+            ClaimStatus::Refuted,
+            format!(
+                "the record stops before the game is over, and no continuation gives {stated}: {range} ({searched})"
+            ),
+        )
+    } else {
+        (
+            ClaimStatus::Unchecked,
+            format!(
+                "the record stops before the game is over, and {giving} of the {n} reachable final scores give {stated}: {range} ({searched})"
+            ),
+        )
+    }
+}

@@ -1,0 +1,21 @@
+//! Random legal games, for tests, benchmarks and `referee random`.
+
+use crate::game::Game;
+
+/// Plays uniformly random legal moves from `start` until the game is over or `max_moves` are
+/// played; returns the moves.
+pub fn random_game<G: Game>(start: &G, seed: u64, max_moves: usize) -> Vec<G::Move> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut position = start.clone();
+    let mut moves = Vec::new();
+    while !position.is_over() && moves.len() < max_moves {
+        let legal = position.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[rng.usize(..legal.len())];
+        position.play_unchecked(m);
+        moves.push(m);
+    }
+    moves
+}

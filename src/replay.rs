@@ -1,0 +1,125 @@
+//! Record + engine -> what happened: the first illegal move, or (lenient) every one.
+
+use crate::game::Game;
+use crate::record::{Span, Token};
+use crate::render::ascii;
+
+/// What a token means where it stands, as the game's notation reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reading<M> {
+    /// A move to check and play.
+    Move(M),
+    /// Notation only: nothing to play.
+    Nothing,
+    /// The token cannot be a move here; `apply` is what lenient replay plays instead, if anything.
+    Problem { message: String, apply: Option<M> },
+}
+
+/// A game whose records can be read token by token.
+pub trait Notation: Game {
+    /// Reads `tokens[i]` in this position; the other tokens give context (such as which stone a
+    /// `----` stands for).
+    fn read(&self, tokens: &[Token], i: usize) -> Reading<Self::Move>;
+}
+
+/// An illegal move: where, why, what was legal instead, and the board at that moment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub span: Span,
+    pub token: String,
+    pub message: String,
+    /// The legal moves at that point, written in the notation.
+    pub legal: Vec<String>,
+    /// The position before the token, as a diagram.
+    pub board: String,
+}
+
+/// The outcome of replaying a record's tokens.
+#[derive(Clone, Debug)]
+pub struct Replay<G> {
+    /// The position where the replay ended.
+    pub position: G,
+    pub violations: Vec<Violation>,
+    /// How many moves were played.
+    pub moves: usize,
+    /// Index of the token where replay stopped, if it stopped before the end of the movetext.
+    pub stopped_at: Option<usize>,
+    /// Position in the token list of the first claim (`resign`, `wins ...`), if any.
+    pub claim_at: Option<usize>,
+    /// The position before the last move played (its mover is the side that wrote that move).
+    pub before_last_move: Option<G>,
+}
+
+/// Options of a replay.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReplayOptions {
+    /// Go on past illegal moves where the move can still be applied as written, listing all.
+    pub lenient: bool,
+    /// Stop after this many moves (for diagrams of earlier positions).
+    pub max_moves: Option<usize>,
+}
+
+/// Replays `tokens` from `start`.
+pub fn replay<G: Notation>(start: G, tokens: &[Token], options: ReplayOptions) -> Replay<G> {
+    let mut position = start;
+    let mut violations = Vec::new();
+    let mut moves = 0;
+    let mut stopped_at = None;
+    let mut claim_at = None;
+    let mut before_last = None;
+    for (i, token) in tokens.iter().enumerate() {
+        if token_is_claim(token) {
+            claim_at = Some(i);
+            break;
+        }
+        if options.max_moves.is_some_and(|m| moves >= m) {
+            stopped_at = Some(i);
+            break;
+        }
+        let (problem, apply) = match position.read(tokens, i) {
+            Reading::Nothing => continue,
+            Reading::Move(m) => match position.check(m) {
+                Ok(()) => {
+                    before_last = Some(position.clone());
+                    position.play_unchecked(m);
+                    moves += 1;
+                    continue;
+                }
+                Err(why) => (why.to_string(), Some(m)),
+            },
+            Reading::Problem { message, apply } => (message, apply),
+        };
+        violations.push(Violation {
+            span: token.span.clone(),
+            token: token.text.to_string(),
+            message: problem,
+            legal: {
+                let mut legal: Vec<String> = Vec::new();
+                for m in position.legal_moves() {
+                    let w = position.write_move(m);
+                    if !legal.contains(&w) {
+                        legal.push(w);
+                    }
+                }
+                legal
+            },
+            board: ascii::diagram(&position),
+        });
+        if !options.lenient {
+            stopped_at = Some(i);
+            break;
+        }
+        if let Some(m) = apply {
+            if !position.is_over() {
+                before_last = Some(position.clone());
+                position.play_unchecked(m);
+                moves += 1;
+            }
+        }
+    }
+    Replay { position, violations, moves, stopped_at, claim_at, before_last_move: before_last }
+}
+
+fn token_is_claim(t: &Token) -> bool {
+    t.kind.is_claim()
+}

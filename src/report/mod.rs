@@ -1,0 +1,206 @@
+//! Turning verdicts into what people and programs read: miette reports and JSON lines.
+
+use std::sync::Arc;
+
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+use serde_json::json;
+
+use crate::verdict::{ClaimCheck, Problem, ProblemKind, Status, Verdict};
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(src.len());
+    let before = &src[..floor_char_boundary(src, offset)];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn status_name(s: Status) -> &'static str {
+    match s {
+        Status::Valid => "valid",
+        Status::Illegal => "illegal",
+        Status::SyntaxError => "syntax_error",
+        Status::Undecided => "undecided",
+    }
+}
+
+/// One JSON object for a record, on one line.
+pub fn json_line(file: &str, src: &str, v: &Verdict) -> String {
+    let at = |offset: usize| line_col(src, offset);
+    let errors: Vec<_> = v
+        .problems
+        .iter()
+        .map(|p| {
+            let (line, column) = at(p.span.start);
+            json!({
+                "line": line, "column": column, "token": p.token, "message": p.message,
+                "kind": p.kind, "legal": p.legal,
+            })
+        })
+        .collect();
+    let claims: Vec<_> = v
+        .claims
+        .iter()
+        .map(|c| {
+            let (line, column) = at(c.span.start);
+            json!({ "kind": c.kind, "text": c.text, "status": c.status, "detail": c.detail, "line": line, "column": column })
+        })
+        .collect();
+    json!({
+        "file": file,
+        "index": v.index,
+        "game": v.game.name(),
+        "status": status_name(v.status),
+        "errors": errors,
+        "claims": claims,
+        "moves": v.moves,
+        "game_over": v.game_over,
+        "score": v.score,
+        "notes": v.notes,
+    })
+    .to_string()
+}
+
+/// A problem as a miette diagnostic; the record's other problems hang under the first as related.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+struct ProblemReport {
+    message: String,
+    src_code: Option<NamedSource<Arc<String>>>,
+    labels: Vec<LabeledSpan>,
+    help: Option<String>,
+    code: &'static str,
+    related: Vec<ProblemReport>,
+}
+
+impl Diagnostic for ProblemReport {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new(self.code))
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn std::fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.src_code.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(self.labels.iter().cloned()))
+    }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            return None;
+        }
+        Some(Box::new(self.related.iter().map(|r| r as &dyn Diagnostic)))
+    }
+}
+
+fn kind_words(k: ProblemKind) -> (&'static str, &'static str) {
+    match k {
+        ProblemKind::Syntax => ("syntax error", "referee::syntax"),
+        ProblemKind::Illegal => ("illegal move", "referee::illegal"),
+        ProblemKind::Claim => ("false claim", "referee::claim"),
+        ProblemKind::Undecided => ("cannot judge", "referee::undecided"),
+    }
+}
+
+fn legal_help(p: &Problem) -> Option<String> {
+    if p.legal.is_empty() {
+        return None;
+    }
+    const SHOWN: usize = 24;
+    let mut h = format!("legal here: {}", p.legal.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(" "));
+    if p.legal.len() > SHOWN {
+        h.push_str(&format!(" … and {} more", p.legal.len() - SHOWN));
+    }
+    Some(h)
+}
+
+fn to_report(p: &Problem, source: Option<NamedSource<Arc<String>>>) -> ProblemReport {
+    let (words, code) = kind_words(p.kind);
+    let len = p.span.len().max(1);
+    ProblemReport {
+        message: format!("{words}: {}", p.message),
+        src_code: source,
+        labels: vec![LabeledSpan::new(Some(p.message.clone()), p.span.start, len)],
+        help: legal_help(p),
+        code,
+        related: Vec::new(),
+    }
+}
+
+/// Settings of the human report.
+#[derive(Clone, Copy, Debug)]
+pub struct HumanStyle {
+    pub color: bool,
+    pub width: usize,
+}
+
+impl Default for HumanStyle {
+    fn default() -> Self {
+        HumanStyle { color: false, width: 80 }
+    }
+}
+
+fn claim_line(c: &ClaimCheck) -> String {
+    let status = match c.status {
+        crate::verdict::ClaimStatus::Confirmed => "confirmed",
+        crate::verdict::ClaimStatus::Refuted => "refuted",
+        crate::verdict::ClaimStatus::Unchecked => "unchecked",
+    };
+    format!("  claim `{}`: {status}: {}\n", c.text, c.detail)
+}
+
+/// The human report for one record: a summary line, a miette report of its problems, the board at
+/// the first problem, its claims and notes.
+pub fn human(file: &str, src: &Arc<String>, v: &Verdict, style: HumanStyle) -> String {
+    let (line, _) = line_col(src, v.span.start);
+    let mut out = format!("{file}: record {} ({}, line {line}): ", v.index, v.game);
+    match v.status {
+        Status::Valid => {
+            out.push_str(&format!("valid, {} moves", v.moves));
+            out.push_str(if v.game_over { ", game over\n" } else { ", game not over\n" });
+        }
+        s => {
+            let count = v.problems.len();
+            out.push_str(&format!(
+                "{} ({count} problem{})\n",
+                status_name(s).replace('_', " "),
+                if count == 1 { "" } else { "s" }
+            ));
+            let name = file.to_string();
+            let mut first = to_report(&v.problems[0], Some(NamedSource::new(name, src.clone())));
+            first.related = v.problems[1..].iter().map(|p| to_report(p, None)).collect();
+            let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+            let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width);
+            let mut rendered = String::new();
+            if handler.render_report(&mut rendered, &first).is_err() {
+                rendered = format!("{}\n", first.message);
+            }
+            out.push_str(&rendered);
+            if let Some(board) = &v.problems[0].board {
+                out.push_str("  board before that move:\n");
+                for l in board.lines() {
+                    out.push_str(&format!("    {l}\n"));
+                }
+            }
+        }
+    }
+    if let Some(score) = &v.score_text {
+        out.push_str(&format!("  score where the replay ended: {score}\n"));
+    }
+    for c in &v.claims {
+        out.push_str(&claim_line(c));
+    }
+    for n in &v.notes {
+        out.push_str(&format!("  note: {n}\n"));
+    }
+    out
+}
