@@ -269,14 +269,27 @@ fn diagram_shape(lengths: &[usize]) -> Option<Geometry> {
 
 fn build_diagram(label: DiagramLabel, rows: &[(Vec<(char, Span)>, u16)], span: Span) -> Result<Diagram, SyntaxError> {
     let lengths: Vec<usize> = rows.iter().map(|r| r.0.len()).collect();
-    let geometry = diagram_shape(&lengths).ok_or_else(|| SyntaxError {
-        span: span.clone(),
-        message: format!(
-            "a diagram of {} rows must have {} cells in every row (square board) or the rows of a hexagon; its rows have {} cells",
-            rows.len(),
-            rows.len(),
-            lengths.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", ")
-        ),
+    let row_span = |r: &(Vec<(char, Span)>, u16)| {
+        r.0.first().map_or(span.start, |g| g.1.start)..r.0.last().map_or(span.end, |g| g.1.end)
+    };
+    let geometry = diagram_shape(&lengths).ok_or_else(|| {
+        // Point at the first row that breaks the pattern the first row sets, else at the last row.
+        let odd = rows.iter().position(|r| r.0.len() != lengths[0] && lengths[0] == lengths.get(1).copied().unwrap_or(0));
+        match odd {
+            Some(k) => SyntaxError {
+                span: row_span(&rows[k]),
+                message: format!("row {} of this diagram has {} cells where the rows above have {}", k + 1, lengths[k], lengths[0]),
+            },
+            None => SyntaxError {
+                span: row_span(&rows[rows.len() - 1]),
+                message: format!(
+                    "a diagram of {} rows must have {} cells in every row (square board) or the rows of a hexagon; its rows have {} cells",
+                    rows.len(),
+                    rows.len(),
+                    lengths.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", ")
+                ),
+            },
+        }
     })?;
     let mut cells = Vec::new();
     for (r, (glyphs, _)) in rows.iter().enumerate() {

@@ -79,9 +79,9 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, search_
                 match holds(marks, stones, claimant, score) {
                     Some(how) => (
                         ClaimStatus::Confirmed,
-                        format!("the game is over and {stated} {how}; {}", result_words(marks, stones)),
+                        format!("the game is over: {}; the claim holds {how}", result_words(marks, stones)),
                     ),
-                    None => (ClaimStatus::Refuted, format!("the game is over and {}", result_words(marks, stones))),
+                    None => (ClaimStatus::Refuted, format!("the game is over: {}", result_words(marks, stones))),
                 }
             }
             None => match analyse(position, search_limit) {
