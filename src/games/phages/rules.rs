@@ -410,6 +410,32 @@ impl Phages {
         }
     }
 
+    /// Ends the game once the run of failed moves must come to include every stone (RULINGS 8).
+    ///
+    /// When every stone left to act in this phase is stuck, their stays are certain and nothing can
+    /// move in between, so the run is decided now. Ending here, rather than at the last of those
+    /// stays, makes the end independent of the order in which a record writes them: `----` names
+    /// no stone, and which one stays first is not written anywhere.
+    fn settle_end(&mut self) {
+        if self.over {
+            return;
+        }
+        let side = self.to_move;
+        let mut run = self.failed;
+        if self.phase != Phase::Announce {
+            let stuck = self.stones_to_act().all(|c| !self.can_move(c, self.number));
+            if stuck {
+                for (i, _) in self.stones(side).iter().enumerate().filter(|(i, _)| self.acted & (1 << i) == 0) {
+                    run |= 1 << (side.index() * MAX_STONES + i);
+                }
+            }
+        }
+        let all = (1u8 << self.per_side) - 1;
+        if run == all | (all << MAX_STONES) {
+            self.over = true;
+        }
+    }
+
     fn advance_after_stone(&mut self) {
         if self.acted.count_ones() as u8 == self.per_side {
             self.acted = 0;
@@ -545,13 +571,10 @@ impl Game for Phages {
                 let Some(i) = self.stone_index(side, stone) else { return };
                 self.acted |= 1 << i;
                 self.failed |= 1 << (side.index() * MAX_STONES + i);
-                let all = (1u8 << self.per_side) - 1;
-                if self.failed == all | (all << MAX_STONES) {
-                    self.over = true;
-                }
                 self.advance_after_stone();
             }
         }
+        self.settle_end();
     }
 
     fn is_over(&self) -> bool {
