@@ -8,19 +8,28 @@ fn referee() -> Command {
 
 fn stdout_of(args: &[&str]) -> (i32, String, String) {
     let out = referee().args(args).output().expect("runs");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 #[test]
 fn exit_code_is_0_when_every_record_is_valid() {
-    let (code, out, _) = stdout_of(&["verify", "samples/quadraphages/random-seed-1.txt", "samples/hexaphages/random-seed-1.txt"]);
+    let (code, out, _) =
+        stdout_of(&["verify", "samples/quadraphages/random-seed-1.txt", "samples/hexaphages/random-seed-1.txt"]);
     assert_eq!(code, 0, "{out}");
     assert_eq!(out.matches(": valid,").count(), 2);
 }
 
 #[test]
 fn exit_code_is_1_when_any_record_is_illegal() {
-    let (code, out, _) = stdout_of(&["verify", "samples/quadraphages/random-seed-1.txt", "samples/quadraphages/broken/illegal-blocked.txt"]);
+    let (code, out, _) = stdout_of(&[
+        "verify",
+        "samples/quadraphages/random-seed-1.txt",
+        "samples/quadraphages/broken/illegal-blocked.txt",
+    ]);
     assert_eq!(code, 1);
     assert!(out.contains("the path is blocked by X's stone on c7"), "{out}");
 }
@@ -46,7 +55,13 @@ fn verify_reads_folders_and_standard_input() {
         std::fs::read_dir(dir)
             .unwrap()
             .flatten()
-            .map(|e| if e.path().is_dir() { txt_files(&e.path()) } else { e.path().extension().is_some_and(|x| x == "txt") as usize })
+            .map(|e| {
+                if e.path().is_dir() {
+                    txt_files(&e.path())
+                } else {
+                    e.path().extension().is_some_and(|x| x == "txt") as usize
+                }
+            })
             .sum()
     }
     assert_eq!(files.len(), txt_files(std::path::Path::new("samples")));
@@ -54,7 +69,10 @@ fn verify_reads_folders_and_standard_input() {
     let out = referee().args(["verify", "--format", "json", "-"]).write_stdin(src).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!((v["file"].as_str(), v["status"].as_str(), v["game"].as_str()), (Some("<stdin>"), Some("valid"), Some("quadraphages")));
+    assert_eq!(
+        (v["file"].as_str(), v["status"].as_str(), v["game"].as_str()),
+        (Some("<stdin>"), Some("valid"), Some("quadraphages"))
+    );
 }
 
 #[test]
@@ -67,7 +85,10 @@ fn json_has_the_documented_fields() {
     let e = &first["errors"][0];
     assert_eq!((e["line"].as_u64(), e["column"].as_u64(), e["token"].as_str()), (Some(28), Some(31), Some("d2d5")));
     let c = &first["claims"][0];
-    assert_eq!((c["kind"].as_str(), c["text"].as_str(), c["status"].as_str()), (Some("result"), Some("and wins 40-39"), Some("unchecked")));
+    assert_eq!(
+        (c["kind"].as_str(), c["text"].as_str(), c["status"].as_str()),
+        (Some("result"), Some("and wins 40-39"), Some("unchecked"))
+    );
 }
 
 #[test]
@@ -95,7 +116,9 @@ fn invalid_utf8_empty_files_and_noise_get_clear_errors() {
 
 #[test]
 fn show_prints_a_diagram_that_reads_back_as_the_same_position() {
-    for (file, record) in [("samples/quadraphages/random-seed-1.txt", "1"), ("samples/hexaphages/random-seed-1.txt", "1")] {
+    for (file, record) in
+        [("samples/quadraphages/random-seed-1.txt", "1"), ("samples/hexaphages/random-seed-1.txt", "1")]
+    {
         for ply in ["0", "7", "40"] {
             let (code, out, _) = stdout_of(&["show", file, "--record", record, "--ply", ply]);
             assert_eq!(code, 0);
@@ -104,7 +127,12 @@ fn show_prints_a_diagram_that_reads_back_as_the_same_position() {
             let records = referee::record::parse(&src);
             let d = records[0].final_position.as_ref().expect("diagram read back");
             let drawn: String = d.cells.iter().map(|c| c.1).collect();
-            let printed: String = out.lines().skip(1).flat_map(|l| l.split_whitespace()).filter(|w| w.len() == 1 && ".oxOX".contains(*w)).collect();
+            let printed: String = out
+                .lines()
+                .skip(1)
+                .flat_map(|l| l.split_whitespace())
+                .filter(|w| w.len() == 1 && ".oxOX".contains(*w))
+                .collect();
             assert_eq!(drawn, printed, "{file} ply {ply}");
         }
     }

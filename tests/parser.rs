@@ -97,7 +97,8 @@ fn records_inside_prose_are_found_and_a_file_may_hold_several() {
     assert_eq!(records.len(), 2);
     assert_eq!(records[0].game_hint().map(|h| h.0), Some(GameKind::Quadraphages));
     assert_eq!(records[1].game_hint().map(|h| h.0), Some(GameKind::Hexaphages));
-    let two = "Some prose.\n_xx_ _oo_\n1. .... .... 1 a7a8 i3i2\nMore prose 1 2 3.\n_oo_ _xx_\n1. .... .... 2 c1c3 g9g7\n";
+    let two =
+        "Some prose.\n_xx_ _oo_\n1. .... .... 1 a7a8 i3i2\nMore prose 1 2 3.\n_oo_ _xx_\n1. .... .... 2 c1c3 g9g7\n";
     assert_eq!(record::parse(two).len(), 2);
 }
 
@@ -114,7 +115,13 @@ fn broken_input_gets_a_located_error() {
         ("_xx_ _oo_\n1. .... .... 1 a7a9x i3i2\n", Status::SyntaxError, 2, 16, "`a7a9x` is not a stone move"),
         ("_xx_ _oo_\n1. .... .... 1 a7a8 i3i2 ??\n", Status::SyntaxError, 2, 26, "`??` is not a token"),
         ("_xx_ _oo_\n1. .... .... 999 a7a8\n", Status::SyntaxError, 2, 14, "`999` is too large"),
-        ("_xx_ _oo_\n1. .... .... 1 a7a8 i3i2 and wins big\n", Status::SyntaxError, 2, 26, "`and wins big` is not a claimed result"),
+        (
+            "_xx_ _oo_\n1. .... .... 1 a7a8 i3i2 and wins big\n",
+            Status::SyntaxError,
+            2,
+            26,
+            "`and wins big` is not a claimed result",
+        ),
         ("_xx_ _oo_\n1. .... .... 1 a7a8 i3i2\n2. resign a8a9\n", Status::SyntaxError, 3, 11, "nothing may follow"),
         ("_xx_ _xx_\n1. .... .... 1 a7a8 i3i2\n", Status::SyntaxError, 1, 1, "both columns are headed for X"),
         ("_xx_ _oo_\n1. .... .... 1 a7z8 i3i2\n", Status::Illegal, 2, 16, "z8 is not a cell of the 9x9 board"),
@@ -125,8 +132,20 @@ fn broken_input_gets_a_located_error() {
         ("_xx_ _oo_\n1. .... .... 1 a7a8 a8a9\n", Status::Illegal, 2, 21, "X's stone on a8 has already moved"),
         ("_xx_ _oo_\n1. .... .... 1 c1c2\n", Status::Illegal, 2, 16, "the stone on c1 is O's, not X's"),
         ("_xx_ _oo_\n1. .... .... 2 a7b8\n", Status::Illegal, 2, 16, "a7 to b8 is not a straight line"),
-        ("HEXAPHAGES\nStartup:\n . . . 1\n. . . . 2\n . . . 3\n_xx_ _oo_\n1. .... .... 1 a2b2\n", Status::SyntaxError, 5, 2, "a diagram of 3 rows"),
-        ("_xx_ _oo_\n1. .... .... 1 a2b2\nFinal Position:\n  o . 1\n . . . 2\n  . . 3\n", Status::Undecided, 3, 1, "no start position is known for hexaphages"),
+        (
+            "HEXAPHAGES\nStartup:\n . . . 1\n. . . . 2\n . . . 3\n_xx_ _oo_\n1. .... .... 1 a2b2\n",
+            Status::SyntaxError,
+            5,
+            2,
+            "a diagram of 3 rows",
+        ),
+        (
+            "_xx_ _oo_\n1. .... .... 1 a2b2\nFinal Position:\n  o . 1\n . . . 2\n  . . 3\n",
+            Status::Undecided,
+            3,
+            1,
+            "no start position is known for hexaphages",
+        ),
     ];
     for &(src, status, line, column, message) in cases {
         let verdicts = verify_source(src, VerifyOptions::default());
