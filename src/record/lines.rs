@@ -51,7 +51,7 @@ fn score(i: &str) -> IResult<&str, (u16, u16)> {
 
 /// `and wins 40-39`, `wins`, `X wins 41-38`: the rest of a line from its first word.
 fn claim(i: &str) -> IResult<&str, TokenKind> {
-    let subject = alt((value(None, tag_no_case("and")), map(one_of("XOxo"), |c| Side::from_letter(c))));
+    let subject = alt((value(None, tag_no_case("and")), map(one_of("XOxo"), Side::from_letter)));
     all_consuming(map(
         (
             opt(terminated(subject, space1)),
@@ -112,8 +112,7 @@ fn move_line<'a>(line: &'a str, at: usize, continuing: bool) -> Option<(MoveLine
     }
     let mut tokens = Vec::new();
     let mut errors = Vec::new();
-    let mut iter = words(line).skip(1).peekable();
-    while let Some((off, word)) = iter.next() {
+    for (off, word) in words(line).skip(1) {
         let span = at + off..at + off + word.len();
         if let Ok((_, kind)) = move_token(word) {
             tokens.push(Token { text: word, span, kind });
@@ -148,7 +147,10 @@ fn column_tag(i: &str) -> IResult<&str, (char, char)> {
         .map(|(r, (_, a, b, _))| (r, (a, b)))
 }
 
-fn header_tags(i: &str) -> IResult<&str, ((char, char), (char, char))> {
+/// A column tag's two letters: an initial (or the side again) and the side.
+type Tag = (char, char);
+
+fn header_tags(i: &str) -> IResult<&str, (Tag, Tag)> {
     map((column_tag, space1, column_tag), |(a, _, b)| (a, b)).parse(i)
 }
 

@@ -34,7 +34,7 @@ pub fn setup(record: &Record, forced: Option<GameKind>) -> Result<Phages, SetupP
                 message: format!("this diagram draws a different board from the record's {kind}"),
             });
         }
-        if let Some(&(_, _, ref span)) = d.cells.iter().find(|c| matches!(c.1, 'x' | 'o')) {
+        if let Some((_, _, span)) = d.cells.iter().find(|c| matches!(c.1, 'x' | 'o')) {
             return Err(SetupProblem { span: span.clone(), message: "a start position has no marked cells".into() });
         }
         let stones = |side: char| {

@@ -101,19 +101,64 @@ pub const MAX_STONES: usize = 3;
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Illegal {
     GameOver,
-    NumberExpected { side: Side },
-    StoneMoveExpected { side: Side, phase: Phase },
-    NoStone { side: Side, cell: CellLabel },
-    OpponentStone { side: Side, cell: CellLabel },
-    AlreadyMoved { side: Side, cell: CellLabel },
-    NotStraight { from: CellLabel, to: CellLabel },
-    WrongDistance { cells: u16, number: u8, announced_by: Side },
-    Blocked { by: Side, cell: CellLabel },
-    LandsOnMark { cell: CellLabel, mark: Side },
-    LandsOnStone { cell: CellLabel, stone: Side },
-    CouldMove { side: Side, cell: CellLabel, to: CellLabel, number: u8 },
-    NumberOutOfRange { number: u8, max: u8 },
-    NumberLetsNoMove { number: u8, would: u8 },
+    /// A cell index outside the board (only reachable through the library API; records name cells by label).
+    OffBoard {
+        cell: u16,
+    },
+    NumberExpected {
+        side: Side,
+    },
+    StoneMoveExpected {
+        side: Side,
+        phase: Phase,
+    },
+    NoStone {
+        side: Side,
+        cell: CellLabel,
+    },
+    OpponentStone {
+        side: Side,
+        cell: CellLabel,
+    },
+    AlreadyMoved {
+        side: Side,
+        cell: CellLabel,
+    },
+    NotStraight {
+        from: CellLabel,
+        to: CellLabel,
+    },
+    WrongDistance {
+        cells: u16,
+        number: u8,
+        announced_by: Side,
+    },
+    Blocked {
+        by: Side,
+        cell: CellLabel,
+    },
+    LandsOnMark {
+        cell: CellLabel,
+        mark: Side,
+    },
+    LandsOnStone {
+        cell: CellLabel,
+        stone: Side,
+    },
+    CouldMove {
+        side: Side,
+        cell: CellLabel,
+        to: CellLabel,
+        number: u8,
+    },
+    NumberOutOfRange {
+        number: u8,
+        max: u8,
+    },
+    NumberLetsNoMove {
+        number: u8,
+        would: u8,
+    },
 }
 
 impl fmt::Display for Illegal {
@@ -121,6 +166,7 @@ impl fmt::Display for Illegal {
         use Illegal::*;
         match self {
             GameOver => write!(f, "the game is over: all four stones failed to move in succession"),
+            OffBoard { cell } => write!(f, "cell index {cell} is not on the board"),
             NumberExpected { side } => write!(f, "{side} must announce a number now (phase b)"),
             StoneMoveExpected { side, phase } => {
                 write!(f, "a move of {side}'s stones is expected now (phase {})", phase.letter())
@@ -506,6 +552,14 @@ impl Game for Phages {
         }
         let side = self.to_move;
         let g = self.geo;
+        let off_board = match m {
+            PhagesMove::Step { from, to } => [from, to].into_iter().find(|&c| !g.contains(c)),
+            PhagesMove::Stay { stone } => Some(stone).filter(|&c| !g.contains(c)),
+            PhagesMove::Announce(_) => None,
+        };
+        if let Some(cell) = off_board {
+            return Err(Illegal::OffBoard { cell: cell.0 });
+        }
         match (self.phase, m) {
             (Phase::Announce, PhagesMove::Announce(n)) => {
                 if n == 0 || n > self.max_number() {
@@ -522,8 +576,10 @@ impl Game for Phages {
             (phase, PhagesMove::Announce(_)) => Err(Illegal::StoneMoveExpected { side, phase }),
             (_, PhagesMove::Step { from, to }) => self.illegal_step(from, to).map_or(Ok(()), Err),
             (_, PhagesMove::Stay { stone }) => {
-                if self.content(stone) != Content::Stone(side) {
-                    return Err(Illegal::NoStone { side, cell: g.label(stone) });
+                match self.content(stone) {
+                    Content::Stone(s) if s == side => {}
+                    Content::Stone(_) => return Err(Illegal::OpponentStone { side, cell: g.label(stone) }),
+                    _ => return Err(Illegal::NoStone { side, cell: g.label(stone) }),
                 }
                 if self.has_acted(stone) {
                     return Err(Illegal::AlreadyMoved { side, cell: g.label(stone) });
