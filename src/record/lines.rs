@@ -172,9 +172,14 @@ fn column_header(line: &str, at: usize) -> Option<Result<ColumnHeader, SyntaxErr
 }
 
 fn letters(i: &str) -> Option<usize> {
-    let compact: String = i.split_ascii_whitespace().collect();
-    let ok = compact.len() >= 3 && compact.bytes().enumerate().all(|(k, c)| c == b'a' + k as u8);
-    ok.then_some(compact.len())
+    let mut n = 0;
+    for c in i.bytes().filter(|c| !c.is_ascii_whitespace()) {
+        if c != b'a' + n as u8 {
+            return None;
+        }
+        n += 1;
+    }
+    (n >= 3).then_some(n)
 }
 
 fn row_glyphs(i: &str) -> IResult<&str, (Vec<&str>, u16)> {
@@ -232,25 +237,20 @@ fn diagram_label(i: &str) -> Option<(DiagramLabel, &str)> {
 
 /// Classifies one line (without its line ending) that starts at byte `at` of the file.
 pub fn classify(line: &str, at: usize, continuing: bool) -> LineKind<'_> {
-    if line.trim().is_empty() {
+    // The first visible character tells which line parsers can apply, so each line is tried
+    // against one or two of them rather than all.
+    let Some(first) = line.bytes().find(|c| !c.is_ascii_whitespace()) else {
         return LineKind::Blank;
-    }
-    if let Some(kind) = title(line) {
-        return LineKind::Title(kind);
-    }
-    if let Some((label, _)) = diagram_label(line) {
-        return LineKind::DiagramLabel(label);
-    }
-    if let Some(n) = letters(line) {
-        return LineKind::Letters(n);
-    }
-    if let Some(row) = diagram_row(line, at) {
-        return row;
-    }
-    if let Some((ml, errors)) = move_line(line, at, continuing) {
-        return LineKind::Move(ml, errors);
-    }
-    LineKind::Prose(column_header(line, at))
+    };
+    let found = match first {
+        b'0'..=b'9' => move_line(line, at, continuing).map(|(ml, errors)| LineKind::Move(ml, errors)),
+        b'.' | b'o' | b'O' | b'x' | b'X' => diagram_row(line, at),
+        b'a' => letters(line).map(LineKind::Letters),
+        b'Q' | b'q' | b'H' | b'h' => title(line).map(LineKind::Title),
+        b'S' | b's' | b'F' | b'f' => diagram_label(line).map(|(label, _)| LineKind::DiagramLabel(label)),
+        _ => None,
+    };
+    found.unwrap_or_else(|| LineKind::Prose(column_header(line, at)))
 }
 
 /// The shape a diagram's row lengths describe: `n` rows of `n` (square) or a hexagon.
