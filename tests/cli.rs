@@ -158,3 +158,14 @@ fn random_games_are_reproducible_and_valid() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
     assert_eq!(stdout_of(&["random", "--game", "hexaphages", "--size", "6"]).0, 2);
 }
+
+#[test]
+fn the_search_bound_is_reported_when_it_stops_the_search() {
+    let file = "samples/quadraphages/claim-before-the-end-confirmed.txt";
+    let (code, out, _) = stdout_of(&["verify", file]);
+    assert_eq!(code, 0);
+    assert!(out.contains("every one of its 7 reachable final scores gives X wins"), "{out}");
+    let (code, out, _) = stdout_of(&["verify", "--search-limit", "100", file]);
+    assert_eq!(code, 0, "an unchecked claim is not a false one");
+    assert!(out.contains("unchecked: the record stops before the game is over; the search of every continuation stopped at its bound of 101 positions"), "{out}");
+}

@@ -160,7 +160,11 @@ fn judge_continuations(
     if giving == n {
         (
             ClaimStatus::Confirmed,
-            format!("the record stops before the game is over, and all {n} reachable final scores give {stated} ({searched})"),
+            if n == 1 {
+                format!("the record stops before the game is over, and its only reachable final score gives {stated} ({searched})")
+            } else {
+                format!("the record stops before the game is over, and every one of its {n} reachable final scores gives {stated} ({searched})")
+            },
         )
     } else if giving == 0 && !resigned {
         (
