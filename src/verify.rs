@@ -23,7 +23,9 @@ impl Default for VerifyOptions {
     }
 }
 
-pub const DEFAULT_SEARCH_LIMIT: usize = 2_000_000;
+/// Enough for real endgames (thousands of positions) while a hopeless search stops in about a
+/// second and 100 MB.
+pub const DEFAULT_SEARCH_LIMIT: usize = 250_000;
 
 impl Notation for Phages {
     fn read(&self, tokens: &[record::Token], i: usize) -> Reading<Self::Move> {

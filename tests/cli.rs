@@ -167,5 +167,5 @@ fn the_search_bound_is_reported_when_it_stops_the_search() {
     assert!(out.contains("every one of its 7 reachable final scores gives X wins"), "{out}");
     let (code, out, _) = stdout_of(&["verify", "--search-limit", "100", file]);
     assert_eq!(code, 0, "an unchecked claim is not a false one");
-    assert!(out.contains("unchecked: the record stops before the game is over; the search of every continuation stopped at its bound of 101 positions"), "{out}");
+    assert!(out.contains("unchecked: the record stops before the game is over; the search of every continuation stopped at its bound of 100 positions"), "{out}");
 }

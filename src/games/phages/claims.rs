@@ -85,11 +85,10 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, search_
                 }
             }
             None => match analyse(position, search_limit) {
-                Err(limit) => (
+                Err(_) => (
                     ClaimStatus::Unchecked,
                     format!(
-                        "the record stops before the game is over; the search of every continuation stopped at its bound of {} positions",
-                        limit.positions
+                        "the record stops before the game is over; the search of every continuation stopped at its bound of {search_limit} positions (raise it with --search-limit)"
                     ),
                 ),
                 Ok(a) => judge_continuations(&a, stones, claimant, score, &stated, resigned),
