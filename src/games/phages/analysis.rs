@@ -42,7 +42,7 @@ pub fn analyse(position: &Phages, max_positions: usize) -> Result<Analysis, Sear
     if position.is_over() {
         return Ok(Analysis { outcomes: vec![marks(position)], best_play: marks(position), positions: 1 });
     }
-    let mut search = Search { table: HashMap::new(), max_positions };
+    let mut search = Search { table: HashMap::default(), max_positions };
     let root = search.solve(position)?;
     Ok(Analysis { outcomes: root.outcomes.to_vec(), best_play: root.best, positions: search.table.len() })
 }
@@ -61,7 +61,9 @@ struct Entry {
 }
 
 struct Search {
-    table: HashMap<Phages, Entry>,
+    // The derived `Hash` of a position writes every cell separately, and with the default SipHash
+    // that took three quarters of the search time; nobody picks positions to attack the table.
+    table: HashMap<Phages, Entry, rustc_hash::FxBuildHasher>,
     max_positions: usize,
 }
 
@@ -118,4 +120,130 @@ fn preference(side: Side, (x, o): Marks) -> (i32, u16) {
         Side::O => (o, x),
     };
     (own as i32 - theirs as i32, own)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::phages::PhagesMove;
+    use crate::geometry::{Cell, CellLabel, Geometry};
+
+    fn cell(geo: Geometry, s: &str) -> Cell {
+        geo.parse_label(CellLabel::parse(s).unwrap()).unwrap()
+    }
+
+    /// Plays a line written as numbers, `a1c1`-style steps and `-a2`-style stays.
+    fn after(geo: Geometry, x: &[&str], o: &[&str], line: &str) -> Phages {
+        let cells = |v: &[&str]| v.iter().map(|s| cell(geo, s)).collect::<Vec<_>>();
+        let mut p = Phages::new(geo, &cells(x), &cells(o), Side::X).unwrap();
+        for w in line.split_whitespace() {
+            let m = if let Ok(n) = w.parse() {
+                PhagesMove::Announce(n)
+            } else if let Some(stone) = w.strip_prefix('-') {
+                PhagesMove::Stay { stone: cell(geo, stone) }
+            } else {
+                PhagesMove::Step { from: cell(geo, &w[..2]), to: cell(geo, &w[2..]) }
+            };
+            p.play(m).unwrap_or_else(|e| panic!("{w}: {e}"));
+        }
+        p
+    }
+
+    /// 3x3, X to announce with 2 marks each:
+    /// ```text
+    /// x . x 1.
+    /// . . X 2.
+    /// o O o 3.
+    /// ```
+    fn three_by_three_endgame() -> Phages {
+        after(Geometry::Square { size: 3 }, &["a1"], &["c3"], "2 a1c1 c3a3 1 a3b3 c1c2")
+    }
+
+    #[test]
+    fn a_finished_game_reaches_only_its_own_marks() {
+        let geo = Geometry::Hex { side: 2 };
+        let p = after(geo, &["a2"], &["e2"], "1 a2c2 e2d3 1 d3b3 c2b1 1 b1d1 -b3 1 -b3");
+        // X's d1 is shut in, so its stay is forced and ends the game with O's last stay.
+        assert!(p.is_over());
+        let want = Analysis { outcomes: vec![(3, 2)], best_play: (3, 2), positions: 1 };
+        assert_eq!(analyse(&p, 1000), Ok(want.clone()));
+        // Nothing is searched, so even a zero bound answers.
+        assert_eq!(analyse(&p, 0), Ok(want));
+    }
+
+    #[test]
+    fn endgame_outcomes_match_a_hand_count() {
+        // X announces 1 or 2 (either lets c2 move).
+        // 2: X c2-a2 (3 marks). O's b3 can only go b1 (3 marks), then only 1 moves it: b1-b2 (4).
+        //    X's a2 is now shut in (b2 is O's stone and blocks a2-c2), O's b2 has no empty cell at
+        //    1 or 2, so everyone stays: (3, 4).
+        // 1: X c2-b2 (3). O's b3 is shut in (b2 blocks b3-b1), so O stays and announces n.
+        //    n=2: X's b2 cannot move 2 on a 3x3 board, so all stones have failed: (3, 2).
+        //    n=1: X b2 goes a2 or b1 (4 marks), and is shut in there. X announces m and stays.
+        //      From b1, O's only cell b1 is taken: O stays whatever m, (4, 2).
+        //      From a2, m=1 leaves O stuck, (4, 2); m=2 lets O go b3-b1 across X's mark on b2
+        //      (marks do not block), O has 3 marks and then everyone is stuck: (4, 3).
+        let a = analyse(&three_by_three_endgame(), 10_000).unwrap();
+        assert_eq!(a.outcomes, vec![(3, 2), (3, 4), (4, 2), (4, 3)]);
+    }
+
+    #[test]
+    fn best_play_is_the_movers_best_reachable_margin() {
+        // From the hand count above. After X announces 1, O chooses: n=2 ends at (3, 2), margin
+        // -1 for O; n=1 lets X pick (4, 2), margin -2 for O. So O announces 2.
+        let p = three_by_three_endgame();
+        let line = "2 a1c1 c3a3 1 a3b3 c1c2 1 c2b2 -b3";
+        let o_to_announce = after(Geometry::Square { size: 3 }, &["a1"], &["c3"], line);
+        assert_eq!(o_to_announce.to_move(), Side::O);
+        assert_eq!(analyse(&o_to_announce, 10_000).unwrap().best_play, (3, 2));
+        // X then compares 1, worth (3, 2) = +1, with 2, worth (3, 4) = -1, and announces 1.
+        let a = analyse(&p, 10_000).unwrap();
+        assert_eq!(a.best_play, (3, 2));
+        assert!(a.outcomes.contains(&a.best_play));
+        // (4, 2) is reachable and better for X, but only if O helps.
+        assert!(a.outcomes.contains(&(4, 2)));
+    }
+
+    #[test]
+    fn the_bound_stops_the_search_and_says_where() {
+        let p = Phages::from_labels(Geometry::Hex { side: 2 }, &["a2"], &["e2"], Side::X).unwrap();
+        assert_eq!(analyse(&p, 1), Err(SearchLimit { positions: 2 }));
+        let full = analyse(&p, usize::MAX).unwrap();
+        assert!(full.positions > 100);
+        assert_eq!(analyse(&p, full.positions), Ok(full.clone()));
+        assert_eq!(analyse(&p, full.positions - 1), Err(SearchLimit { positions: full.positions }));
+    }
+
+    /// The same answers from a plain tree walk, with no transposition table to get wrong.
+    fn walk(p: &Phages, outcomes: &mut Vec<Marks>) -> Marks {
+        let moves = p.legal_moves();
+        if moves.is_empty() {
+            outcomes.push(marks(p));
+            return marks(p);
+        }
+        let values: Vec<Marks> = moves
+            .into_iter()
+            .map(|m| {
+                let mut c = p.clone();
+                c.play(m).unwrap();
+                walk(&c, outcomes)
+            })
+            .collect();
+        values.into_iter().max_by_key(|&v| preference(p.to_move(), v)).unwrap()
+    }
+
+    #[test]
+    fn the_table_changes_nothing_but_the_work() {
+        for p in [
+            Phages::from_labels(Geometry::Square { size: 3 }, &["a1"], &["c3"], Side::X).unwrap(),
+            Phages::from_labels(Geometry::Hex { side: 2 }, &["a2"], &["e2"], Side::X).unwrap(),
+        ] {
+            let mut outcomes = Vec::new();
+            let best = walk(&p, &mut outcomes);
+            outcomes.sort_unstable();
+            outcomes.dedup();
+            let a = analyse(&p, 100_000).unwrap();
+            assert_eq!((a.outcomes, a.best_play), (outcomes, best));
+        }
+    }
 }
