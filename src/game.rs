@@ -9,16 +9,20 @@ use crate::geometry::{Cell, Geometry};
 pub enum GameKind {
     Quadraphages,
     Hexaphages,
+    Quarod,
+    Petrify,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 2] = [GameKind::Quadraphages, GameKind::Hexaphages];
+    pub const ALL: [GameKind; 4] = [GameKind::Quadraphages, GameKind::Hexaphages, GameKind::Quarod, GameKind::Petrify];
 
     /// The lowercase name used in JSON and on the command line.
     pub fn name(self) -> &'static str {
         match self {
             GameKind::Quadraphages => "quadraphages",
             GameKind::Hexaphages => "hexaphages",
+            GameKind::Quarod => "quarod",
+            GameKind::Petrify => "petrify",
         }
     }
 
@@ -36,8 +40,49 @@ impl fmt::Display for GameKind {
 /// What a renderer needs of a position: the board shape and one glyph per cell.
 pub trait BoardView {
     fn geometry(&self) -> Geometry;
-    /// The character the published diagrams use for this cell.
-    fn glyph(&self, cell: Cell) -> char;
+    /// What a diagram shows on this cell. Every glyph of one game has the same width (Quarod
+    /// needs two characters: colour and rod), and none contains white space.
+    fn glyph(&self, cell: Cell) -> &'static str;
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// The winner's index in [`Recorded::player_names`]; `None` if nobody wins.
+    pub winner: Option<usize>,
+    /// Each player's score, in player order.
+    pub points: Vec<f64>,
+    /// How the winner was decided, in the game's words (for instance a tie-break).
+    pub detail: String,
+}
+
+/// A game written in the common record format (grammar.md, "The common record format"): tag
+/// pairs, numbered movetext, a result token, optional diagrams.
+///
+/// Notation is read in two stages, each with its own error: [`Recorded::parse_move`] checks a
+/// token's syntax alone; [`Recorded::resolve`] places it on the board (cells off the board are
+/// illegal, not a syntax error, since the board's size is the record's).
+pub trait Recorded: Game {
+    /// A move as written, before it meets a position.
+    type Written: Copy + fmt::Debug;
+    /// The game's name in the `[Game "..."]` tag.
+    const TAG: &'static str;
+    /// The colours in turn order from the start, as the tags name them (`[Black "..."]`).
+    fn player_names(&self) -> &'static [&'static str];
+    /// Whose turn it is: an index into [`Recorded::player_names`].
+    fn to_move(&self) -> usize;
+    /// The empty start position for a board of `size` (the game's default if `None`), for
+    /// `players` players where the game allows several.
+    fn start(size: Option<u8>, players: Option<u8>) -> Result<Self, String>;
+    /// A start position drawn in a setup diagram: `cells` holds one glyph per cell of the board of
+    /// `self` (an empty start), in reading order.
+    fn with_setup(&self, cells: &[&str]) -> Result<Self, String>;
+    /// Checks a token's syntax: `Err` says what the notation expected.
+    fn parse_move(text: &str) -> Result<Self::Written, String>;
+    /// The move a written token stands for in this position.
+    fn resolve(&self, written: Self::Written) -> Result<Self::Move, Self::Illegal>;
+    /// How the game ended; `None` while it is not over.
+    fn outcome(&self) -> Option<Outcome>;
 }
 
 /// A rule engine: a position that knows its legal moves and how to play them.
@@ -48,6 +93,7 @@ pub trait Game: Clone + BoardView {
     type Move: Copy + Eq + fmt::Debug;
     /// Why a move is illegal, in the game's own words.
     type Illegal: fmt::Display + fmt::Debug + Clone;
+    /// The score where the game stands, for reports.
     type Score: fmt::Display + fmt::Debug + Clone;
 
     fn kind(&self) -> GameKind;

@@ -295,6 +295,7 @@ fn random(game: GameKind, size: Option<u8>, seed: u64) -> ExitCode {
             Some(_) => None,
         },
         GameKind::Hexaphages => Phages::hexaphages(size.unwrap_or(4)),
+        _ => None,
     };
     let Some(start) = start else {
         eprintln!("referee: no start position is known for {game} of size {}", size.unwrap_or(0));

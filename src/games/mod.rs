@@ -1,3 +1,5 @@
 //! The rule engines, one folder a game family.
 
+pub mod petrify;
 pub mod phages;
+pub mod quarod;

@@ -16,9 +16,17 @@ pub fn diagram(view: &impl BoardView) -> String {
         Geometry::Square { .. } => {
             out.push_str(&letters.chars().map(String::from).collect::<Vec<_>>().join(" "));
             out.push('\n');
+            // Letters stand over the first character of each cell's glyph.
+            let wide = g.cells().map(|c| view.glyph(c).len()).max().unwrap_or(1);
+            if wide > 1 {
+                out.clear();
+                let pad = " ".repeat(wide);
+                out.push_str(&letters.chars().map(|c| format!("{c}{}", &pad[1..])).collect::<Vec<_>>().join(" "));
+                out.push('\n');
+            }
             for row in 0..g.height() {
                 for cell in g.row_cells(row) {
-                    out.push(view.glyph(cell));
+                    out.push_str(view.glyph(cell));
                     out.push(' ');
                 }
                 out.push_str(&format!("{}.\n", row + 1));
@@ -30,7 +38,7 @@ pub fn diagram(view: &impl BoardView) -> String {
             for row in 0..g.height() {
                 let mut line = vec![' '; width];
                 for cell in g.row_cells(row) {
-                    line[g.col(cell) as usize] = view.glyph(cell);
+                    line[g.col(cell) as usize] = view.glyph(cell).chars().next().unwrap_or('?');
                 }
                 out.extend(line);
                 out.push_str(&format!(" {}\n", row + 1));

@@ -24,6 +24,12 @@ pub fn setup(record: &Record, forced: Option<GameKind>) -> Result<Phages, SetupP
         | (GameKind::Hexaphages, Some(g @ Geometry::Hex { .. })) => g,
         (GameKind::Quadraphages, _) => Geometry::Square { size: 9 },
         (GameKind::Hexaphages, _) => Geometry::Hex { side: 4 },
+        (other, _) => {
+            return Err(SetupProblem {
+                span: record.span.clone(),
+                message: format!("{other} records are written in the common record format, not in the Quadraphages notation"),
+            })
+        }
     };
     let first = first_mover(record);
     let whole = record.span.clone();

@@ -503,11 +503,13 @@ impl BoardView for Phages {
         self.geo
     }
 
-    fn glyph(&self, cell: Cell) -> char {
+    fn glyph(&self, cell: Cell) -> &'static str {
         match self.content(cell) {
-            Content::Empty => '.',
-            Content::Mark(s) => s.letter().to_ascii_lowercase(),
-            Content::Stone(s) => s.letter(),
+            Content::Empty => ".",
+            Content::Mark(Side::X) => "x",
+            Content::Mark(Side::O) => "o",
+            Content::Stone(Side::X) => "X",
+            Content::Stone(Side::O) => "O",
         }
     }
 }

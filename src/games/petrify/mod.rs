@@ -1,0 +1,1 @@
+//! Petrify (placeholder: the engine is being written).

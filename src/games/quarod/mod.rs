@@ -1,0 +1,1 @@
+//! Quarod (placeholder: the engine is being written).
