@@ -43,12 +43,23 @@ fn problem(kind: ProblemKind, span: record::Span, token: &str, message: String) 
 }
 
 /// The stone tokens written per phase on a full line, when the movetext shows it.
+/// The stone tokens written per phase, when every full line after the first (two turns, two
+/// numbers) writes the same number of them; `None` when the lines disagree or there are none.
 fn stones_written_per_phase(r: &Record) -> Option<usize> {
-    r.lines.iter().skip(1).find_map(|l| {
-        let before_number = l.tokens.iter().position(|t| matches!(t.kind, TokenKind::Number(_)))?;
-        let full = l.tokens.iter().filter(|t| matches!(t.kind, TokenKind::Number(_))).count() == 2;
-        full.then_some(before_number)
-    })
+    let mut counts = r.lines.iter().skip(1).filter_map(|l| {
+        let numbers: Vec<usize> = l
+            .tokens
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| matches!(t.kind, TokenKind::Number(_)))
+            .map(|(i, _)| i)
+            .collect();
+        // A full line with k stones a phase: k moves, a number, k moves, for each side.
+        let k = *numbers.first()?;
+        (numbers == [k, 3 * k + 1] && l.tokens.len() == 4 * k + 2).then_some(k)
+    });
+    let first = counts.next()?;
+    counts.all(|c| c == first).then_some(first)
 }
 
 /// The start position and replay of a record, as far as `max_moves` (for diagrams).
@@ -95,8 +106,13 @@ fn verify_record(src: &str, r: &Record, options: VerifyOptions) -> Verdict {
     let start = match phages::notation::setup(r, options.game) {
         Ok(s) => s,
         Err(p) => {
-            v.status = Status::Undecided;
-            v.problems.push(problem(ProblemKind::Undecided, p.span, "", p.message));
+            let (status, kind) = if p.in_diagram {
+                (Status::SyntaxError, ProblemKind::Syntax)
+            } else {
+                (Status::Undecided, ProblemKind::Undecided)
+            };
+            v.status = status;
+            v.problems.push(problem(kind, p.span.clone(), &src[p.span], p.message));
             return v;
         }
     };

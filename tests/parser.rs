@@ -70,9 +70,9 @@ fn tokens_are_stone_moves_stays_fillers_numbers_and_claims() {
 fn a_first_column_of_fillers_means_the_other_side_began() {
     let src = std::fs::read_to_string("samples/hexaphages/blog-hexaphage.txt").unwrap();
     let r = one(&src);
-    assert_eq!(referee::games::phages::notation::first_mover(&r), Side::X);
+    assert_eq!(referee::games::phages::notation::first_mover(&r, 2), Side::X);
     let src = "_xx_ _oo_\n1. .... .... 1 a7a8 i3i2 c1c2 g9g8 3 c2f2 g8d8\n";
-    assert_eq!(referee::games::phages::notation::first_mover(&one(src)), Side::X);
+    assert_eq!(referee::games::phages::notation::first_mover(&one(src), 2), Side::X);
 }
 
 #[test]
@@ -123,6 +123,7 @@ fn broken_input_gets_a_located_error() {
             "`and wins big` is not a claimed result",
         ),
         ("_xx_ _oo_\n1. .... .... 1 a7a8 i3i2\n2. resign a8a9\n", Status::SyntaxError, 3, 11, "nothing may follow"),
+        ("_xx_ _oo_\n1. .... .... 1 a7a8 resign\n2. c1c2 g9g8\n", Status::SyntaxError, 3, 4, "nothing may follow"),
         ("_xx_ _xx_\n1. .... .... 1 a7a8 i3i2\n", Status::SyntaxError, 1, 1, "both columns are headed for X"),
         ("_xx_ _oo_\n1. .... .... 1 a7z8 i3i2\n", Status::Illegal, 2, 16, "z8 is not a cell of the 9x9 board"),
         ("_xx_ _oo_\n1. .... .... 1 a7a8 i3i2 .... c1c2\n", Status::Illegal, 2, 26, "`....` stands only"),
@@ -166,10 +167,38 @@ fn noise_never_panics_and_every_problem_is_located() {
         let len = rng.usize(0..300);
         let s: String = (0..len).map(|_| alphabet[rng.usize(..alphabet.len())] as char).collect();
         let src = format!("_xx_ _oo_\n1. {s}");
-        for v in verify_source(&src, VerifyOptions { search_limit: 1000, ..VerifyOptions::default() }) {
-            for p in &v.problems {
-                assert!(p.span.end <= src.len() && p.span.start <= p.span.end, "{src:?}");
+        for lenient in [false, true] {
+            for v in verify_source(&src, VerifyOptions { search_limit: 1000, lenient, ..VerifyOptions::default() }) {
+                for p in &v.problems {
+                    assert!(p.span.end <= src.len() && p.span.start <= p.span.end, "{src:?}");
+                }
             }
         }
     }
+}
+
+#[test]
+fn a_claim_may_stand_on_its_own_line_under_the_moves() {
+    let r = one("_xx_ _oo_\n1. .... .... 1 a7a8 i3i2 c1c2 g9g8 3 c2f2 g8d8\nX wins.\n");
+    assert_eq!(kinds(&r).last(), Some(&TokenKind::Wins { side: Some(Side::X), score: None }));
+    let r = one("_xx_ _oo_\n1. .... .... 1 a7a8 i3i2 c1c2 g9g8 3 c2f2 g8d8\n   resign\n");
+    assert_eq!(kinds(&r).last(), Some(&TokenKind::Resign));
+}
+
+#[test]
+fn with_one_stone_a_side_three_fillers_mean_the_other_side_began() {
+    use referee::games::phages::notation::first_mover;
+    let r = one("_oo_ _xx_\n1. .... .... .... 1 a7a8\n");
+    assert_eq!(first_mover(&r, 1), Side::X);
+    let r = one("_oo_ _xx_\n1. .... 1 a7a8\n");
+    assert_eq!(first_mover(&r, 1), Side::O);
+}
+
+#[test]
+fn lenient_replay_survives_moves_where_numbers_are_due() {
+    let src = "_xx_ _oo_\n1. .... .... a7a8 i3i2 c1c2 g9g8\n";
+    let v = &verify_source(src, VerifyOptions { lenient: true, ..VerifyOptions::default() })[0];
+    assert_eq!(v.status, Status::Illegal);
+    assert!(v.problems.iter().all(|p| p.message == "X must announce a number now (phase b)"), "{:?}", v.problems);
+    assert_eq!(v.problems.len(), 4);
 }

@@ -66,8 +66,19 @@ fn claim(i: &str) -> IResult<&str, TokenKind> {
 }
 
 fn starts_claim(word: &str) -> bool {
-    let w = word.to_ascii_lowercase();
+    let w = word.trim_end_matches(['.', '!']).to_ascii_lowercase();
     matches!(w.as_str(), "and" | "wins" | "x" | "o")
+}
+
+/// A line holding only a resignation or a claimed result, written under the moves.
+fn claim_only_line(line: &str, at: usize) -> Option<Token<'_>> {
+    let text = line.trim();
+    let start = at + (text.as_ptr() as usize - line.as_ptr() as usize);
+    let kind = match move_token(text) {
+        Ok((_, TokenKind::Resign)) => TokenKind::Resign,
+        _ => claim(text).ok()?.1,
+    };
+    Some(Token { text, span: start..start + text.len(), kind })
 }
 
 fn looks_like_move(word: &str) -> bool {
@@ -376,7 +387,25 @@ fn elements(src: &str) -> Vec<Element<'_>> {
                             errors.extend(errs);
                             i += 1;
                         }
+                        LineKind::Prose(None) => match claim_only_line(lines[i].1, lines[i].0) {
+                            Some(token) => {
+                                moves.last_mut().expect("a movetext has a line").tokens.push(token);
+                                i += 1;
+                                break;
+                            }
+                            None => break,
+                        },
                         _ => break,
+                    }
+                }
+                // A claim ends the movetext: later lines may not hold moves.
+                let mut after_claim = moves.iter().flat_map(|l| &l.tokens).skip_while(|t| !t.kind.is_claim()).skip(1);
+                if let Some(t) = after_claim.next() {
+                    if !errors.iter().any(|e| e.span.start <= t.span.start && t.span.start < e.span.end) {
+                        errors.push(SyntaxError {
+                            span: t.span.clone(),
+                            message: "nothing may follow a resignation or a claimed result".into(),
+                        });
                     }
                 }
                 continuing = false;

@@ -91,7 +91,7 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, search_
                         "the record stops before the game is over; the search of every continuation stopped at its bound of {search_limit} positions (raise it with --search-limit)"
                     ),
                 ),
-                Ok(a) => judge_continuations(&a, stones, claimant, score, &stated, resigned),
+                Ok(a) => judge_continuations(&a, stones, claimant, score, &stated),
             },
         };
         out.push(ClaimCheck {
@@ -144,7 +144,6 @@ fn judge_continuations(
     claimant: Side,
     score: Option<(u16, u16)>,
     stated: &str,
-    resigned: bool,
 ) -> (ClaimStatus, String) {
     let giving = a.outcomes.iter().filter(|&&o| holds(o, stones, claimant, score).is_some()).count();
     let margin = |o: &(u16, u16)| o.0 as i32 - o.1 as i32;
@@ -165,7 +164,7 @@ fn judge_continuations(
                 format!("the record stops before the game is over, and every one of its {n} reachable final scores gives {stated} ({searched})")
             },
         )
-    } else if giving == 0 && !resigned {
+    } else if giving == 0 {
         (
             ClaimStatus::Refuted,
             format!(

@@ -12,6 +12,9 @@ use crate::replay::Reading;
 pub struct SetupProblem {
     pub span: crate::record::Span,
     pub message: String,
+    /// Whether the record's own `Startup:` diagram is at fault (a syntax error), rather than
+    /// referee lacking a start for the board (undecided).
+    pub in_diagram: bool,
 }
 
 /// The start position of a record: its `Startup:` diagram, or the default for its board; the side
@@ -27,48 +30,59 @@ pub fn setup(record: &Record, forced: Option<GameKind>) -> Result<Phages, SetupP
         (other, _) => {
             return Err(SetupProblem {
                 span: record.span.clone(),
-                message: format!("{other} records are written in the common record format, not in the Quadraphages notation"),
+                message: format!(
+                    "{other} records are written in the common record format, not in the Quadraphages notation"
+                ),
+                in_diagram: false,
             })
         }
     };
-    let first = first_mover(record);
     let whole = record.span.clone();
-    if let Some(d) = &record.startup {
+    let mut position = if let Some(d) = &record.startup {
+        let fault = |span: &crate::record::Span, message: String| SetupProblem {
+            span: span.clone(),
+            message,
+            in_diagram: true,
+        };
         if d.geometry != geometry {
-            return Err(SetupProblem {
-                span: d.span.clone(),
-                message: format!("this diagram draws a different board from the record's {kind}"),
-            });
+            return Err(fault(&d.span, format!("this diagram draws a different board from the record's {kind}")));
         }
         if let Some((_, _, span)) = d.cells.iter().find(|c| matches!(c.1, 'x' | 'o')) {
-            return Err(SetupProblem { span: span.clone(), message: "a start position has no marked cells".into() });
+            return Err(fault(span, "a start position has no marked cells".into()));
         }
         let stones = |side: char| {
             d.cells.iter().filter(|c| c.1 == side).filter_map(|c| geometry.parse_label(c.0)).collect::<Vec<_>>()
         };
-        return Phages::new(geometry, &stones('X'), &stones('O'), first)
-            .map_err(|e| SetupProblem { span: d.span.clone(), message: e.to_string() });
-    }
-    let default = match geometry {
+        Phages::new(geometry, &stones('X'), &stones('O'), Side::X).map_err(|e| fault(&d.span, e.to_string()))?
+    } else {
+        default_start(geometry).ok_or_else(|| SetupProblem {
+            span: record.final_position.as_ref().map_or(whole, |d| d.span.clone()),
+            message: format!("no start position is known for {kind} on this board: give one in a `Startup:` diagram"),
+            in_diagram: false,
+        })?
+    };
+    position.set_first_mover(first_mover(record, position.stones_per_side()));
+    Ok(position)
+}
+
+/// The default start of a board, where one is known (RULINGS 10 and 11).
+pub fn default_start(geometry: Geometry) -> Option<Phages> {
+    match geometry {
         Geometry::Square { size: 9 } => Some(Phages::quadraphages()),
         Geometry::Hex { side } => Phages::hexaphages(side),
         Geometry::Square { .. } => None,
-    };
-    let mut position = default.ok_or_else(|| SetupProblem {
-        span: record.final_position.as_ref().map_or(whole, |d| d.span.clone()),
-        message: format!("no start position is known for {kind} on this board: give one in a `Startup:` diagram"),
-    })?;
-    position.set_first_mover(first);
-    Ok(position)
+    }
 }
 
 /// The side that plays the first turn: the first column's, unless line 1 opens with the first
 /// column's whole turn written as `....` (RULINGS 7). Without a header, X (as in the blog's game).
-pub fn first_mover(record: &Record) -> Side {
+pub fn first_mover(record: &Record, stones_per_side: usize) -> Side {
     let sides = record.header.as_ref().map_or([Side::X, Side::O], |h| h.sides);
     let leading_fillers =
         record.lines.first().map_or(0, |l| l.tokens.iter().take_while(|t| t.kind == TokenKind::Filler).count());
-    if leading_fillers >= 4 {
+    // The first side fills only its missing phase (a); a first column left out also fills its (a)
+    // and (c), before the other side's (a).
+    if leading_fillers >= 2 * stones_per_side {
         sides[1]
     } else {
         sides[0]
@@ -175,11 +189,7 @@ pub fn write_record(start: &Phages, moves: &[PhagesMove]) -> String {
     };
     out.push_str(title);
     out.push('\n');
-    let default = match start.geometry() {
-        Geometry::Square { size: 9 } => Some(Phages::quadraphages()),
-        Geometry::Hex { side } => Phages::hexaphages(side),
-        _ => None,
-    };
+    let default = default_start(start.geometry());
     let same_stones = default.as_ref().is_some_and(|d| {
         [Side::X, Side::O].iter().all(|&s| d.stones(s) == start.stones(s))
             && d.stones_per_side() == start.stones_per_side()

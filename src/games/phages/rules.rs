@@ -165,7 +165,7 @@ impl fmt::Display for Illegal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use Illegal::*;
         match self {
-            GameOver => write!(f, "the game is over: all four stones failed to move in succession"),
+            GameOver => write!(f, "the game is over: every stone failed to move in succession"),
             OffBoard { cell } => write!(f, "cell index {cell} is not on the board"),
             NumberExpected { side } => write!(f, "{side} must announce a number now (phase b)"),
             StoneMoveExpected { side, phase } => {
@@ -598,6 +598,11 @@ impl Game for Phages {
 
     fn play_unchecked(&mut self, m: PhagesMove) {
         let side = self.to_move;
+        // Lenient replay may offer a stone move where a number is due, or the reverse: such a move
+        // cannot be played as written at all, so it changes nothing.
+        if self.over || (self.phase == Phase::Announce) != matches!(m, PhagesMove::Announce(_)) {
+            return;
+        }
         match m {
             PhagesMove::Announce(n) => {
                 self.number = n;
