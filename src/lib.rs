@@ -10,3 +10,4 @@ pub mod replay;
 pub mod report;
 pub mod verdict;
 pub mod verify;
+pub mod write;

@@ -1,11 +1,14 @@
 //! From a file's text to one [`Verdict`] per record.
 
-use crate::game::{Game, GameKind};
+use crate::game::{BoardView, Game, GameKind, Recorded};
+use crate::games::petrify::Petrify;
 use crate::games::phages::{self, Phages};
+use crate::games::quarod::Quarod;
+use crate::record::common::{self, CommonRecord, TextDiagram};
 use crate::record::{self, Record, TokenKind};
 use crate::render::ascii;
 use crate::replay::{replay, Notation, Reading, Replay, ReplayOptions};
-use crate::verdict::{ClaimKind, ClaimStatus, Problem, ProblemKind, Status, Verdict};
+use crate::verdict::{ClaimCheck, ClaimKind, ClaimStatus, Problem, ProblemKind, Status, Verdict};
 
 /// How to verify.
 #[derive(Clone, Copy, Debug)]
@@ -33,8 +36,25 @@ impl Notation for Phages {
     }
 }
 
-/// Verifies every record in `src`.
+/// Every game in the common record format reads its tokens the same way: syntax, then position.
+impl<G: Recorded> Notation for G {
+    fn read(&self, tokens: &[record::Token], i: usize) -> Reading<Self::Move> {
+        match G::parse_move(tokens[i].text) {
+            Err(message) => Reading::Problem { message, apply: None },
+            Ok(written) => match self.resolve(written) {
+                Ok(m) => Reading::Move(m),
+                Err(why) => Reading::Problem { message: why.to_string(), apply: None },
+            },
+        }
+    }
+}
+
+/// Verifies every record in `src`: in the common record format if the text has a `[Game "..."]`
+/// tag, else in the published Quadraphages notation.
 pub fn verify_source(src: &str, options: VerifyOptions) -> Vec<Verdict> {
+    if common::is_common(src) {
+        return common::parse(src).iter().map(|r| verify_common(src, r, options)).collect();
+    }
     record::parse(src).iter().map(|r| verify_record(src, r, options)).collect()
 }
 
@@ -176,4 +196,340 @@ fn verify_record(src: &str, r: &Record, options: VerifyOptions) -> Verdict {
     });
     v.board = Some(ascii::diagram(&rep.position));
     v
+}
+
+fn empty_verdict(index: usize, span: record::Span, game: GameKind) -> Verdict {
+    Verdict {
+        index,
+        span,
+        game,
+        status: Status::Valid,
+        problems: Vec::new(),
+        claims: Vec::new(),
+        moves: 0,
+        game_over: false,
+        score_text: None,
+        score: serde_json::Value::Null,
+        board: None,
+        notes: Vec::new(),
+    }
+}
+
+/// The game a common-format record is of: `--game`, else its `[Game]` tag.
+fn common_kind(src: &str, r: &CommonRecord, forced: Option<GameKind>) -> Result<GameKind, Problem> {
+    if let Some(kind) = forced {
+        return Ok(kind);
+    }
+    let Some(tag) = r.tag("Game") else {
+        return Err(problem(
+            ProblemKind::Syntax,
+            r.span.start..r.span.start,
+            "",
+            "the record has no [Game \"...\"] tag".into(),
+        ));
+    };
+    GameKind::from_name(tag.value).ok_or_else(|| {
+        let known = GameKind::ALL.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ");
+        problem(
+            ProblemKind::Syntax,
+            tag.value_span.clone(),
+            &src[tag.value_span.clone()],
+            format!("unknown game `{}`: referee knows {known}", tag.value),
+        )
+    })
+}
+
+fn verify_common(src: &str, r: &CommonRecord, options: VerifyOptions) -> Verdict {
+    let kind = common_kind(src, r, options.game);
+    let mut v = empty_verdict(r.index, r.span.clone(), *kind.as_ref().unwrap_or(&GameKind::Quarod));
+    let syntax: Vec<Problem> = r
+        .syntax_errors
+        .iter()
+        .map(|e| problem(ProblemKind::Syntax, e.span.clone(), &src[e.span.clone()], e.message.clone()))
+        .collect();
+    match kind {
+        Err(p) => v.problems.push(p),
+        Ok(GameKind::Quarod) => verify_recorded::<Quarod>(src, r, options, &mut v),
+        Ok(GameKind::Petrify) => verify_recorded::<Petrify>(src, r, options, &mut v),
+        Ok(other) => {
+            let tag = r.tag("Game").map_or(r.span.start..r.span.start, |t| t.value_span.clone());
+            v.problems.push(problem(
+                ProblemKind::Syntax,
+                tag.clone(),
+                &src[tag],
+                format!("{other} records are written in its published notation (grammar.md), not in the common format"),
+            ));
+        }
+    }
+    if !syntax.is_empty() {
+        v.problems.retain(|p| p.kind == ProblemKind::Syntax);
+        v.problems.splice(0..0, syntax);
+        v.problems.sort_by_key(|p| p.span.start);
+    }
+    v.status = if v.problems.iter().any(|p| p.kind == ProblemKind::Syntax) {
+        Status::SyntaxError
+    } else if v.problems.iter().any(|p| p.kind == ProblemKind::Undecided) {
+        Status::Undecided
+    } else if v.problems.is_empty() {
+        Status::Valid
+    } else {
+        Status::Illegal
+    };
+    v
+}
+
+/// A tag's value as a number, or a syntax problem at the value.
+fn number_tag(src: &str, r: &CommonRecord, name: &str) -> Result<Option<u8>, Problem> {
+    let Some(t) = r.tag(name) else { return Ok(None) };
+    t.value.trim().parse::<u8>().map(Some).map_err(|_| {
+        problem(
+            ProblemKind::Syntax,
+            t.value_span.clone(),
+            &src[t.value_span.clone()],
+            format!("the {name} tag must be a whole number, not `{}`", t.value),
+        )
+    })
+}
+
+/// The start position of a common-format record: its size and players tags and its setup diagram.
+pub fn common_start<G: Recorded>(src: &str, r: &CommonRecord) -> Result<G, Problem> {
+    let size = number_tag(src, r, "Size")?;
+    let players = number_tag(src, r, "Players")?;
+    let at = r
+        .tag("Size")
+        .or(r.tag("Players"))
+        .or(r.tag("Game"))
+        .map_or(r.span.start..r.span.start, |t| t.value_span.clone());
+    let empty = G::start(size, players).map_err(|m| problem(ProblemKind::Syntax, at.clone(), &src[at], m))?;
+    match &r.setup {
+        None => Ok(empty),
+        Some(d) => {
+            let glyphs = d.glyphs();
+            empty.with_setup(&glyphs).map_err(|m| problem(ProblemKind::Syntax, d.span.clone(), "", m))
+        }
+    }
+}
+
+fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOptions, v: &mut Verdict) {
+    let start = match common_start::<G>(src, r) {
+        Ok(s) => s,
+        Err(p) => {
+            v.problems.push(p);
+            return;
+        }
+    };
+    for t in r.tokens.iter().filter(|t| t.kind == TokenKind::Written) {
+        if let Err(message) = G::parse_move(t.text) {
+            v.problems.push(problem(ProblemKind::Syntax, t.span.clone(), t.text, message));
+        }
+    }
+    if !v.problems.is_empty() {
+        return;
+    }
+    let rep = replay(start, &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
+    for viol in &rep.violations {
+        v.problems.push(Problem {
+            kind: ProblemKind::Illegal,
+            span: viol.span.clone(),
+            token: viol.token.clone(),
+            message: viol.message.clone(),
+            legal: viol.legal.clone(),
+            board: Some(viol.board.clone()),
+        });
+    }
+    let gap = if rep.violations.is_empty() && rep.stopped_at.is_none() {
+        None
+    } else {
+        Some(format!(
+            "the record has {} illegal move{}",
+            rep.violations.len(),
+            if rep.violations.len() == 1 { "" } else { "s" }
+        ))
+    };
+    let position = &rep.position;
+    let names = position.player_names();
+    let outcome = position.outcome();
+    // The result: the movetext's result token, else the Result tag.
+    let token = r.tokens.iter().find(|t| t.kind.is_claim()).map(|t| (t.kind, t.span.clone(), t.text.to_string()));
+    let tag =
+        r.tag("Result").map(|t| (record::common::result_kind(t.value), t.value_span.clone(), t.value.to_string()));
+    if let (Some((a, _, at)), Some((Some(b), span, bt))) = (&token, &tag) {
+        if *a != *b {
+            v.problems.push(problem(
+                ProblemKind::Claim,
+                span.clone(),
+                bt,
+                format!("the Result tag says {bt} but the movetext ends with {at}"),
+            ));
+        }
+    }
+    let claimed = token.map(|(k, s, t)| (Some(k), s, t)).or(tag);
+    if let Some((kind, span, text)) = claimed {
+        let (status, detail) = match kind {
+            None => (
+                ClaimStatus::Refuted,
+                format!("`{text}` is not a result: write 1-0, 0-1 (one place per player, 1 for the winner) or *"),
+            ),
+            Some(TokenKind::Result { winner: None, .. }) => {
+                (ClaimStatus::Unchecked, "the record claims no result (`*`)".to_string())
+            }
+            Some(TokenKind::Result { players, .. }) if players as usize != names.len() => (
+                ClaimStatus::Refuted,
+                format!("`{text}` has {players} places but the game has {} players", names.len()),
+            ),
+            Some(TokenKind::Result { winner: Some(w), .. }) => match (&gap, &outcome) {
+                (Some(g), _) => (ClaimStatus::Unchecked, g.clone()),
+                (None, None) => (
+                    ClaimStatus::Unchecked,
+                    "the record stops before the game is over, and referee does not search continuations of this game"
+                        .to_string(),
+                ),
+                (None, Some(o)) => {
+                    let said = format!("{} wins", names[w as usize]);
+                    let real = describe_outcome(names, o);
+                    if o.winner == Some(w as usize) {
+                        (ClaimStatus::Confirmed, format!("the game is over: {real}"))
+                    } else {
+                        (ClaimStatus::Refuted, format!("the record says {said}, but the game is over: {real}"))
+                    }
+                }
+            },
+            Some(_) => (ClaimStatus::Unchecked, String::new()),
+        };
+        v.claims.push(ClaimCheck { kind: ClaimKind::Result, span, text, status, detail });
+    }
+    if let Some(d) = &r.final_position {
+        let (status, detail) = match &gap {
+            Some(g) => (ClaimStatus::Unchecked, g.clone()),
+            None => compare_diagram(position, d),
+        };
+        v.claims.push(ClaimCheck {
+            kind: ClaimKind::FinalPosition,
+            span: d.span.clone(),
+            text: "final position diagram".into(),
+            status,
+            detail,
+        });
+    }
+    for c in v.claims.iter().filter(|c| c.status == ClaimStatus::Refuted) {
+        let what = match c.kind {
+            ClaimKind::Result => "the claimed result does not hold",
+            ClaimKind::FinalPosition => "the final-position diagram does not match the replay",
+        };
+        v.problems.push(problem(ProblemKind::Claim, c.span.clone(), &c.text, format!("{what}: {}", c.detail)));
+    }
+    v.moves = rep.moves;
+    v.game_over = position.is_over();
+    v.score_text = Some(match &outcome {
+        Some(o) => describe_outcome(names, o),
+        None => position.score().to_string(),
+    });
+    v.score = match &outcome {
+        Some(o) => serde_json::Value::Object(
+            names
+                .iter()
+                .zip(&o.points)
+                .map(|(n, &p)| {
+                    // Whole points are written as integers; Vadrantir's half point stays a fraction.
+                    let value = if p.fract() == 0.0 { serde_json::json!(p as i64) } else { serde_json::json!(p) };
+                    (n.to_ascii_lowercase(), value)
+                })
+                .collect(),
+        ),
+        None => serde_json::Value::String(position.score().to_string()),
+    };
+    v.board = Some(ascii::diagram(position));
+}
+
+/// `Blue wins 20-16: ...` in the game's words.
+fn describe_outcome(names: &[&str], o: &crate::game::Outcome) -> String {
+    let points = o.points.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("-");
+    match o.winner {
+        Some(w) => format!("{} wins {points} ({})", names[w], o.detail),
+        None => format!("nobody wins {points} ({})", o.detail),
+    }
+}
+
+/// A final diagram against the position, cell by cell.
+fn compare_diagram<G: BoardView>(position: &G, d: &TextDiagram) -> (ClaimStatus, String) {
+    let g = position.geometry();
+    let cells: Vec<_> = g.cells().collect();
+    let glyphs = d.glyphs();
+    if glyphs.len() != cells.len() || d.rows.len() != g.height() as usize {
+        return (
+            ClaimStatus::Refuted,
+            format!(
+                "the diagram has {} cells in {} rows; the board has {} in {}",
+                glyphs.len(),
+                d.rows.len(),
+                cells.len(),
+                g.height()
+            ),
+        );
+    }
+    let diffs: Vec<String> = cells
+        .iter()
+        .zip(&glyphs)
+        .filter(|(c, glyph)| position.glyph(**c) != **glyph)
+        .map(|(c, glyph)| format!("{} shows {glyph}, the replay has {}", g.label(*c), position.glyph(*c)))
+        .collect();
+    if diffs.is_empty() {
+        (ClaimStatus::Confirmed, format!("all {} cells match the replay", cells.len()))
+    } else {
+        let more = if diffs.len() > 6 { format!(" and {} more", diffs.len() - 6) } else { String::new() };
+        (
+            ClaimStatus::Refuted,
+            format!(
+                "{} cells differ: {}{more}",
+                diffs.len(),
+                diffs.iter().take(6).cloned().collect::<Vec<_>>().join("; ")
+            ),
+        )
+    }
+}
+
+/// The diagram of record `index` (1-based) of `src` after `ply` moves (all if `None`), and a note
+/// when the replay stopped early or the record is shorter; `Err` says why there is no position.
+pub fn position_diagram(
+    src: &str,
+    index: usize,
+    ply: Option<usize>,
+    options: VerifyOptions,
+) -> Result<(String, Option<String>), (record::Span, String)> {
+    fn shown<G: Notation>(src: &str, rep: Replay<G>, ply: Option<usize>) -> (String, Option<String>) {
+        let note = if let Some(v) = rep.violations.first() {
+            let (line, col) = crate::report::line_col(src, v.span.start);
+            Some(format!("stopped at an illegal move at {line}:{col} ({}); showing the position before it", v.message))
+        } else if ply.is_some_and(|p| p > rep.moves) {
+            Some(format!("the record has only {} moves; showing the last position", rep.moves))
+        } else {
+            None
+        };
+        (ascii::diagram(&rep.position), note)
+    }
+    let no_record = |n: usize| (0..0, format!("there is no record {index} (the file has {n})"));
+    let replay_options = ReplayOptions { lenient: false, max_moves: ply };
+    if common::is_common(src) {
+        let records = common::parse(src);
+        let r = records.get(index.wrapping_sub(1)).ok_or_else(|| no_record(records.len()))?;
+        let fail = |p: Problem| (p.span, p.message);
+        if let Some(e) = r.syntax_errors.first() {
+            return Err((e.span.clone(), e.message.clone()));
+        }
+        return match common_kind(src, r, options.game).map_err(fail)? {
+            GameKind::Quarod => {
+                let start = common_start::<Quarod>(src, r).map_err(fail)?;
+                Ok(shown(src, replay(start, &r.tokens, replay_options), ply))
+            }
+            GameKind::Petrify => {
+                let start = common_start::<Petrify>(src, r).map_err(fail)?;
+                Ok(shown(src, replay(start, &r.tokens, replay_options), ply))
+            }
+            other => Err((r.span.clone(), format!("{other} records are not written in the common format"))),
+        };
+    }
+    let records = record::parse(src);
+    let r = records.get(index.wrapping_sub(1)).ok_or_else(|| no_record(records.len()))?;
+    let (_, rep) = replay_record(r, options, ply).map_err(|p| (p.span, p.message))?;
+    Ok(shown(src, rep, ply))
 }

@@ -142,7 +142,7 @@ fn show_prints_a_diagram_that_reads_back_as_the_same_position() {
 fn show_stops_at_an_illegal_move_and_says_so() {
     let (code, out, err) = stdout_of(&["show", "samples/quadraphages/blog-page.txt"]);
     assert_eq!(code, 0);
-    assert!(err.contains("stopped at an illegal move (no O stone on d2)"), "{err}");
+    assert!(err.contains("stopped at an illegal move at 28:31 (no O stone on d2)"), "{err}");
     insta::assert_snapshot!(out);
     let (code, _, err) = stdout_of(&["show", "samples/quadraphages/blog-page.txt", "--record", "3"]);
     assert_eq!(code, 2);

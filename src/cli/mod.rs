@@ -7,13 +7,15 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use referee::game::{Game, GameKind};
-use referee::games::phages::{self, Phages};
-use referee::record;
-use referee::render::ascii;
+use referee::game::{GameKind, Recorded};
+use referee::games::petrify::Petrify;
+use referee::games::phages;
+use referee::games::quarod::Quarod;
+use referee::geometry::Geometry;
 use referee::report::{self, HumanStyle};
 use referee::verdict::Status;
 use referee::verify::{self, VerifyOptions, DEFAULT_SEARCH_LIMIT};
+use referee::write;
 
 /// Largest input read from one file or from standard input.
 const MAX_INPUT: u64 = 256 * 1024 * 1024;
@@ -67,7 +69,7 @@ enum Command {
     Random {
         #[arg(long, value_enum)]
         game: GameArg,
-        /// Hex board side (hexaphages: 4 or 5).
+        /// Board size: the side of a square board, or of a hex board (hexaphages: 4 or 5).
         #[arg(long)]
         size: Option<u8>,
         #[arg(long, default_value_t = 1)]
@@ -85,6 +87,8 @@ enum Format {
 enum GameArg {
     Quadraphages,
     Hexaphages,
+    Quarod,
+    Petrify,
 }
 
 impl From<GameArg> for GameKind {
@@ -92,6 +96,8 @@ impl From<GameArg> for GameKind {
         match g {
             GameArg::Quadraphages => GameKind::Quadraphages,
             GameArg::Hexaphages => GameKind::Hexaphages,
+            GameArg::Quarod => GameKind::Quarod,
+            GameArg::Petrify => GameKind::Petrify,
         }
     }
 }
@@ -260,49 +266,58 @@ fn show(file: &Path, index: usize, ply: Option<usize>, game: Option<GameKind>) -
             return ExitCode::from(2);
         }
     };
-    let records = record::parse(&src);
-    let Some(r) = records.get(index.wrapping_sub(1)) else {
-        eprintln!("referee: {name}: there is no record {index} (the file has {})", records.len());
-        return ExitCode::from(2);
-    };
     let options = VerifyOptions { game, ..VerifyOptions::default() };
-    match verify::replay_record(r, options, ply) {
-        Err(p) => {
-            let (line, col) = report::line_col(&src, p.span.start);
-            eprintln!("referee: {name}:{line}:{col}: {}", p.message);
+    match verify::position_diagram(&src, index, ply, options) {
+        Err((span, message)) => {
+            let (line, col) = report::line_col(&src, span.start);
+            if span.is_empty() && span.start == 0 {
+                eprintln!("referee: {name}: {message}");
+            } else {
+                eprintln!("referee: {name}:{line}:{col}: {message}");
+            }
             ExitCode::from(2)
         }
-        Ok((_, rep)) => {
-            if let Some(v) = rep.violations.first() {
-                let (line, col) = report::line_col(&src, v.span.start);
-                eprintln!(
-                    "referee: {name}:{line}:{col}: stopped at an illegal move ({}); showing the position before it",
-                    v.message
-                );
-            } else if ply.is_some_and(|p| p > rep.moves) {
-                eprintln!("referee: the record has only {} moves; showing the last position", rep.moves);
+        Ok((diagram, note)) => {
+            if let Some(note) = note {
+                eprintln!("referee: {name}: {note}");
             }
-            print!("{}", ascii::diagram(&rep.position));
+            print!("{diagram}");
             ExitCode::SUCCESS
         }
     }
 }
 
 fn random(game: GameKind, size: Option<u8>, seed: u64) -> ExitCode {
-    let start = match game {
-        GameKind::Quadraphages => match size {
-            None | Some(9) => Some(Phages::quadraphages()),
-            Some(_) => None,
-        },
-        GameKind::Hexaphages => Phages::hexaphages(size.unwrap_or(4)),
-        _ => None,
+    fn common<G: Recorded>(size: Option<u8>, seed: u64) -> Result<String, String> {
+        let start = G::start(size, None)?;
+        let moves = referee::random::random_game(&start, seed, 1_000_000);
+        Ok(write::write_common_record(&start, &moves, &[("Seed", seed.to_string())]))
+    }
+    let text = match game {
+        GameKind::Quadraphages | GameKind::Hexaphages => {
+            let geometry = match (game, size) {
+                (GameKind::Quadraphages, s) => Geometry::Square { size: s.unwrap_or(9) },
+                (_, s) => Geometry::Hex { side: s.unwrap_or(4) },
+            };
+            match phages::notation::default_start(geometry) {
+                Some(start) => {
+                    let moves = referee::random::random_game(&start, seed, 1_000_000);
+                    Ok(phages::notation::write_record(&start, &moves))
+                }
+                None => Err(format!("no start position is known for {game} of size {}", size.unwrap_or(0))),
+            }
+        }
+        GameKind::Quarod => common::<Quarod>(size, seed),
+        GameKind::Petrify => common::<Petrify>(size, seed),
     };
-    let Some(start) = start else {
-        eprintln!("referee: no start position is known for {game} of size {}", size.unwrap_or(0));
-        return ExitCode::from(2);
-    };
-    let moves = referee::random::random_game(&start, seed, 100_000);
-    print!("{}", phages::notation::write_record(&start, &moves));
-    let _ = start.is_over();
-    ExitCode::SUCCESS
+    match text {
+        Ok(t) => {
+            print!("{t}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("referee: {e}");
+            ExitCode::from(2)
+        }
+    }
 }

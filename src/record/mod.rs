@@ -6,6 +6,7 @@
 //! span in the file, all the way to the diagnostic. Parsing only checks syntax; what a token means
 //! in a position is decided by the game's notation module.
 
+pub mod common;
 mod lines;
 
 use std::ops::Range;
@@ -42,11 +43,16 @@ pub enum TokenKind {
     /// `and wins 40-39`, `X wins`: a claimed result. `side` is given when the claim names it;
     /// `and wins` means the side that wrote the last move.
     Wins { side: Option<Side>, score: Option<(u16, u16)> },
+    /// A move in the common record format; its game reads it.
+    Written,
+    /// The result token of the common format: `1-0`, `0-1`, `0-0-1` (the winner's place holds
+    /// 1), or `*` (not known) as `winner: None`; `players` is how many places it has.
+    Result { winner: Option<u8>, players: u8 },
 }
 
 impl TokenKind {
     pub fn is_claim(self) -> bool {
-        matches!(self, TokenKind::Resign | TokenKind::Wins { .. })
+        matches!(self, TokenKind::Resign | TokenKind::Wins { .. } | TokenKind::Result { .. })
     }
 }
 

@@ -21,7 +21,9 @@ pub fn diagram(view: &impl BoardView) -> String {
             if wide > 1 {
                 out.clear();
                 let pad = " ".repeat(wide);
-                out.push_str(&letters.chars().map(|c| format!("{c}{}", &pad[1..])).collect::<Vec<_>>().join(" "));
+                out.push_str(
+                    letters.chars().map(|c| format!("{c}{}", &pad[1..])).collect::<Vec<_>>().join(" ").trim_end(),
+                );
                 out.push('\n');
             }
             for row in 0..g.height() {

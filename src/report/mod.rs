@@ -177,7 +177,8 @@ pub fn human(file: &str, src: &Arc<String>, v: &Verdict, style: HumanStyle) -> S
             ));
             let name = file.to_string();
             let mut first = to_report(&v.problems[0], Some(NamedSource::new(name, src.clone())));
-            first.related = v.problems[1..].iter().map(|p| to_report(p, None)).collect();
+            const SHOWN: usize = 12;
+            first.related = v.problems[1..].iter().take(SHOWN - 1).map(|p| to_report(p, None)).collect();
             let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
             let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width);
             let mut rendered = String::new();
@@ -185,6 +186,12 @@ pub fn human(file: &str, src: &Arc<String>, v: &Verdict, style: HumanStyle) -> S
                 rendered = format!("{}\n", first.message);
             }
             out.push_str(&rendered);
+            if v.problems.len() > SHOWN {
+                out.push_str(&format!(
+                    "  … and {} more problems (--format json lists them all)\n",
+                    v.problems.len() - SHOWN
+                ));
+            }
             if let Some(board) = &v.problems[0].board {
                 out.push_str("  board before that move:\n");
                 for l in board.lines() {

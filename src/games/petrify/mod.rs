@@ -1,1 +1,11 @@
-//! Petrify (placeholder: the engine is being written).
+//! Petrify (seed text `seeds/petrify.txt`, RULINGS Petrify 1-4): disks that capture by moving
+//! leave blocks behind; blocks cut the board into patches, and patches are scored at the end.
+
+pub mod notation;
+pub mod rules;
+
+pub use notation::Written;
+pub use rules::{
+    BoardPlay, Colour, Formation, Illegal, Obstacle, Patch, Petrify, PetrifyMove, PetrifyScore, SetupError, Shape,
+    Square,
+};

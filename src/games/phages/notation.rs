@@ -152,7 +152,10 @@ pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove
                 },
             }
         }
-        TokenKind::Resign | TokenKind::Wins { .. } => Reading::Nothing,
+        TokenKind::Resign | TokenKind::Wins { .. } | TokenKind::Result { .. } => Reading::Nothing,
+        TokenKind::Written => {
+            Reading::Problem { message: "not a token of the Quadraphages notation".into(), apply: None }
+        }
     }
 }
 

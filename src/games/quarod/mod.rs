@@ -1,1 +1,8 @@
-//! Quarod (placeholder: the engine is being written).
+//! Quarod: pieces with rods, placed in engaged pairs and swapped along engagements (RULINGS,
+//! Quarod 1-6).
+
+pub mod notation;
+pub mod rules;
+
+pub use notation::{parse, WrittenMove};
+pub use rules::{Colour, Illegal, Piece, Quarod, QuarodMove, QuarodScore, Rod, DEFAULT_SIZE, EMPTY_GLYPH, MIN_SIZE};

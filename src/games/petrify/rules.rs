@@ -1,0 +1,753 @@
+//! The Petrify engine (seed text `seeds/petrify.txt`; RULINGS Petrify 1-4 override it).
+//!
+//! Decisions where the texts leave a point open:
+//! - The pie rule: Orange's first turn is the second move of the game, whatever Blue's first move
+//!   was. `swap` leaves the board alone; the players exchange colours and the turn passes to the
+//!   other player, who now holds Orange: Orange is to move again. Scores and the winner are given
+//!   by colour; [`Petrify::swapped`] tells a report that the players hold each other's colours.
+//! - `swap` is not a board play (it does not take part in the tie-break) and not a pass: it ends a
+//!   run of passes, and it does not forbid a pass to an Orange who has no board play.
+//! - The tie-break names a player: whoever made the last board play. If the players swap after
+//!   Blue's first placement, that player now holds Orange, so Orange loses a tie unless another
+//!   board play follows. With no board play at all (a setup where nobody can play), a tie is a draw.
+//! - Mounds and barricades are checked on the board with its ring of virtual blocks. Since a start
+//!   position holds none and a capture adds one block, only formations through the new block need
+//!   looking at. The ring alone holds none (it is one square thick), so messages name the virtual
+//!   squares together as "the edge". What follows: no block ever stands on a corner (a mound with
+//!   three virtual blocks); an edge block makes a mound with a block beside it on the same edge,
+//!   and a barricade with a block diagonally inwards from it (b1 with c2 or a2: the third block is
+//!   the virtual a0 or c0); so a block on the second line (b2) makes a barricade with an edge
+//!   block diagonally outwards from it (a3 or c1), but never through a corner (a1 holds no block).
+//! - Ownership of a patch: equal-sized opposite groups cancel in pairs. The result does not depend
+//!   on the order: for each size s, min(blue_s, orange_s) pairs go, and only the colour that had
+//!   more groups of size s keeps any. So the largest size left over is held by one colour only:
+//!   the largest remaining group is never shared, and a patch with nothing left (or no disks) is
+//!   owned by nobody.
+//!
+//! The game always ends: a placement fills an empty square, and a capture turns one of the two
+//! disks into a block (the capturing disk takes the captured one's square). So `2 * empty + disks`
+//! falls by one with every board play and there are at most `2 * size^2` of them; between two
+//! board plays there is at most one pass (two in a row end the game) and the single swap.
+
+use std::fmt;
+
+use super::notation::{self, Written};
+use crate::game::{BoardView, Game, GameKind, Outcome, Recorded};
+use crate::geometry::{Cell, CellLabel, Geometry};
+
+/// The two colours, in turn order from the start.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Colour {
+    Blue,
+    Orange,
+}
+
+impl Colour {
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn opponent(self) -> Colour {
+        match self {
+            Colour::Blue => Colour::Orange,
+            Colour::Orange => Colour::Blue,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::Blue => "Blue",
+            Colour::Orange => "Orange",
+        }
+    }
+}
+
+impl fmt::Display for Colour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What stands on a square.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Square {
+    Empty,
+    Disk(Colour),
+    Block,
+}
+
+impl Square {
+    fn glyph(self) -> &'static str {
+        match self {
+            Square::Empty => ".",
+            Square::Disk(Colour::Blue) => "B",
+            Square::Disk(Colour::Orange) => "O",
+            Square::Block => "#",
+        }
+    }
+}
+
+/// One turn of a Petrify game.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum PetrifyMove {
+    /// A disk of the mover's colour on an empty square.
+    Place(Cell),
+    /// The mover's disk on `from` slides to `to` and captures the enemy disk there; a block goes on `from`.
+    Capture {
+        from: Cell,
+        to: Cell,
+    },
+    Pass,
+    /// The pie rule: the players exchange colours.
+    Swap,
+}
+
+/// The two illegal formations of blocks.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Shape {
+    /// Four blocks in a 2x2 area.
+    Mound,
+    /// Three adjoining blocks in a straight diagonal line.
+    Barricade,
+}
+
+/// A mound or barricade through one block: the other blocks in it, real squares by file then rank,
+/// and whether the ring of virtual blocks around the board (`the edge`) takes part.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Formation {
+    pub shape: Shape,
+    pub with: Vec<CellLabel>,
+    pub edge: bool,
+}
+
+impl fmt::Display for Formation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut names: Vec<String> = self.with.iter().map(|l| l.to_string()).collect();
+        if self.edge {
+            names.push("the edge".to_string());
+        }
+        let list = match names.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => String::new(),
+        };
+        let shape = match self.shape {
+            Shape::Mound => "mound",
+            Shape::Barricade => "barricade",
+        };
+        write!(f, "a {shape} with {list}")
+    }
+}
+
+/// What stops a sliding disk.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Obstacle {
+    Disk(Colour, CellLabel),
+    Block(CellLabel),
+}
+
+/// A board play that forbids a pass.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum BoardPlay {
+    Placement,
+    Capture { from: CellLabel, to: CellLabel },
+}
+
+/// Why a move is illegal, in the game's words. Cells are labels, so a message stands alone.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Illegal {
+    GameOver,
+    OffBoard {
+        cell: CellLabel,
+        size: u8,
+    },
+    NotEmpty {
+        cell: CellLabel,
+    },
+    NoDisk {
+        colour: Colour,
+        cell: CellLabel,
+    },
+    NothingToCapture {
+        enemy: Colour,
+        cell: CellLabel,
+    },
+    NotStraight {
+        from: CellLabel,
+        to: CellLabel,
+    },
+    Blocked {
+        from: CellLabel,
+        to: CellLabel,
+        by: Obstacle,
+    },
+    /// The block the capturing disk leaves would complete a mound or barricade.
+    Formation {
+        block: CellLabel,
+        formation: Formation,
+    },
+    SwapNotAllowed,
+    MayNotPass {
+        colour: Colour,
+        play: BoardPlay,
+    },
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Illegal::*;
+        match self {
+            GameOver => write!(f, "the game is over: both players passed in succession"),
+            OffBoard { cell, size } => write!(f, "{cell} is not on the {size}x{size} board"),
+            NotEmpty { cell } => write!(f, "{cell} is not empty"),
+            NoDisk { colour, cell } => write!(f, "no {colour} disk on {cell}"),
+            NothingToCapture { enemy, cell } => write!(f, "{cell} holds no {enemy} disk to capture"),
+            NotStraight { from, to } => write!(f, "{from} to {to} is not a straight orthogonal or diagonal line"),
+            Blocked { from, to, by: Obstacle::Disk(colour, cell) } => {
+                write!(f, "the way from {from} to {to} is blocked by {colour}'s disk on {cell}")
+            }
+            Blocked { from, to, by: Obstacle::Block(cell) } => {
+                write!(f, "the way from {from} to {to} is blocked by a block on {cell}")
+            }
+            Formation { block, formation } => write!(f, "the block left on {block} would make {formation}"),
+            SwapNotAllowed => write!(f, "a swap of sides is only allowed on Orange's first turn"),
+            MayNotPass { colour, play: BoardPlay::Placement } => {
+                write!(f, "{colour} may not pass: a placement is possible")
+            }
+            MayNotPass { colour, play: BoardPlay::Capture { from, to } } => {
+                write!(f, "{colour} may not pass: a capture is possible ({from}x{to})")
+            }
+        }
+    }
+}
+
+/// Why a board size, player count or setup diagram cannot start a game.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("Petrify is played on boards from 6x6 to 10x10, not {0}x{0}")]
+    Size(u8),
+    #[error("Petrify is a game for two players, not {0}")]
+    Players(u8),
+    #[error("the setup has {got} cells; the {size}x{size} board has {}", *size as usize * *size as usize)]
+    CellCount { size: u8, got: usize },
+    #[error("{cell}: `{glyph}` is not a Petrify glyph (B, O, # or .)")]
+    Glyph { cell: CellLabel, glyph: String },
+    #[error("the block on {block} makes {formation}: a start position may hold no mound or barricade")]
+    Formation { block: CellLabel, formation: Formation },
+}
+
+/// The score: the squares of the patches each colour owns.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct PetrifyScore {
+    /// Indexed by [`Colour::index`]: Blue, Orange.
+    pub points: [u16; 2],
+}
+
+impl PetrifyScore {
+    pub fn of(&self, colour: Colour) -> u16 {
+        self.points[colour.index()]
+    }
+}
+
+impl fmt::Display for PetrifyScore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Blue {}, Orange {}", self.points[0], self.points[1])
+    }
+}
+
+/// A patch: a maximal orthogonally connected set of squares without blocks.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Patch {
+    /// Its first square in reading order.
+    pub first: Cell,
+    /// Its number of squares, empty ones included.
+    pub size: u16,
+    /// The sizes of each colour's groups in it, largest first (indexed by [`Colour::index`]).
+    pub groups: [Vec<u16>; 2],
+    /// The sizes left over once equal-sized opposite groups have cancelled, largest first.
+    pub remaining: [Vec<u16>; 2],
+    /// Whoever has the largest remaining group; nobody if no group remains.
+    pub owner: Option<Colour>,
+}
+
+/// The 8 directions a capturing disk slides in, as (columns, rows).
+const QUEEN: [(i32, i32); 8] = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
+
+/// A Petrify position.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Petrify {
+    size: u8,
+    squares: Box<[Square]>,
+    to_move: Colour,
+    /// Moves played so far (Orange's first turn is the second move).
+    plies: u32,
+    /// Whether the players hold each other's starting colours.
+    swapped: bool,
+    /// Passes in a row; two end the game.
+    passes: u8,
+    /// The colour now held by the player who made the last board play.
+    last_board_play: Option<Colour>,
+}
+
+impl Petrify {
+    pub const DEFAULT_SIZE: u8 = 8;
+    pub const SIZES: std::ops::RangeInclusive<u8> = 6..=10;
+
+    /// An empty board of `size` x `size` squares, Blue to move.
+    pub fn new(size: u8) -> Result<Petrify, SetupError> {
+        if !Self::SIZES.contains(&size) {
+            return Err(SetupError::Size(size));
+        }
+        Ok(Petrify {
+            size,
+            squares: vec![Square::Empty; size as usize * size as usize].into_boxed_slice(),
+            to_move: Colour::Blue,
+            plies: 0,
+            swapped: false,
+            passes: 0,
+            last_board_play: None,
+        })
+    }
+
+    /// This board with the squares of a setup diagram, one glyph per square in reading order.
+    pub fn setup(&self, cells: &[&str]) -> Result<Petrify, SetupError> {
+        let mut p = Petrify::new(self.size)?;
+        let g = p.geometry();
+        if cells.len() != p.squares.len() {
+            return Err(SetupError::CellCount { size: self.size, got: cells.len() });
+        }
+        for (c, glyph) in g.cells().zip(cells) {
+            p.squares[c.0 as usize] = match *glyph {
+                "." => Square::Empty,
+                "B" => Square::Disk(Colour::Blue),
+                "O" => Square::Disk(Colour::Orange),
+                "#" => Square::Block,
+                other => return Err(SetupError::Glyph { cell: g.label(c), glyph: other.to_string() }),
+            };
+        }
+        for c in g.cells().filter(|&c| p.square(c) == Square::Block) {
+            if let Some(formation) = p.formation_through(c) {
+                return Err(SetupError::Formation { block: g.label(c), formation });
+            }
+        }
+        Ok(p)
+    }
+
+    pub fn size(&self) -> u8 {
+        self.size
+    }
+
+    pub fn geometry(&self) -> Geometry {
+        Geometry::Square { size: self.size }
+    }
+
+    pub fn square(&self, c: Cell) -> Square {
+        self.squares[c.0 as usize]
+    }
+
+    /// The colour to move.
+    pub fn to_move(&self) -> Colour {
+        self.to_move
+    }
+
+    /// Whether the players have swapped colours (the pie rule): the player who moved first now
+    /// holds Orange.
+    pub fn swapped(&self) -> bool {
+        self.swapped
+    }
+
+    /// The colour now held by the player who made the last board play, if any was made.
+    pub fn last_board_play(&self) -> Option<Colour> {
+        self.last_board_play
+    }
+
+    fn label(&self, c: Cell) -> CellLabel {
+        self.geometry().label(c)
+    }
+
+    fn at(&self, col: i32, row: i32) -> Option<Cell> {
+        let n = self.size as i32;
+        let inside = (0..n).contains(&col) && (0..n).contains(&row);
+        inside.then(|| Cell((row * n + col) as u16))
+    }
+
+    fn coords(&self, c: Cell) -> (i32, i32) {
+        let n = self.size as u16;
+        ((c.0 % n) as i32, (c.0 / n) as i32)
+    }
+
+    /// The mound or barricade a block on `block` makes (or would make) with the blocks already on
+    /// the board and the ring of virtual blocks around it.
+    pub fn formation_through(&self, block: Cell) -> Option<Formation> {
+        let (bc, br) = self.coords(block);
+        let n = self.size as i32;
+        // The imaginary board runs from -1 to n; its squares outside the real board are blocks.
+        let blocked = |col: i32, row: i32| match self.at(col, row) {
+            Some(c) => c == block || self.square(c) == Square::Block,
+            None => (-1..=n).contains(&col) && (-1..=n).contains(&row),
+        };
+        let formation = |shape, squares: &[(i32, i32)]| {
+            let mut with: Vec<Cell> =
+                squares.iter().filter_map(|&(c, r)| self.at(c, r)).filter(|&c| c != block).collect();
+            // By file, then rank: the order of the labels, and along the line for a barricade.
+            with.sort_by_key(|&c| self.coords(c));
+            let edge = squares.iter().any(|&(c, r)| self.at(c, r).is_none());
+            Formation { shape, with: with.into_iter().map(|c| self.label(c)).collect(), edge }
+        };
+        for (c0, r0) in [(bc - 1, br - 1), (bc, br - 1), (bc - 1, br), (bc, br)] {
+            let squares = [(c0, r0), (c0 + 1, r0), (c0, r0 + 1), (c0 + 1, r0 + 1)];
+            if squares.iter().all(|&(c, r)| blocked(c, r)) {
+                return Some(formation(Shape::Mound, &squares));
+            }
+        }
+        for (dc, dr) in [(1, 1), (1, -1)] {
+            for k in -2..=0 {
+                let squares: [(i32, i32); 3] =
+                    std::array::from_fn(|i| (bc + (k + i as i32) * dc, br + (k + i as i32) * dr));
+                if squares.iter().all(|&(c, r)| blocked(c, r)) {
+                    return Some(formation(Shape::Barricade, &squares));
+                }
+            }
+        }
+        None
+    }
+
+    /// The first thing that stops a disk sliding from `from` towards `to` (which lie on one line),
+    /// counting neither end.
+    fn obstacle(&self, from: Cell, to: Cell, mover: Colour) -> Option<(Cell, Square)> {
+        let ((fc, fr), (tc, tr)) = (self.coords(from), self.coords(to));
+        let (dc, dr) = ((tc - fc).signum(), (tr - fr).signum());
+        let steps = (tc - fc).abs().max((tr - fr).abs());
+        (1..steps).filter_map(|k| self.at(fc + k * dc, fr + k * dr)).find_map(|c| match self.square(c) {
+            Square::Empty => None,
+            Square::Disk(colour) if colour == mover => None,
+            other => Some((c, other)),
+        })
+    }
+
+    /// Every capture the mover has, in reading order of the capturing disk.
+    fn captures(&self) -> impl Iterator<Item = (Cell, Cell)> + '_ {
+        let mover = self.to_move;
+        self.geometry()
+            .cells()
+            .filter(move |&c| self.square(c) == Square::Disk(mover))
+            // The block a capture leaves depends on its start square only.
+            .filter(|&from| self.formation_through(from).is_none())
+            .flat_map(move |from| {
+                let (fc, fr) = self.coords(from);
+                QUEEN.iter().filter_map(move |&(dc, dr)| {
+                    (1..)
+                        .map(|k| self.at(fc + k * dc, fr + k * dr))
+                        .take_while(Option::is_some)
+                        .flatten()
+                        .find_map(|c| match self.square(c) {
+                            Square::Empty => None,
+                            Square::Disk(colour) if colour == mover => None,
+                            Square::Disk(_) => Some(Some(c)),
+                            Square::Block => Some(None),
+                        })
+                        .flatten()
+                        .map(|to| (from, to))
+                })
+            })
+    }
+
+    fn board_play(&self) -> Option<BoardPlay> {
+        if self.squares.contains(&Square::Empty) {
+            return Some(BoardPlay::Placement);
+        }
+        self.captures().next().map(|(from, to)| BoardPlay::Capture { from: self.label(from), to: self.label(to) })
+    }
+
+    /// The patches of the board, in reading order of their first squares, with their owners.
+    pub fn patches(&self) -> Vec<Patch> {
+        let g = self.geometry();
+        let n = self.squares.len();
+        let mut patch_seen = vec![false; n];
+        let mut group_seen = vec![false; n];
+        let mut patches = Vec::new();
+        let mut stack = Vec::new();
+        for first in g.cells() {
+            if self.square(first) == Square::Block || patch_seen[first.0 as usize] {
+                continue;
+            }
+            let mut squares = Vec::new();
+            patch_seen[first.0 as usize] = true;
+            stack.push(first);
+            while let Some(c) = stack.pop() {
+                squares.push(c);
+                for nb in g.neighbours(c) {
+                    if self.square(nb) != Square::Block && !patch_seen[nb.0 as usize] {
+                        patch_seen[nb.0 as usize] = true;
+                        stack.push(nb);
+                    }
+                }
+            }
+            // A group's disks are non-block squares joined orthogonally, so it lies in one patch.
+            let mut groups: [Vec<u16>; 2] = [Vec::new(), Vec::new()];
+            for &start in &squares {
+                let Square::Disk(colour) = self.square(start) else { continue };
+                if group_seen[start.0 as usize] {
+                    continue;
+                }
+                group_seen[start.0 as usize] = true;
+                stack.push(start);
+                let mut count = 0;
+                while let Some(c) = stack.pop() {
+                    count += 1;
+                    for nb in g.neighbours(c) {
+                        if self.square(nb) == Square::Disk(colour) && !group_seen[nb.0 as usize] {
+                            group_seen[nb.0 as usize] = true;
+                            stack.push(nb);
+                        }
+                    }
+                }
+                groups[colour.index()].push(count);
+            }
+            for v in &mut groups {
+                v.sort_unstable_by(|a, b| b.cmp(a));
+            }
+            let remaining = cancel(&groups);
+            // Equal sizes cancel, so the largest remaining size is one colour's alone.
+            let owner = match (remaining[0].first(), remaining[1].first()) {
+                (None, None) => None,
+                (Some(_), None) => Some(Colour::Blue),
+                (None, Some(_)) => Some(Colour::Orange),
+                (Some(b), Some(o)) => Some(if b > o { Colour::Blue } else { Colour::Orange }),
+            };
+            patches.push(Patch { first, size: squares.len() as u16, groups, remaining, owner });
+        }
+        patches
+    }
+}
+
+/// Removes pairs of opposite groups of the same size: for each size, as many as the colour with
+/// fewer groups of that size has. Both lists are sorted largest first, and so is the result.
+fn cancel(groups: &[Vec<u16>; 2]) -> [Vec<u16>; 2] {
+    let mut left = [Vec::new(), Vec::new()];
+    let (mut i, mut j) = (0, 0);
+    let (b, o) = (&groups[0], &groups[1]);
+    while i < b.len() || j < o.len() {
+        match (b.get(i), o.get(j)) {
+            (Some(x), Some(y)) if x == y => (i, j) = (i + 1, j + 1),
+            (Some(x), Some(y)) if x > y => {
+                left[0].push(*x);
+                i += 1;
+            }
+            (_, Some(y)) => {
+                left[1].push(*y);
+                j += 1;
+            }
+            (Some(x), None) => {
+                left[0].push(*x);
+                i += 1;
+            }
+            (None, None) => unreachable!(),
+        }
+    }
+    left
+}
+
+impl BoardView for Petrify {
+    fn geometry(&self) -> Geometry {
+        Petrify::geometry(self)
+    }
+
+    fn glyph(&self, cell: Cell) -> &'static str {
+        self.square(cell).glyph()
+    }
+}
+
+impl Game for Petrify {
+    type Move = PetrifyMove;
+    type Illegal = Illegal;
+    type Score = PetrifyScore;
+
+    fn kind(&self) -> GameKind {
+        GameKind::Petrify
+    }
+
+    fn legal_moves(&self) -> Vec<PetrifyMove> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        let mut moves: Vec<PetrifyMove> =
+            self.geometry().cells().filter(|&c| self.square(c) == Square::Empty).map(PetrifyMove::Place).collect();
+        moves.extend(self.captures().map(|(from, to)| PetrifyMove::Capture { from, to }));
+        if moves.is_empty() {
+            moves.push(PetrifyMove::Pass);
+        }
+        if self.plies == 1 {
+            moves.push(PetrifyMove::Swap);
+        }
+        moves
+    }
+
+    fn check(&self, m: PetrifyMove) -> Result<(), Illegal> {
+        if self.is_over() {
+            return Err(Illegal::GameOver);
+        }
+        let g = self.geometry();
+        let cells = match m {
+            PetrifyMove::Place(c) => vec![c],
+            PetrifyMove::Capture { from, to } => vec![from, to],
+            PetrifyMove::Pass | PetrifyMove::Swap => vec![],
+        };
+        if let Some(&c) = cells.iter().find(|&&c| !g.contains(c)) {
+            return Err(Illegal::OffBoard { cell: g.label(c), size: self.size });
+        }
+        let mover = self.to_move;
+        match m {
+            PetrifyMove::Place(c) => match self.square(c) {
+                Square::Empty => Ok(()),
+                _ => Err(Illegal::NotEmpty { cell: g.label(c) }),
+            },
+            PetrifyMove::Capture { from, to } => {
+                let (lf, lt) = (g.label(from), g.label(to));
+                if self.square(from) != Square::Disk(mover) {
+                    return Err(Illegal::NoDisk { colour: mover, cell: lf });
+                }
+                if self.square(to) != Square::Disk(mover.opponent()) {
+                    return Err(Illegal::NothingToCapture { enemy: mover.opponent(), cell: lt });
+                }
+                let ((fc, fr), (tc, tr)) = (self.coords(from), self.coords(to));
+                let (dc, dr) = ((tc - fc).abs(), (tr - fr).abs());
+                if !(dc == 0 || dr == 0 || dc == dr) {
+                    return Err(Illegal::NotStraight { from: lf, to: lt });
+                }
+                if let Some((c, what)) = self.obstacle(from, to, mover) {
+                    let by = match what {
+                        Square::Disk(colour) => Obstacle::Disk(colour, g.label(c)),
+                        _ => Obstacle::Block(g.label(c)),
+                    };
+                    return Err(Illegal::Blocked { from: lf, to: lt, by });
+                }
+                match self.formation_through(from) {
+                    Some(formation) => Err(Illegal::Formation { block: lf, formation }),
+                    None => Ok(()),
+                }
+            }
+            PetrifyMove::Pass => match self.board_play() {
+                Some(play) => Err(Illegal::MayNotPass { colour: mover, play }),
+                None => Ok(()),
+            },
+            PetrifyMove::Swap if self.plies == 1 => Ok(()),
+            PetrifyMove::Swap => Err(Illegal::SwapNotAllowed),
+        }
+    }
+
+    fn play_unchecked(&mut self, m: PetrifyMove) {
+        let mover = self.to_move;
+        let on_board = |c: Cell| (c.0 as usize) < self.squares.len();
+        match m {
+            PetrifyMove::Place(c) if on_board(c) => {
+                self.squares[c.0 as usize] = Square::Disk(mover);
+                self.last_board_play = Some(mover);
+            }
+            PetrifyMove::Capture { from, to } if on_board(from) && on_board(to) => {
+                self.squares[from.0 as usize] = Square::Block;
+                self.squares[to.0 as usize] = Square::Disk(mover);
+                self.last_board_play = Some(mover);
+            }
+            PetrifyMove::Swap => {
+                self.swapped = !self.swapped;
+                // The player who made the last board play now holds the other colour.
+                self.last_board_play = self.last_board_play.map(Colour::opponent);
+            }
+            // Passes, and off-board moves that lenient replay may play: the turn goes by.
+            _ => {}
+        }
+        self.passes = if m == PetrifyMove::Pass { self.passes + 1 } else { 0 };
+        // After a swap the other player, now Orange, moves: the colour to move stays Orange.
+        if m != PetrifyMove::Swap {
+            self.to_move = mover.opponent();
+        }
+        self.plies += 1;
+    }
+
+    fn is_over(&self) -> bool {
+        self.passes >= 2
+    }
+
+    fn score(&self) -> PetrifyScore {
+        let mut points = [0, 0];
+        for p in self.patches() {
+            if let Some(owner) = p.owner {
+                points[owner.index()] += p.size;
+            }
+        }
+        PetrifyScore { points }
+    }
+
+    fn write_move(&self, m: PetrifyMove) -> String {
+        notation::write(self.geometry(), m)
+    }
+}
+
+impl Recorded for Petrify {
+    type Written = Written;
+    const TAG: &'static str = "Petrify";
+
+    fn player_names(&self) -> &'static [&'static str] {
+        &["Blue", "Orange"]
+    }
+
+    fn to_move(&self) -> usize {
+        self.to_move.index()
+    }
+
+    fn start(size: Option<u8>, players: Option<u8>) -> Result<Petrify, String> {
+        if let Some(n) = players.filter(|&n| n != 2) {
+            return Err(SetupError::Players(n).to_string());
+        }
+        Petrify::new(size.unwrap_or(Petrify::DEFAULT_SIZE)).map_err(|e| e.to_string())
+    }
+
+    fn with_setup(&self, cells: &[&str]) -> Result<Petrify, String> {
+        self.setup(cells).map_err(|e| e.to_string())
+    }
+
+    fn parse_move(text: &str) -> Result<Written, String> {
+        notation::parse(text)
+    }
+
+    fn resolve(&self, written: Written) -> Result<PetrifyMove, Illegal> {
+        let g = self.geometry();
+        let cell = |l: CellLabel| g.parse_label(l).ok_or(Illegal::OffBoard { cell: l, size: self.size });
+        Ok(match written {
+            Written::Place(l) => PetrifyMove::Place(cell(l)?),
+            Written::Capture { from, to } => PetrifyMove::Capture { from: cell(from)?, to: cell(to)? },
+            Written::Pass => PetrifyMove::Pass,
+            Written::Swap => PetrifyMove::Swap,
+        })
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.is_over() {
+            return None;
+        }
+        let s = self.score();
+        let (blue, orange) = (s.of(Colour::Blue), s.of(Colour::Orange));
+        let (winner, mut detail) = match blue.cmp(&orange) {
+            std::cmp::Ordering::Greater => {
+                (Some(Colour::Blue), format!("Blue owns {blue} squares to Orange's {orange} and wins"))
+            }
+            std::cmp::Ordering::Less => {
+                (Some(Colour::Orange), format!("Orange owns {orange} squares to Blue's {blue} and wins"))
+            }
+            std::cmp::Ordering::Equal => match self.last_board_play {
+                Some(last) => (
+                    Some(last.opponent()),
+                    format!(
+                        "Blue and Orange both own {blue} squares: {last} made the last board play and loses the tie"
+                    ),
+                ),
+                None => (None, format!("Blue and Orange both own {blue} squares and nobody made a board play: a draw")),
+            },
+        };
+        if self.swapped {
+            detail.push_str(" (the players swapped sides: the first player holds Orange)");
+        }
+        Some(Outcome { winner: winner.map(Colour::index), points: vec![blue as f64, orange as f64], detail })
+    }
+}

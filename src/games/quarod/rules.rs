@@ -1,0 +1,628 @@
+//! The Quarod engine (RULINGS, Quarod 1-6).
+//!
+//! Pieces are squares with a rod towards one edge. A placement puts an engaged Black-White pair on
+//! two adjacent empty squares; a board swap exchanges two adjacent pieces of different colours that
+//! are engaged elsewhere, turning them to engage each other. Neither move depends on whose turn it
+//! is, so once the mover has nothing to do, neither has the opponent, and the game ends in two
+//! passes. Every board swap removes one engagement and every placement adds one, so a game from an
+//! empty board lasts at most one move per square, plus the pie swap and the two passes.
+
+use std::fmt;
+
+use super::notation::WrittenMove;
+use crate::game::{BoardView, Game, GameKind, Outcome};
+use crate::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
+
+/// The board's default edge (RULINGS, Quarod 1).
+pub const DEFAULT_SIZE: u8 = 8;
+/// The smallest board: one placement must fit.
+pub const MIN_SIZE: u8 = 2;
+
+/// The two colours. Scores and results go by colour; after a pie swap the players hold the other
+/// colour than the one they started with.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Colour {
+    Black,
+    White,
+}
+
+impl Colour {
+    pub const BOTH: [Colour; 2] = [Colour::Black, Colour::White];
+
+    /// The index into [`crate::game::Recorded::player_names`]: Black 0, White 1.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn opponent(self) -> Colour {
+        match self {
+            Colour::Black => Colour::White,
+            Colour::White => Colour::Black,
+        }
+    }
+
+    /// The first character of a glyph: `B` or `W`.
+    pub fn letter(self) -> char {
+        match self {
+            Colour::Black => 'B',
+            Colour::White => 'W',
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::Black => "Black",
+            Colour::White => "White",
+        }
+    }
+}
+
+impl fmt::Display for Colour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The edge a piece's rod points to. North is towards row 1, the top of the diagram.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Rod {
+    North,
+    East,
+    South,
+    West,
+}
+
+impl Rod {
+    pub const ALL: [Rod; 4] = [Rod::North, Rod::East, Rod::South, Rod::West];
+
+    pub fn opposite(self) -> Rod {
+        match self {
+            Rod::North => Rod::South,
+            Rod::East => Rod::West,
+            Rod::South => Rod::North,
+            Rod::West => Rod::East,
+        }
+    }
+
+    /// The step from a piece to the square its rod points at.
+    pub fn direction(self) -> Direction {
+        match self {
+            Rod::North => Direction { dcol: 0, drow: -1 },
+            Rod::East => Direction { dcol: 1, drow: 0 },
+            Rod::South => Direction { dcol: 0, drow: 1 },
+            Rod::West => Direction { dcol: -1, drow: 0 },
+        }
+    }
+
+    /// The second character of a glyph: `^`, `>`, `v` or `<`.
+    pub fn symbol(self) -> char {
+        match self {
+            Rod::North => '^',
+            Rod::East => '>',
+            Rod::South => 'v',
+            Rod::West => '<',
+        }
+    }
+
+    pub fn from_symbol(c: char) -> Option<Rod> {
+        Rod::ALL.into_iter().find(|r| r.symbol() == c)
+    }
+
+    /// The rod a piece on `from` needs to point at `to`, if the two squares are adjacent.
+    pub fn towards(geo: Geometry, from: Cell, to: Cell) -> Option<Rod> {
+        if !geo.contains(from) || !geo.contains(to) {
+            return None;
+        }
+        Rod::ALL.into_iter().find(|r| geo.step(from, r.direction()) == Some(to))
+    }
+}
+
+/// A piece on the board.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Piece {
+    pub colour: Colour,
+    pub rod: Rod,
+}
+
+const GLYPHS: [[&str; 4]; 2] = [["B^", "B>", "Bv", "B<"], ["W^", "W>", "Wv", "W<"]];
+/// The glyph of an empty square.
+pub const EMPTY_GLYPH: &str = "..";
+
+impl Piece {
+    /// Colour then rod, as the diagrams write it: `B>`, `Wv`.
+    pub fn glyph(self) -> &'static str {
+        GLYPHS[self.colour.index()][self.rod as usize]
+    }
+
+    /// Reads a glyph written by [`Piece::glyph`].
+    pub fn from_glyph(s: &str) -> Option<Piece> {
+        let mut chars = s.chars();
+        let colour = match chars.next()? {
+            'B' => Colour::Black,
+            'W' => Colour::White,
+            _ => return None,
+        };
+        let rod = Rod::from_symbol(chars.next()?)?;
+        chars.next().is_none().then_some(Piece { colour, rod })
+    }
+}
+
+/// A move as the engine plays it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum QuarodMove {
+    /// A Black piece on `black` and a White piece on the adjacent `white`, rods towards each other.
+    Place {
+        black: Cell,
+        white: Cell,
+    },
+    /// The pieces on `a` and `b` exchange squares and turn their rods towards each other. The same
+    /// swap can be written in either order, and both orders are legal moves.
+    BoardSwap {
+        a: Cell,
+        b: Cell,
+    },
+    Pass,
+    /// The pie rule: the players exchange colours and White is to move again.
+    SwapSides,
+}
+
+/// Why a move is illegal, in the game's words. Cells are labels so the message stands alone.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Illegal {
+    GameOver,
+    OffBoard {
+        cell: CellLabel,
+        size: u8,
+    },
+    /// Both squares of a placement or a board swap are the same.
+    SameSquare {
+        cell: CellLabel,
+    },
+    NotAdjacent {
+        a: CellLabel,
+        b: CellLabel,
+    },
+    NotEmpty {
+        cell: CellLabel,
+    },
+    NoPiece {
+        cell: CellLabel,
+    },
+    SameColour {
+        a: CellLabel,
+        b: CellLabel,
+    },
+    EngagedToEachOther {
+        a: CellLabel,
+        b: CellLabel,
+    },
+    NotEngaged {
+        cell: CellLabel,
+    },
+    SwapSidesNotNow,
+    /// A pass while a placement or a board swap exists; `possible` is one of them.
+    MayNotPass {
+        colour: Colour,
+        possible: WrittenMove,
+    },
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Illegal::*;
+        match self {
+            GameOver => write!(f, "the game is over: both players passed in succession"),
+            OffBoard { cell, size } => write!(f, "{cell} is not on the {size}x{size} board"),
+            SameSquare { cell } => write!(f, "{cell} is named twice: a move takes two adjacent squares"),
+            NotAdjacent { a, b } => write!(f, "{a} and {b} are not adjacent"),
+            NotEmpty { cell } => write!(f, "{cell} is not empty"),
+            NoPiece { cell } => write!(f, "there is no piece on {cell}"),
+            SameColour { a, b } => write!(f, "the pieces on {a} and {b} are the same colour"),
+            EngagedToEachOther { a, b } => write!(f, "the piece on {a} is engaged to the piece on {b} already"),
+            NotEngaged { cell } => write!(f, "the piece on {cell} is not engaged to any piece"),
+            SwapSidesNotNow => write!(f, "a swap of sides is only allowed on White's first turn"),
+            MayNotPass { colour, possible } => match possible {
+                WrittenMove::Place { black, white } => {
+                    write!(f, "{colour} may not pass: a placement on {black}/{white} is possible")
+                }
+                WrittenMove::BoardSwap { a, b } => {
+                    write!(f, "{colour} may not pass: a board swap of {a} and {b} is possible")
+                }
+                other => write!(f, "{colour} may not pass: `{other}` is possible"),
+            },
+        }
+    }
+}
+
+impl std::error::Error for Illegal {}
+
+/// Both colours' scores (RULINGS, Quarod 6).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct QuarodScore {
+    /// Each colour's score, Black first: the largest group size at which it has more groups than
+    /// the other colour, or 0.
+    pub points: [u16; 2],
+    /// At each colour's scoring size: its own number of groups of that size, then the other's
+    /// (both 0 for a score of 0).
+    pub groups: [[u16; 2]; 2],
+}
+
+impl QuarodScore {
+    /// The colour with the higher score; `None` when both score 0 (two scores can only be equal
+    /// at 0, since more groups of one size for one colour means fewer for the other).
+    pub fn leader(&self) -> Option<Colour> {
+        match self.points[0].cmp(&self.points[1]) {
+            std::cmp::Ordering::Greater => Some(Colour::Black),
+            std::cmp::Ordering::Less => Some(Colour::White),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+}
+
+impl fmt::Display for QuarodScore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, colour) in Colour::BOTH.into_iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            let (points, [own, other]) = (self.points[i], self.groups[i]);
+            write!(f, "{colour} {points}")?;
+            if points > 0 {
+                write!(f, " ({own} to {other} groups of size {points})")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A Quarod position.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Quarod {
+    geo: Geometry,
+    cells: Box<[Option<Piece>]>,
+    to_move: Colour,
+    /// Turns taken, passes and the pie swap included: White's first turn is turn 1.
+    turns: u32,
+    /// Passes in a row; two end the game.
+    passes: u8,
+    /// Whether White took the pie swap, so that the players hold the other colours.
+    swapped: bool,
+    /// The colour now held by the player who made the last placement or board swap.
+    last_actor: Option<Colour>,
+}
+
+impl Quarod {
+    /// The empty `size x size` board, Black to move.
+    pub fn new(size: u8) -> Result<Quarod, String> {
+        if !(MIN_SIZE..=MAX_SQUARE).contains(&size) {
+            return Err(format!("Quarod is played on a square board of size {MIN_SIZE} to {MAX_SQUARE}, not {size}"));
+        }
+        let geo = Geometry::Square { size };
+        Ok(Quarod {
+            geo,
+            cells: vec![None; geo.slots()].into_boxed_slice(),
+            to_move: Colour::Black,
+            turns: 0,
+            passes: 0,
+            swapped: false,
+            last_actor: None,
+        })
+    }
+
+    /// A start position with these pieces, one entry per square in reading order, Black to move.
+    pub fn from_pieces(size: u8, pieces: &[Option<Piece>]) -> Result<Quarod, String> {
+        let mut pos = Quarod::new(size)?;
+        if pieces.len() != pos.cells.len() {
+            return Err(format!(
+                "the setup gives {} squares; the {size}x{size} board has {}",
+                pieces.len(),
+                pos.cells.len()
+            ));
+        }
+        pos.cells.copy_from_slice(pieces);
+        Ok(pos)
+    }
+
+    /// A start position drawn as glyphs (`..`, `B>`, ...), one per square in reading order.
+    pub fn from_glyphs(size: u8, glyphs: &[&str]) -> Result<Quarod, String> {
+        let geo = Quarod::new(size)?.geo;
+        let pieces = glyphs
+            .iter()
+            .enumerate()
+            .map(|(i, &g)| match g {
+                EMPTY_GLYPH => Ok(None),
+                _ => Piece::from_glyph(g).map(Some).ok_or_else(|| {
+                    let at = geo.label(Cell(i as u16));
+                    format!("{at}: `{g}` is not a Quarod square: expected `..`, or B or W followed by a rod ^ > v <")
+                }),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Quarod::from_pieces(size, &pieces)
+    }
+
+    pub fn size(&self) -> u8 {
+        self.geo.width() as u8
+    }
+
+    pub fn piece(&self, c: Cell) -> Option<Piece> {
+        self.cells.get(c.0 as usize).copied().flatten()
+    }
+
+    /// The colour to move.
+    pub fn colour_to_move(&self) -> Colour {
+        self.to_move
+    }
+
+    /// Whether White took the pie swap: the player who moved first now plays White.
+    pub fn sides_swapped(&self) -> bool {
+        self.swapped
+    }
+
+    /// Whether this is White's first turn, the only one where the sides may be swapped.
+    pub fn may_swap_sides(&self) -> bool {
+        self.turns == 1 && !self.is_over()
+    }
+
+    /// The colour now held by the player who made the last placement or board swap.
+    pub fn last_actor(&self) -> Option<Colour> {
+        self.last_actor
+    }
+
+    /// The piece the piece on `c` is engaged to: the adjacent piece of the other colour its rod
+    /// points at, whose rod points back.
+    pub fn partner(&self, c: Cell) -> Option<Cell> {
+        let piece = self.piece(c)?;
+        let other = self.geo.step(c, piece.rod.direction())?;
+        let p = self.piece(other)?;
+        (p.colour != piece.colour && p.rod == piece.rod.opposite()).then_some(other)
+    }
+
+    fn label(&self, c: Cell) -> CellLabel {
+        self.geo.label(c)
+    }
+
+    fn on_board(&self, c: Cell) -> Result<(), Illegal> {
+        match self.geo.contains(c) {
+            true => Ok(()),
+            false => Err(Illegal::OffBoard { cell: self.label(c), size: self.size() }),
+        }
+    }
+
+    /// The rod `a` needs to point at `b`, or why the two squares do not make a pair.
+    fn pair(&self, a: Cell, b: Cell) -> Result<Rod, Illegal> {
+        self.on_board(a)?;
+        self.on_board(b)?;
+        if a == b {
+            return Err(Illegal::SameSquare { cell: self.label(a) });
+        }
+        Rod::towards(self.geo, a, b).ok_or(Illegal::NotAdjacent { a: self.label(a), b: self.label(b) })
+    }
+
+    fn check_place(&self, black: Cell, white: Cell) -> Result<Rod, Illegal> {
+        let rod = self.pair(black, white)?;
+        for c in [black, white] {
+            if self.piece(c).is_some() {
+                return Err(Illegal::NotEmpty { cell: self.label(c) });
+            }
+        }
+        Ok(rod)
+    }
+
+    fn check_board_swap(&self, a: Cell, b: Cell) -> Result<Rod, Illegal> {
+        let rod = self.pair(a, b)?;
+        let (pa, pb) = match (self.piece(a), self.piece(b)) {
+            (Some(pa), Some(pb)) => (pa, pb),
+            (None, _) => return Err(Illegal::NoPiece { cell: self.label(a) }),
+            (_, None) => return Err(Illegal::NoPiece { cell: self.label(b) }),
+        };
+        if pa.colour == pb.colour {
+            return Err(Illegal::SameColour { a: self.label(a), b: self.label(b) });
+        }
+        match (self.partner(a), self.partner(b)) {
+            (Some(p), _) if p == b => Err(Illegal::EngagedToEachOther { a: self.label(a), b: self.label(b) }),
+            (None, _) => Err(Illegal::NotEngaged { cell: self.label(a) }),
+            (_, None) => Err(Illegal::NotEngaged { cell: self.label(b) }),
+            _ => Ok(rod),
+        }
+    }
+
+    /// The placements, then the board swaps, in reading order of their first square.
+    fn actions(&self) -> impl Iterator<Item = QuarodMove> + '_ {
+        let g = self.geo;
+        let places = g.cells().flat_map(move |a| {
+            g.neighbours(a)
+                .filter(move |&b| self.check_place(a, b).is_ok())
+                .map(move |b| QuarodMove::Place { black: a, white: b })
+        });
+        let swaps = g.cells().filter(move |&a| self.partner(a).is_some()).flat_map(move |a| {
+            g.neighbours(a)
+                .filter(move |&b| self.check_board_swap(a, b).is_ok())
+                .map(move |b| QuarodMove::BoardSwap { a, b })
+        });
+        places.chain(swaps)
+    }
+
+    /// A placement or board swap open to the mover, if any: without one the mover must pass.
+    pub fn first_action(&self) -> Option<QuarodMove> {
+        self.actions().next()
+    }
+
+    /// The move as written in the notation, with cell labels.
+    pub fn written(&self, m: QuarodMove) -> WrittenMove {
+        match m {
+            QuarodMove::Place { black, white } => {
+                WrittenMove::Place { black: self.label(black), white: self.label(white) }
+            }
+            QuarodMove::BoardSwap { a, b } => WrittenMove::BoardSwap { a: self.label(a), b: self.label(b) },
+            QuarodMove::Pass => WrittenMove::Pass,
+            QuarodMove::SwapSides => WrittenMove::SwapSides,
+        }
+    }
+
+    /// How many groups of each size each colour has: `counts[size][colour]`.
+    pub fn group_counts(&self) -> Vec<[u16; 2]> {
+        let n = self.cells.len();
+        let mut counts = vec![[0u16; 2]; n + 1];
+        let mut seen = vec![false; n];
+        let mut stack = Vec::new();
+        for start in self.geo.cells() {
+            let Some(piece) = self.piece(start) else { continue };
+            if seen[start.0 as usize] {
+                continue;
+            }
+            seen[start.0 as usize] = true;
+            stack.push(start);
+            let mut size = 0;
+            while let Some(c) = stack.pop() {
+                size += 1;
+                for d in self.geo.neighbours(c) {
+                    if !seen[d.0 as usize] && self.piece(d).is_some_and(|p| p.colour == piece.colour) {
+                        seen[d.0 as usize] = true;
+                        stack.push(d);
+                    }
+                }
+            }
+            counts[size][piece.colour.index()] += 1;
+        }
+        counts
+    }
+}
+
+impl BoardView for Quarod {
+    fn geometry(&self) -> Geometry {
+        self.geo
+    }
+
+    fn glyph(&self, cell: Cell) -> &'static str {
+        self.piece(cell).map_or(EMPTY_GLYPH, Piece::glyph)
+    }
+}
+
+impl Game for Quarod {
+    type Move = QuarodMove;
+    type Illegal = Illegal;
+    type Score = QuarodScore;
+
+    fn kind(&self) -> GameKind {
+        GameKind::Quarod
+    }
+
+    fn legal_moves(&self) -> Vec<QuarodMove> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        let mut moves: Vec<QuarodMove> = self.actions().collect();
+        if moves.is_empty() {
+            moves.push(QuarodMove::Pass);
+        }
+        if self.may_swap_sides() {
+            moves.push(QuarodMove::SwapSides);
+        }
+        moves
+    }
+
+    fn check(&self, m: QuarodMove) -> Result<(), Illegal> {
+        if self.is_over() {
+            return Err(Illegal::GameOver);
+        }
+        match m {
+            QuarodMove::Place { black, white } => self.check_place(black, white).map(|_| ()),
+            QuarodMove::BoardSwap { a, b } => self.check_board_swap(a, b).map(|_| ()),
+            QuarodMove::Pass => match self.first_action() {
+                Some(possible) => Err(Illegal::MayNotPass { colour: self.to_move, possible: self.written(possible) }),
+                None => Ok(()),
+            },
+            QuarodMove::SwapSides if self.may_swap_sides() => Ok(()),
+            QuarodMove::SwapSides => Err(Illegal::SwapSidesNotNow),
+        }
+    }
+
+    /// Plays any move without asking whether it is legal (lenient replay). A board swap is played
+    /// as written wherever two adjacent pieces stand on its squares, engaged or not; a placement
+    /// needs two adjacent empty squares. Anything else (off the board, not adjacent, a placement on
+    /// a piece, a board swap of a missing piece) leaves the board as it is but uses the turn, so
+    /// the colours stay in step with the record.
+    fn play_unchecked(&mut self, m: QuarodMove) {
+        let mover = self.to_move;
+        self.turns = self.turns.saturating_add(1);
+        match m {
+            QuarodMove::Place { black, white } => {
+                let rod = Rod::towards(self.geo, black, white);
+                if let (Some(rod), None, None) = (rod, self.piece(black), self.piece(white)) {
+                    self.cells[black.0 as usize] = Some(Piece { colour: Colour::Black, rod });
+                    self.cells[white.0 as usize] = Some(Piece { colour: Colour::White, rod: rod.opposite() });
+                    self.last_actor = Some(mover);
+                }
+                self.passes = 0;
+            }
+            QuarodMove::BoardSwap { a, b } => {
+                if let (Some(rod), Some(pa), Some(pb)) = (Rod::towards(self.geo, a, b), self.piece(a), self.piece(b)) {
+                    self.cells[a.0 as usize] = Some(Piece { colour: pb.colour, rod });
+                    self.cells[b.0 as usize] = Some(Piece { colour: pa.colour, rod: rod.opposite() });
+                    self.last_actor = Some(mover);
+                }
+                self.passes = 0;
+            }
+            QuarodMove::Pass => self.passes = self.passes.saturating_add(1),
+            QuarodMove::SwapSides => {
+                // The board stays; the players exchange colours, so the colour to move stays White
+                // (now held by the player who moved first), and the last placer's colour changes.
+                self.swapped = !self.swapped;
+                self.last_actor = self.last_actor.map(Colour::opponent);
+                self.passes = 0;
+                return;
+            }
+        }
+        self.to_move = mover.opponent();
+    }
+
+    fn is_over(&self) -> bool {
+        self.passes >= 2
+    }
+
+    fn score(&self) -> QuarodScore {
+        let counts = self.group_counts();
+        let mut score = QuarodScore { points: [0; 2], groups: [[0; 2]; 2] };
+        for colour in Colour::BOTH {
+            let (own, other) = (colour.index(), colour.opponent().index());
+            if let Some(size) = (1..counts.len()).rev().find(|&s| counts[s][own] > counts[s][other]) {
+                score.points[own] = size as u16;
+                score.groups[own] = [counts[size][own], counts[size][other]];
+            }
+        }
+        score
+    }
+
+    fn write_move(&self, m: QuarodMove) -> String {
+        self.written(m).to_string()
+    }
+}
+
+impl Quarod {
+    /// The result of a finished game (RULINGS, Quarod 6); `None` while it goes on.
+    pub fn result(&self) -> Option<Outcome> {
+        if !self.is_over() {
+            return None;
+        }
+        let score = self.score();
+        let points = score.points.iter().map(|&p| p as f64).collect();
+        let (winner, detail) = match (score.leader(), self.last_actor) {
+            (Some(w), _) => {
+                let [own, other] = score.groups[w.index()];
+                (Some(w), format!("{w} has more groups of size {} ({own} to {other})", score.points[w.index()]))
+            }
+            (None, Some(loser)) => {
+                // After a pie swap the colour that made the last move may be the other player's now.
+                let who = if self.swapped { format!("the player now playing {loser}") } else { loser.to_string() };
+                (
+                    Some(loser.opponent()),
+                    format!("both players score 0, and {who} made the last placement or board swap and loses"),
+                )
+            }
+            (None, None) => {
+                (None, "both players score 0 and nobody made a placement or board swap: a draw".to_string())
+            }
+        };
+        Some(Outcome { winner: winner.map(Colour::index), points, detail })
+    }
+}
