@@ -443,10 +443,10 @@ fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOpti
 
 /// `Blue wins 20-16: ...` in the game's words.
 fn describe_outcome(names: &[&str], o: &crate::game::Outcome) -> String {
-    let points = o.points.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("-");
+    let points = names.iter().zip(&o.points).map(|(n, p)| format!("{n} {p}")).collect::<Vec<_>>().join(", ");
     match o.winner {
-        Some(w) => format!("{} wins {points} ({})", names[w], o.detail),
-        None => format!("nobody wins {points} ({})", o.detail),
+        Some(w) => format!("{} wins: {points} ({})", names[w], o.detail),
+        None => format!("nobody wins: {points} ({})", o.detail),
     }
 }
 
