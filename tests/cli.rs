@@ -169,3 +169,34 @@ fn the_search_bound_is_reported_when_it_stops_the_search() {
     assert_eq!(code, 0, "an unchecked claim is not a false one");
     assert!(out.contains("unchecked: the record stops before the game is over; the search of every continuation stopped at its bound of 100 positions"), "{out}");
 }
+
+#[test]
+fn quarod_and_petrify_play_verify_and_show() {
+    for (game, size, glyphs) in [("quarod", "5", "B^ Bv B< B> W^ Wv W< W> .."), ("petrify", "7", "B O # .")] {
+        let (code, record, _) = stdout_of(&["random", "--game", game, "--size", size, "--seed", "4"]);
+        assert_eq!(code, 0);
+        assert!(record.starts_with(&format!("[Game \"{}{}\"]", game[..1].to_uppercase(), &game[1..])), "{record}");
+        let out = referee().args(["verify", "--format", "json", "-"]).write_stdin(record.clone()).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!((v["game"].as_str(), v["status"].as_str()), (Some(game), Some("valid")));
+        assert_eq!(v["claims"][0]["status"].as_str(), Some("confirmed"));
+        let dir = std::env::temp_dir().join(format!("referee-show-{game}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("r.txt");
+        std::fs::write(&file, &record).unwrap();
+        let (code, diagram, _) = stdout_of(&["show", file.to_str().unwrap(), "--ply", "6"]);
+        assert_eq!(code, 0);
+        let n: usize = size.parse().unwrap();
+        assert_eq!(diagram.lines().count(), n + 1, "{diagram}");
+        let allowed: Vec<&str> = glyphs.split(' ').collect();
+        for row in diagram.lines().skip(1) {
+            let cells: Vec<&str> = row.split_whitespace().collect();
+            assert_eq!(cells.len(), n + 1, "{row}");
+            assert!(cells[..n].iter().all(|c| allowed.contains(c)), "{row}");
+        }
+    }
+    let (code, _, err) = stdout_of(&["random", "--game", "petrify", "--size", "12"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("12"), "{err}");
+}

@@ -638,13 +638,18 @@ impl Game for Petrify {
 
     fn play_unchecked(&mut self, m: PetrifyMove) {
         let mover = self.to_move;
-        let on_board = |c: Cell| (c.0 as usize) < self.squares.len();
+        let at = |c: Cell| self.squares.get(c.0 as usize).copied();
+        // Lenient replay plays refused moves as written where the board can hold them (a capture
+        // through an obstacle or into a formation); a placement on a full square or a capture
+        // without the two disks cannot be played, and only the turn goes by.
         match m {
-            PetrifyMove::Place(c) if on_board(c) => {
+            PetrifyMove::Place(c) if at(c) == Some(Square::Empty) => {
                 self.squares[c.0 as usize] = Square::Disk(mover);
                 self.last_board_play = Some(mover);
             }
-            PetrifyMove::Capture { from, to } if on_board(from) && on_board(to) => {
+            PetrifyMove::Capture { from, to }
+                if at(from) == Some(Square::Disk(mover)) && at(to) == Some(Square::Disk(mover.opponent())) =>
+            {
                 self.squares[from.0 as usize] = Square::Block;
                 self.squares[to.0 as usize] = Square::Disk(mover);
                 self.last_board_play = Some(mover);
@@ -654,7 +659,6 @@ impl Game for Petrify {
                 // The player who made the last board play now holds the other colour.
                 self.last_board_play = self.last_board_play.map(Colour::opponent);
             }
-            // Passes, and off-board moves that lenient replay may play: the turn goes by.
             _ => {}
         }
         self.passes = if m == PetrifyMove::Pass { self.passes + 1 } else { 0 };
