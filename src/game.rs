@@ -11,10 +11,19 @@ pub enum GameKind {
     Hexaphages,
     Quarod,
     Petrify,
+    Vadrantir,
+    Splinter,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 4] = [GameKind::Quadraphages, GameKind::Hexaphages, GameKind::Quarod, GameKind::Petrify];
+    pub const ALL: [GameKind; 6] = [
+        GameKind::Quadraphages,
+        GameKind::Hexaphages,
+        GameKind::Quarod,
+        GameKind::Petrify,
+        GameKind::Vadrantir,
+        GameKind::Splinter,
+    ];
 
     /// The lowercase name used in JSON and on the command line.
     pub fn name(self) -> &'static str {
@@ -23,10 +32,17 @@ impl GameKind {
             GameKind::Hexaphages => "hexaphages",
             GameKind::Quarod => "quarod",
             GameKind::Petrify => "petrify",
+            GameKind::Vadrantir => "vadrantir",
+            GameKind::Splinter => "splinter",
         }
     }
 
+    /// The game a name or a `[Game]` tag names (`Splinter Quad` is Splinter's full name).
     pub fn from_name(name: &str) -> Option<GameKind> {
+        let name = name.trim();
+        if name.eq_ignore_ascii_case("splinter quad") {
+            return Some(GameKind::Splinter);
+        }
         GameKind::ALL.into_iter().find(|g| g.name().eq_ignore_ascii_case(name))
     }
 }
@@ -110,4 +126,24 @@ pub trait Game: Clone + BoardView {
     fn score(&self) -> Self::Score;
     /// The move written in the game's notation.
     fn write_move(&self, m: Self::Move) -> String;
+}
+
+/// Work to do with the engine of a game in the common record format, written once for all of
+/// them: [`GameKind::with_recorded`] calls `run` with the engine type of the game at hand.
+pub trait WithRecorded {
+    type Output;
+    fn run<G: Recorded>(self) -> Self::Output;
+}
+
+impl GameKind {
+    /// Runs `work` with this game's engine; `None` for the games of the published notation.
+    pub fn with_recorded<W: WithRecorded>(self, work: W) -> Option<W::Output> {
+        use crate::games::{petrify::Petrify, quarod::Quarod};
+        match self {
+            GameKind::Quarod => Some(work.run::<Quarod>()),
+            GameKind::Petrify => Some(work.run::<Petrify>()),
+            GameKind::Vadrantir | GameKind::Splinter => None,
+            GameKind::Quadraphages | GameKind::Hexaphages => None,
+        }
+    }
 }

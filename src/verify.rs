@@ -1,9 +1,7 @@
 //! From a file's text to one [`Verdict`] per record.
 
-use crate::game::{BoardView, Game, GameKind, Recorded};
-use crate::games::petrify::Petrify;
+use crate::game::{BoardView, Game, GameKind, Recorded, WithRecorded};
 use crate::games::phages::{self, Phages};
-use crate::games::quarod::Quarod;
 use crate::record::common::{self, CommonRecord, TextDiagram};
 use crate::record::{self, Record, TokenKind};
 use crate::render::ascii;
@@ -247,18 +245,30 @@ fn verify_common(src: &str, r: &CommonRecord, options: VerifyOptions) -> Verdict
         .iter()
         .map(|e| problem(ProblemKind::Syntax, e.span.clone(), &src[e.span.clone()], e.message.clone()))
         .collect();
+    struct Verify<'s, 'r, 'a> {
+        src: &'s str,
+        record: &'r CommonRecord<'a>,
+        options: VerifyOptions,
+        verdict: &'r mut Verdict,
+    }
+    impl WithRecorded for Verify<'_, '_, '_> {
+        type Output = ();
+        fn run<G: Recorded>(self) {
+            verify_recorded::<G>(self.src, self.record, self.options, self.verdict)
+        }
+    }
     match kind {
         Err(p) => v.problems.push(p),
-        Ok(GameKind::Quarod) => verify_recorded::<Quarod>(src, r, options, &mut v),
-        Ok(GameKind::Petrify) => verify_recorded::<Petrify>(src, r, options, &mut v),
-        Ok(other) => {
-            let tag = r.tag("Game").map_or(r.span.start..r.span.start, |t| t.value_span.clone());
-            v.problems.push(problem(
-                ProblemKind::Syntax,
-                tag.clone(),
-                &src[tag],
-                format!("{other} records are written in its published notation (grammar.md), not in the common format"),
-            ));
+        Ok(k) => {
+            if k.with_recorded(Verify { src, record: r, options, verdict: &mut v }).is_none() {
+                let tag = r.tag("Game").map_or(r.span.start..r.span.start, |t| t.value_span.clone());
+                v.problems.push(problem(
+                    ProblemKind::Syntax,
+                    tag.clone(),
+                    &src[tag],
+                    format!("{k} records are written in their published notation (grammar.md), not in the common format"),
+                ));
+            }
         }
     }
     if !syntax.is_empty() {
@@ -516,17 +526,23 @@ pub fn position_diagram(
         if let Some(e) = r.syntax_errors.first() {
             return Err((e.span.clone(), e.message.clone()));
         }
-        return match common_kind(src, r, options.game).map_err(fail)? {
-            GameKind::Quarod => {
-                let start = common_start::<Quarod>(src, r).map_err(fail)?;
-                Ok(shown(src, replay(start, &r.tokens, replay_options), ply))
+        struct Show<'s, 'r, 'a> {
+            src: &'s str,
+            record: &'r CommonRecord<'a>,
+            options: ReplayOptions,
+            ply: Option<usize>,
+        }
+        impl WithRecorded for Show<'_, '_, '_> {
+            type Output = Result<(String, Option<String>), (record::Span, String)>;
+            fn run<G: Recorded>(self) -> Self::Output {
+                let start = common_start::<G>(self.src, self.record).map_err(|p| (p.span, p.message))?;
+                Ok(shown(self.src, replay(start, &self.record.tokens, self.options), self.ply))
             }
-            GameKind::Petrify => {
-                let start = common_start::<Petrify>(src, r).map_err(fail)?;
-                Ok(shown(src, replay(start, &r.tokens, replay_options), ply))
-            }
-            other => Err((r.span.clone(), format!("{other} records are not written in the common format"))),
-        };
+        }
+        let kind = common_kind(src, r, options.game).map_err(fail)?;
+        return kind.with_recorded(Show { src, record: r, options: replay_options, ply }).unwrap_or_else(|| {
+            Err((r.span.clone(), format!("{kind} records are not written in the common format")))
+        });
     }
     let records = record::parse(src);
     let r = records.get(index.wrapping_sub(1)).ok_or_else(|| no_record(records.len()))?;

@@ -7,10 +7,8 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use referee::game::{GameKind, Recorded};
-use referee::games::petrify::Petrify;
+use referee::game::{GameKind, Recorded, WithRecorded};
 use referee::games::phages;
-use referee::games::quarod::Quarod;
 use referee::geometry::Geometry;
 use referee::report::{self, HumanStyle};
 use referee::verdict::Status;
@@ -72,6 +70,9 @@ enum Command {
         /// Board size: the side of a square board, or of a hex board (hexaphages: 4 or 5).
         #[arg(long)]
         size: Option<u8>,
+        /// Number of players, for games of more than two (splinter: 2 to 4).
+        #[arg(long)]
+        players: Option<u8>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -89,6 +90,8 @@ enum GameArg {
     Hexaphages,
     Quarod,
     Petrify,
+    Vadrantir,
+    Splinter,
 }
 
 impl From<GameArg> for GameKind {
@@ -98,6 +101,8 @@ impl From<GameArg> for GameKind {
             GameArg::Hexaphages => GameKind::Hexaphages,
             GameArg::Quarod => GameKind::Quarod,
             GameArg::Petrify => GameKind::Petrify,
+            GameArg::Vadrantir => GameKind::Vadrantir,
+            GameArg::Splinter => GameKind::Splinter,
         }
     }
 }
@@ -190,7 +195,7 @@ pub fn run() -> ExitCode {
             verify_paths(&paths, options, format)
         }
         Command::Show { file, record, ply, game } => show(&file, record, ply, game.map(Into::into)),
-        Command::Random { game, size, seed } => random(game.into(), size, seed),
+        Command::Random { game, size, players, seed } => random(game.into(), size, players, seed),
     }
 }
 
@@ -287,14 +292,24 @@ fn show(file: &Path, index: usize, ply: Option<usize>, game: Option<GameKind>) -
     }
 }
 
-fn random(game: GameKind, size: Option<u8>, seed: u64) -> ExitCode {
-    fn common<G: Recorded>(size: Option<u8>, seed: u64) -> Result<String, String> {
-        let start = G::start(size, None)?;
-        let moves = referee::random::random_game(&start, seed, 1_000_000);
-        Ok(write::write_common_record(&start, &moves, &[("Seed", seed.to_string())]))
+fn random(game: GameKind, size: Option<u8>, players: Option<u8>, seed: u64) -> ExitCode {
+    struct Random {
+        size: Option<u8>,
+        players: Option<u8>,
+        seed: u64,
     }
-    let text = match game {
-        GameKind::Quadraphages | GameKind::Hexaphages => {
+    impl WithRecorded for Random {
+        type Output = Result<String, String>;
+        fn run<G: Recorded>(self) -> Self::Output {
+            let start = G::start(self.size, self.players)?;
+            let moves = referee::random::random_game(&start, self.seed, 1_000_000);
+            Ok(write::write_common_record(&start, &moves, &[("Seed", self.seed.to_string())]))
+        }
+    }
+    let text = match game.with_recorded(Random { size, players, seed }) {
+        Some(text) => text,
+        None if players.is_some_and(|p| p != 2) => Err(format!("{game} is a game for two players")),
+        None => {
             let geometry = match (game, size) {
                 (GameKind::Quadraphages, s) => Geometry::Square { size: s.unwrap_or(9) },
                 (_, s) => Geometry::Hex { side: s.unwrap_or(4) },
@@ -307,8 +322,6 @@ fn random(game: GameKind, size: Option<u8>, seed: u64) -> ExitCode {
                 None => Err(format!("no start position is known for {game} of size {}", size.unwrap_or(0))),
             }
         }
-        GameKind::Quarod => common::<Quarod>(size, seed),
-        GameKind::Petrify => common::<Petrify>(size, seed),
     };
     match text {
         Ok(t) => {

@@ -3,3 +3,5 @@
 pub mod petrify;
 pub mod phages;
 pub mod quarod;
+pub mod splinter;
+pub mod vadrantir;

@@ -1,0 +1,1 @@
+//! Splinter Quad (placeholder: the engine is being written).

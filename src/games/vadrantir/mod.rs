@@ -1,0 +1,1 @@
+//! Vadrantir (placeholder: the engine is being written).
