@@ -88,11 +88,12 @@ fn tag_line(line: &str, at: usize) -> Option<Result<Vec<Tag<'_>>, SyntaxError>> 
     Some(Ok(tags))
 }
 
-/// Column letters over a diagram: `a b c d` (glyphs may be wider than one letter).
+/// Column letters over (or under) a diagram: `a b c d` on square boards, or `abcdefghijk` over a
+/// hex board's doubled columns.
 fn letters_line(line: &str) -> bool {
     let mut n = 0u8;
-    for w in line.split_ascii_whitespace() {
-        if w.len() != 1 || w.as_bytes()[0] != b'a' + n {
+    for c in line.bytes().filter(|c| !c.is_ascii_whitespace()) {
+        if c != b'a' + n {
             return false;
         }
         n += 1;
@@ -214,6 +215,10 @@ pub fn parse(src: &str) -> Vec<CommonRecord<'_>> {
                     j += 1;
                 }
                 if !rows.is_empty() {
+                    // Hex diagrams repeat the letters under the rows.
+                    if j < lines.len() && letters_line(lines[j].1) {
+                        j += 1;
+                    }
                     let end = lines[j - 1].0 + lines[j - 1].1.len();
                     let d = TextDiagram { span: at..end, rows };
                     let before_moves = r.tokens.is_empty();
@@ -340,6 +345,16 @@ mod tests {
         let r = &parse("[Game \"Petrify\"]\n1. c3 1-0 d4\n")[0];
         assert_eq!(r.syntax_errors[0].message, "nothing may follow the result token");
         assert_eq!(r.syntax_errors[0].span, 27..29);
+    }
+
+    #[test]
+    fn hex_diagrams_have_letters_above_and_below_and_indented_rows() {
+        let text = "[Game \"Vadrantir\"]\n1. c2 *\nFinal Position:\nabcde\n  B .   1\n . W .  2\n  . .   3\nabcde\n";
+        let r = &parse(text)[0];
+        let d = r.final_position.as_ref().expect("diagram");
+        assert_eq!(d.glyphs(), ["B", ".", ".", "W", ".", ".", "."]);
+        assert!(r.syntax_errors.is_empty(), "{:?}", r.syntax_errors);
+        assert_eq!(d.span.end, text.len() - 1);
     }
 
     #[test]
