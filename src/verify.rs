@@ -98,20 +98,7 @@ pub fn replay_record(
 
 fn verify_record(src: &str, r: &Record, options: VerifyOptions) -> Verdict {
     let hint_kind = options.game.or(r.game_hint().map(|h| h.0)).unwrap_or(GameKind::Quadraphages);
-    let mut v = Verdict {
-        index: r.index,
-        span: r.span.clone(),
-        game: hint_kind,
-        status: Status::Valid,
-        problems: Vec::new(),
-        claims: Vec::new(),
-        moves: 0,
-        game_over: false,
-        score_text: None,
-        score: serde_json::Value::Null,
-        board: None,
-        notes: Vec::new(),
-    };
+    let mut v = empty_verdict(r.index, r.span.clone(), hint_kind);
     if !r.syntax_errors.is_empty() {
         v.status = Status::SyntaxError;
         v.problems = r
@@ -165,24 +152,9 @@ fn verify_record(src: &str, r: &Record, options: VerifyOptions) -> Verdict {
     }
     let tokens: Vec<_> = r.tokens().cloned().collect();
     let rep = replay(start, &tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
-    for viol in &rep.violations {
-        v.problems.push(Problem {
-            kind: ProblemKind::Illegal,
-            span: viol.span.clone(),
-            token: viol.token.clone(),
-            message: viol.message.clone(),
-            legal: viol.legal.clone(),
-            board: Some(viol.board.clone()),
-        });
-    }
+    v.problems.extend(rep.violations.iter().map(illegal_move));
     v.claims = phages::claims::check(r, &tokens, &rep, options.search_limit);
-    for c in v.claims.iter().filter(|c| c.status == ClaimStatus::Refuted) {
-        let what = match c.kind {
-            ClaimKind::Result => "the claimed result does not hold",
-            ClaimKind::FinalPosition => "the final-position diagram does not match the replay",
-        };
-        v.problems.push(problem(ProblemKind::Claim, c.span.clone(), &c.text, format!("{what}: {}", c.detail)));
-    }
+    v.problems.extend(refuted_claims(&v.claims));
     v.status = if v.problems.is_empty() { Status::Valid } else { Status::Illegal };
     let score = rep.position.score();
     v.moves = rep.moves;
@@ -194,6 +166,32 @@ fn verify_record(src: &str, r: &Record, options: VerifyOptions) -> Verdict {
     });
     v.board = Some(ascii::diagram(&rep.position));
     v
+}
+
+fn illegal_move(viol: &crate::replay::Violation) -> Problem {
+    Problem {
+        kind: ProblemKind::Illegal,
+        span: viol.span.clone(),
+        token: viol.token.clone(),
+        message: viol.message.clone(),
+        legal: viol.legal.clone(),
+        board: Some(viol.board.clone()),
+    }
+}
+
+/// A refuted claim is a problem of the record: it states something false.
+fn refuted_claims(claims: &[ClaimCheck]) -> Vec<Problem> {
+    claims
+        .iter()
+        .filter(|c| c.status == ClaimStatus::Refuted)
+        .map(|c| {
+            let what = match c.kind {
+                ClaimKind::Result => "the claimed result does not hold",
+                ClaimKind::FinalPosition => "the final-position diagram does not match the replay",
+            };
+            problem(ProblemKind::Claim, c.span.clone(), &c.text, format!("{what}: {}", c.detail))
+        })
+        .collect()
 }
 
 fn empty_verdict(index: usize, span: record::Span, game: GameKind) -> Verdict {
@@ -266,7 +264,9 @@ fn verify_common(src: &str, r: &CommonRecord, options: VerifyOptions) -> Verdict
                     ProblemKind::Syntax,
                     tag.clone(),
                     &src[tag],
-                    format!("{k} records are written in their published notation (grammar.md), not in the common format"),
+                    format!(
+                        "{k} records are written in their published notation (grammar.md), not in the common format"
+                    ),
                 ));
             }
         }
@@ -337,16 +337,7 @@ fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOpti
         return;
     }
     let rep = replay(start, &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
-    for viol in &rep.violations {
-        v.problems.push(Problem {
-            kind: ProblemKind::Illegal,
-            span: viol.span.clone(),
-            token: viol.token.clone(),
-            message: viol.message.clone(),
-            legal: viol.legal.clone(),
-            board: Some(viol.board.clone()),
-        });
-    }
+    v.problems.extend(rep.violations.iter().map(illegal_move));
     let gap = if rep.violations.is_empty() && rep.stopped_at.is_none() {
         None
     } else {
@@ -421,13 +412,7 @@ fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOpti
             detail,
         });
     }
-    for c in v.claims.iter().filter(|c| c.status == ClaimStatus::Refuted) {
-        let what = match c.kind {
-            ClaimKind::Result => "the claimed result does not hold",
-            ClaimKind::FinalPosition => "the final-position diagram does not match the replay",
-        };
-        v.problems.push(problem(ProblemKind::Claim, c.span.clone(), &c.text, format!("{what}: {}", c.detail)));
-    }
+    v.problems.extend(refuted_claims(&v.claims));
     v.moves = rep.moves;
     v.game_over = position.is_over();
     v.score_text = Some(match &outcome {
@@ -540,9 +525,9 @@ pub fn position_diagram(
             }
         }
         let kind = common_kind(src, r, options.game).map_err(fail)?;
-        return kind.with_recorded(Show { src, record: r, options: replay_options, ply }).unwrap_or_else(|| {
-            Err((r.span.clone(), format!("{kind} records are not written in the common format")))
-        });
+        return kind
+            .with_recorded(Show { src, record: r, options: replay_options, ply })
+            .unwrap_or_else(|| Err((r.span.clone(), format!("{kind} records are not written in the common format"))));
     }
     let records = record::parse(src);
     let r = records.get(index.wrapping_sub(1)).ok_or_else(|| no_record(records.len()))?;

@@ -44,9 +44,10 @@ enum Command {
         lenient: bool,
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
-        /// Read every record as this game, whatever its text suggests.
-        #[arg(long, value_enum)]
-        game: Option<GameArg>,
+        /// Read every record as this game, whatever its text suggests: quadraphages, hexaphages,
+        /// quarod, petrify, vadrantir or splinter.
+        #[arg(long, value_parser = game_arg)]
+        game: Option<GameKind>,
         /// Most positions searched to judge a result claimed before the game is over.
         #[arg(long, default_value_t = DEFAULT_SEARCH_LIMIT)]
         search_limit: usize,
@@ -60,13 +61,15 @@ enum Command {
         /// The position after this many moves (stone moves, stays and announcements); default: the last.
         #[arg(long)]
         ply: Option<usize>,
-        #[arg(long, value_enum)]
-        game: Option<GameArg>,
+        /// Read the record as this game (see `verify --game`).
+        #[arg(long, value_parser = game_arg)]
+        game: Option<GameKind>,
     },
     /// Play a random legal game and write its record, with the computed result.
     Random {
-        #[arg(long, value_enum)]
-        game: GameArg,
+        /// quadraphages, hexaphages, quarod, petrify, vadrantir or splinter.
+        #[arg(long, value_parser = game_arg)]
+        game: GameKind,
         /// Board size: the side of a square board, or of a hex board (hexaphages: 4 or 5).
         #[arg(long)]
         size: Option<u8>,
@@ -84,27 +87,12 @@ enum Format {
     Json,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum GameArg {
-    Quadraphages,
-    Hexaphages,
-    Quarod,
-    Petrify,
-    Vadrantir,
-    Splinter,
-}
-
-impl From<GameArg> for GameKind {
-    fn from(g: GameArg) -> GameKind {
-        match g {
-            GameArg::Quadraphages => GameKind::Quadraphages,
-            GameArg::Hexaphages => GameKind::Hexaphages,
-            GameArg::Quarod => GameKind::Quarod,
-            GameArg::Petrify => GameKind::Petrify,
-            GameArg::Vadrantir => GameKind::Vadrantir,
-            GameArg::Splinter => GameKind::Splinter,
-        }
-    }
+/// Reads `--game`: a game's name, as `GameKind` spells it (the library knows nothing of clap).
+fn game_arg(name: &str) -> Result<GameKind, String> {
+    GameKind::from_name(name).ok_or_else(|| {
+        let known: Vec<_> = GameKind::ALL.iter().map(|g| g.name()).collect();
+        format!("unknown game `{name}`: one of {}", known.join(", "))
+    })
 }
 
 /// An input that could not be read as text.
@@ -191,11 +179,11 @@ pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Verify { paths, lenient, format, game, search_limit } => {
-            let options = VerifyOptions { lenient, game: game.map(Into::into), search_limit };
+            let options = VerifyOptions { lenient, game, search_limit };
             verify_paths(&paths, options, format)
         }
-        Command::Show { file, record, ply, game } => show(&file, record, ply, game.map(Into::into)),
-        Command::Random { game, size, players, seed } => random(game.into(), size, players, seed),
+        Command::Show { file, record, ply, game } => show(&file, record, ply, game),
+        Command::Random { game, size, players, seed } => random(game, size, players, seed),
     }
 }
 
