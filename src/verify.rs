@@ -53,7 +53,8 @@ pub fn verify_source(src: &str, options: VerifyOptions) -> Vec<Verdict> {
     if common::is_common(src) {
         return common::parse(src).iter().map(|r| verify_common(src, r, options)).collect();
     }
-    record::parse(src).iter().map(|r| verify_record(src, r, options)).collect()
+    let mut budget = phages::claims::SearchBudget::for_file(options.search_limit);
+    record::parse(src).iter().map(|r| verify_record(src, r, options, &mut budget)).collect()
 }
 
 fn problem(kind: ProblemKind, span: record::Span, token: &str, message: String) -> Problem {
@@ -96,7 +97,7 @@ pub fn replay_record(
     Ok((start, rep))
 }
 
-fn verify_record(src: &str, r: &Record, options: VerifyOptions) -> Verdict {
+fn verify_record(src: &str, r: &Record, options: VerifyOptions, budget: &mut phages::claims::SearchBudget) -> Verdict {
     let hint_kind = options.game.or(r.game_hint().map(|h| h.0)).unwrap_or(GameKind::Quadraphages);
     let mut v = empty_verdict(r.index, r.span.clone(), hint_kind);
     if !r.syntax_errors.is_empty() {
@@ -153,7 +154,7 @@ fn verify_record(src: &str, r: &Record, options: VerifyOptions) -> Verdict {
     let tokens: Vec<_> = r.tokens().cloned().collect();
     let rep = replay(start, &tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
     v.problems.extend(rep.violations.iter().map(illegal_move));
-    v.claims = phages::claims::check(r, &tokens, &rep, options.search_limit);
+    v.claims = phages::claims::check(r, &tokens, &rep, budget);
     v.problems.extend(refuted_claims(&v.claims));
     v.status = if v.problems.is_empty() { Status::Valid } else { Status::Illegal };
     let score = rep.position.score();

@@ -200,3 +200,28 @@ fn quarod_and_petrify_play_verify_and_show() {
     assert_eq!(code, 2);
     assert!(err.contains("12"), "{err}");
 }
+
+#[test]
+fn the_searches_of_one_file_share_a_bounded_budget() {
+    let records = "_xx_ _oo_\n1. .... .... 1 a7a8 i3i2 X wins\n\n".repeat(7);
+    let out = referee()
+        .args(["verify", "--format", "json", "--search-limit", "50", "-"])
+        .write_stdin(records)
+        .output()
+        .unwrap();
+    let details: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["claims"][0]["detail"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(details.len(), 7);
+    assert!(
+        details[..4].iter().all(|d| d.ends_with("stopped at its bound of 50 positions (raise it with --search-limit)")),
+        "{details:?}"
+    );
+    assert!(
+        details[4..].iter().all(|d| d.contains("this file's searches have used up their budget of 200 positions")),
+        "{details:?}"
+    );
+}

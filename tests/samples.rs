@@ -11,8 +11,9 @@ fn reports(path: &std::path::Path, options: VerifyOptions) -> (String, String) {
     let name = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(path).display().to_string();
     let verdicts = verify_source(&src, options);
     assert!(!verdicts.is_empty(), "{name} holds no record");
-    let human: String = verdicts.iter().map(|v| report::human(&name, &src, v, HumanStyle::default()) + "\n").collect();
-    let json: String = verdicts.iter().map(|v| report::json_line(&name, &src, v) + "\n").collect();
+    let source = report::Source::new(name, src.clone());
+    let human: String = verdicts.iter().map(|v| report::human(&source, v, HumanStyle::default()) + "\n").collect();
+    let json: String = verdicts.iter().map(|v| report::json_line(&source, v) + "\n").collect();
     (human, json)
 }
 

@@ -217,6 +217,7 @@ fn verify_paths(paths: &[PathBuf], options: VerifyOptions, format: Format) -> Ex
             }
         };
         let verdicts = verify::verify_source(&src, options);
+        let source = report::Source::new(name.clone(), src.clone());
         if verdicts.is_empty() {
             worst = 2;
             let e = InputError {
@@ -239,8 +240,8 @@ fn verify_paths(paths: &[PathBuf], options: VerifyOptions, format: Format) -> Ex
                 Status::SyntaxError => 2,
             });
             let text = match format {
-                Format::Json => report::json_line(&name, &src, v) + "\n",
-                Format::Human => report::human(&name, &src, v, style) + "\n",
+                Format::Json => report::json_line(&source, v) + "\n",
+                Format::Human => report::human(&source, v, style) + "\n",
             };
             if out.write_all(text.as_bytes()).is_err() {
                 return ExitCode::from(2);

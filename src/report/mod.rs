@@ -2,18 +2,85 @@
 
 use std::sync::Arc;
 
-use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan};
 use serde_json::json;
 
 use crate::verdict::{ClaimCheck, Problem, ProblemKind, Status, Verdict};
 
-/// 1-based line and column (in characters) of a byte offset.
+/// 1-based line and column (in characters) of a byte offset. Scans the text: for many lookups in
+/// one file, use a [`Source`].
 pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(src.len());
     let before = &src[..floor_char_boundary(src, offset)];
     let line = before.matches('\n').count() + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, col)
+}
+
+/// A file's text with its line starts indexed once, so that locating a span and drawing its
+/// snippet cost the span's lines, not the whole file: a file of many records is reported in
+/// linear time.
+#[derive(Debug, Clone)]
+pub struct Source {
+    name: String,
+    text: Arc<String>,
+    line_starts: Vec<usize>,
+}
+
+impl Source {
+    pub fn new(name: impl Into<String>, text: Arc<String>) -> Source {
+        let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        Source { name: name.into(), text, line_starts }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// 0-based index of the line holding byte `offset`.
+    fn line_of(&self, offset: usize) -> usize {
+        self.line_starts.partition_point(|&s| s <= offset).saturating_sub(1)
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
+        let line = self.line_of(offset);
+        let col = self.text[self.line_starts[line]..offset].chars().count();
+        (line + 1, col + 1)
+    }
+}
+
+impl miette::SourceCode for Source {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        // miette's own reader, on a window of whole lines around the span, shifted back.
+        let start = span.offset().min(self.text.len());
+        let first = self.line_of(start).saturating_sub(before + 1);
+        let last = self.line_of((start + span.len()).min(self.text.len())) + after + 2;
+        let from = self.line_starts[first];
+        let to = self.line_starts.get(last).copied().unwrap_or(self.text.len());
+        let window: &'a str = &self.text[from..to];
+        let local = miette::SourceSpan::new((start - from).into(), span.len());
+        let inner = window.read_span(&local, before, after)?;
+        let shifted = miette::SourceSpan::new((inner.span().offset() + from).into(), inner.span().len());
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            shifted,
+            inner.line() + first,
+            inner.column(),
+            inner.line_count() + first,
+        )))
+    }
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
@@ -33,8 +100,9 @@ fn status_name(s: Status) -> &'static str {
 }
 
 /// One JSON object for a record, on one line.
-pub fn json_line(file: &str, src: &str, v: &Verdict) -> String {
-    let at = |offset: usize| line_col(src, offset);
+pub fn json_line(source: &Source, v: &Verdict) -> String {
+    let at = |offset: usize| source.line_col(offset);
+    let file = source.name();
     let errors: Vec<_> = v
         .problems
         .iter()
@@ -74,7 +142,7 @@ pub fn json_line(file: &str, src: &str, v: &Verdict) -> String {
 #[error("{message}")]
 struct ProblemReport {
     message: String,
-    src_code: Option<NamedSource<Arc<String>>>,
+    src_code: Option<Source>,
     labels: Vec<LabeledSpan>,
     help: Option<String>,
     code: &'static str,
@@ -123,7 +191,7 @@ fn legal_help(p: &Problem) -> Option<String> {
     Some(h)
 }
 
-fn to_report(p: &Problem, source: Option<NamedSource<Arc<String>>>) -> ProblemReport {
+fn to_report(p: &Problem, source: Option<Source>) -> ProblemReport {
     let (words, code) = kind_words(p.kind);
     let len = p.span.len().max(1);
     ProblemReport {
@@ -160,8 +228,9 @@ fn claim_line(c: &ClaimCheck) -> String {
 
 /// The human report for one record: a summary line, a miette report of its problems, the board at
 /// the first problem, its claims and notes.
-pub fn human(file: &str, src: &Arc<String>, v: &Verdict, style: HumanStyle) -> String {
-    let (line, _) = line_col(src, v.span.start);
+pub fn human(source: &Source, v: &Verdict, style: HumanStyle) -> String {
+    let file = source.name();
+    let (line, _) = source.line_col(v.span.start);
     let mut out = format!("{file}: record {} ({}, line {line}): ", v.index, v.game);
     match v.status {
         Status::Valid => {
@@ -175,8 +244,7 @@ pub fn human(file: &str, src: &Arc<String>, v: &Verdict, style: HumanStyle) -> S
                 status_name(s).replace('_', " "),
                 if count == 1 { "" } else { "s" }
             ));
-            let name = file.to_string();
-            let mut first = to_report(&v.problems[0], Some(NamedSource::new(name, src.clone())));
+            let mut first = to_report(&v.problems[0], Some(source.clone()));
             const SHOWN: usize = 12;
             first.related = v.problems[1..].iter().take(SHOWN - 1).map(|p| to_report(p, None)).collect();
             let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };

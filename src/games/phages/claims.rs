@@ -47,9 +47,30 @@ fn replay_gap(replay: &Replay<Phages>) -> Option<String> {
     replay.stopped_at.map(|_| "the replay stopped before the end of the record".to_string())
 }
 
-/// The claims of a record, checked against its replay. `search_limit` bounds the positions searched
-/// when the record stops before the game is over (RULINGS 9).
-pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, search_limit: usize) -> Vec<ClaimCheck> {
+/// How many positions the searches of continuations may visit: per claim, and over all the claims
+/// of one file, so that a file of many records that each stop early cannot take unbounded time.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchBudget {
+    pub per_claim: usize,
+    pub file_left: usize,
+}
+
+impl SearchBudget {
+    /// A file may search as much as this many claims at their full bound.
+    pub const CLAIMS_PER_FILE: usize = 4;
+
+    pub fn for_file(per_claim: usize) -> SearchBudget {
+        SearchBudget { per_claim, file_left: per_claim.saturating_mul(Self::CLAIMS_PER_FILE) }
+    }
+
+    fn per_file(&self) -> usize {
+        self.per_claim.saturating_mul(Self::CLAIMS_PER_FILE)
+    }
+}
+
+/// The claims of a record, checked against its replay; searches of continuations (RULINGS 9)
+/// draw on `budget`.
+pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget: &mut SearchBudget) -> Vec<ClaimCheck> {
     let mut out = Vec::new();
     let gap = replay_gap(replay);
     let position = &replay.position;
@@ -84,15 +105,27 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, search_
                     None => (ClaimStatus::Refuted, format!("the game is over: {}", result_words(marks, stones))),
                 }
             }
-            None => match analyse(position, search_limit) {
-                Err(_) => (
-                    ClaimStatus::Unchecked,
-                    format!(
-                        "the record stops before the game is over; the search of every continuation stopped at its bound of {search_limit} positions (raise it with --search-limit)"
-                    ),
+            None if budget.file_left == 0 => (
+                ClaimStatus::Unchecked,
+                format!(
+                    "the record stops before the game is over, and this file's searches have used up their budget of {} positions (raise it with --search-limit)",
+                    budget.per_file()
                 ),
-                Ok(a) => judge_continuations(&a, stones, claimant, score, &stated),
-            },
+            ),
+            None => {
+                let bound = budget.per_claim.min(budget.file_left);
+                let found = analyse(position, bound);
+                budget.file_left -= found.as_ref().map_or(bound, |a| a.positions).min(budget.file_left);
+                match found {
+                    Err(_) => (
+                        ClaimStatus::Unchecked,
+                        format!(
+                            "the record stops before the game is over; the search of every continuation stopped at its bound of {bound} positions (raise it with --search-limit)"
+                        ),
+                    ),
+                    Ok(a) => judge_continuations(&a, stones, claimant, score, &stated),
+                }
+            }
         };
         out.push(ClaimCheck {
             kind: ClaimKind::Result,
