@@ -101,7 +101,7 @@ fn benches(c: &mut Criterion) {
     // Pre-parsed: the start position and the movetext tokens of every record.
     let parsed = record::parse(&corpus.text);
     let inputs: Vec<(Phages, Vec<Token>)> =
-        parsed.iter().zip(&corpus.games).map(|(r, g)| (g.start.clone(), r.tokens().cloned().collect())).collect();
+        parsed.iter().zip(&corpus.games).map(|(r, g)| (g.start.clone(), r.tokens.clone())).collect();
     for ((start, tokens), g) in inputs.iter().zip(&corpus.games) {
         let rep = replay(start.clone(), tokens, ReplayOptions::default());
         assert!(rep.violations.is_empty() && rep.position.is_over());

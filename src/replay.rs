@@ -59,6 +59,10 @@ pub struct ReplayOptions {
     pub max_moves: Option<usize>,
 }
 
+/// Most violations a lenient replay lists before it stops, so that memory stays bounded (each one
+/// keeps a diagram and the legal moves).
+pub const MAX_VIOLATIONS: usize = 1000;
+
 /// Replays `tokens` from `start`.
 pub fn replay<G: Notation>(start: G, tokens: &[Token], options: ReplayOptions) -> Replay<G> {
     let mut position = start;
@@ -105,7 +109,7 @@ pub fn replay<G: Notation>(start: G, tokens: &[Token], options: ReplayOptions) -
             },
             board: ascii::diagram(&position),
         });
-        if !options.lenient {
+        if !options.lenient || violations.len() >= MAX_VIOLATIONS {
             stopped_at = Some(i);
             break;
         }

@@ -66,16 +66,12 @@ fn problem(kind: ProblemKind, span: record::Span, token: &str, message: String) 
 /// numbers) writes the same number of them; `None` when the lines disagree or there are none.
 fn stones_written_per_phase(r: &Record) -> Option<usize> {
     let mut counts = r.lines.iter().skip(1).filter_map(|l| {
-        let numbers: Vec<usize> = l
-            .tokens
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| matches!(t.kind, TokenKind::Number(_)))
-            .map(|(i, _)| i)
-            .collect();
+        let tokens = r.line_tokens(l);
+        let numbers: Vec<usize> =
+            tokens.iter().enumerate().filter(|(_, t)| matches!(t.kind, TokenKind::Number(_))).map(|(i, _)| i).collect();
         // A full line with k stones a phase: k moves, a number, k moves, for each side.
         let k = *numbers.first()?;
-        (numbers == [k, 3 * k + 1] && l.tokens.len() == 4 * k + 2).then_some(k)
+        (numbers == [k, 3 * k + 1] && tokens.len() == 4 * k + 2).then_some(k)
     });
     let first = counts.next()?;
     counts.all(|c| c == first).then_some(first)
@@ -92,8 +88,7 @@ pub fn replay_record(
     }
     let start = phages::notation::setup(r, options.game)
         .map_err(|p| problem(ProblemKind::Undecided, p.span.clone(), "", p.message))?;
-    let tokens: Vec<_> = r.tokens().cloned().collect();
-    let rep = replay(start.clone(), &tokens, ReplayOptions { lenient: options.lenient, max_moves });
+    let rep = replay(start.clone(), &r.tokens, ReplayOptions { lenient: options.lenient, max_moves });
     Ok((start, rep))
 }
 
@@ -151,10 +146,10 @@ fn verify_record(src: &str, r: &Record, options: VerifyOptions, budget: &mut pha
         v.board = Some(ascii::diagram(&start));
         return v;
     }
-    let tokens: Vec<_> = r.tokens().cloned().collect();
-    let rep = replay(start, &tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
+    let rep = replay(start, &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
     v.problems.extend(rep.violations.iter().map(illegal_move));
-    v.claims = phages::claims::check(r, &tokens, &rep, budget);
+    v.notes.extend(cap_note(&rep));
+    v.claims = phages::claims::check(r, &r.tokens, &rep, budget);
     v.problems.extend(refuted_claims(&v.claims));
     v.status = if v.problems.is_empty() { Status::Valid } else { Status::Illegal };
     let score = rep.position.score();
@@ -167,6 +162,11 @@ fn verify_record(src: &str, r: &Record, options: VerifyOptions, budget: &mut pha
     });
     v.board = Some(ascii::diagram(&rep.position));
     v
+}
+
+fn cap_note<G>(rep: &Replay<G>) -> Option<String> {
+    (rep.violations.len() >= crate::replay::MAX_VIOLATIONS && rep.stopped_at.is_some())
+        .then(|| format!("lenient replay stopped after {} illegal moves", crate::replay::MAX_VIOLATIONS))
 }
 
 fn illegal_move(viol: &crate::replay::Violation) -> Problem {
@@ -339,6 +339,7 @@ fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOpti
     }
     let rep = replay(start, &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
     v.problems.extend(rep.violations.iter().map(illegal_move));
+    v.notes.extend(cap_note(&rep));
     let gap = if rep.violations.is_empty() && rep.stopped_at.is_none() {
         None
     } else {

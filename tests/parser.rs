@@ -14,7 +14,7 @@ fn one(src: &str) -> record::Record<'_> {
 }
 
 fn kinds(r: &record::Record) -> Vec<TokenKind> {
-    r.tokens().map(|t| t.kind).collect()
+    r.tokens.iter().map(|t| t.kind).collect()
 }
 
 #[test]

@@ -47,7 +47,7 @@ proptest! {
             let mut p = start.clone();
             moves.iter().map(|&m| { let w = p.write_move(m); p.play_unchecked(m); w }).collect()
         };
-        let read: Vec<&str> = records[0].tokens().filter(|t| !matches!(t.kind, TokenKind::Filler) && !t.kind.is_claim()).map(|t| t.text).collect();
+        let read: Vec<&str> = records[0].tokens.iter().filter(|t| !matches!(t.kind, TokenKind::Filler) && !t.kind.is_claim()).map(|t| t.text).collect();
         prop_assert_eq!(read, written.iter().map(String::as_str).collect::<Vec<_>>());
         // Replaying and writing again gives the same text.
         let (s, rep) = referee::verify::replay_record(&records[0], VerifyOptions::default(), None).expect("replays");

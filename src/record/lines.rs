@@ -9,6 +9,14 @@ use nom::sequence::{pair, preceded, terminated};
 use nom::{IResult, Parser};
 
 use super::{ColumnHeader, Diagram, DiagramLabel, MoveLine, Record, Span, SyntaxError, Token, TokenKind};
+
+/// A move line as parsed, before its tokens join the record's vector.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ParsedLine<'a> {
+    pub number: u32,
+    pub span: Span,
+    pub tokens: Vec<Token<'a>>,
+}
 use crate::game::GameKind;
 use crate::games::phages::Side;
 use crate::geometry::{CellLabel, Geometry};
@@ -24,7 +32,7 @@ pub enum LineKind<'a> {
     Letters(usize),
     /// Glyphs with their spans, and the row number written after them.
     DiagramRow(Vec<(char, Span)>, u16),
-    Move(MoveLine<'a>, Vec<SyntaxError>),
+    Move(ParsedLine<'a>, Vec<SyntaxError>),
     /// Anything else; a column header may stand inside it.
     Prose(Option<Result<ColumnHeader, SyntaxError>>),
 }
@@ -112,7 +120,7 @@ fn line_number(i: &str) -> IResult<&str, u32> {
 }
 
 /// Parses a numbered move line; `None` if the line is not one.
-fn move_line<'a>(line: &'a str, at: usize, continuing: bool) -> Option<(MoveLine<'a>, Vec<SyntaxError>)> {
+fn move_line<'a>(line: &'a str, at: usize, continuing: bool) -> Option<(ParsedLine<'a>, Vec<SyntaxError>)> {
     let (rest, number) = line_number(line).ok()?;
     if !rest.starts_with([' ', '\t']) {
         return None;
@@ -149,7 +157,7 @@ fn move_line<'a>(line: &'a str, at: usize, continuing: bool) -> Option<(MoveLine
         }
     }
     let end = at + line.trim_end().len();
-    Some((MoveLine { number, span: at..end, tokens }, errors))
+    Some((ParsedLine { number, span: at..end, tokens }, errors))
 }
 
 fn column_tag(i: &str) -> IResult<&str, (char, char)> {
@@ -318,7 +326,7 @@ enum Element<'a> {
     Title(GameKind, Span),
     Header(Result<ColumnHeader, SyntaxError>),
     Diagram(Result<Diagram, SyntaxError>, DiagramLabel),
-    Movetext(Vec<MoveLine<'a>>, Vec<SyntaxError>),
+    Movetext(Vec<ParsedLine<'a>>, Vec<SyntaxError>),
 }
 
 fn elements(src: &str) -> Vec<Element<'_>> {
@@ -458,15 +466,24 @@ pub fn assemble(src: &str) -> Vec<Record<'_>> {
                     pending.final_position = Some(d);
                 }
             }
-            Element::Movetext(lines, errors) => {
+            Element::Movetext(parsed, errors) => {
+                let span = parsed[0].span.start..parsed.last().map_or(0, |l| l.span.end);
+                let mut tokens = Vec::with_capacity(parsed.iter().map(|l| l.tokens.len()).sum());
+                let mut lines = Vec::with_capacity(parsed.len());
+                for l in parsed {
+                    let from = tokens.len();
+                    tokens.extend(l.tokens);
+                    lines.push(MoveLine { number: l.number, span: l.span, tokens: from..tokens.len() });
+                }
                 let mut r = Record {
                     index: records.len() + 1,
-                    span: lines[0].span.start..lines.last().map_or(0, |l| l.span.end),
+                    span,
                     title: pending.title.take(),
                     header: None,
                     startup: None,
                     final_position: None,
                     lines,
+                    tokens,
                     syntax_errors: errors,
                 };
                 if let Some(t) = &r.title {

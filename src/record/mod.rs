@@ -56,12 +56,13 @@ impl TokenKind {
     }
 }
 
-/// A numbered line of movetext: one turn of each column's side.
+/// A numbered line of movetext: one turn of each column's side. Its tokens are
+/// `record.tokens[line.tokens]`: a record keeps all of its tokens in one vector.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct MoveLine<'a> {
+pub struct MoveLine {
     pub number: u32,
     pub span: Span,
-    pub tokens: Vec<Token<'a>>,
+    pub tokens: Range<usize>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -114,13 +115,16 @@ pub struct Record<'a> {
     pub header: Option<ColumnHeader>,
     pub startup: Option<Diagram>,
     pub final_position: Option<Diagram>,
-    pub lines: Vec<MoveLine<'a>>,
+    pub lines: Vec<MoveLine>,
+    /// Every token of the movetext, in order.
+    pub tokens: Vec<Token<'a>>,
     pub syntax_errors: Vec<SyntaxError>,
 }
 
 impl<'a> Record<'a> {
-    pub fn tokens(&self) -> impl Iterator<Item = &Token<'a>> {
-        self.lines.iter().flat_map(|l| l.tokens.iter())
+    /// The tokens of one of the record's lines.
+    pub fn line_tokens(&self, line: &MoveLine) -> &[Token<'a>] {
+        &self.tokens[line.tokens.clone()]
     }
 
     /// The game the record's own text names or draws, if any: its title, else its diagrams.

@@ -78,8 +78,10 @@ pub fn default_start(geometry: Geometry) -> Option<Phages> {
 /// column's whole turn written as `....` (RULINGS 7). Without a header, X (as in the blog's game).
 pub fn first_mover(record: &Record, stones_per_side: usize) -> Side {
     let sides = record.header.as_ref().map_or([Side::X, Side::O], |h| h.sides);
-    let leading_fillers =
-        record.lines.first().map_or(0, |l| l.tokens.iter().take_while(|t| t.kind == TokenKind::Filler).count());
+    let leading_fillers = record
+        .lines
+        .first()
+        .map_or(0, |l| record.line_tokens(l).iter().take_while(|t| t.kind == TokenKind::Filler).count());
     // The first side fills only its missing phase (a); a first column left out also fills its (a)
     // and (c), before the other side's (a).
     if leading_fillers >= 2 * stones_per_side {
