@@ -138,11 +138,12 @@ pub trait WithRecorded {
 impl GameKind {
     /// Runs `work` with this game's engine; `None` for the games of the published notation.
     pub fn with_recorded<W: WithRecorded>(self, work: W) -> Option<W::Output> {
-        use crate::games::{petrify::Petrify, quarod::Quarod};
+        use crate::games::{petrify::Petrify, quarod::Quarod, vadrantir::Vadrantir};
         match self {
             GameKind::Quarod => Some(work.run::<Quarod>()),
             GameKind::Petrify => Some(work.run::<Petrify>()),
-            GameKind::Vadrantir | GameKind::Splinter => None,
+            GameKind::Vadrantir => Some(work.run::<Vadrantir>()),
+            GameKind::Splinter => None,
             GameKind::Quadraphages | GameKind::Hexaphages => None,
         }
     }

@@ -20,7 +20,7 @@ pub fn result_token<G: Recorded>(position: &G) -> String {
 /// position.
 pub fn write_common_record<G: Recorded>(start: &G, moves: &[G::Move], extra_tags: &[(&str, String)]) -> String {
     let mut out = format!("[Game \"{}\"]\n", G::TAG);
-    let size = start.geometry().height();
+    let size = start.geometry().size();
     out.push_str(&format!("[Size \"{size}\"]\n"));
     let players = start.player_names().len();
     if players != 2 {
@@ -39,7 +39,7 @@ pub fn write_common_record<G: Recorded>(start: &G, moves: &[G::Move], extra_tags
     }
     let result = result_token(&position);
     out.push_str(&format!("[Result \"{result}\"]\n"));
-    let empty = G::start(Some(size as u8), Some(players as u8)).ok();
+    let empty = G::start(Some(size), Some(players as u8)).ok();
     if empty.as_ref().map(ascii::diagram) != Some(ascii::diagram(start)) {
         out.push_str("\nSetup:\n");
         out.push_str(&ascii::diagram(start));

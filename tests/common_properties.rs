@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use referee::game::Recorded;
 use referee::games::petrify::Petrify;
 use referee::games::quarod::Quarod;
+use referee::games::vadrantir::Vadrantir;
 use referee::random::random_game;
 use referee::record::{common, TokenKind};
 use referee::verdict::{ClaimStatus, Status};
@@ -53,6 +54,11 @@ proptest! {
     fn generated_petrify_games_verify_and_round_trip(size in 6u8..=10, seed in any::<u64>()) {
         check_game::<Petrify>(size, seed)?;
     }
+
+    #[test]
+    fn generated_vadrantir_games_verify_and_round_trip(side in 5u8..=7, seed in any::<u64>()) {
+        check_game::<Vadrantir>(side, seed)?;
+    }
 }
 
 /// Random, mostly illegal, move tokens: verification (lenient or not) never panics and locates
@@ -61,7 +67,7 @@ proptest! {
 fn random_tokens_never_panic_even_when_lenient() {
     let mut rng = fastrand::Rng::with_seed(11);
     let cell = |rng: &mut fastrand::Rng| format!("{}{}", (b'a' + rng.u8(0..11)) as char, rng.u8(0..12));
-    for game in ["Quarod", "Petrify"] {
+    for game in ["Quarod", "Petrify", "Vadrantir"] {
         for _ in 0..400 {
             let size = rng.u8(1..12);
             let mut text = format!("[Game \"{game}\"]\n[Size \"{size}\"]\n\n");

@@ -63,6 +63,14 @@ impl Geometry {
         }
     }
 
+    /// The board's size as records give it (`[Size]`): the side of the square or of the hexagon.
+    pub fn size(self) -> u8 {
+        match self {
+            Geometry::Square { size } => size,
+            Geometry::Hex { side } => side,
+        }
+    }
+
     /// Number of grid slots (cells plus the unused slots of a hex grid).
     pub fn slots(self) -> usize {
         self.width() as usize * self.height() as usize

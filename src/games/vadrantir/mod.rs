@@ -1,1 +1,10 @@
-//! Vadrantir (placeholder: the engine is being written).
+//! Vadrantir (seed text `seeds/vadrantir.txt`, RULINGS Vadrantir 1-6): stones placed on a hex
+//! board, each group held to at most one stone more than the largest enemy group it touches; the
+//! empty territories go to the side with the larger adjacent groups, and the half point to the
+//! side with the larger groups on the whole board.
+
+pub mod notation;
+pub mod rules;
+
+pub use notation::Written;
+pub use rules::{Colour, Comparison, Formed, Illegal, SetupError, Territory, Vadrantir, VadrantirMove, VadrantirScore};

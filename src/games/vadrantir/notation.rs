@@ -1,0 +1,55 @@
+//! Vadrantir move tokens: a placement is the cell's label (`f6`), and `swap` is the pie rule.
+//! There is no passing, so `pass` is not a move. Reading only checks the syntax; the cell meets
+//! the board in [`Vadrantir::resolve`](crate::game::Recorded::resolve).
+
+use super::rules::VadrantirMove;
+use crate::geometry::{CellLabel, Geometry};
+
+/// A Vadrantir move as written, before it meets a position.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Written {
+    Place(CellLabel),
+    Swap,
+}
+
+/// Reads one token; `Err` says what the notation expected.
+pub fn parse(text: &str) -> Result<Written, String> {
+    match text {
+        "swap" => return Ok(Written::Swap),
+        "pass" => {
+            return Err("`pass` is not a Vadrantir move: there is no passing; the game ends when the player to move \
+                 has no legal placement"
+                .to_string())
+        }
+        _ => {}
+    }
+    match CellLabel::parse(text) {
+        Some(l) => Ok(Written::Place(l)),
+        None => Err(format!(
+            "`{text}` is not a Vadrantir move: expected a cell (a letter and a row number, as in g6) or `swap`"
+        )),
+    }
+}
+
+/// Writes a move as a token (the inverse of [`parse`]).
+pub fn write(g: Geometry, m: VadrantirMove) -> String {
+    match m {
+        VadrantirMove::Place(c) => g.label(c).to_string(),
+        VadrantirMove::Swap => "swap".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_read_back() {
+        assert_eq!(parse("f6"), Ok(Written::Place(CellLabel { col: 5, row: 6 })));
+        assert_eq!(parse("a11"), Ok(Written::Place(CellLabel { col: 0, row: 11 })));
+        assert_eq!(parse("swap"), Ok(Written::Swap));
+        for bad in ["", "F6", "f0", "pass", "Swap", "f6f7", "f6x", "6f", "resign"] {
+            assert!(parse(bad).is_err(), "{bad} was read");
+        }
+    }
+}
