@@ -138,12 +138,12 @@ pub trait WithRecorded {
 impl GameKind {
     /// Runs `work` with this game's engine; `None` for the games of the published notation.
     pub fn with_recorded<W: WithRecorded>(self, work: W) -> Option<W::Output> {
-        use crate::games::{petrify::Petrify, quarod::Quarod, vadrantir::Vadrantir};
+        use crate::games::{petrify::Petrify, quarod::Quarod, splinter::Splinter, vadrantir::Vadrantir};
         match self {
             GameKind::Quarod => Some(work.run::<Quarod>()),
             GameKind::Petrify => Some(work.run::<Petrify>()),
             GameKind::Vadrantir => Some(work.run::<Vadrantir>()),
-            GameKind::Splinter => None,
+            GameKind::Splinter => Some(work.run::<Splinter>()),
             GameKind::Quadraphages | GameKind::Hexaphages => None,
         }
     }

@@ -373,14 +373,14 @@ fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOpti
                 ClaimStatus::Refuted,
                 format!("`{text}` is not a result: write 1-0, 0-1 (one place per player, 1 for the winner) or *"),
             ),
-            Some(TokenKind::Result { winner: None, .. }) => {
+            Some(TokenKind::Result { winner: None, players: 0 }) => {
                 (ClaimStatus::Unchecked, "the record claims no result (`*`)".to_string())
             }
             Some(TokenKind::Result { players, .. }) if players as usize != names.len() => (
                 ClaimStatus::Refuted,
                 format!("`{text}` has {players} places but the game has {} players", names.len()),
             ),
-            Some(TokenKind::Result { winner: Some(w), .. }) => match (&gap, &outcome) {
+            Some(TokenKind::Result { winner, .. }) => match (&gap, &outcome) {
                 (Some(g), _) => (ClaimStatus::Unchecked, g.clone()),
                 (None, None) => (
                     ClaimStatus::Unchecked,
@@ -388,9 +388,9 @@ fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOpti
                         .to_string(),
                 ),
                 (None, Some(o)) => {
-                    let said = format!("{} wins", names[w as usize]);
+                    let said = winner.map_or("nobody wins".to_string(), |w| format!("{} wins", names[w as usize]));
                     let real = describe_outcome(names, o);
-                    if o.winner == Some(w as usize) {
+                    if o.winner == winner.map(usize::from) {
                         (ClaimStatus::Confirmed, format!("the game is over: {real}"))
                     } else {
                         (ClaimStatus::Refuted, format!("the record says {said}, but the game is over: {real}"))

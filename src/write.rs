@@ -4,13 +4,14 @@
 use crate::game::Recorded;
 use crate::render::ascii;
 
-/// The result token of a finished game: `1-0`, `0-1`, `0-0-1`, ...; `*` while it is not over or
-/// nobody won.
+/// The result token of a finished game: `1-0`, `0-1`, `0-0-1`, ..., all zeros when nobody won;
+/// `*` while it is not over.
 pub fn result_token<G: Recorded>(position: &G) -> String {
-    match position.outcome().and_then(|o| o.winner) {
-        Some(w) => {
-            (0..position.player_names().len()).map(|i| if i == w { "1" } else { "0" }).collect::<Vec<_>>().join("-")
-        }
+    match position.outcome() {
+        Some(o) => (0..position.player_names().len())
+            .map(|i| if o.winner == Some(i) { "1" } else { "0" })
+            .collect::<Vec<_>>()
+            .join("-"),
         None => "*".to_string(),
     }
 }
@@ -23,7 +24,8 @@ pub fn write_common_record<G: Recorded>(start: &G, moves: &[G::Move], extra_tags
     let size = start.geometry().size();
     out.push_str(&format!("[Size \"{size}\"]\n"));
     let players = start.player_names().len();
-    if players != 2 {
+    let default_players = G::start(Some(size), None).map_or(2, |g| g.player_names().len());
+    if players != default_players {
         out.push_str(&format!("[Players \"{players}\"]\n"));
     }
     for (name, value) in extra_tags {

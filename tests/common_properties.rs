@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use referee::game::Recorded;
 use referee::games::petrify::Petrify;
 use referee::games::quarod::Quarod;
+use referee::games::splinter::Splinter;
 use referee::games::vadrantir::Vadrantir;
 use referee::random::random_game;
 use referee::record::{common, TokenKind};
@@ -14,7 +15,11 @@ use referee::verify::{verify_source, VerifyOptions};
 use referee::write::write_common_record;
 
 fn check_game<G: Recorded>(size: u8, seed: u64) -> Result<(), TestCaseError> {
-    let start = G::start(Some(size), None).expect("size in range");
+    check_players::<G>(size, None, seed)
+}
+
+fn check_players<G: Recorded>(size: u8, players: Option<u8>, seed: u64) -> Result<(), TestCaseError> {
+    let start = G::start(Some(size), players).expect("size in range");
     let moves = random_game(&start, seed, 100_000);
     let text = write_common_record(&start, &moves, &[]);
     let verdicts = verify_source(&text, VerifyOptions::default());
@@ -59,6 +64,11 @@ proptest! {
     fn generated_vadrantir_games_verify_and_round_trip(side in 5u8..=7, seed in any::<u64>()) {
         check_game::<Vadrantir>(side, seed)?;
     }
+
+    #[test]
+    fn generated_splinter_games_verify_and_round_trip(players in 2u8..=4, size in 8u8..=13, seed in any::<u64>()) {
+        check_players::<Splinter>(size, Some(players), seed)?;
+    }
 }
 
 /// Random, mostly illegal, move tokens: verification (lenient or not) never panics and locates
@@ -67,7 +77,7 @@ proptest! {
 fn random_tokens_never_panic_even_when_lenient() {
     let mut rng = fastrand::Rng::with_seed(11);
     let cell = |rng: &mut fastrand::Rng| format!("{}{}", (b'a' + rng.u8(0..11)) as char, rng.u8(0..12));
-    for game in ["Quarod", "Petrify", "Vadrantir"] {
+    for game in ["Quarod", "Petrify", "Vadrantir", "Splinter Quad"] {
         for _ in 0..400 {
             let size = rng.u8(1..12);
             let mut text = format!("[Game \"{game}\"]\n[Size \"{size}\"]\n\n");

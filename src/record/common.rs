@@ -133,7 +133,12 @@ fn result_token(word: &str) -> Option<TokenKind> {
         return None;
     }
     let winners: Vec<usize> = places.iter().enumerate().filter(|(_, p)| **p == "1").map(|(i, _)| i).collect();
-    (winners.len() == 1).then(|| TokenKind::Result { winner: Some(winners[0] as u8), players: places.len() as u8 })
+    // All zeros: the game ended and nobody won (a tie).
+    match winners[..] {
+        [] => Some(TokenKind::Result { winner: None, players: places.len() as u8 }),
+        [w] => Some(TokenKind::Result { winner: Some(w as u8), players: places.len() as u8 }),
+        _ => None,
+    }
 }
 
 /// A move number: `12.` or `12...`, alone or glued to the move that follows (`12.d4`).
@@ -361,6 +366,7 @@ mod tests {
     fn results_name_the_winners_place() {
         assert_eq!(result_token("0-1"), Some(TokenKind::Result { winner: Some(1), players: 2 }));
         assert_eq!(result_token("0-0-1-0"), Some(TokenKind::Result { winner: Some(2), players: 4 }));
+        assert_eq!(result_token("0-0-0"), Some(TokenKind::Result { winner: None, players: 3 }));
         assert_eq!(result_token("1-1"), None);
         assert_eq!(result_token("1/2-1/2"), None);
     }

@@ -46,7 +46,8 @@ pub enum TokenKind {
     /// A move in the common record format; its game reads it.
     Written,
     /// The result token of the common format: `1-0`, `0-1`, `0-0-1` (the winner's place holds
-    /// 1), or `*` (not known) as `winner: None`; `players` is how many places it has.
+    /// 1), all zeros for a game nobody won, or `*` (no result claimed: `players` is 0);
+    /// `players` is how many places it has.
     Result { winner: Option<u8>, players: u8 },
 }
 

@@ -1,1 +1,18 @@
-//! Splinter Quad (placeholder: the engine is being written).
+//! Splinter Quad (seed text `seeds/splinter-quad.txt`, RULINGS Splinter Quad 1-5): two to four
+//! players slide their pieces one square, pushing whole lines along and off the board; after
+//! every move only the largest group of pieces stays, and a player who runs out of two types of
+//! piece is out.
+//!
+//! [`start`] holds the default starts (with their diagrams), [`rules`] the engine and every
+//! decision taken where the texts leave a point open, [`notation`] the move tokens.
+
+pub mod notation;
+pub mod rules;
+pub mod start;
+
+pub use notation::{parse, Written};
+pub use rules::{
+    Effects, Ending, Illegal, Kind, Piece, Player, PlayerScore, SetupError, Splinter, SplinterMove, SplinterScore,
+    Standing, EMPTY_GLYPH, MAX_CHOICES, MAX_SIZE, MIN_SIZE, QUIET_MOVES,
+};
+pub use start::{default_block, default_size};

@@ -1,0 +1,114 @@
+//! Splinter Quad move tokens.
+//!
+//! `d4e5` is the piece on d4 stepping to e5 (the line in front of it is pushed along). When the
+//! move splits the pieces into equal largest groups, the token adds `/` and a square of the group
+//! that stays: `d4e5/f7`. That `/square` is written exactly when there is a choice: if the pieces
+//! of a player who goes out leave the board and the rest split into equal largest groups again, a
+//! second `/square` says which of those stays (`d4e5/f7/c3`), and so on, in the order the ties
+//! come. There is no `pass`: a player always has a step to make (see [`super::rules`]).
+//!
+//! Reading is in two stages: [`parse`] checks the syntax alone; [`Recorded::resolve`] finds the
+//! squares on the board, and [`Game::check`] whether the move and its choices are legal.
+//!
+//! [`Recorded::resolve`]: crate::game::Recorded::resolve
+//! [`Game::check`]: crate::game::Game::check
+
+use std::fmt;
+
+use super::rules::{SplinterMove, MAX_CHOICES};
+use crate::geometry::{CellLabel, Geometry};
+
+/// A move as written, before it meets a board.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Written {
+    pub from: CellLabel,
+    pub to: CellLabel,
+    /// The `/square`s, in order; unused slots are `None`.
+    pub keep: [Option<CellLabel>; MAX_CHOICES],
+}
+
+impl fmt::Display for Written {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)?;
+        for c in self.keep.iter().map_while(|c| *c) {
+            write!(f, "/{c}")?;
+        }
+        Ok(())
+    }
+}
+
+const EXPECTED: &str = "expected the square of a piece and the square it steps to, like d4e5, then, if the move \
+                        splits the pieces into equal largest groups, `/` and a square of the group that stays, like \
+                        d4e5/f7";
+
+/// Reads a token's syntax: `d4e5`, `d4e5/f7`, `d4e5/f7/c3`.
+pub fn parse(text: &str) -> Result<Written, String> {
+    let not = |why: &str| format!("`{text}` is not a Splinter Quad move: {why}");
+    if text == "pass" {
+        return Err(not("there is no passing, since a player always has a step to make"));
+    }
+    let mut parts = text.split('/');
+    let step = parts.next().unwrap_or("");
+    let bytes = step.as_bytes();
+    if !bytes.first().is_some_and(u8::is_ascii_lowercase) {
+        return Err(not(EXPECTED));
+    }
+    // The first square ends with its digits; the second starts with the next letter.
+    let end = 1 + bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let label = |s: &str| CellLabel::parse(s).ok_or_else(|| not(&format!("`{s}` is not a square; {EXPECTED}")));
+    let from = label(&step[..end])?;
+    if end == step.len() {
+        return Err(not(&format!("a move names two squares; {EXPECTED}")));
+    }
+    let to = label(&step[end..])?;
+    let mut keep = [None; MAX_CHOICES];
+    for (i, part) in parts.enumerate() {
+        if i >= MAX_CHOICES {
+            return Err(not("a move meets at most three ties between largest groups, so it has at most three `/`"));
+        }
+        if part.is_empty() {
+            return Err(not(&format!("a `/` is followed by a square of the group that stays; {EXPECTED}")));
+        }
+        keep[i] = Some(label(part)?);
+    }
+    Ok(Written { from, to, keep })
+}
+
+/// Writes a move as a token (the inverse of [`parse`]).
+pub fn write(g: Geometry, m: SplinterMove) -> String {
+    let mut out = format!("{}{}", g.label(m.from), g.label(m.to));
+    for c in m.choices() {
+        out.push_str(&format!("/{}", g.label(c)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn l(s: &str) -> CellLabel {
+        CellLabel::parse(s).unwrap()
+    }
+
+    #[test]
+    fn tokens_read_back() {
+        let w = |from, to, keep: &[&str]| {
+            let mut k = [None; MAX_CHOICES];
+            for (slot, s) in k.iter_mut().zip(keep) {
+                *slot = Some(l(s));
+            }
+            Written { from: l(from), to: l(to), keep: k }
+        };
+        assert_eq!(parse("d4e5"), Ok(w("d4", "e5", &[])));
+        assert_eq!(parse("j10i9"), Ok(w("j10", "i9", &[])));
+        assert_eq!(parse("d4e5/f7"), Ok(w("d4", "e5", &["f7"])));
+        assert_eq!(parse("d4e5/f7/c3/a1"), Ok(w("d4", "e5", &["f7", "c3", "a1"])));
+        for tok in ["d4e5", "a10b11/c12", "d4e5/f7/c3"] {
+            assert_eq!(parse(tok).unwrap().to_string(), tok);
+        }
+        for bad in ["", "d4", "d4e", "D4e5", "d4e5/", "d4e5//f7", "d4-e5", "d4e5/f7/c3/a1/b2", "d0e5", "4d5e", "pass"] {
+            assert!(parse(bad).is_err(), "{bad} was read");
+        }
+    }
+}
