@@ -2,7 +2,9 @@
 //!
 //! * `parse`: `record::parse` over the whole corpus text (MiB/s);
 //! * `verify`: `verify_source` — parse, replay and claim checks (records/s);
-//! * `replay`: `replay::replay` alone over pre-parsed tokens (stone moves/s).
+//! * `replay`: `replay::replay` alone over pre-parsed tokens (stone moves/s);
+//! * `common/<game>`: `verify_source` over 100 finished games of each game of the common format
+//!   (records/s).
 //!
 //! The games are random legal games played to the end from fixed seeds, so every record is valid,
 //! finished, and its claims are settled without any search.
@@ -12,13 +14,15 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput};
 
-use referee::game::Game;
+use referee::game::{Game, Recorded};
 use referee::games::phages::{notation, Phages, PhagesMove};
+use referee::games::{petrify::Petrify, quarod::Quarod, splinter::Splinter, vadrantir::Vadrantir};
 use referee::random::random_game;
 use referee::record::{self, Token};
 use referee::replay::{replay, ReplayOptions};
 use referee::verdict::Status;
 use referee::verify::{verify_source, VerifyOptions};
+use referee::write::write_common_record;
 
 /// Records per game in the corpus.
 const GAMES_PER_KIND: u64 = 200;
@@ -119,5 +123,44 @@ fn benches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(verify, benches);
+/// Records of one game in the common format, `n` of them from fixed seeds, joined into one text.
+fn common_corpus<G: Recorded>(start: &G, n: u64) -> (String, usize) {
+    let mut moves = 0;
+    let text = (0..n)
+        .map(|seed| {
+            let game = random_game(start, seed, MAX_MOVES);
+            moves += game.len();
+            write_common_record(start, &game, &[])
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    (text, moves)
+}
+
+/// Whole verification of the games in the common record format, records/s, one benchmark a game.
+fn common_benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("common");
+    group
+        .sample_size(20)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4));
+    let corpora = [
+        ("quarod-8x8", common_corpus(&Quarod::start(None, None).expect("default"), 100)),
+        ("petrify-8x8", common_corpus(&Petrify::start(None, None).expect("default"), 100)),
+        ("vadrantir-side6", common_corpus(&Vadrantir::start(None, None).expect("default"), 100)),
+        ("splinter-4-players", common_corpus(&Splinter::start(None, None).expect("default"), 100)),
+    ];
+    for (name, (text, moves)) in &corpora {
+        let verdicts = verify_source(text, VerifyOptions::default());
+        assert_eq!(verdicts.len(), 100);
+        assert!(verdicts.iter().all(|v| v.status == Status::Valid && v.game_over), "{name} verifies");
+        println!("{name}: 100 records, {} bytes, {moves} moves", text.len());
+        group.throughput(Throughput::Elements(100));
+        group.bench_function(*name, |b| b.iter(|| verify_source(black_box(text), VerifyOptions::default())));
+    }
+    group.finish();
+}
+
+criterion_group!(verify, benches, common_benches);
 criterion_main!(verify);
