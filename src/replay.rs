@@ -50,6 +50,18 @@ pub struct Replay<G> {
     pub before_last_move: Option<G>,
 }
 
+impl<G> Replay<G> {
+    /// Why the replay is not the whole game the record describes, if it is not: claims cannot be
+    /// checked against it.
+    pub fn incomplete(&self) -> Option<String> {
+        match self.violations.len() {
+            0 => self.stopped_at.map(|_| "the replay stopped before the end of the record".to_string()),
+            1 => Some("the record has 1 illegal move".to_string()),
+            n => Some(format!("the record has {n} illegal moves")),
+        }
+    }
+}
+
 /// Options of a replay.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReplayOptions {

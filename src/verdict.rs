@@ -2,7 +2,8 @@
 
 use serde::Serialize;
 
-use crate::game::GameKind;
+use crate::game::{BoardView, GameKind};
+use crate::geometry::Cell;
 use crate::record::Span;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
@@ -82,8 +83,25 @@ pub struct Verdict {
     /// The score where the replay ended, in words and as JSON.
     pub score_text: Option<String>,
     pub score: serde_json::Value,
-    /// The board where the replay ended.
-    pub board: Option<String>,
     /// What the reader should know beyond the problems (conventions used, defaults assumed).
     pub notes: Vec<String>,
+}
+
+/// Checks a final-position diagram, one glyph per cell, against the position the replay reached.
+pub fn compare_final_position<G: BoardView>(position: &G, shown: &[(Cell, &str)]) -> (ClaimStatus, String) {
+    let g = position.geometry();
+    let diffs: Vec<String> = shown
+        .iter()
+        .filter(|(c, glyph)| position.glyph(*c) != *glyph)
+        .map(|(c, glyph)| format!("{} shows {glyph}, the replay has {}", g.label(*c), position.glyph(*c)))
+        .collect();
+    if diffs.is_empty() {
+        return (ClaimStatus::Confirmed, format!("all {} cells match the replay", shown.len()));
+    }
+    const LISTED: usize = 6;
+    let more = if diffs.len() > LISTED { format!(" and {} more", diffs.len() - LISTED) } else { String::new() };
+    (
+        ClaimStatus::Refuted,
+        format!("{} cells differ: {}{more}", diffs.len(), diffs[..diffs.len().min(LISTED)].join("; ")),
+    )
 }

@@ -6,7 +6,9 @@ use crate::record::common::{self, CommonRecord, TextDiagram};
 use crate::record::{self, Record, TokenKind};
 use crate::render::ascii;
 use crate::replay::{replay, Notation, Reading, Replay, ReplayOptions};
-use crate::verdict::{ClaimCheck, ClaimKind, ClaimStatus, Problem, ProblemKind, Status, Verdict};
+use crate::verdict::{
+    compare_final_position, ClaimCheck, ClaimKind, ClaimStatus, Problem, ProblemKind, Status, Verdict,
+};
 
 /// How to verify.
 #[derive(Clone, Copy, Debug)]
@@ -86,34 +88,51 @@ pub fn replay_record(
     if let Some(e) = r.syntax_errors.first() {
         return Err(problem(ProblemKind::Syntax, e.span.clone(), "", e.message.clone()));
     }
-    let start = phages::notation::setup(r, options.game)
-        .map_err(|p| problem(ProblemKind::Undecided, p.span.clone(), "", p.message))?;
+    let start = phages_start(r, options)?;
     let rep = replay(start.clone(), &r.tokens, ReplayOptions { lenient: options.lenient, max_moves });
     Ok((start, rep))
+}
+
+/// The start of a record in the published notation: a fault of its own start diagram is a
+/// syntax error; a board with no known start cannot be judged.
+fn phages_start(r: &Record, options: VerifyOptions) -> Result<Phages, Problem> {
+    phages::notation::setup(r, options.game).map_err(|p| {
+        let kind = if p.in_diagram { ProblemKind::Syntax } else { ProblemKind::Undecided };
+        problem(kind, p.span, "", p.message)
+    })
+}
+
+/// A record's status: its worst problem.
+fn status_of(problems: &[Problem]) -> Status {
+    let has = |kind| problems.iter().any(|p| p.kind == kind);
+    if has(ProblemKind::Syntax) {
+        Status::SyntaxError
+    } else if has(ProblemKind::Undecided) {
+        Status::Undecided
+    } else if problems.is_empty() {
+        Status::Valid
+    } else {
+        Status::Illegal
+    }
 }
 
 fn verify_record(src: &str, r: &Record, options: VerifyOptions, budget: &mut phages::claims::SearchBudget) -> Verdict {
     let hint_kind = options.game.or(r.game_hint().map(|h| h.0)).unwrap_or(GameKind::Quadraphages);
     let mut v = empty_verdict(r.index, r.span.clone(), hint_kind);
     if !r.syntax_errors.is_empty() {
-        v.status = Status::SyntaxError;
         v.problems = r
             .syntax_errors
             .iter()
             .map(|e| problem(ProblemKind::Syntax, e.span.clone(), &src[e.span.clone()], e.message.clone()))
             .collect();
+        v.status = status_of(&v.problems);
         return v;
     }
-    let start = match phages::notation::setup(r, options.game) {
+    let start = match phages_start(r, options) {
         Ok(s) => s,
         Err(p) => {
-            let (status, kind) = if p.in_diagram {
-                (Status::SyntaxError, ProblemKind::Syntax)
-            } else {
-                (Status::Undecided, ProblemKind::Undecided)
-            };
-            v.status = status;
-            v.problems.push(problem(kind, p.span.clone(), &src[p.span], p.message));
+            v.problems.push(Problem { token: src[p.span.clone()].to_string(), ..p });
+            v.status = status_of(&v.problems);
             return v;
         }
     };
@@ -132,7 +151,6 @@ fn verify_record(src: &str, r: &Record, options: VerifyOptions, budget: &mut pha
     }
     let per_side = start.stones_per_side();
     if let Some(written) = stones_written_per_phase(r).filter(|&w| w != per_side) {
-        v.status = Status::Undecided;
         let first = r.lines.iter().skip(1).find(|l| l.tokens.len() > 1).unwrap_or(&r.lines[0]);
         v.problems.push(problem(
             ProblemKind::Undecided,
@@ -143,7 +161,7 @@ fn verify_record(src: &str, r: &Record, options: VerifyOptions, budget: &mut pha
                 phages::notation::board_name(start.geometry())
             ),
         ));
-        v.board = Some(ascii::diagram(&start));
+        v.status = status_of(&v.problems);
         return v;
     }
     let rep = replay(start, &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
@@ -151,7 +169,7 @@ fn verify_record(src: &str, r: &Record, options: VerifyOptions, budget: &mut pha
     v.notes.extend(cap_note(&rep));
     v.claims = phages::claims::check(r, &r.tokens, &rep, budget);
     v.problems.extend(refuted_claims(&v.claims));
-    v.status = if v.problems.is_empty() { Status::Valid } else { Status::Illegal };
+    v.status = status_of(&v.problems);
     let score = rep.position.score();
     v.moves = rep.moves;
     v.game_over = rep.position.is_over();
@@ -160,7 +178,6 @@ fn verify_record(src: &str, r: &Record, options: VerifyOptions, budget: &mut pha
         "x": { "marks": score.marks[0], "with_stones": score.count(phages::Side::X, true) },
         "o": { "marks": score.marks[1], "with_stones": score.count(phages::Side::O, true) },
     });
-    v.board = Some(ascii::diagram(&rep.position));
     v
 }
 
@@ -207,7 +224,6 @@ fn empty_verdict(index: usize, span: record::Span, game: GameKind) -> Verdict {
         game_over: false,
         score_text: None,
         score: serde_json::Value::Null,
-        board: None,
         notes: Vec::new(),
     }
 }
@@ -277,15 +293,7 @@ fn verify_common(src: &str, r: &CommonRecord, options: VerifyOptions) -> Verdict
         v.problems.splice(0..0, syntax);
         v.problems.sort_by_key(|p| p.span.start);
     }
-    v.status = if v.problems.iter().any(|p| p.kind == ProblemKind::Syntax) {
-        Status::SyntaxError
-    } else if v.problems.iter().any(|p| p.kind == ProblemKind::Undecided) {
-        Status::Undecided
-    } else if v.problems.is_empty() {
-        Status::Valid
-    } else {
-        Status::Illegal
-    };
+    v.status = status_of(&v.problems);
     v
 }
 
@@ -340,15 +348,7 @@ fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOpti
     let rep = replay(start, &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
     v.problems.extend(rep.violations.iter().map(illegal_move));
     v.notes.extend(cap_note(&rep));
-    let gap = if rep.violations.is_empty() && rep.stopped_at.is_none() {
-        None
-    } else {
-        Some(format!(
-            "the record has {} illegal move{}",
-            rep.violations.len(),
-            if rep.violations.len() == 1 { "" } else { "s" }
-        ))
-    };
+    let gap = rep.incomplete();
     let position = &rep.position;
     let names = position.player_names();
     let outcome = position.outcome();
@@ -435,7 +435,6 @@ fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOpti
         ),
         None => serde_json::Value::String(position.score().to_string()),
     };
-    v.board = Some(ascii::diagram(position));
 }
 
 /// `Blue wins 20-16: ...` in the game's words.
@@ -447,58 +446,43 @@ fn describe_outcome(names: &[&str], o: &crate::game::Outcome) -> String {
     }
 }
 
-/// A final diagram against the position, cell by cell.
+/// A final diagram against the position, cell by cell, once its shape is the board's.
 fn compare_diagram<G: BoardView>(position: &G, d: &TextDiagram) -> (ClaimStatus, String) {
     let g = position.geometry();
     let cells: Vec<_> = g.cells().collect();
     let glyphs = d.glyphs();
     if glyphs.len() != cells.len() || d.rows.len() != g.height() as usize {
-        return (
-            ClaimStatus::Refuted,
-            format!(
-                "the diagram has {} cells in {} rows; the board has {} in {}",
-                glyphs.len(),
-                d.rows.len(),
-                cells.len(),
-                g.height()
-            ),
-        );
+        let (n, rows) = (cells.len(), g.height());
+        let message =
+            format!("the diagram has {} cells in {} rows; the board has {n} in {rows}", glyphs.len(), d.rows.len());
+        return (ClaimStatus::Refuted, message);
     }
-    let diffs: Vec<String> = cells
-        .iter()
-        .zip(&glyphs)
-        .filter(|(c, glyph)| position.glyph(**c) != **glyph)
-        .map(|(c, glyph)| format!("{} shows {glyph}, the replay has {}", g.label(*c), position.glyph(*c)))
-        .collect();
-    if diffs.is_empty() {
-        (ClaimStatus::Confirmed, format!("all {} cells match the replay", cells.len()))
-    } else {
-        let more = if diffs.len() > 6 { format!(" and {} more", diffs.len() - 6) } else { String::new() };
-        (
-            ClaimStatus::Refuted,
-            format!(
-                "{} cells differ: {}{more}",
-                diffs.len(),
-                diffs.iter().take(6).cloned().collect::<Vec<_>>().join("; ")
-            ),
-        )
-    }
+    let shown: Vec<_> = cells.into_iter().zip(glyphs).collect();
+    compare_final_position(position, &shown)
+}
+
+/// Why a diagram from [`position_diagram`] is not of the position asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShowNote {
+    /// Replay stopped at an illegal move, at `span`; the diagram is the position before it.
+    StoppedAt { span: record::Span, message: String },
+    /// The record has only `moves` moves; the diagram is its last position.
+    Short { moves: usize },
 }
 
 /// The diagram of record `index` (1-based) of `src` after `ply` moves (all if `None`), and a note
-/// when the replay stopped early or the record is shorter; `Err` says why there is no position.
+/// when that position could not be reached; `Err` says why there is no position, and where.
 pub fn position_diagram(
     src: &str,
     index: usize,
     ply: Option<usize>,
     options: VerifyOptions,
-) -> Result<(String, Option<String>), (record::Span, String)> {
-    fn shown<G: Notation>(src: &str, rep: Replay<G>, ply: Option<usize>) -> (String, Option<String>) {
+) -> Result<(String, Option<ShowNote>), (record::Span, String)> {
+    fn shown<G: Notation>(rep: Replay<G>, ply: Option<usize>) -> (String, Option<ShowNote>) {
         let note = if let Some(v) = rep.violations.first() {
-            let (line, col) = crate::report::line_col(src, v.span.start);
-            Some(format!("stopped at an illegal move at {line}:{col} ({}); showing the position before it", v.message))
+            Some(ShowNote::StoppedAt { span: v.span.clone(), message: v.message.clone() })
         } else if ply.is_some_and(|p| p > rep.moves) {
-            Some(format!("the record has only {} moves; showing the last position", rep.moves))
+            Some(ShowNote::Short { moves: rep.moves })
         } else {
             None
         };
@@ -520,10 +504,10 @@ pub fn position_diagram(
             ply: Option<usize>,
         }
         impl WithRecorded for Show<'_, '_, '_> {
-            type Output = Result<(String, Option<String>), (record::Span, String)>;
+            type Output = Result<(String, Option<ShowNote>), (record::Span, String)>;
             fn run<G: Recorded>(self) -> Self::Output {
                 let start = common_start::<G>(self.src, self.record).map_err(|p| (p.span, p.message))?;
-                Ok(shown(self.src, replay(start, &self.record.tokens, self.options), self.ply))
+                Ok(shown(replay(start, &self.record.tokens, self.options), self.ply))
             }
         }
         let kind = common_kind(src, r, options.game).map_err(fail)?;
@@ -534,5 +518,5 @@ pub fn position_diagram(
     let records = record::parse(src);
     let r = records.get(index.wrapping_sub(1)).ok_or_else(|| no_record(records.len()))?;
     let (_, rep) = replay_record(r, options, ply).map_err(|p| (p.span, p.message))?;
-    Ok(shown(src, rep, ply))
+    Ok(shown(rep, ply))
 }

@@ -272,8 +272,17 @@ fn show(file: &Path, index: usize, ply: Option<usize>, game: Option<GameKind>) -
             ExitCode::from(2)
         }
         Ok((diagram, note)) => {
-            if let Some(note) = note {
-                eprintln!("referee: {name}: {note}");
+            match note {
+                Some(verify::ShowNote::StoppedAt { span, message }) => {
+                    let (line, col) = report::line_col(&src, span.start);
+                    eprintln!(
+                        "referee: {name}: stopped at an illegal move at {line}:{col} ({message}); showing the position before it"
+                    );
+                }
+                Some(verify::ShowNote::Short { moves }) => {
+                    eprintln!("referee: {name}: the record has only {moves} moves; showing the last position");
+                }
+                None => {}
             }
             print!("{diagram}");
             ExitCode::SUCCESS

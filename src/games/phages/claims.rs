@@ -2,10 +2,10 @@
 
 use super::analysis::{analyse, Analysis};
 use super::rules::{Phages, Side};
-use crate::game::{BoardView, Game};
+use crate::game::Game;
 use crate::record::{Record, Token, TokenKind};
 use crate::replay::Replay;
-use crate::verdict::{ClaimCheck, ClaimKind, ClaimStatus};
+use crate::verdict::{compare_final_position, ClaimCheck, ClaimKind, ClaimStatus};
 
 /// Whether a final score gives the claimed result, and under which counting (RULINGS 8).
 fn holds(marks: (u16, u16), stones: u16, winner: Side, score: Option<(u16, u16)>) -> Option<&'static str> {
@@ -35,18 +35,6 @@ fn result_words(marks: (u16, u16), stones: u16) -> String {
     format!("{lead} on marked cells ({a}-{b} counting the cells under each side's own stones)")
 }
 
-/// Why claims cannot be checked against this replay, if they cannot.
-fn replay_gap(replay: &Replay<Phages>) -> Option<String> {
-    if !replay.violations.is_empty() {
-        return Some(format!(
-            "the record has {} illegal move{}",
-            replay.violations.len(),
-            if replay.violations.len() == 1 { "" } else { "s" }
-        ));
-    }
-    replay.stopped_at.map(|_| "the replay stopped before the end of the record".to_string())
-}
-
 /// How many positions the searches of continuations may visit: per claim, and over all the claims
 /// of one file, so that a file of many records that each stop early cannot take unbounded time.
 #[derive(Clone, Copy, Debug)]
@@ -72,7 +60,7 @@ impl SearchBudget {
 /// draw on `budget`.
 pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget: &mut SearchBudget) -> Vec<ClaimCheck> {
     let mut out = Vec::new();
-    let gap = replay_gap(replay);
+    let gap = replay.incomplete();
     let position = &replay.position;
     let stones = position.stones_per_side() as u16;
     if let Some(token) = tokens.iter().find(|t| t.kind.is_claim()) {
@@ -138,26 +126,19 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
     if let Some(d) = &record.final_position {
         let (status, detail) = match &gap {
             Some(g) => (ClaimStatus::Unchecked, g.clone()),
+            None if d.geometry != position.geometry() => {
+                (ClaimStatus::Refuted, "the diagram draws a different board".to_string())
+            }
             None => {
                 let g = position.geometry();
-                let diffs: Vec<String> = d
+                let glyphs: Vec<String> = d.cells.iter().map(|c| c.1.to_string()).collect();
+                let shown: Vec<_> = d
                     .cells
                     .iter()
-                    .filter_map(|(label, glyph, _)| {
-                        let cell = g.parse_label(*label)?;
-                        let real = position.glyph(cell);
-                        (!real.starts_with(*glyph)).then(|| format!("{label} shows {glyph}, the replay has {real}"))
-                    })
+                    .zip(&glyphs)
+                    .filter_map(|(c, glyph)| Some((g.parse_label(c.0)?, glyph.as_str())))
                     .collect();
-                if d.geometry != g {
-                    (ClaimStatus::Refuted, "the diagram draws a different board".to_string())
-                } else if diffs.is_empty() {
-                    (ClaimStatus::Confirmed, format!("all {} cells match the replay", d.cells.len()))
-                } else {
-                    let shown: Vec<_> = diffs.iter().take(6).cloned().collect();
-                    let more = if diffs.len() > 6 { format!(" and {} more", diffs.len() - 6) } else { String::new() };
-                    (ClaimStatus::Refuted, format!("{} cells differ: {}{more}", diffs.len(), shown.join("; ")))
-                }
+                compare_final_position(position, &shown)
             }
         };
         out.push(ClaimCheck {
