@@ -99,6 +99,9 @@ pub trait Recorded: Game {
     fn resolve(&self, written: Self::Written) -> Result<Self::Move, Self::Illegal>;
     /// How the game ended; `None` while it is not over.
     fn outcome(&self) -> Option<Outcome>;
+    /// Each player's points where the game stands, in player order, as [`Outcome::points`]
+    /// counts them at the end.
+    fn points(&self) -> Vec<f64>;
 }
 
 /// A rule engine: a position that knows its legal moves and how to play them.

@@ -28,10 +28,14 @@ pub struct Violation {
     pub span: Span,
     pub token: String,
     pub message: String,
-    /// The legal moves at that point, written in the notation.
+    /// The legal moves at that point, written in the notation: the first
+    /// [`LEGAL_LISTED`](crate::verdict::LEGAL_LISTED) distinct ones.
     pub legal: Vec<String>,
-    /// The position before the token, as a diagram.
-    pub board: String,
+    /// How many distinct legal moves there were.
+    pub legal_count: u32,
+    /// The position before the token, as a diagram: for the first violation only (the one a
+    /// report draws), so that a lenient replay does not keep a board per violation.
+    pub board: Option<String>,
 }
 
 /// The outcome of replaying a record's tokens.
@@ -105,21 +109,14 @@ pub fn replay<G: Notation>(start: G, tokens: &[Token], options: ReplayOptions) -
             },
             Reading::Problem { message, apply } => (message, apply),
         };
+        let (legal, legal_count) = written_legal_moves(&position);
         violations.push(Violation {
             span: token.span.clone(),
             token: token.text.to_string(),
             message: problem,
-            legal: {
-                let mut legal: Vec<String> = Vec::new();
-                for m in position.legal_moves() {
-                    let w = position.write_move(m);
-                    if !legal.contains(&w) {
-                        legal.push(w);
-                    }
-                }
-                legal
-            },
-            board: ascii::diagram(&position),
+            legal,
+            legal_count,
+            board: violations.is_empty().then(|| ascii::diagram(&position)),
         });
         if !options.lenient || violations.len() >= MAX_VIOLATIONS {
             stopped_at = Some(i);
@@ -134,6 +131,20 @@ pub fn replay<G: Notation>(start: G, tokens: &[Token], options: ReplayOptions) -
         }
     }
     Replay { position, violations, moves, stopped_at, claim_at, before_last_move: before_last }
+}
+
+/// The first [`LEGAL_LISTED`](crate::verdict::LEGAL_LISTED) distinct legal moves as written, and
+/// how many distinct ones there are (two moves may be written alike, as Quarod's swap both ways).
+fn written_legal_moves<G: Game>(position: &G) -> (Vec<String>, u32) {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut listed = Vec::new();
+    for m in position.legal_moves() {
+        let w = position.write_move(m);
+        if seen.insert(w.clone()) && listed.len() < crate::verdict::LEGAL_LISTED {
+            listed.push(w);
+        }
+    }
+    (listed, seen.len() as u32)
 }
 
 fn token_is_claim(t: &Token) -> bool {

@@ -35,11 +35,20 @@ pub struct Problem {
     pub span: Span,
     pub token: String,
     pub message: String,
-    /// Legal moves at that point, in the notation.
+    /// Legal moves at that point, in the notation: the first [`LEGAL_LISTED`] of them.
     pub legal: Vec<String>,
-    /// The board at that moment, as a diagram.
+    /// How many distinct legal moves there were in all.
+    pub legal_count: u32,
+    /// The board at that moment, as a diagram: kept for the first problem only, the one reports
+    /// draw.
     pub board: Option<String>,
 }
+
+/// Most legal moves a problem lists; the count says how many there were.
+pub const LEGAL_LISTED: usize = 32;
+
+/// Most syntax errors kept for one record; past it the record says it stopped counting.
+pub const MAX_SYNTAX_ERRORS: usize = 100;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -48,12 +57,31 @@ pub enum ClaimKind {
     FinalPosition,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ClaimStatus {
     Confirmed,
     Refuted,
-    Unchecked,
+    /// Neither, and why.
+    Unchecked(Unchecked),
+}
+
+impl ClaimStatus {
+    /// `confirmed`, `refuted` or `unchecked`, as reports print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ClaimStatus::Confirmed => "confirmed",
+            ClaimStatus::Refuted => "refuted",
+            ClaimStatus::Unchecked(_) => "unchecked",
+        }
+    }
+
+    /// Why the claim is unchecked, if it is.
+    pub fn reason(self) -> Option<Unchecked> {
+        match self {
+            ClaimStatus::Unchecked(r) => Some(r),
+            _ => None,
+        }
+    }
 }
 
 /// A claim the record makes (a result, a resignation, a final diagram) and what the replay says of it.
@@ -66,13 +94,43 @@ pub struct ClaimCheck {
     pub detail: String,
 }
 
+/// Why a claim is left unchecked.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unchecked {
+    /// The replay met illegal moves (or stopped short), so it is not the game the record claims about.
+    IllegalMoves,
+    /// The record stops before the end and the search of its continuations hit its bound.
+    SearchLimit,
+    /// The record stops before the end and some continuations give the claim, others not.
+    Open,
+    /// The record stops before the end and referee does not search this game's continuations.
+    NotSearched,
+    /// The record claims no result (`*`).
+    NoResult,
+}
+
+impl Unchecked {
+    /// The reason's name in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Unchecked::IllegalMoves => "illegal_moves",
+            Unchecked::SearchLimit => "search_limit",
+            Unchecked::Open => "open",
+            Unchecked::NotSearched => "not_searched",
+            Unchecked::NoResult => "no_result",
+        }
+    }
+}
+
 /// Everything referee has to say about one record.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Verdict {
     /// 1-based position among the file's records.
     pub index: usize,
     pub span: Span,
-    pub game: GameKind,
+    /// The game the record was read as; `None` when its `[Game]` tag names no known game.
+    pub game: Option<GameKind>,
     pub status: Status,
     pub problems: Vec<Problem>,
     pub claims: Vec<ClaimCheck>,
@@ -80,9 +138,17 @@ pub struct Verdict {
     pub moves: usize,
     /// Whether the game was over where the replay ended.
     pub game_over: bool,
-    /// The score where the replay ended, in words and as JSON.
+    /// The winner's name as the record names the players (`X`, `Black`), once the game is over
+    /// and somebody won.
+    pub winner: Option<String>,
+    /// Each player's points where the replay ended, in turn order, under the game's own counting
+    /// (Quadraphages: marked cells); empty when nothing was replayed.
+    pub score: Vec<(String, f64)>,
+    /// Quadraphages and Hexaphages only: the points counting also the cells under each side's own
+    /// stones, the other convention a claim may use.
+    pub score_with_stones: Option<Vec<(String, f64)>>,
+    /// The score where the replay ended, in words.
     pub score_text: Option<String>,
-    pub score: serde_json::Value,
     /// What the reader should know beyond the problems (conventions used, defaults assumed).
     pub notes: Vec<String>,
 }
@@ -104,4 +170,25 @@ pub fn compare_final_position<G: BoardView>(position: &G, shown: &[(Cell, &str)]
         ClaimStatus::Refuted,
         format!("{} cells differ: {}{more}", diffs.len(), diffs[..diffs.len().min(LISTED)].join("; ")),
     )
+}
+
+impl Verdict {
+    /// A verdict with nothing found yet.
+    pub fn new(index: usize, span: Span, game: Option<GameKind>) -> Verdict {
+        Verdict {
+            index,
+            span,
+            game,
+            status: Status::Valid,
+            problems: Vec::new(),
+            claims: Vec::new(),
+            moves: 0,
+            game_over: false,
+            winner: None,
+            score: Vec::new(),
+            score_with_stones: None,
+            score_text: None,
+            notes: Vec::new(),
+        }
+    }
 }

@@ -7,7 +7,7 @@ use crate::record::{self, Record, TokenKind};
 use crate::render::ascii;
 use crate::replay::{replay, Notation, Reading, Replay, ReplayOptions};
 use crate::verdict::{
-    compare_final_position, ClaimCheck, ClaimKind, ClaimStatus, Problem, ProblemKind, Status, Verdict,
+    compare_final_position, ClaimCheck, ClaimKind, ClaimStatus, Problem, ProblemKind, Status, Unchecked, Verdict,
 };
 
 /// How to verify.
@@ -60,7 +60,7 @@ pub fn verify_source(src: &str, options: VerifyOptions) -> Vec<Verdict> {
 }
 
 fn problem(kind: ProblemKind, span: record::Span, token: &str, message: String) -> Problem {
-    Problem { kind, span, token: token.to_string(), message, legal: Vec::new(), board: None }
+    Problem { kind, span, token: token.to_string(), message, legal: Vec::new(), legal_count: 0, board: None }
 }
 
 /// The stone tokens written per phase on a full line, when the movetext shows it.
@@ -118,7 +118,7 @@ fn status_of(problems: &[Problem]) -> Status {
 
 fn verify_record(src: &str, r: &Record, options: VerifyOptions, budget: &mut phages::claims::SearchBudget) -> Verdict {
     let hint_kind = options.game.or(r.game_hint().map(|h| h.0)).unwrap_or(GameKind::Quadraphages);
-    let mut v = empty_verdict(r.index, r.span.clone(), hint_kind);
+    let mut v = Verdict::new(r.index, r.span.clone(), Some(hint_kind));
     if !r.syntax_errors.is_empty() {
         v.problems = r
             .syntax_errors
@@ -136,7 +136,7 @@ fn verify_record(src: &str, r: &Record, options: VerifyOptions, budget: &mut pha
             return v;
         }
     };
-    v.game = start.kind();
+    v.game = Some(start.kind());
     if r.header.is_none() {
         v.notes.push(format!("the record has no column header: {} is taken to move first", start.to_move()));
     }
@@ -174,10 +174,12 @@ fn verify_record(src: &str, r: &Record, options: VerifyOptions, budget: &mut pha
     v.moves = rep.moves;
     v.game_over = rep.position.is_over();
     v.score_text = Some(score.to_string());
-    v.score = serde_json::json!({
-        "x": { "marks": score.marks[0], "with_stones": score.count(phages::Side::X, true) },
-        "o": { "marks": score.marks[1], "with_stones": score.count(phages::Side::O, true) },
-    });
+    let sides = [phages::Side::X, phages::Side::O];
+    v.score = sides.iter().map(|&s| (s.to_string(), score.count(s, false) as f64)).collect();
+    v.score_with_stones = Some(sides.iter().map(|&s| (s.to_string(), score.count(s, true) as f64)).collect());
+    if v.game_over {
+        v.winner = score.winner().map(|s| s.to_string());
+    }
     v
 }
 
@@ -193,7 +195,8 @@ fn illegal_move(viol: &crate::replay::Violation) -> Problem {
         token: viol.token.clone(),
         message: viol.message.clone(),
         legal: viol.legal.clone(),
-        board: Some(viol.board.clone()),
+        legal_count: viol.legal_count,
+        board: viol.board.clone(),
     }
 }
 
@@ -210,22 +213,6 @@ fn refuted_claims(claims: &[ClaimCheck]) -> Vec<Problem> {
             problem(ProblemKind::Claim, c.span.clone(), &c.text, format!("{what}: {}", c.detail))
         })
         .collect()
-}
-
-fn empty_verdict(index: usize, span: record::Span, game: GameKind) -> Verdict {
-    Verdict {
-        index,
-        span,
-        game,
-        status: Status::Valid,
-        problems: Vec::new(),
-        claims: Vec::new(),
-        moves: 0,
-        game_over: false,
-        score_text: None,
-        score: serde_json::Value::Null,
-        notes: Vec::new(),
-    }
 }
 
 /// The game a common-format record is of: `--game`, else its `[Game]` tag.
@@ -254,7 +241,7 @@ fn common_kind(src: &str, r: &CommonRecord, forced: Option<GameKind>) -> Result<
 
 fn verify_common(src: &str, r: &CommonRecord, options: VerifyOptions) -> Verdict {
     let kind = common_kind(src, r, options.game);
-    let mut v = empty_verdict(r.index, r.span.clone(), *kind.as_ref().unwrap_or(&GameKind::Quarod));
+    let mut v = Verdict::new(r.index, r.span.clone(), kind.as_ref().ok().copied());
     let syntax: Vec<Problem> = r
         .syntax_errors
         .iter()
@@ -374,16 +361,16 @@ fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOpti
                 format!("`{text}` is not a result: write 1-0, 0-1 (one place per player, 1 for the winner) or *"),
             ),
             Some(TokenKind::Result { winner: None, players: 0 }) => {
-                (ClaimStatus::Unchecked, "the record claims no result (`*`)".to_string())
+                (ClaimStatus::Unchecked(Unchecked::NoResult), "the record claims no result (`*`)".to_string())
             }
             Some(TokenKind::Result { players, .. }) if players as usize != names.len() => (
                 ClaimStatus::Refuted,
                 format!("`{text}` has {players} places but the game has {} players", names.len()),
             ),
             Some(TokenKind::Result { winner, .. }) => match (&gap, &outcome) {
-                (Some(g), _) => (ClaimStatus::Unchecked, g.clone()),
+                (Some(g), _) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g.clone()),
                 (None, None) => (
-                    ClaimStatus::Unchecked,
+                    ClaimStatus::Unchecked(Unchecked::NotSearched),
                     "the record stops before the game is over, and referee does not search continuations of this game"
                         .to_string(),
                 ),
@@ -397,13 +384,13 @@ fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOpti
                     }
                 }
             },
-            Some(_) => (ClaimStatus::Unchecked, String::new()),
+            Some(_) => (ClaimStatus::Unchecked(Unchecked::NotSearched), String::new()),
         };
         v.claims.push(ClaimCheck { kind: ClaimKind::Result, span, text, status, detail });
     }
     if let Some(d) = &r.final_position {
         let (status, detail) = match &gap {
-            Some(g) => (ClaimStatus::Unchecked, g.clone()),
+            Some(g) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g.clone()),
             None => compare_diagram(position, d),
         };
         v.claims.push(ClaimCheck {
@@ -421,20 +408,9 @@ fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOpti
         Some(o) => describe_outcome(names, o),
         None => position.score().to_string(),
     });
-    v.score = match &outcome {
-        Some(o) => serde_json::Value::Object(
-            names
-                .iter()
-                .zip(&o.points)
-                .map(|(n, &p)| {
-                    // Whole points are written as integers; Vadrantir's half point stays a fraction.
-                    let value = if p.fract() == 0.0 { serde_json::json!(p as i64) } else { serde_json::json!(p) };
-                    (n.to_ascii_lowercase(), value)
-                })
-                .collect(),
-        ),
-        None => serde_json::Value::String(position.score().to_string()),
-    };
+    let points = outcome.as_ref().map_or_else(|| position.points(), |o| o.points.clone());
+    v.score = names.iter().map(|n| n.to_string()).zip(points).collect();
+    v.winner = outcome.as_ref().and_then(|o| o.winner).map(|w| names[w].to_string());
 }
 
 /// `Blue wins 20-16: ...` in the game's words.

@@ -119,19 +119,20 @@ pub fn json_line(source: &Source, v: &Verdict) -> String {
         .iter()
         .map(|c| {
             let (line, column) = at(c.span.start);
-            json!({ "kind": c.kind, "text": c.text, "status": c.status, "detail": c.detail, "line": line, "column": column })
+            json!({ "kind": c.kind, "text": c.text, "status": c.status.name(), "reason": c.status.reason(), "detail": c.detail, "line": line, "column": column })
         })
         .collect();
     json!({
         "file": file,
         "index": v.index,
-        "game": v.game.name(),
+        "game": v.game.map(|g| g.name()),
         "status": status_name(v.status),
         "errors": errors,
         "claims": claims,
         "moves": v.moves,
         "game_over": v.game_over,
-        "score": v.score,
+        "winner": v.winner,
+        "score": v.score.iter().map(|(n, p)| (n.clone(), json!(p))).collect::<serde_json::Map<_, _>>(),
         "notes": v.notes,
     })
     .to_string()
@@ -185,8 +186,9 @@ fn legal_help(p: &Problem) -> Option<String> {
     }
     const SHOWN: usize = 24;
     let mut h = format!("legal here: {}", p.legal.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(" "));
-    if p.legal.len() > SHOWN {
-        h.push_str(&format!(" … and {} more", p.legal.len() - SHOWN));
+    let shown = p.legal.len().min(SHOWN);
+    if p.legal_count as usize > shown {
+        h.push_str(&format!(" … and {} more", p.legal_count as usize - shown));
     }
     Some(h)
 }
@@ -221,7 +223,7 @@ fn claim_line(c: &ClaimCheck) -> String {
     let status = match c.status {
         crate::verdict::ClaimStatus::Confirmed => "confirmed",
         crate::verdict::ClaimStatus::Refuted => "refuted",
-        crate::verdict::ClaimStatus::Unchecked => "unchecked",
+        crate::verdict::ClaimStatus::Unchecked(_) => "unchecked",
     };
     format!("  claim `{}`: {status}: {}\n", c.text, c.detail)
 }
@@ -231,7 +233,8 @@ fn claim_line(c: &ClaimCheck) -> String {
 pub fn human(source: &Source, v: &Verdict, style: HumanStyle) -> String {
     let file = source.name();
     let (line, _) = source.line_col(v.span.start);
-    let mut out = format!("{file}: record {} ({}, line {line}): ", v.index, v.game);
+    let game = v.game.map_or("unknown game", |g| g.name());
+    let mut out = format!("{file}: record {} ({game}, line {line}): ", v.index);
     match v.status {
         Status::Valid => {
             out.push_str(&format!("valid, {} moves", v.moves));

@@ -726,6 +726,10 @@ impl Recorded for Petrify {
         })
     }
 
+    fn points(&self) -> Vec<f64> {
+        self.score().points.iter().map(|&p| p as f64).collect()
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if !self.is_over() {
             return None;

@@ -5,7 +5,7 @@ use super::rules::{Phages, Side};
 use crate::game::Game;
 use crate::record::{Record, Token, TokenKind};
 use crate::replay::Replay;
-use crate::verdict::{compare_final_position, ClaimCheck, ClaimKind, ClaimStatus};
+use crate::verdict::{compare_final_position, ClaimCheck, ClaimKind, ClaimStatus, Unchecked};
 
 /// Whether a final score gives the claimed result, and under which counting (RULINGS 8).
 fn holds(marks: (u16, u16), stones: u16, winner: Side, score: Option<(u16, u16)>) -> Option<&'static str> {
@@ -81,7 +81,7 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
             }
         };
         let (status, detail) = match &gap {
-            Some(g) => (ClaimStatus::Unchecked, g.clone()),
+            Some(g) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g.clone()),
             None if position.is_over() => {
                 let s = position.score();
                 let marks = (s.marks[0], s.marks[1]);
@@ -94,7 +94,7 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
                 }
             }
             None if budget.file_left == 0 => (
-                ClaimStatus::Unchecked,
+                ClaimStatus::Unchecked(Unchecked::SearchLimit),
                 format!(
                     "the record stops before the game is over, and this file's searches have used up their budget of {} positions (raise it with --search-limit)",
                     budget.per_file()
@@ -106,7 +106,7 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
                 budget.file_left -= found.as_ref().map_or(bound, |a| a.positions).min(budget.file_left);
                 match found {
                     Err(_) => (
-                        ClaimStatus::Unchecked,
+                        ClaimStatus::Unchecked(Unchecked::SearchLimit),
                         format!(
                             "the record stops before the game is over; the search of every continuation stopped at its bound of {bound} positions (raise it with --search-limit)"
                         ),
@@ -125,7 +125,7 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
     }
     if let Some(d) = &record.final_position {
         let (status, detail) = match &gap {
-            Some(g) => (ClaimStatus::Unchecked, g.clone()),
+            Some(g) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g.clone()),
             None if d.geometry != position.geometry() => {
                 (ClaimStatus::Refuted, "the diagram draws a different board".to_string())
             }
@@ -187,7 +187,7 @@ fn judge_continuations(
         )
     } else {
         (
-            ClaimStatus::Unchecked,
+            ClaimStatus::Unchecked(Unchecked::Open),
             format!(
                 "the record stops before the game is over, and {giving} of the {n} reachable final scores give {stated}: {range} ({searched})"
             ),

@@ -102,6 +102,10 @@ impl Recorded for Quarod {
         })
     }
 
+    fn points(&self) -> Vec<f64> {
+        crate::game::Game::score(self).points.iter().map(|&p| p as f64).collect()
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.result()
     }

@@ -1212,6 +1212,10 @@ impl Recorded for Splinter {
         Ok(m)
     }
 
+    fn points(&self) -> Vec<f64> {
+        self.player_list().iter().map(|&p| self.pieces(p) as f64).collect()
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.result()
     }

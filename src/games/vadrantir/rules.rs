@@ -730,6 +730,10 @@ impl Recorded for Vadrantir {
         })
     }
 
+    fn points(&self) -> Vec<f64> {
+        self.score().points().to_vec()
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if !self.is_over() {
             return None;
