@@ -99,6 +99,11 @@ pub trait Recorded: Game {
     fn resolve(&self, written: Self::Written) -> Result<Self::Move, Self::Illegal>;
     /// How the game ended; `None` while it is not over.
     fn outcome(&self) -> Option<Outcome>;
+    /// Why this start is no game at all (a board too small for the game's default start), if it
+    /// is not: a record that starts here without a setup diagram cannot be judged.
+    fn no_game(&self) -> Option<String> {
+        None
+    }
     /// Each player's points where the game stands, in player order, as [`Outcome::points`]
     /// counts them at the end.
     fn points(&self) -> Vec<f64>;

@@ -47,9 +47,6 @@ pub struct Problem {
 /// Most legal moves a problem lists; the count says how many there were.
 pub const LEGAL_LISTED: usize = 32;
 
-/// Most syntax errors kept for one record; past it the record says it stopped counting.
-pub const MAX_SYNTAX_ERRORS: usize = 100;
-
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ClaimKind {

@@ -2,8 +2,8 @@
 
 use crate::game::{BoardView, Game, GameKind, Recorded, WithRecorded};
 use crate::games::phages::{self, Phages};
-use crate::record::common::{self, CommonRecord, TextDiagram};
-use crate::record::{self, Record, TokenKind};
+use crate::record::common::{CommonRecord, TextDiagram};
+use crate::record::{self, Found, Record, TokenKind};
 use crate::render::ascii;
 use crate::replay::{replay, Notation, Reading, Replay, ReplayOptions};
 use crate::verdict::{
@@ -49,14 +49,18 @@ impl<G: Recorded> Notation for G {
     }
 }
 
-/// Verifies every record in `src`: in the common record format if the text has a `[Game "..."]`
-/// tag, else in the published Quadraphages notation.
+/// Verifies every record in `src`, of either notation, in file order.
 pub fn verify_source(src: &str, options: VerifyOptions) -> Vec<Verdict> {
-    if common::is_common(src) {
-        return common::parse(src).iter().map(|r| verify_common(src, r, options)).collect();
-    }
+    verify_records(src, options).collect()
+}
+
+/// The verdicts on the records of `src`, one at a time as the reader finds them.
+pub fn verify_records(src: &str, options: VerifyOptions) -> impl Iterator<Item = Verdict> + '_ {
     let mut budget = phages::claims::SearchBudget::for_file(options.search_limit);
-    record::parse(src).iter().map(|r| verify_record(src, r, options, &mut budget)).collect()
+    record::read(src, options.game).map(move |found| match &found {
+        Found::Published(r) => verify_record(src, r, options, &mut budget),
+        Found::Common(r) => verify_common(src, r, options),
+    })
 }
 
 fn problem(kind: ProblemKind, span: record::Span, token: &str, message: String) -> Problem {
@@ -221,11 +225,13 @@ fn common_kind(src: &str, r: &CommonRecord, forced: Option<GameKind>) -> Result<
         return Ok(kind);
     }
     let Some(tag) = r.tag("Game") else {
+        let at = r.tags.first().map_or(r.span.start..r.span.start, |t| t.span.clone());
         return Err(problem(
             ProblemKind::Syntax,
-            r.span.start..r.span.start,
-            "",
-            "the record has no [Game \"...\"] tag".into(),
+            at.clone(),
+            &src[at],
+            "the record has no [Game \"...\"] tag: add one, such as [Game \"Quarod\"], or name the game with --game"
+                .into(),
         ));
     };
     GameKind::from_name(tag.value).ok_or_else(|| {
@@ -242,11 +248,16 @@ fn common_kind(src: &str, r: &CommonRecord, forced: Option<GameKind>) -> Result<
 fn verify_common(src: &str, r: &CommonRecord, options: VerifyOptions) -> Verdict {
     let kind = common_kind(src, r, options.game);
     let mut v = Verdict::new(r.index, r.span.clone(), kind.as_ref().ok().copied());
-    let syntax: Vec<Problem> = r
-        .syntax_errors
-        .iter()
-        .map(|e| problem(ProblemKind::Syntax, e.span.clone(), &src[e.span.clone()], e.message.clone()))
-        .collect();
+    v.problems = r.syntax_errors.iter().map(|e| syntax_problem(src, e)).collect();
+    if r.tokens.is_empty() {
+        let at = r.tags.first().map_or(r.span.start..r.span.start, |t| t.span.clone());
+        v.problems.push(problem(
+            ProblemKind::Syntax,
+            at.clone(),
+            &src[at],
+            "the record has no moves and no result, so there is nothing to verify: write its moves, or `*` for a game not yet begun".into(),
+        ));
+    }
     struct Verify<'s, 'r, 'a> {
         src: &'s str,
         record: &'r CommonRecord<'a>,
@@ -261,6 +272,8 @@ fn verify_common(src: &str, r: &CommonRecord, options: VerifyOptions) -> Verdict
     }
     match kind {
         Err(p) => v.problems.push(p),
+        // Syntax errors stop a record before replay: its claims are not judged.
+        Ok(_) if !v.problems.is_empty() => {}
         Ok(k) => {
             if k.with_recorded(Verify { src, record: r, options, verdict: &mut v }).is_none() {
                 let tag = r.tag("Game").map_or(r.span.start..r.span.start, |t| t.value_span.clone());
@@ -275,13 +288,13 @@ fn verify_common(src: &str, r: &CommonRecord, options: VerifyOptions) -> Verdict
             }
         }
     }
-    if !syntax.is_empty() {
-        v.problems.retain(|p| p.kind == ProblemKind::Syntax);
-        v.problems.splice(0..0, syntax);
-        v.problems.sort_by_key(|p| p.span.start);
-    }
+    v.problems.sort_by_key(|p| p.span.start);
     v.status = status_of(&v.problems);
     v
+}
+
+fn syntax_problem(src: &str, e: &record::SyntaxError) -> Problem {
+    problem(ProblemKind::Syntax, e.span.clone(), &src[e.span.clone()], e.message.clone())
 }
 
 /// A tag's value as a number, or a syntax problem at the value.
@@ -324,10 +337,25 @@ fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOpti
             return;
         }
     };
-    for t in r.tokens.iter().filter(|t| t.kind == TokenKind::Written) {
-        if let Err(message) = G::parse_move(t.text) {
-            v.problems.push(problem(ProblemKind::Syntax, t.span.clone(), t.text, message));
+    if r.setup.is_none() {
+        if let Some(why) = start.no_game() {
+            let at = r.tag("Size").or(r.tag("Players")).map_or(r.span.start..r.span.start, |t| t.value_span.clone());
+            v.problems.push(problem(ProblemKind::Undecided, at.clone(), &src[at], why));
+            return;
         }
+    }
+    let mut errors = r.tokens.iter().filter(|t| t.kind == TokenKind::Written).filter_map(|t| {
+        G::parse_move(t.text).err().map(|message| problem(ProblemKind::Syntax, t.span.clone(), t.text, message))
+    });
+    v.problems.extend(errors.by_ref().take(record::MAX_SYNTAX_ERRORS));
+    if let Some(more) = errors.next() {
+        v.problems.push(Problem {
+            message: format!(
+                "more syntax errors follow: referee lists the first {} of a record",
+                record::MAX_SYNTAX_ERRORS
+            ),
+            ..more
+        });
     }
     if !v.problems.is_empty() {
         return;
@@ -466,33 +494,33 @@ pub fn position_diagram(
     }
     let no_record = |n: usize| (0..0, format!("there is no record {index} (the file has {n})"));
     let replay_options = ReplayOptions { lenient: false, max_moves: ply };
-    if common::is_common(src) {
-        let records = common::parse(src);
-        let r = records.get(index.wrapping_sub(1)).ok_or_else(|| no_record(records.len()))?;
-        let fail = |p: Problem| (p.span, p.message);
-        if let Some(e) = r.syntax_errors.first() {
-            return Err((e.span.clone(), e.message.clone()));
-        }
-        struct Show<'s, 'r, 'a> {
-            src: &'s str,
-            record: &'r CommonRecord<'a>,
-            options: ReplayOptions,
-            ply: Option<usize>,
-        }
-        impl WithRecorded for Show<'_, '_, '_> {
-            type Output = Result<(String, Option<ShowNote>), (record::Span, String)>;
-            fn run<G: Recorded>(self) -> Self::Output {
-                let start = common_start::<G>(self.src, self.record).map_err(|p| (p.span, p.message))?;
-                Ok(shown(replay(start, &self.record.tokens, self.options), self.ply))
+    let found = record::read(src, options.game).nth(index.wrapping_sub(1));
+    let r = match found {
+        None => return Err(no_record(record::read(src, options.game).count())),
+        Some(Found::Published(r)) => r,
+        Some(Found::Common(r)) => {
+            if let Some(e) = r.syntax_errors.first() {
+                return Err((e.span.clone(), e.message.clone()));
             }
+            struct Show<'s, 'r, 'a> {
+                src: &'s str,
+                record: &'r CommonRecord<'a>,
+                options: ReplayOptions,
+                ply: Option<usize>,
+            }
+            impl WithRecorded for Show<'_, '_, '_> {
+                type Output = Result<(String, Option<ShowNote>), (record::Span, String)>;
+                fn run<G: Recorded>(self) -> Self::Output {
+                    let start = common_start::<G>(self.src, self.record).map_err(|p| (p.span, p.message))?;
+                    Ok(shown(replay(start, &self.record.tokens, self.options), self.ply))
+                }
+            }
+            let kind = common_kind(src, &r, options.game).map_err(|p| (p.span, p.message))?;
+            return kind.with_recorded(Show { src, record: &r, options: replay_options, ply }).unwrap_or_else(|| {
+                Err((r.span.clone(), format!("{kind} records are not written in the common format")))
+            });
         }
-        let kind = common_kind(src, r, options.game).map_err(fail)?;
-        return kind
-            .with_recorded(Show { src, record: r, options: replay_options, ply })
-            .unwrap_or_else(|| Err((r.span.clone(), format!("{kind} records are not written in the common format"))));
-    }
-    let records = record::parse(src);
-    let r = records.get(index.wrapping_sub(1)).ok_or_else(|| no_record(records.len()))?;
-    let (_, rep) = replay_record(r, options, ply).map_err(|p| (p.span, p.message))?;
+    };
+    let (_, rep) = replay_record(&r, options, ply).map_err(|p| (p.span, p.message))?;
     Ok(shown(rep, ply))
 }

@@ -4,7 +4,8 @@
 //!
 //! Only syntax is checked here; move tokens are handed to their game as text with spans.
 
-use super::{Span, SyntaxError, Token, TokenKind};
+use super::cursor::Lines;
+use super::{cap_syntax_errors, push_capped, Span, SyntaxError, Token, TokenKind};
 
 /// A `[Name "value"]` pair.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -48,9 +49,19 @@ impl<'a> CommonRecord<'a> {
     }
 }
 
-/// Whether a text is in the common format: some line opens with a `[Game "..."]` tag.
-pub fn is_common(src: &str) -> bool {
-    src.lines().any(|l| l.trim_start().starts_with("[Game "))
+/// Whether a line opens a record of the common format: its first tag is well formed.
+pub fn opens_record(line: &str) -> bool {
+    line.trim_start().strip_prefix('[').and_then(tag_body).is_some()
+}
+
+/// `Name "value"]` after a tag's `[`: its name, its value and the text after the `]`.
+fn tag_body(body: &str) -> Option<(&str, &str, &str)> {
+    let name_len = body.find(|c: char| !c.is_ascii_alphanumeric() && c != '_').unwrap_or(body.len());
+    let (name, after) = body.split_at(name_len);
+    let quoted = after.trim_start().strip_prefix('"')?;
+    let close = quoted.find('"')?;
+    let tail = quoted[close + 1..].trim_start().strip_prefix(']')?;
+    (!name.is_empty()).then_some((name, &quoted[..close], tail))
 }
 
 /// The tags on a line made only of tags, or `None` if the line is anything else.
@@ -63,26 +74,13 @@ fn tag_line(line: &str, at: usize) -> Option<Result<Vec<Tag<'_>>, SyntaxError>> 
     let mut rest = trimmed;
     let offset = |s: &str| at + (s.as_ptr() as usize - line.as_ptr() as usize);
     while !rest.is_empty() {
-        let start = offset(rest);
-        let bad = |rest: &str| {
+        let Some((name, value, tail)) = rest.strip_prefix('[').and_then(tag_body) else {
             let end = rest.find(']').map_or(rest.len(), |e| e + 1);
             let span = offset(rest)..offset(rest) + end;
-            SyntaxError { span, message: "a tag is written `[Name \"value\"]`".into() }
+            return Some(Err(SyntaxError { span, message: "a tag is written `[Name \"value\"]`".into() }));
         };
-        let Some(body) = rest.strip_prefix('[') else { return Some(Err(bad(rest))) };
-        let name_len = body.find(|c: char| !c.is_ascii_alphanumeric() && c != '_').unwrap_or(body.len());
-        let (name, after) = body.split_at(name_len);
-        let after = after.trim_start();
-        let Some(quoted) = after.strip_prefix('"') else { return Some(Err(bad(rest))) };
-        let Some(close) = quoted.find('"') else { return Some(Err(bad(rest))) };
-        let value = &quoted[..close];
-        let Some(tail) = quoted[close + 1..].trim_start().strip_prefix(']') else { return Some(Err(bad(rest))) };
-        if name.is_empty() {
-            return Some(Err(bad(rest)));
-        }
-        let end = offset(tail);
         let vs = offset(value);
-        tags.push(Tag { name, value, span: start..end, value_span: vs..vs + value.len() });
+        tags.push(Tag { name, value, span: offset(rest)..offset(tail), value_span: vs..vs + value.len() });
         rest = tail.trim_start();
     }
     Some(Ok(tags))
@@ -142,7 +140,7 @@ fn result_token(word: &str) -> Option<TokenKind> {
 }
 
 /// A move number: `12.` or `12...`, alone or glued to the move that follows (`12.d4`).
-fn strip_move_number(word: &str) -> Option<&str> {
+pub(crate) fn strip_move_number(word: &str) -> Option<&str> {
     let digits = word.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 || !word[digits..].starts_with('.') {
         return None;
@@ -150,129 +148,178 @@ fn strip_move_number(word: &str) -> Option<&str> {
     Some(word[digits..].trim_start_matches('.'))
 }
 
-#[derive(PartialEq)]
-enum Part {
-    Tags,
-    Body,
+/// A diagram read from the lines ahead, and where reading goes on after it.
+struct Ahead<'a> {
+    diagram: TextDiagram<'a>,
+    /// `Setup:` or `Final Position:`, if the diagram is labelled.
+    label: Option<DiagramSlot>,
+    after: Lines<'a>,
 }
 
-/// Reads every record of a text in the common format. A record opens with its tag pairs; the
-/// next tag line after movetext opens the next record.
-pub fn parse(src: &str) -> Vec<CommonRecord<'_>> {
-    let mut records: Vec<CommonRecord> = Vec::new();
-    let mut lines = Vec::new();
-    let mut at = 0;
-    for raw in src.split_inclusive('\n') {
-        lines.push((at, raw.trim_end_matches(['\n', '\r'])));
-        at += raw.len();
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum DiagramSlot {
+    Setup,
+    Final,
+}
+
+/// The diagram that opens at the next line of `lines`, if one does: an optional label, column
+/// letters, then rows numbered 1, 2, ... (hex diagrams repeat the letters under the rows).
+fn diagram_ahead<'a>(lines: &Lines<'a>) -> Option<Ahead<'a>> {
+    let mut ahead = *lines;
+    let (at, first) = ahead.peek()?;
+    let label = match first.trim().to_ascii_lowercase().as_str() {
+        "setup:" => Some(DiagramSlot::Setup),
+        "final position:" => Some(DiagramSlot::Final),
+        _ => None,
+    };
+    if label.is_some() {
+        ahead.next();
     }
-    let mut part = Part::Body;
+    if !letters_line(ahead.next()?.1) {
+        return None;
+    }
+    let mut rows = Vec::new();
+    let mut end = at;
+    while let Some((a, l)) = ahead.peek() {
+        match diagram_row(l, a) {
+            Some((cells, n)) if n as usize == rows.len() + 1 => rows.push(cells),
+            _ => break,
+        }
+        ahead.next();
+        end = a + l.len();
+    }
+    if rows.is_empty() {
+        return None;
+    }
+    if let Some((a, l)) = ahead.peek().filter(|(_, l)| letters_line(l)) {
+        end = a + l.len();
+        ahead.next();
+    }
+    Some(Ahead { diagram: TextDiagram { span: at..end, rows }, label, after: ahead })
+}
+
+/// Whether a line after a blank one carries the movetext on: it opens with a move number or a
+/// comment. Anything else after a blank line is prose and ends a record that has begun its moves.
+fn carries_movetext_on(line: &str) -> bool {
+    let first = line.split_ascii_whitespace().next().unwrap_or("");
+    strip_move_number(first).is_some() || first.starts_with(['{', ';'])
+}
+
+/// Reads the record of the common format that opens at the next line of `lines` (its tag lines,
+/// or its first move line when `--game` names the game of a record without tags), and moves
+/// `lines` past it.
+///
+/// The record ends at its result token, with a final diagram if one follows (blank lines
+/// between); without a result token, at the next tag line, at a final diagram, or at the first
+/// line after a blank line that neither opens with a move number nor is a comment.
+pub fn read_record<'a>(lines: &mut Lines<'a>) -> CommonRecord<'a> {
+    let start = lines.offset();
+    let mut r = CommonRecord {
+        index: 0,
+        span: start..start,
+        tags: Vec::new(),
+        setup: None,
+        tokens: Vec::new(),
+        final_position: None,
+        syntax_errors: Vec::new(),
+    };
+    while let Some((at, line)) = lines.peek() {
+        let Some(tags) = tag_line(line, at) else { break };
+        lines.next();
+        match tags {
+            Ok(t) => r.tags.extend(t),
+            Err(e) => r.syntax_errors.push(e),
+        }
+        r.span.end = at + line.len();
+    }
     let mut in_comment: Option<usize> = None;
-    let mut i = 0;
-    while i < lines.len() {
-        let (at, line) = lines[i];
+    let mut begun = false;
+    loop {
         if in_comment.is_none() {
-            if let Some(tags) = tag_line(line, at) {
-                if part == Part::Body || records.is_empty() {
-                    records.push(CommonRecord {
-                        index: records.len() + 1,
-                        span: at..at,
-                        tags: Vec::new(),
-                        setup: None,
-                        tokens: Vec::new(),
-                        final_position: None,
-                        syntax_errors: Vec::new(),
-                    });
-                    part = Part::Tags;
+            let Some((_, line)) = lines.peek() else { break };
+            if line.trim().is_empty() {
+                let Some((_, next)) = lines.peek_past_blanks() else { break };
+                let mut past = *lines;
+                past.skip_blanks();
+                if !begun || carries_movetext_on(next) || diagram_ahead(&past).is_some() {
+                    *lines = past;
+                    continue;
                 }
-                let r = records.last_mut().expect("just pushed");
-                match tags {
-                    Ok(t) => r.tags.extend(t),
-                    Err(e) => r.syntax_errors.push(e),
+                break;
+            }
+            if opens_record(line) {
+                break;
+            }
+            if let Some(ahead) = diagram_ahead(lines) {
+                *lines = ahead.after;
+                r.span.end = ahead.diagram.span.end;
+                let slot = ahead.label.unwrap_or(if begun { DiagramSlot::Final } else { DiagramSlot::Setup });
+                place_diagram(&mut r, ahead.diagram, slot);
+                if slot == DiagramSlot::Final {
+                    break;
                 }
-                r.span.end = at + line.len();
-                i += 1;
                 continue;
             }
         }
-        part = Part::Body;
-        let Some(r) = records.last_mut() else {
-            i += 1;
-            continue;
-        };
-        if line.trim().is_empty() && in_comment.is_none() {
-            i += 1;
-            continue;
-        }
-        // A diagram: an optional label, column letters, then rows numbered 1, 2, ...
-        if in_comment.is_none() {
-            let label = line.trim().to_ascii_lowercase();
-            let labelled = label == "setup:" || label == "final position:";
-            let letters_at = if labelled { i + 1 } else { i };
-            if letters_at < lines.len() && letters_line(lines[letters_at].1) {
-                let mut j = letters_at + 1;
-                let mut rows = Vec::new();
-                while j < lines.len() {
-                    match diagram_row(lines[j].1, lines[j].0) {
-                        Some((cells, n)) if n as usize == rows.len() + 1 => rows.push(cells),
-                        _ => break,
-                    }
-                    j += 1;
-                }
-                if !rows.is_empty() {
-                    // Hex diagrams repeat the letters under the rows.
-                    if j < lines.len() && letters_line(lines[j].1) {
-                        j += 1;
-                    }
-                    let end = lines[j - 1].0 + lines[j - 1].1.len();
-                    let d = TextDiagram { span: at..end, rows };
-                    let before_moves = r.tokens.is_empty();
-                    let is_setup = label == "setup:" || (!labelled && before_moves);
-                    let slot = if is_setup { &mut r.setup } else { &mut r.final_position };
-                    if slot.is_some() {
-                        r.syntax_errors.push(SyntaxError {
-                            span: d.span.clone(),
-                            message: format!(
-                                "a record has one {} diagram at most",
-                                if is_setup { "setup" } else { "final" }
-                            ),
-                        });
-                    } else {
-                        *slot = Some(d);
-                    }
-                    r.span.end = end;
-                    i = j;
-                    continue;
-                }
-            }
-        }
-        movetext_line(r, line, at, &mut in_comment);
+        let Some((at, line)) = lines.next() else { break };
+        begun = true;
         r.span.end = at + line.len();
-        i += 1;
-    }
-    for r in &mut records {
-        if let Some(start) = in_comment.take() {
-            r.syntax_errors
-                .push(SyntaxError { span: start..start + 1, message: "this comment is never closed with `}`".into() });
-        }
-        if let Some(pos) = r.tokens.iter().position(|t| t.kind.is_claim()) {
-            if let Some(t) = r.tokens.get(pos + 1) {
-                r.syntax_errors
-                    .push(SyntaxError { span: t.span.clone(), message: "nothing may follow the result token".into() });
+        if movetext_line(&mut r, line, at, &mut in_comment) == Line::Result {
+            // A final diagram may follow the result, after blank lines.
+            let mut past = *lines;
+            past.skip_blanks();
+            if let Some(ahead) = diagram_ahead(&past).filter(|a| a.label != Some(DiagramSlot::Setup)) {
+                *lines = ahead.after;
+                r.span.end = ahead.diagram.span.end;
+                place_diagram(&mut r, ahead.diagram, DiagramSlot::Final);
             }
+            break;
         }
-        if r.final_position.is_some() && r.tokens.is_empty() {
-            // A lone diagram after the tags is a setup, whatever its label said.
-            r.setup = r.setup.take().or(r.final_position.take());
-        }
-        r.syntax_errors.sort_by_key(|e| e.span.start);
     }
-    records
+    if let Some(start) = in_comment {
+        push_capped(
+            &mut r.syntax_errors,
+            SyntaxError { span: start..start + 1, message: "this comment is never closed with `}`".into() },
+        );
+    }
+    if r.final_position.is_some() && r.tokens.is_empty() && r.setup.is_none() {
+        // A lone diagram after the tags is a setup, whatever its label said.
+        r.setup = r.final_position.take();
+    }
+    r.syntax_errors.sort_by_key(|e| e.span.start);
+    cap_syntax_errors(&mut r.syntax_errors);
+    r
 }
 
-/// Tokens of one movetext line: moves, results, move numbers and comments.
-fn movetext_line<'a>(r: &mut CommonRecord<'a>, line: &'a str, at: usize, in_comment: &mut Option<usize>) {
+fn place_diagram<'a>(r: &mut CommonRecord<'a>, d: TextDiagram<'a>, slot: DiagramSlot) {
+    let place = match slot {
+        DiagramSlot::Setup => &mut r.setup,
+        DiagramSlot::Final => &mut r.final_position,
+    };
+    if place.is_some() {
+        let which = if slot == DiagramSlot::Setup { "setup" } else { "final" };
+        push_capped(
+            &mut r.syntax_errors,
+            SyntaxError { span: d.span.clone(), message: format!("a record has one {which} diagram at most") },
+        );
+    } else {
+        *place = Some(d);
+    }
+}
+
+/// How a movetext line ended.
+#[derive(PartialEq, Eq)]
+enum Line {
+    /// The movetext goes on.
+    Goes,
+    /// The line holds the result token: the movetext ends there.
+    Result,
+}
+
+/// Tokens of one movetext line: moves, the result, move numbers and comments.
+fn movetext_line<'a>(r: &mut CommonRecord<'a>, line: &'a str, at: usize, in_comment: &mut Option<usize>) -> Line {
     let mut rest = line;
+    let mut result = false;
     loop {
         if in_comment.is_some() {
             match rest.find('}') {
@@ -280,12 +327,12 @@ fn movetext_line<'a>(r: &mut CommonRecord<'a>, line: &'a str, at: usize, in_comm
                     rest = &rest[close + 1..];
                     *in_comment = None;
                 }
-                None => return,
+                None => break,
             }
         }
         let trimmed = rest.trim_start();
-        if trimmed.is_empty() {
-            return;
+        if trimmed.is_empty() || trimmed.starts_with(';') {
+            break;
         }
         let start = at + (trimmed.as_ptr() as usize - line.as_ptr() as usize);
         if let Some(body) = trimmed.strip_prefix('{') {
@@ -293,8 +340,12 @@ fn movetext_line<'a>(r: &mut CommonRecord<'a>, line: &'a str, at: usize, in_comm
             rest = body;
             continue;
         }
-        if trimmed.starts_with(';') {
-            return;
+        if result {
+            // Only a comment may follow the result token on its line.
+            let text = trimmed.trim_end();
+            let message = format!("nothing may follow the result token on its line, but `{text}` does");
+            push_capped(&mut r.syntax_errors, SyntaxError { span: start..start + text.len(), message });
+            break;
         }
         let len = trimmed.find(|c: char| c.is_ascii_whitespace() || c == '{').unwrap_or(trimmed.len());
         let mut word = &trimmed[..len];
@@ -307,8 +358,24 @@ fn movetext_line<'a>(r: &mut CommonRecord<'a>, line: &'a str, at: usize, in_comm
         }
         let word_start = at + (word.as_ptr() as usize - line.as_ptr() as usize);
         let kind = result_token(word).unwrap_or(TokenKind::Written);
+        result = kind.is_claim();
         r.tokens.push(Token { text: word, span: word_start..word_start + word.len(), kind });
     }
+    if result {
+        Line::Result
+    } else {
+        Line::Goes
+    }
+}
+
+/// Every record of the common format in a text, as [`super::read`] finds them.
+pub fn parse(src: &str) -> Vec<CommonRecord<'_>> {
+    super::read(src, None)
+        .filter_map(|f| match f {
+            super::Found::Common(r) => Some(r),
+            super::Found::Published(_) => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -347,9 +414,14 @@ mod tests {
         let r = &parse("[Game \"Petrify\"]\n[Size 6]\n1. c3 {never closed\n")[0];
         let messages: Vec<&str> = r.syntax_errors.iter().map(|e| e.message.as_str()).collect();
         assert_eq!(messages, ["a tag is written `[Name \"value\"]`", "this comment is never closed with `}`"]);
-        let r = &parse("[Game \"Petrify\"]\n1. c3 1-0 d4\n")[0];
-        assert_eq!(r.syntax_errors[0].message, "nothing may follow the result token");
-        assert_eq!(r.syntax_errors[0].span, 27..29);
+        let r = &parse("[Game \"Petrify\"]\n1. c3 1-0 d4 e5 {a comment}\n2. f6\n")[0];
+        assert_eq!(r.syntax_errors.len(), 1, "{:?}", r.syntax_errors);
+        assert_eq!(
+            r.syntax_errors[0].message,
+            "nothing may follow the result token on its line, but `d4 e5 {a comment}` does"
+        );
+        assert_eq!(r.syntax_errors[0].span, 27..44);
+        assert_eq!(r.tokens.len(), 2, "the record ends at its result");
     }
 
     #[test]

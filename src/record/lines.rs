@@ -8,7 +8,11 @@ use nom::multi::separated_list1;
 use nom::sequence::{pair, preceded, terminated};
 use nom::{IResult, Parser};
 
-use super::{ColumnHeader, Diagram, DiagramLabel, MoveLine, Record, Span, SyntaxError, Token, TokenKind};
+use super::cursor::Lines;
+use super::{
+    cap_syntax_errors, push_capped, ColumnHeader, Diagram, DiagramLabel, MoveLine, Record, Span, SyntaxError, Token,
+    TokenKind,
+};
 
 /// A move line as parsed, before its tokens join the record's vector.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -115,23 +119,27 @@ fn token_error(word: &str) -> String {
     }
 }
 
-fn line_number(i: &str) -> IResult<&str, u32> {
-    terminated(preceded(space0, map_res(digit1, str::parse::<u32>)), opt(ch('.'))).parse(i)
+/// A line's number, and whether a period follows it.
+fn line_number(i: &str) -> IResult<&str, (u32, bool)> {
+    (preceded(space0, map_res(digit1, str::parse::<u32>)), map(opt(ch('.')), |p| p.is_some())).parse(i)
 }
 
 /// Parses a numbered move line; `None` if the line is not one.
 fn move_line<'a>(line: &'a str, at: usize, continuing: bool) -> Option<(ParsedLine<'a>, Vec<SyntaxError>)> {
-    let (rest, number) = line_number(line).ok()?;
-    if !rest.starts_with([' ', '\t']) {
+    let (rest, (number, period)) = line_number(line).ok()?;
+    // `8.---- ----` glues the number to the first token, as the common format allows (`12.d4`).
+    let glued = !rest.starts_with([' ', '\t']);
+    if glued && !period {
         return None;
     }
     let first = rest.split_ascii_whitespace().next()?;
-    if !continuing && !looks_like_move(first) {
+    if (glued || !continuing) && !looks_like_move(first) {
         return None;
     }
+    let body = line.len() - rest.len();
     let mut tokens = Vec::new();
     let mut errors = Vec::new();
-    for (off, word) in words(line).skip(1) {
+    for (off, word) in words(rest).map(|(off, w)| (body + off, w)) {
         let span = at + off..at + off + word.len();
         if let Ok((_, kind)) = move_token(word) {
             tokens.push(Token { text: word, span, kind });
@@ -147,7 +155,7 @@ fn move_line<'a>(line: &'a str, at: usize, continuing: bool) -> Option<(ParsedLi
             }
             break;
         } else {
-            errors.push(SyntaxError { span, message: token_error(word) });
+            push_capped(&mut errors, SyntaxError { span, message: token_error(word) });
         }
     }
     if let Some(claim_at) = tokens.iter().position(|t| t.kind.is_claim()) {
@@ -322,106 +330,91 @@ fn build_diagram(label: DiagramLabel, rows: &[(Vec<(char, Span)>, u16)], span: S
 }
 
 /// Something a record is assembled from, in file order.
-enum Element<'a> {
+pub enum Element<'a> {
     Title(GameKind, Span),
     Header(Result<ColumnHeader, SyntaxError>),
     Diagram(Result<Diagram, SyntaxError>, DiagramLabel),
     Movetext(Vec<ParsedLine<'a>>, Vec<SyntaxError>),
 }
 
-fn elements(src: &str) -> Vec<Element<'_>> {
-    let mut out = Vec::new();
-    let mut lines = Vec::new();
-    let mut at = 0;
-    for raw in src.split_inclusive('\n') {
-        let line = raw.trim_end_matches(['\n', '\r']);
-        lines.push((at, line));
-        at += raw.len();
-    }
-    let mut i = 0;
-    let mut continuing = false;
-    while i < lines.len() {
-        let (at, line) = lines[i];
-        let kind = classify(line, at, continuing);
-        continuing = false;
-        match kind {
-            LineKind::Blank | LineKind::Prose(None) | LineKind::Letters(_) => i += 1,
-            LineKind::Prose(Some(h)) => {
-                out.push(Element::Header(h));
-                i += 1;
-            }
-            LineKind::Title(kind) => {
-                out.push(Element::Title(kind, at..at + line.trim_end().len()));
-                i += 1;
-            }
-            LineKind::DiagramLabel(_) | LineKind::DiagramRow(..) => {
-                let label = match kind {
-                    LineKind::DiagramLabel(l) => l,
-                    _ => DiagramLabel::None,
-                };
-                let start = at;
-                let mut j = if matches!(kind, LineKind::DiagramLabel(_)) { i + 1 } else { i };
-                if j < lines.len() && matches!(classify(lines[j].1, lines[j].0, false), LineKind::Letters(_)) {
-                    j += 1;
-                }
-                let mut rows = Vec::new();
-                while j < lines.len() {
-                    match classify(lines[j].1, lines[j].0, false) {
-                        LineKind::DiagramRow(cells, n) if n as usize == rows.len() + 1 => rows.push((cells, n)),
-                        _ => break,
+/// The element that opens at the line `(at, line)`, taking the further lines it spans (a
+/// diagram's rows, a movetext's lines) from `rest`; `None` if the line is prose.
+pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>) -> Option<Element<'a>> {
+    let is_letters =
+        |l: Option<(usize, &str)>| l.is_some_and(|(a, l)| matches!(classify(l, a, false), LineKind::Letters(_)));
+    match classify(line, at, false) {
+        LineKind::Blank | LineKind::Prose(None) | LineKind::Letters(_) => None,
+        LineKind::Prose(Some(h)) => Some(Element::Header(h)),
+        LineKind::Title(kind) => Some(Element::Title(kind, at..at + line.trim_end().len())),
+        kind @ (LineKind::DiagramLabel(_) | LineKind::DiagramRow(..)) => {
+            let mut ahead = *rest;
+            let mut rows = Vec::new();
+            let mut end = at + line.len();
+            let label = match kind {
+                LineKind::DiagramLabel(l) => {
+                    if is_letters(ahead.peek()) {
+                        ahead.next();
                     }
-                    j += 1;
+                    l
                 }
-                let mut end = if j > 0 { lines[j - 1].0 + lines[j - 1].1.len() } else { start };
-                if j < lines.len() && matches!(classify(lines[j].1, lines[j].0, false), LineKind::Letters(_)) {
-                    end = lines[j].0 + lines[j].1.len();
-                    j += 1;
+                LineKind::DiagramRow(cells, 1) => {
+                    rows.push((cells, 1));
+                    DiagramLabel::None
                 }
-                if rows.len() >= 2 {
-                    out.push(Element::Diagram(build_diagram(label, &rows, start..end), label));
-                    i = j;
-                } else {
-                    i += 1;
+                LineKind::DiagramRow(..) => return None,
+                _ => unreachable!("matched above"),
+            };
+            while let Some((a, l)) = ahead.peek() {
+                match classify(l, a, false) {
+                    LineKind::DiagramRow(cells, n) if n as usize == rows.len() + 1 => rows.push((cells, n)),
+                    _ => break,
                 }
+                ahead.next();
+                end = a + l.len();
             }
-            LineKind::Move(first, errs) => {
-                let mut moves = vec![first];
-                let mut errors = errs;
-                i += 1;
-                while i < lines.len() {
-                    match classify(lines[i].1, lines[i].0, true) {
-                        LineKind::Move(ml, errs) if ml.number != 1 => {
-                            moves.push(ml);
-                            errors.extend(errs);
-                            i += 1;
+            if rows.len() < 2 {
+                return None;
+            }
+            if let Some((a, l)) = ahead.peek().filter(|&l| is_letters(Some(l))) {
+                end = a + l.len();
+                ahead.next();
+            }
+            *rest = ahead;
+            Some(Element::Diagram(build_diagram(label, &rows, at..end), label))
+        }
+        LineKind::Move(first, errs) => {
+            let mut moves = vec![first];
+            let mut errors = errs;
+            while let Some((a, l)) = rest.peek() {
+                match classify(l, a, true) {
+                    LineKind::Move(ml, errs) if ml.number != 1 => {
+                        moves.push(ml);
+                        errs.into_iter().for_each(|e| push_capped(&mut errors, e));
+                        rest.next();
+                    }
+                    LineKind::Prose(None) => {
+                        if let Some(token) = claim_only_line(l, a) {
+                            moves.last_mut().expect("a movetext has a line").tokens.push(token);
+                            rest.next();
                         }
-                        LineKind::Prose(None) => match claim_only_line(lines[i].1, lines[i].0) {
-                            Some(token) => {
-                                moves.last_mut().expect("a movetext has a line").tokens.push(token);
-                                i += 1;
-                                break;
-                            }
-                            None => break,
-                        },
-                        _ => break,
+                        break;
                     }
+                    _ => break,
                 }
-                // A claim ends the movetext: later lines may not hold moves.
-                let mut after_claim = moves.iter().flat_map(|l| &l.tokens).skip_while(|t| !t.kind.is_claim()).skip(1);
-                if let Some(t) = after_claim.next() {
-                    if !errors.iter().any(|e| e.span.start <= t.span.start && t.span.start < e.span.end) {
-                        errors.push(SyntaxError {
-                            span: t.span.clone(),
-                            message: "nothing may follow a resignation or a claimed result".into(),
-                        });
-                    }
-                }
-                continuing = false;
-                out.push(Element::Movetext(moves, errors));
             }
+            // A claim ends the movetext: later lines may not hold moves.
+            let mut after_claim = moves.iter().flat_map(|l| &l.tokens).skip_while(|t| !t.kind.is_claim()).skip(1);
+            if let Some(t) = after_claim.next() {
+                if !errors.iter().any(|e| e.span.start <= t.span.start && t.span.start < e.span.end) {
+                    errors.push(SyntaxError {
+                        span: t.span.clone(),
+                        message: "nothing may follow a resignation or a claimed result".into(),
+                    });
+                }
+            }
+            Some(Element::Movetext(moves, errors))
         }
     }
-    out
 }
 
 #[derive(Default)]
@@ -432,21 +425,26 @@ struct Pending {
     final_position: Option<Result<Diagram, SyntaxError>>,
 }
 
-/// Groups elements into records around each movetext (grammar.md, "Finding records").
-pub fn assemble(src: &str) -> Vec<Record<'_>> {
-    let mut records: Vec<Record> = Vec::new();
-    let mut pending = Pending::default();
-    // Whether the last record can still take a final-position diagram that follows its moves.
-    let mut open = false;
-    for el in elements(src) {
+/// Groups elements into records around each movetext (grammar.md, "Finding records"), handing
+/// each record on as soon as nothing further can join it.
+#[derive(Default)]
+pub struct Assembler<'a> {
+    pending: Pending,
+    /// The last record, while it can still take a final-position diagram that follows its moves.
+    open: Option<Record<'a>>,
+}
+
+impl<'a> Assembler<'a> {
+    /// Takes the next element; the record it closes, if any, comes out.
+    pub fn push(&mut self, el: Element<'a>) -> Option<Record<'a>> {
         match el {
             Element::Title(kind, span) => {
-                pending.title = Some((kind, span));
-                open = false;
+                self.pending.title = Some((kind, span));
+                self.close()
             }
             Element::Header(h) => {
-                pending.header = Some(h);
-                open = false;
+                self.pending.header = Some(h);
+                self.close()
             }
             Element::Diagram(d, label) => {
                 let is_final = match (&d, label) {
@@ -456,62 +454,82 @@ pub fn assemble(src: &str) -> Vec<Record<'_>> {
                     (Err(_), DiagramLabel::None) => true,
                 };
                 if !is_final {
-                    pending.startup = Some(d);
-                    open = false;
-                } else if open && records.last().is_some_and(|r| r.final_position.is_none()) {
-                    let r = records.last_mut().expect("checked");
-                    attach(r, d, true);
-                    open = false;
+                    self.pending.startup = Some(d);
+                    self.close()
+                } else if let Some(mut r) = self.open.take() {
+                    attach(&mut r, d, true);
+                    Some(finished(r))
                 } else {
-                    pending.final_position = Some(d);
+                    self.pending.final_position = Some(d);
+                    None
                 }
             }
             Element::Movetext(parsed, errors) => {
-                let span = parsed[0].span.start..parsed.last().map_or(0, |l| l.span.end);
-                let mut tokens = Vec::with_capacity(parsed.iter().map(|l| l.tokens.len()).sum());
-                let mut lines = Vec::with_capacity(parsed.len());
-                for l in parsed {
-                    let from = tokens.len();
-                    tokens.extend(l.tokens);
-                    lines.push(MoveLine { number: l.number, span: l.span, tokens: from..tokens.len() });
-                }
-                let mut r = Record {
-                    index: records.len() + 1,
-                    span,
-                    title: pending.title.take(),
-                    header: None,
-                    startup: None,
-                    final_position: None,
-                    lines,
-                    tokens,
-                    syntax_errors: errors,
-                };
-                if let Some(t) = &r.title {
-                    r.span.start = r.span.start.min(t.1.start);
-                }
-                match pending.header.take() {
-                    Some(Ok(h)) => {
-                        r.span.start = r.span.start.min(h.span.start);
-                        r.header = Some(h);
-                    }
-                    Some(Err(e)) => r.syntax_errors.push(e),
-                    None => {}
-                }
-                if let Some(d) = pending.startup.take() {
-                    attach(&mut r, d, false);
-                }
-                if let Some(d) = pending.final_position.take() {
-                    attach(&mut r, d, true);
-                }
-                records.push(r);
-                open = true;
+                let closed = self.close();
+                self.open = Some(self.record(parsed, errors));
+                closed
             }
         }
     }
-    for r in &mut records {
-        r.syntax_errors.sort_by_key(|e| e.span.start);
+
+    /// The end of this notation's text (the end of the file, or a record of the common format):
+    /// the open record comes out, and elements still waiting belong to no record.
+    pub fn finish(&mut self) -> Option<Record<'a>> {
+        self.pending = Pending::default();
+        self.close()
     }
-    records
+
+    fn close(&mut self) -> Option<Record<'a>> {
+        self.open.take().map(finished)
+    }
+
+    fn record(&mut self, parsed: Vec<ParsedLine<'a>>, errors: Vec<SyntaxError>) -> Record<'a> {
+        let span = parsed[0].span.start..parsed.last().map_or(0, |l| l.span.end);
+        let mut tokens = Vec::with_capacity(parsed.iter().map(|l| l.tokens.len()).sum());
+        let mut lines = Vec::with_capacity(parsed.len());
+        for l in parsed {
+            let from = tokens.len();
+            tokens.extend(l.tokens);
+            lines.push(MoveLine { number: l.number, span: l.span, tokens: from..tokens.len() });
+        }
+        let mut r = Record {
+            index: 0,
+            span,
+            title: self.pending.title.take(),
+            header: None,
+            startup: None,
+            final_position: None,
+            lines,
+            tokens,
+            syntax_errors: errors,
+        };
+        if let Some(t) = &r.title {
+            r.span.start = r.span.start.min(t.1.start);
+        }
+        match self.pending.header.take() {
+            Some(Ok(h)) => {
+                r.span.start = r.span.start.min(h.span.start);
+                r.header = Some(h);
+            }
+            Some(Err(e)) => r.syntax_errors.push(e),
+            None => {}
+        }
+        if let Some(d) = self.pending.startup.take() {
+            attach(&mut r, d, false);
+        }
+        if let Some(d) = self.pending.final_position.take() {
+            attach(&mut r, d, true);
+        }
+        r
+    }
+}
+
+/// A record as it is handed on: its syntax errors in file order, at most
+/// [`MAX_SYNTAX_ERRORS`] of them.
+fn finished(mut r: Record) -> Record {
+    r.syntax_errors.sort_by_key(|e| e.span.start);
+    cap_syntax_errors(&mut r.syntax_errors);
+    r
 }
 
 fn attach(r: &mut Record, d: Result<Diagram, SyntaxError>, is_final: bool) {

@@ -1,12 +1,16 @@
-//! The grammar of published Quadraphages and Hexaphages records (see grammar.md).
+//! Finding records in any text, and their grammars (see grammar.md).
 //!
-//! A file is read line by line; each line is classified (title, column header, diagram row,
-//! numbered move line, prose) and records are assembled around their movetext, so that records
-//! inside other text are found and the prose around them is ignored. Every token keeps its byte
-//! span in the file, all the way to the diagnostic. Parsing only checks syntax; what a token means
-//! in a position is decided by the game's notation module.
+//! [`read`] makes one pass over a text and hands on every record it finds, of either notation, in
+//! file order, one at a time. A line that opens with a well-formed tag (`[Game "Quarod"]`) opens a
+//! record of the common format ([`common`]), which runs to its result token. Every other line is
+//! classified for the published notation of Quadraphages and Hexaphages (title, column header,
+//! diagram row, numbered move line, prose) and records are assembled around their movetext, so
+//! that records inside other text are found and the prose around them is ignored. Every token
+//! keeps its byte span in the file, all the way to the diagnostic. Parsing only checks syntax;
+//! what a token means in a position is decided by the game's notation module.
 
 pub mod common;
+mod cursor;
 mod lines;
 
 use std::ops::Range;
@@ -15,6 +19,7 @@ use crate::game::GameKind;
 use crate::games::phages::Side;
 use crate::geometry::{CellLabel, Geometry};
 
+pub use cursor::Lines;
 pub use lines::{classify, LineKind};
 
 /// Byte offsets into the file.
@@ -144,7 +149,130 @@ impl<'a> Record<'a> {
     }
 }
 
-/// Reads every record in a file. Prose is ignored; a file with no movetext has no records.
+/// Most syntax errors kept for one record, so that memory stays bounded on any input; past it
+/// the record says that more follow.
+pub const MAX_SYNTAX_ERRORS: usize = 100;
+
+/// Adds a syntax error unless the list already holds more than [`MAX_SYNTAX_ERRORS`].
+fn push_capped(errors: &mut Vec<SyntaxError>, e: SyntaxError) {
+    if errors.len() <= MAX_SYNTAX_ERRORS {
+        errors.push(e);
+    }
+}
+
+/// Keeps the first [`MAX_SYNTAX_ERRORS`] of a record's syntax errors (in file order) and, if there
+/// were more, says so where the next one was.
+fn cap_syntax_errors(errors: &mut Vec<SyntaxError>) {
+    if errors.len() > MAX_SYNTAX_ERRORS {
+        errors.truncate(MAX_SYNTAX_ERRORS + 1);
+        errors[MAX_SYNTAX_ERRORS].message =
+            format!("more syntax errors follow: referee lists the first {MAX_SYNTAX_ERRORS} of a record");
+    }
+}
+
+/// A record found in a text, in the notation it is written in.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Found<'a> {
+    /// The published notation of Quadraphages and Hexaphages.
+    Published(Record<'a>),
+    /// The common record format.
+    Common(common::CommonRecord<'a>),
+}
+
+impl Found<'_> {
+    /// 1-based position among the text's records.
+    pub fn index(&self) -> usize {
+        match self {
+            Found::Published(r) => r.index,
+            Found::Common(r) => r.index,
+        }
+    }
+
+    pub fn span(&self) -> Span {
+        match self {
+            Found::Published(r) => r.span.clone(),
+            Found::Common(r) => r.span.clone(),
+        }
+    }
+}
+
+/// Every record of a text, of either notation, in file order, one at a time.
+///
+/// `game` is the game `--game` names: when it is a game of the common format, a numbered move line
+/// outside any record opens a record of that game without tags.
+pub fn read(src: &str, game: Option<GameKind>) -> Reader<'_> {
+    let untagged = game.is_some_and(|g| !matches!(g, GameKind::Quadraphages | GameKind::Hexaphages));
+    Reader { lines: Lines::new(src), published: lines::Assembler::default(), untagged, found: 0, ready: None }
+}
+
+/// The iterator [`read`] returns.
+pub struct Reader<'a> {
+    lines: Lines<'a>,
+    published: lines::Assembler<'a>,
+    /// Whether move lines outside records open common-format records without tags.
+    untagged: bool,
+    found: usize,
+    /// A record of the common format read while a published one was still open: it comes next.
+    ready: Option<Found<'a>>,
+}
+
+impl<'a> Reader<'a> {
+    fn number(&mut self, mut f: Found<'a>) -> Found<'a> {
+        self.found += 1;
+        match &mut f {
+            Found::Published(r) => r.index = self.found,
+            Found::Common(r) => r.index = self.found,
+        }
+        f
+    }
+
+    /// Whether the line opens a record of the common format.
+    fn opens_common(&self, line: &str) -> bool {
+        common::opens_record(line)
+            || (self.untagged
+                && line.split_ascii_whitespace().next().is_some_and(|w| common::strip_move_number(w).is_some()))
+    }
+}
+
+impl<'a> Iterator for Reader<'a> {
+    type Item = Found<'a>;
+
+    fn next(&mut self) -> Option<Found<'a>> {
+        if let Some(f) = self.ready.take() {
+            return Some(self.number(f));
+        }
+        loop {
+            let before = self.lines;
+            let Some((at, line)) = self.lines.next() else {
+                let last = self.published.finish()?;
+                return Some(self.number(Found::Published(last)));
+            };
+            if self.opens_common(line) {
+                self.lines = before;
+                let r = Found::Common(common::read_record(&mut self.lines));
+                match self.published.finish() {
+                    Some(open) => {
+                        self.ready = Some(r);
+                        return Some(self.number(Found::Published(open)));
+                    }
+                    None => return Some(self.number(r)),
+                }
+            }
+            if let Some(element) = lines::element(at, line, &mut self.lines) {
+                if let Some(r) = self.published.push(element) {
+                    return Some(self.number(Found::Published(r)));
+                }
+            }
+        }
+    }
+}
+
+/// Every record of the published notation in a text, as [`read`] finds them.
 pub fn parse(src: &str) -> Vec<Record<'_>> {
-    lines::assemble(src)
+    read(src, None)
+        .filter_map(|f| match f {
+            Found::Published(r) => Some(r),
+            Found::Common(_) => None,
+        })
+        .collect()
 }

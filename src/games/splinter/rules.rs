@@ -1219,6 +1219,13 @@ impl Recorded for Splinter {
     fn outcome(&self) -> Option<Outcome> {
         self.result()
     }
+
+    fn no_game(&self) -> Option<String> {
+        match &self.ending {
+            Some(e @ Ending::NoStart { .. }) => Some(e.to_string()),
+            _ => None,
+        }
+    }
 }
 
 /// `Red`, `Red and Blue`, `Red, Blue and Green`.

@@ -1,0 +1,76 @@
+//! The lines of a text, with their byte offsets, for readers that look ahead.
+
+/// A position in a text, handing out its lines one at a time. It is `Copy`: a reader looks ahead
+/// by copying the cursor and reading on from the copy, and takes the lines it keeps by moving the
+/// original forward.
+///
+/// A line ends at LF, CRLF or a lone CR (old Mac files); the line ending is not part of the line.
+/// A UTF-8 byte-order mark at the start of the text is skipped, so that a first line reads the same
+/// with or without one; offsets stay those of the whole text.
+#[derive(Clone, Copy, Debug)]
+pub struct Lines<'a> {
+    src: &'a str,
+    pos: usize,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(src: &'a str) -> Lines<'a> {
+        let pos = if src.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
+        Lines { src, pos }
+    }
+
+    /// The offset of the next line.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
+    /// The next line without taking it.
+    pub fn peek(&self) -> Option<(usize, &'a str)> {
+        let mut ahead = *self;
+        ahead.next()
+    }
+
+    /// The next line that is not blank, without taking anything.
+    pub fn peek_past_blanks(&self) -> Option<(usize, &'a str)> {
+        let mut ahead = *self;
+        ahead.find(|(_, l)| !l.trim().is_empty())
+    }
+
+    /// Takes the blank lines ahead.
+    pub fn skip_blanks(&mut self) {
+        while self.peek().is_some_and(|(_, l)| l.trim().is_empty()) {
+            self.next();
+        }
+    }
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = (usize, &'a str);
+
+    fn next(&mut self) -> Option<(usize, &'a str)> {
+        let rest = self.src.get(self.pos..).filter(|r| !r.is_empty())?;
+        let at = self.pos;
+        let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
+        let ending = match rest.as_bytes().get(end) {
+            Some(b'\r') if rest.as_bytes().get(end + 1) == Some(&b'\n') => 2,
+            Some(_) => 1,
+            None => 0,
+        };
+        self.pos += end + ending;
+        Some((at, &rest[..end]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_end_at_lf_crlf_and_lone_cr_and_a_bom_is_skipped() {
+        let text = "\u{feff}one\r\ntwo\rthree\nfour";
+        let lines: Vec<_> = Lines::new(text).collect();
+        assert_eq!(lines, [(3, "one"), (8, "two"), (12, "three"), (18, "four")]);
+        assert_eq!(Lines::new("a\n\n").collect::<Vec<_>>(), [(0, "a"), (2, "")]);
+        assert_eq!(Lines::new("").count(), 0);
+    }
+}
