@@ -198,6 +198,11 @@ fn diagram_ahead<'a>(lines: &Lines<'a>) -> Option<Ahead<'a>> {
     Some(Ahead { diagram: TextDiagram { span: at..end, rows }, label, after: ahead })
 }
 
+/// Whether a line can open a record's movetext: a move number, a comment or a result token first.
+fn opens_movetext(line: &str) -> bool {
+    carries_movetext_on(line) || line.split_ascii_whitespace().next().is_some_and(|w| result_token(w).is_some())
+}
+
 /// Whether a line after a blank one carries the movetext on: it opens with a move number or a
 /// comment. Anything else after a blank line is prose and ends a record that has begun its moves.
 fn carries_movetext_on(line: &str) -> bool {
@@ -248,6 +253,11 @@ pub fn read_record<'a>(lines: &mut Lines<'a>) -> CommonRecord<'a> {
                 break;
             }
             if opens_record(line) {
+                break;
+            }
+            // Movetext opens with a move number, a comment or the result: text of any other shape
+            // after the tags is prose, and the record has no moves.
+            if !begun && diagram_ahead(lines).is_none() && !opens_movetext(line) {
                 break;
             }
             if let Some(ahead) = diagram_ahead(lines) {

@@ -1,0 +1,119 @@
+//! A fuzz smoke test on the stable toolchain: thousands of mutated samples through the reader, the
+//! replay (strict and lenient) and every report format. Nothing may panic, and every problem must
+//! be located inside the text. (`fuzz/` has cargo-fuzz targets for a longer run on nightly.)
+
+use std::sync::Arc;
+
+use referee::report::{self, HumanStyle};
+use referee::verify::{verify_source, VerifyOptions};
+
+/// Characters that mean something to one notation or the other, and a few that mean nothing.
+const INTERESTING: &[char] = &[
+    '\n',
+    '\r',
+    ' ',
+    '\t',
+    '[',
+    ']',
+    '"',
+    '{',
+    '}',
+    ';',
+    '.',
+    '-',
+    '*',
+    '/',
+    '0',
+    '1',
+    '2',
+    '9',
+    'a',
+    'x',
+    'X',
+    'o',
+    'O',
+    'B',
+    'W',
+    '#',
+    '^',
+    '<',
+    '_',
+    '\u{feff}',
+    'é',
+    '\u{1F600}',
+];
+
+fn mutate(text: &str, rng: &mut fastrand::Rng) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for _ in 0..rng.usize(1..8) {
+        let at = rng.usize(0..=chars.len());
+        match rng.u8(0..5) {
+            0 if at < chars.len() => {
+                chars.remove(at);
+            }
+            1 if at < chars.len() => chars[at] = INTERESTING[rng.usize(0..INTERESTING.len())],
+            2 => chars.insert(at, INTERESTING[rng.usize(0..INTERESTING.len())]),
+            3 if at < chars.len() => {
+                // Duplicate or drop a whole stretch, as copying and pasting does.
+                let end = (at + rng.usize(1..200)).min(chars.len());
+                if rng.bool() {
+                    let piece: Vec<char> = chars[at..end].to_vec();
+                    chars.splice(at..at, piece);
+                } else {
+                    chars.drain(at..end);
+                }
+            }
+            _ => chars.truncate(at),
+        }
+    }
+    chars.into_iter().collect()
+}
+
+fn samples() -> Vec<String> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<String>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir).expect("samples").flatten().map(|e| e.path()).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if let Ok(text) = std::fs::read_to_string(&p) {
+                out.push(text);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples"), &mut out);
+    out
+}
+
+#[test]
+fn mutated_samples_never_panic_and_every_problem_is_located() {
+    let samples = samples();
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut problems = 0;
+    for round in 0..4000 {
+        let text = Arc::new(mutate(&samples[round % samples.len()], &mut rng));
+        let options = VerifyOptions { lenient: round % 3 == 0, search_limit: 2_000, ..VerifyOptions::default() };
+        let verdicts = verify_source(&text, options);
+        let source = report::Source::new("fuzz.txt", text.clone());
+        for v in &verdicts {
+            for p in &v.problems {
+                assert!(
+                    p.span.start <= p.span.end && p.span.end <= text.len(),
+                    "round {round}: {p:?} outside the text"
+                );
+                assert!(text.is_char_boundary(p.span.start), "round {round}: {p:?} inside a character");
+                problems += 1;
+            }
+            let human = report::human(&source, v, HumanStyle::default());
+            assert!(human.contains(&format!("record {}", v.index)), "round {round}");
+            let json: serde_json::Value = serde_json::from_str(&report::json_line(&source, v)).expect("JSON");
+            assert_eq!(json["errors"].as_array().map(Vec::len), Some(v.problems.len()), "round {round}");
+            for e in json["errors"].as_array().into_iter().flatten() {
+                assert!(e["line"].as_u64().is_some_and(|l| l >= 1), "round {round}: {e}");
+                assert!(e["column"].as_u64().is_some_and(|c| c >= 1), "round {round}: {e}");
+            }
+        }
+    }
+    assert!(problems > 1000, "the mutations should break records: {problems} problems");
+}

@@ -1,0 +1,225 @@
+//! The reader on real collections: every record of either notation found in any text, in order,
+//! each read by its own game; one test per case a user met, each on a small input written for it.
+
+use referee::game::GameKind;
+use referee::record::{self, Found, MAX_SYNTAX_ERRORS};
+use referee::verdict::{ClaimStatus, ProblemKind, Status, Verdict, LEGAL_LISTED};
+use referee::verify::{verify_source, VerifyOptions};
+
+fn sample(path: &str) -> String {
+    std::fs::read_to_string(format!("{}/samples/{path}", env!("CARGO_MANIFEST_DIR"))).expect("sample")
+}
+
+fn verify(src: &str) -> Vec<Verdict> {
+    verify_source(src, VerifyOptions::default())
+}
+
+fn summary(verdicts: &[Verdict]) -> Vec<(Option<GameKind>, Status)> {
+    verdicts.iter().map(|v| (v.game, v.status)).collect()
+}
+
+fn messages(v: &Verdict) -> Vec<&str> {
+    v.problems.iter().map(|p| p.message.as_str()).collect()
+}
+
+const QUARTZ: &str = "quarod/random-size-4.txt";
+const QUADRA: &str = "quadraphages/random-seed-1.txt";
+
+#[test]
+fn a_published_record_then_a_common_one_are_both_found() {
+    let text = format!("{}\n{}", sample(QUADRA), sample(QUARTZ));
+    let v = verify(&text);
+    assert_eq!(summary(&v), [(Some(GameKind::Quadraphages), Status::Valid), (Some(GameKind::Quarod), Status::Valid)]);
+    assert_eq!(v.iter().map(|v| v.index).collect::<Vec<_>>(), [1, 2]);
+}
+
+#[test]
+fn a_published_record_after_a_common_one_is_found() {
+    let text = format!("{}\n{}", sample(QUARTZ), sample(QUADRA));
+    assert_eq!(
+        summary(&verify(&text)),
+        [(Some(GameKind::Quarod), Status::Valid), (Some(GameKind::Quadraphages), Status::Valid)]
+    );
+}
+
+#[test]
+fn prose_before_between_and_after_common_records_is_ignored() {
+    let quarod = sample(QUARTZ);
+    let petrify = sample("petrify/random-size-6.txt");
+    let text = format!(
+        "From the club's forum, a post:\n\n{quarod}\nNice one. Here is mine, it was close.\n\n{petrify}\nThat's all, thanks for reading!\n- posted by Ann\n"
+    );
+    let v = verify(&text);
+    assert_eq!(
+        summary(&v),
+        [(Some(GameKind::Quarod), Status::Valid), (Some(GameKind::Petrify), Status::Valid)],
+        "{:?}",
+        v.iter().map(messages).collect::<Vec<_>>()
+    );
+    assert!(v.iter().all(|v| v.claims.iter().all(|c| c.status == ClaimStatus::Confirmed)));
+}
+
+#[test]
+fn a_byte_order_mark_before_the_tags_changes_nothing() {
+    let plain = sample(QUARTZ);
+    let with_bom = format!("\u{feff}{plain}");
+    let v = verify(&with_bom);
+    assert_eq!(summary(&v), [(Some(GameKind::Quarod), Status::Valid)]);
+    assert_eq!(v[0].moves, verify(&plain)[0].moves);
+}
+
+#[test]
+fn crlf_and_lone_cr_line_ends_read_as_lf() {
+    let text = format!("{}\n{}", sample(QUADRA), sample(QUARTZ));
+    let expected = summary(&verify(&text));
+    for ending in ["\r\n", "\r"] {
+        let other = text.replace('\n', ending);
+        let v = verify(&other);
+        assert_eq!(summary(&v), expected, "line ending {ending:?}");
+        // Spans still point at the same tokens.
+        let claim = &v[1].claims[0];
+        assert_eq!(&other[claim.span.clone()], "0-1");
+    }
+}
+
+#[test]
+fn an_unknown_game_is_a_located_error_naming_the_known_games_and_no_guess() {
+    let text = sample(QUARTZ).replace("Quarod", "Chess");
+    let v = &verify(&text)[0];
+    assert_eq!((v.game, v.status), (None, Status::SyntaxError));
+    assert_eq!(
+        messages(v),
+        ["unknown game `Chess`: referee knows quadraphages, hexaphages, quarod, petrify, vadrantir, splinter"]
+    );
+    assert_eq!(&text[v.problems[0].span.clone()], "Chess");
+}
+
+#[test]
+fn a_missing_game_tag_is_a_located_error_and_game_supplies_it() {
+    let text: String = sample(QUARTZ).lines().filter(|l| !l.starts_with("[Game")).map(|l| format!("{l}\n")).collect();
+    let v = &verify(&text)[0];
+    assert_eq!((v.game, v.status), (None, Status::SyntaxError));
+    assert_eq!(
+        messages(v),
+        ["the record has no [Game \"...\"] tag: add one, such as [Game \"Quarod\"], or name the game with --game"]
+    );
+    assert_eq!(v.problems[0].span.start, 0, "at the record's first tag");
+    let given = verify_source(&text, VerifyOptions { game: Some(GameKind::Quarod), ..VerifyOptions::default() });
+    assert_eq!(summary(&given), [(Some(GameKind::Quarod), Status::Valid)]);
+}
+
+#[test]
+fn game_reads_movetext_without_tags_as_that_game() {
+    let movetext = "Our game:\n\n1. c1d1 d3c3 2. b4a4 a3b3 3. b1b2 d4c4 4. a3xa4 a2a1 5. a3xa2 d2c2 6. c2xc1\nb1xc1 7. pass pass 0-1\n\nGood game.\n";
+    let options = VerifyOptions { game: Some(GameKind::Quarod), ..VerifyOptions::default() };
+    let v = verify_source(movetext, options);
+    assert_eq!(v.len(), 1);
+    assert_eq!(v[0].game, Some(GameKind::Quarod));
+    // Without a Size tag the board is Quarod's default 8x8, where Black could still place.
+    assert_eq!(messages(&v[0]), ["Black may not pass: a placement on e1/f1 is possible"]);
+}
+
+#[test]
+fn a_move_number_glued_to_its_first_token_is_read() {
+    let text = sample("hexaphages/random-seed-1.txt").replace("8. ---- ---- 3", "8.---- ---- 3");
+    let v = &verify(&text)[0];
+    assert_eq!(v.status, Status::Valid, "{:?}", messages(v));
+    assert!(v.game_over);
+    assert_eq!(v.claims[0].text, "X wins 17-16");
+    assert_eq!(v.claims[0].status, ClaimStatus::Confirmed);
+}
+
+#[test]
+fn a_record_with_tags_and_no_moves_is_reported_as_such() {
+    let v = &verify("[Game \"Quarod\"]\n[Size \"4\"]\n\nNothing was played.\n")[0];
+    assert_eq!(v.status, Status::SyntaxError);
+    assert!(messages(v).iter().any(|m| m.starts_with("the record has no moves and no result")), "{:?}", messages(v));
+    let v = &verify("[Game \"Quarod\"]\n[Size \"4\"]\n")[0];
+    assert_eq!(
+        messages(v),
+        ["the record has no moves and no result, so there is nothing to verify: write its moves, or `*` for a game not yet begun"]
+    );
+    // `*` alone is a game not begun: valid, no result claimed.
+    let v = &verify("[Game \"Quarod\"]\n[Size \"4\"]\n\n*\n")[0];
+    assert_eq!((v.status, v.moves), (Status::Valid, 0));
+}
+
+#[test]
+fn text_after_the_result_token_on_its_line_is_one_error_and_stops_the_record() {
+    let base = sample(QUARTZ);
+    for (after, shown) in [("4.", "4."), ("pass", "pass"), ("oops", "oops"), ("oops {why} d4", "oops {why} d4")] {
+        let text = base.replace("pass pass 0-1", &format!("pass pass 0-1 {after}"));
+        let v = &verify(&text)[0];
+        assert_eq!(v.status, Status::SyntaxError, "{after}");
+        assert_eq!(
+            messages(v),
+            [format!("nothing may follow the result token on its line, but `{shown}` does").as_str()],
+            "{after}"
+        );
+        assert!(v.claims.is_empty(), "claims are not judged on a record with syntax errors");
+        assert_eq!(v.moves, 0, "nothing is replayed");
+    }
+    // A comment may follow the result; later lines are prose.
+    let text = base.replace("pass pass 0-1", "pass pass 0-1 {a fine game}\n4. this line is prose");
+    assert_eq!(summary(&verify(&text)), [(Some(GameKind::Quarod), Status::Valid)]);
+}
+
+#[test]
+fn a_board_too_small_for_any_start_is_undecided() {
+    let v = &verify("[Game \"Splinter Quad\"]\n[Size \"4\"]\n\n1. a1a2 *\n")[0];
+    assert_eq!(v.status, Status::Undecided);
+    assert_eq!(v.problems[0].kind, ProblemKind::Undecided);
+    assert_eq!(
+        messages(v),
+        ["there is no game: the 4x4 board is too small for the default start of 4 players (a 6x6 block), and no setup diagram was given"]
+    );
+    assert!(v.claims.is_empty());
+}
+
+#[test]
+fn syntax_errors_are_capped_per_record_and_say_more_follow() {
+    let common = format!("[Game \"Quarod\"]\n\n1. {}\n", "zz@ ".repeat(5000));
+    let published = format!("1. .... .... 1 a7a8 i3i2 {}\n", "@@@ ".repeat(5000));
+    for text in [common, published] {
+        let v = &verify(&text)[0];
+        assert_eq!(v.status, Status::SyntaxError);
+        assert_eq!(v.problems.len(), MAX_SYNTAX_ERRORS + 1);
+        assert_eq!(
+            v.problems.last().unwrap().message,
+            format!("more syntax errors follow: referee lists the first {MAX_SYNTAX_ERRORS} of a record")
+        );
+    }
+}
+
+#[test]
+fn an_illegal_move_lists_a_few_dozen_legal_moves_and_counts_them_all() {
+    let v = &verify("[Game \"Quarod\"]\n[Size \"26\"]\n\n1. a1c3 *\n")[0];
+    assert_eq!(v.status, Status::Illegal);
+    let p = &v.problems[0];
+    assert_eq!(p.legal.len(), LEGAL_LISTED);
+    // Every pair of orthogonally adjacent squares, placed either way round.
+    assert_eq!(p.legal_count, 2 * 2 * 26 * 25);
+    assert!(p.board.is_some());
+}
+
+#[test]
+fn lenient_replay_keeps_a_board_for_the_first_violation_only() {
+    let text = sample("quadraphages/blog-game-sample.txt");
+    let v = &verify_source(&text, VerifyOptions { lenient: true, ..VerifyOptions::default() })[0];
+    assert!(v.problems.len() > 1);
+    assert!(v.problems[0].board.is_some());
+    assert!(v.problems[1..].iter().all(|p| p.board.is_none()));
+}
+
+#[test]
+fn the_reader_hands_records_on_one_at_a_time_in_file_order() {
+    let text = format!("{}\nprose\n{}\n{}", sample(QUADRA), sample(QUARTZ), sample("hexaphages/random-seed-2.txt"));
+    let mut reader = record::read(&text, None);
+    let first = reader.next().expect("a record");
+    assert!(matches!(first, Found::Published(_)));
+    let rest: Vec<_> = reader.collect();
+    assert!(matches!(rest[..], [Found::Common(_), Found::Published(_)]));
+    let starts: Vec<usize> = std::iter::once(&first).chain(&rest).map(|f| f.span().start).collect();
+    assert!(starts.windows(2).all(|w| w[0] < w[1]), "{starts:?}");
+    assert_eq!(rest.iter().map(Found::index).collect::<Vec<_>>(), [2, 3]);
+}
