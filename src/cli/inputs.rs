@@ -25,6 +25,13 @@ pub enum Input {
     Note(String),
 }
 
+impl Input {
+    /// Whether this input is read (a file or standard input), rather than only said.
+    pub fn is_read(&self) -> bool {
+        matches!(self, Input::File(_) | Input::Stdin)
+    }
+}
+
 /// Where a file lives, whatever path reaches it: a file reached twice (through a link to a
 /// folder, or named twice) is read once.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]

@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -124,47 +124,101 @@ impl Tally {
 }
 
 /// A progress bar on standard error, drawn only when it is a terminal and the run has lasted a
-/// second (or has many files): short runs and pipes never see it.
+/// second: short runs and pipes never see it. A timer shows it, so that one long file shows it
+/// too.
 struct Progress {
     bar: ProgressBar,
-    started: Instant,
-    terminal: bool,
+    /// Set when the run is over: the timer must not show the bar after that.
+    over: Arc<Mutex<bool>>,
 }
 
 impl Progress {
     const AFTER: Duration = Duration::from_secs(1);
-    const MANY_FILES: u64 = 200;
 
-    fn new(files: u64, started: Instant) -> Progress {
+    fn new(files: u64) -> Progress {
         let bar = ProgressBar::with_draw_target(Some(files), ProgressDrawTarget::hidden());
         if let Ok(style) = ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} files  {wide_msg}") {
             bar.set_style(style.progress_chars("=> "));
         }
-        let progress = Progress { bar, started, terminal: std::io::stderr().is_terminal() };
-        if files >= Self::MANY_FILES {
-            progress.show();
+        let over = Arc::new(Mutex::new(false));
+        if std::io::stderr().is_terminal() {
+            let (bar, over) = (bar.clone(), over.clone());
+            std::thread::spawn(move || {
+                std::thread::sleep(Self::AFTER);
+                if !*over.lock().unwrap_or_else(|e| e.into_inner()) {
+                    bar.set_draw_target(ProgressDrawTarget::stderr());
+                    bar.enable_steady_tick(Duration::from_millis(200));
+                }
+            });
         }
-        progress
-    }
-
-    fn show(&self) {
-        if self.terminal && self.bar.is_hidden() {
-            self.bar.set_draw_target(ProgressDrawTarget::stderr());
-            self.bar.enable_steady_tick(Duration::from_millis(200));
-        }
-    }
-
-    /// Starting on the file `name`.
-    fn file(&self, name: &str) {
-        if self.started.elapsed() >= Self::AFTER {
-            self.show();
-        }
-        self.bar.set_message(name.to_string());
+        Progress { bar, over }
     }
 
     /// Runs `f` with the bar out of the way, so that what it prints is not drawn over.
     fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
         self.bar.suspend(f)
+    }
+
+    fn finish(&self) {
+        let mut over = self.over.lock().unwrap_or_else(|e| e.into_inner());
+        *over = true;
+        self.bar.finish_and_clear();
+    }
+}
+
+/// A run of `verify`: its printer, what it has found so far, its progress bar.
+struct Run {
+    options: VerifyOptions,
+    printer: Printer,
+    tally: Tally,
+    progress: Progress,
+}
+
+impl Run {
+    fn step(&mut self, input: &Input) -> Result<(), Closed> {
+        match input {
+            Input::Note(note) => self.progress.suspend(|| out::note(note)),
+            Input::Problem(p) => self.file_problem(p)?,
+            Input::File(path) => self.file(path)?,
+            Input::Stdin => self.file(Path::new("-"))?,
+        }
+        if input.is_read() {
+            self.progress.bar.inc(1);
+        }
+        self.progress.suspend(|| self.printer.out.flush())
+    }
+
+    fn file_problem(&mut self, p: &FileProblem) -> Result<(), Closed> {
+        self.tally.file_problem(p.status);
+        self.progress.suspend(|| self.printer.file_problem(p))
+    }
+
+    fn file(&mut self, path: &Path) -> Result<(), Closed> {
+        let name = inputs::display_name(path);
+        self.progress.bar.set_message(name.clone());
+        let text = match inputs::read(path) {
+            Ok(text) => Arc::new(text),
+            Err(p) => return self.file_problem(&p),
+        };
+        self.tally.files += 1;
+        let verdicts = verify_source(&text, self.options);
+        if verdicts.is_empty() {
+            return self.file_problem(&FileProblem {
+                file: name,
+                status: FileStatus::NoRecord,
+                message: "no game record found: a record is a run of numbered move lines like \
+                          `1. .... .... 1 a7a8 i3i2`, or PGN-style tags such as [Game \"Quarod\"] followed by \
+                          numbered moves"
+                    .into(),
+                at: None,
+            });
+        }
+        let source = Source::new(name, text.clone());
+        for v in &verdicts {
+            self.tally.record(v.status);
+            self.progress.suspend(|| self.printer.record(&source, v))?;
+        }
+        Ok(())
     }
 }
 
@@ -178,76 +232,25 @@ pub fn run(args: VerifyArgs) -> ExitCode {
         .collect();
     let inputs = inputs::collect(&args.paths, &extensions);
     let color = args.format != Format::Json && out::color_wanted(args.color);
-    let mut printer = Printer {
-        format: args.format,
-        quiet: args.quiet,
-        style: HumanStyle { color, width: 80 },
-        out: Out::new(color),
+    let files = inputs.iter().filter(|i| i.is_read()).count();
+    let mut run = Run {
+        options: VerifyOptions { lenient: args.lenient, game: args.game, search_limit: args.search_limit },
+        printer: Printer {
+            format: args.format,
+            quiet: args.quiet,
+            style: HumanStyle { color, width: 80 },
+            out: Out::new(color),
+        },
+        tally: Tally::default(),
+        progress: Progress::new(files as u64),
     };
-    let options = VerifyOptions { lenient: args.lenient, game: args.game, search_limit: args.search_limit };
-    let files = inputs.iter().filter(|i| matches!(i, Input::File(_) | Input::Stdin)).count();
-    let progress = Progress::new(files as u64, started);
-    let mut tally = Tally::default();
     for input in &inputs {
-        let done = match input {
-            Input::Note(note) => {
-                progress.suspend(|| out::note(note));
-                Ok(())
-            }
-            Input::Problem(p) => {
-                tally.file_problem(p.status);
-                progress.suspend(|| printer.file_problem(p))
-            }
-            Input::File(path) => verify_file(path, options, &mut printer, &mut tally, &progress),
-            Input::Stdin => verify_file(Path::new("-"), options, &mut printer, &mut tally, &progress),
-        };
-        if let Err(closed) = done.and_then(|()| progress.suspend(|| printer.out.flush())) {
-            progress.bar.finish_and_clear();
+        if let Err(closed) = run.step(input) {
+            run.progress.finish();
             return closed.exit_code();
         }
-        if matches!(input, Input::File(_) | Input::Stdin) {
-            progress.bar.inc(1);
-        }
     }
-    progress.bar.finish_and_clear();
-    out::note(&tally.summary(started.elapsed()));
-    tally.exit_code()
-}
-
-fn verify_file(
-    path: &Path,
-    options: VerifyOptions,
-    printer: &mut Printer,
-    tally: &mut Tally,
-    progress: &Progress,
-) -> Result<(), Closed> {
-    let name = inputs::display_name(path);
-    progress.file(&name);
-    let text = match inputs::read(path) {
-        Ok(text) => Arc::new(text),
-        Err(p) => {
-            tally.file_problem(p.status);
-            return progress.suspend(|| printer.file_problem(&p));
-        }
-    };
-    tally.files += 1;
-    let verdicts = verify_source(&text, options);
-    if verdicts.is_empty() {
-        let p = FileProblem {
-            file: name,
-            status: FileStatus::NoRecord,
-            message: "no game record found: a record is a run of numbered move lines like `1. .... .... 1 a7a8 i3i2`, \
-                      or PGN-style tags such as [Game \"Quarod\"] followed by numbered moves"
-                .into(),
-            at: None,
-        };
-        tally.file_problem(p.status);
-        return progress.suspend(|| printer.file_problem(&p));
-    }
-    let source = Source::new(name, text.clone());
-    for v in &verdicts {
-        tally.record(v.status);
-        progress.suspend(|| printer.record(&source, v))?;
-    }
-    Ok(())
+    run.progress.finish();
+    out::note(&run.tally.summary(started.elapsed()));
+    run.tally.exit_code()
 }
