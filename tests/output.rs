@@ -3,8 +3,6 @@
 
 mod support;
 
-use std::process::Stdio;
-
 use support::{arg, json_lines, outcome, referee, referee_process, run};
 
 const VALID: &str = "samples/quadraphages/random-seed-1.txt";
@@ -178,14 +176,16 @@ fn an_error_past_column_70000_is_reported_where_it_is_and_later_files_are_verifi
 }
 
 /// Standard output as a pipe whose reading end is already closed.
-fn closed_pipe() -> Stdio {
+#[cfg(unix)]
+fn closed_pipe() -> std::process::Stdio {
     use std::os::fd::FromRawFd;
     let mut fds = [0; 2];
     assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
     unsafe { libc::close(fds[0]) };
-    Stdio::from(unsafe { std::fs::File::from_raw_fd(fds[1]) })
+    std::process::Stdio::from(unsafe { std::fs::File::from_raw_fd(fds[1]) })
 }
 
+#[cfg(unix)]
 #[test]
 fn a_closed_or_full_output_ends_the_run_quietly() {
     let commands: [&[&str]; 5] = [

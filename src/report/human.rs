@@ -301,6 +301,33 @@ mod tests {
     }
 
     #[test]
+    fn a_report_on_a_file_with_lone_carriage_returns_and_a_bom_draws_its_lines() {
+        let text = "\u{feff}_xx_ _oo_\r1. .... .... 1 a7a8 zz\r2. x\r";
+        let source = Source::new("old-mac.txt", Arc::new(text.to_string()));
+        let start = text.find("zz").unwrap();
+        let mut v = Verdict::new(1, 0..text.len(), None);
+        v.status = Status::SyntaxError;
+        v.problems.push(Problem {
+            kind: ProblemKind::Syntax,
+            span: start..start + 2,
+            token: "zz".into(),
+            message: "not a move".into(),
+            legal: vec![],
+            legal_count: 0,
+            board: None,
+        });
+        let report = human(&source, &v, HumanStyle::default());
+        assert!(
+            report.starts_with("old-mac.txt: record 1 (unknown game, line 1): syntax error (1 problem)"),
+            "{report}"
+        );
+        assert!(!report.contains('\r') && !report.contains('\u{feff}'), "{report:?}");
+        for drawn in ["[old-mac.txt:2:21]", " 1 │ _xx_ _oo_\n", " 2 │ 1. .... .... 1 a7a8 zz\n", " 3 │ 2. x\n"] {
+            assert!(report.contains(drawn), "{drawn:?} in\n{report}");
+        }
+    }
+
+    #[test]
     fn lone_carriage_returns_are_drawn_as_line_ends() {
         let (drawn, marked) = snippet_of("a\rbb cc\rd\r", 5..7);
         assert_eq!((drawn.as_str(), marked.as_str()), ("a\nbb cc\nd\n", "cc"));
