@@ -78,6 +78,22 @@ fn a_fifo_named_like_a_record_is_skipped_with_a_note() {
     assert!(err.contains("x.txt: a named pipe (FIFO), not a file: skipped"), "{err}");
 }
 
+#[test]
+fn a_link_to_nothing_is_unreadable_when_named_like_a_record_and_a_note_otherwise() {
+    let dir = folder_of(&[(QUAROD, "game.txt")]);
+    symlink("gone", dir.path().join("gone.txt")).unwrap();
+    symlink("gone", dir.path().join("gone.md")).unwrap();
+    symlink("gone", dir.path().join(".gone.txt")).unwrap();
+    let (code, out, err) = run(&["verify", "--format", "short", arg(dir.path())]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        out.ends_with("/gone.txt: unreadable: a link to nothing: No such file or directory (os error 2)\n"),
+        "{out}"
+    );
+    assert!(err.contains("/gone.md: a link to nothing: skipped"), "{err}");
+    assert!(!out.contains(".gone.txt") && !err.contains(".gone.txt"), "hidden: {out}{err}");
+}
+
 /// Runs `args` as the user nobody when this test runs as root (root reads any folder), if
 /// setpriv can; `None` when it cannot, and the test is skipped.
 fn run_unprivileged(args: &[&str]) -> Option<(i32, String, String)> {

@@ -119,10 +119,16 @@ impl Walk<'_> {
                 }
             };
             let path = entry.path();
-            let hidden = entry.depth() > 0 && entry.file_name().to_str().is_some_and(|n| n.starts_with('.'));
+            let hidden = hidden(path, entry.depth());
             let kind = entry.file_type();
             if kind.is_dir() {
-                let first_time = entry.metadata().is_ok_and(|m| self.seen.insert(file_id(path, &m)));
+                let first_time = match entry.metadata() {
+                    Ok(m) => self.seen.insert(file_id(path, &m)),
+                    Err(e) => {
+                        self.inputs.push(unreadable(path, format!("cannot read: {e}")));
+                        false
+                    }
+                };
                 // A folder already walked (named twice, or inside one named before) is no news.
                 found |= !first_time && entry.depth() == 0;
                 if hidden || !first_time {
@@ -163,7 +169,11 @@ impl Walk<'_> {
             )));
             return;
         }
-        let dangling = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        if hidden(path, e.depth()) {
+            return;
+        }
+        let dangling = e.io_error().is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound)
+            && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
         if dangling && !self.wanted(path) {
             self.inputs.push(Input::Note(format!("{}: a link to nothing: skipped", path.display())));
             return;
@@ -172,6 +182,12 @@ impl Walk<'_> {
         let what = if dangling { "a link to nothing" } else { "cannot read" };
         self.inputs.push(unreadable(path, format!("{what}: {why}")));
     }
+}
+
+/// Whether a folder entry is hidden (`.git`, `.notes.txt`); the folder named on the command line
+/// never is.
+fn hidden(path: &Path, depth: usize) -> bool {
+    depth > 0 && path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.'))
 }
 
 /// What a folder entry that is neither a file nor a folder is.
