@@ -1,54 +1,62 @@
 //! The binary: exit codes, inputs of every kind, `show` and `random`.
 
-use assert_cmd::Command;
+mod support;
 
-fn referee() -> Command {
-    Command::cargo_bin("referee").expect("binary builds")
-}
-
-fn stdout_of(args: &[&str]) -> (i32, String, String) {
-    let out = referee().args(args).output().expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use support::{referee, run};
 
 #[test]
 fn exit_code_is_0_when_every_record_is_valid() {
     let (code, out, _) =
-        stdout_of(&["verify", "samples/quadraphages/random-seed-1.txt", "samples/hexaphages/random-seed-1.txt"]);
+        run(&["verify", "samples/quadraphages/random-seed-1.txt", "samples/hexaphages/random-seed-1.txt"]);
     assert_eq!(code, 0, "{out}");
     assert_eq!(out.matches(": valid,").count(), 2);
 }
 
 #[test]
 fn exit_code_is_1_when_any_record_is_illegal() {
-    let (code, out, _) = stdout_of(&[
-        "verify",
-        "samples/quadraphages/random-seed-1.txt",
-        "samples/quadraphages/broken/illegal-blocked.txt",
-    ]);
+    let (code, out, _) =
+        run(&["verify", "samples/quadraphages/random-seed-1.txt", "samples/quadraphages/broken/illegal-blocked.txt"]);
     assert_eq!(code, 1);
     assert!(out.contains("the path is blocked by X's stone on c7"), "{out}");
 }
 
 #[test]
-fn exit_code_is_2_for_syntax_errors_unreadable_files_and_usage_errors() {
-    assert_eq!(stdout_of(&["verify", "samples/quadraphages/broken/syntax-bad-token.txt"]).0, 2);
-    let (code, _, err) = stdout_of(&["verify", "no/such/file.txt"]);
+fn exit_code_is_1_for_syntax_errors_undecided_records_and_files_without_records() {
+    assert_eq!(run(&["verify", "samples/quadraphages/broken/syntax-bad-token.txt"]).0, 1);
+    assert_eq!(run(&["verify", "samples/hexaphages/designers-game-side5.txt"]).0, 1);
+    let dir = tempfile::tempdir().unwrap();
+    let prose = dir.path().join("prose.txt");
+    std::fs::write(&prose, "A letter about the club's next meeting.\n").unwrap();
+    let (code, _, err) = run(&["verify", prose.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("prose.txt: no game record found"), "{err}");
+}
+
+#[test]
+fn exit_code_is_2_for_unreadable_inputs_and_usage_errors() {
+    let (code, _, err) = run(&["verify", "no/such/file.txt"]);
     assert_eq!(code, 2);
     assert!(err.contains("no/such/file.txt: cannot open"), "{err}");
-    assert_eq!(stdout_of(&["verify"]).0, 2);
-    assert_eq!(stdout_of(&["verify", "--format", "xml", "x"]).0, 2);
-    assert_eq!(stdout_of(&["frobnicate"]).0, 2);
+    let (code, _, _) = run(&["verify", "samples/quadraphages/broken/syntax-bad-token.txt", "no/such/file.txt"]);
+    assert_eq!(code, 2, "an unreadable input outweighs an invalid record");
+    assert_eq!(run(&["verify"]).0, 2);
+    assert_eq!(run(&["verify", "--format", "xml", "x"]).0, 2);
+    assert_eq!(run(&["frobnicate"]).0, 2);
+}
+
+#[test]
+fn help_documents_the_exit_codes() {
+    for args in [&["--help"][..], &["verify", "--help"]] {
+        let (code, out, _) = run(args);
+        assert_eq!(code, 0);
+        assert!(out.contains("Exit codes:") && out.contains("2  the run could not do its job"), "{out}");
+    }
 }
 
 #[test]
 fn verify_reads_folders_and_standard_input() {
-    let (code, out, _) = stdout_of(&["verify", "--format", "json", "samples/"]);
-    assert_eq!(code, 2, "the broken samples include syntax errors");
+    let (code, out, _) = run(&["verify", "--format", "json", "samples/"]);
+    assert_eq!(code, 1, "the broken samples include illegal records and syntax errors");
     let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
     let files: std::collections::BTreeSet<_> = lines.iter().map(|l| l["file"].as_str().unwrap().to_string()).collect();
     fn txt_files(dir: &std::path::Path) -> usize {
@@ -59,7 +67,8 @@ fn verify_reads_folders_and_standard_input() {
                 if e.path().is_dir() {
                     txt_files(&e.path())
                 } else {
-                    e.path().extension().is_some_and(|x| x == "txt") as usize
+                    e.path().extension().is_some_and(|x| x.eq_ignore_ascii_case("txt") || x.eq_ignore_ascii_case("pgn"))
+                        as usize
                 }
             })
             .sum()
@@ -77,39 +86,44 @@ fn verify_reads_folders_and_standard_input() {
 
 #[test]
 fn json_has_the_documented_fields() {
-    let (_, out, _) = stdout_of(&["verify", "--format", "json", "samples/quadraphages/blog-page.txt"]);
+    let (_, out, _) = run(&["verify", "--format", "json", "samples/quadraphages/blog-page.txt"]);
     let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
-    for key in ["file", "index", "game", "status", "errors", "claims", "score"] {
-        assert!(first.get(key).is_some(), "missing {key}");
-    }
     let e = &first["errors"][0];
     assert_eq!((e["line"].as_u64(), e["column"].as_u64(), e["token"].as_str()), (Some(28), Some(31), Some("d2d5")));
     let c = &first["claims"][0];
     assert_eq!(
-        (c["kind"].as_str(), c["text"].as_str(), c["status"].as_str()),
-        (Some("result"), Some("and wins 40-39"), Some("unchecked"))
+        (c["kind"].as_str(), c["text"].as_str(), c["status"].as_str(), c["reason"].as_str()),
+        (Some("result"), Some("and wins 40-39"), Some("unchecked"), Some("illegal_moves"))
     );
 }
 
 #[test]
 fn invalid_utf8_empty_files_and_noise_get_clear_errors() {
-    let dir = std::env::temp_dir().join(format!("referee-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let bad = dir.join("latin1.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("latin1.txt");
     std::fs::write(&bad, b"_xx_ _oo_\n1. .... .... 1 a7a8 \xe9\n").unwrap();
-    let (code, _, err) = stdout_of(&["verify", bad.to_str().unwrap()]);
+    let (code, _, err) = run(&["verify", bad.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("not valid UTF-8: byte 0xE9 at line 2, column 21"), "{err}");
-    let empty = dir.join("empty.txt");
-    std::fs::write(&empty, b"").unwrap();
-    let (code, _, err) = stdout_of(&["verify", empty.to_str().unwrap()]);
+    let (code, out, _) = run(&["verify", "--format", "json", bad.to_str().unwrap()]);
     assert_eq!(code, 2);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((v["index"].as_u64(), v["status"].as_str(), v["game"].as_str()), (Some(0), Some("unreadable"), None));
+    let e = &v["errors"][0];
+    assert_eq!((e["kind"].as_str(), e["line"].as_u64(), e["column"].as_u64()), (Some("input"), Some(2), Some(21)));
+    let empty = dir.path().join("empty.txt");
+    std::fs::write(&empty, b"").unwrap();
+    let (code, _, err) = run(&["verify", empty.to_str().unwrap()]);
+    assert_eq!(code, 1);
     assert!(err.contains("no game record found"), "{err}");
-    let noise = dir.join("noise.txt");
+    let (_, out, _) = run(&["verify", "--format", "json", empty.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((v["status"].as_str(), v["errors"][0]["line"].as_u64()), (Some("no_record"), None));
+    let noise = dir.path().join("noise.txt");
     let mut rng = fastrand::Rng::with_seed(3);
     let bytes: Vec<u8> = (0..2_000_000).map(|_| rng.u8(..)).collect();
     std::fs::write(&noise, bytes).unwrap();
-    let (code, _, err) = stdout_of(&["verify", noise.to_str().unwrap()]);
+    let (code, _, err) = run(&["verify", noise.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("not valid UTF-8"), "{err}");
 }
@@ -120,7 +134,7 @@ fn show_prints_a_diagram_that_reads_back_as_the_same_position() {
         [("samples/quadraphages/random-seed-1.txt", "1"), ("samples/hexaphages/random-seed-1.txt", "1")]
     {
         for ply in ["0", "7", "40"] {
-            let (code, out, _) = stdout_of(&["show", file, "--record", record, "--ply", ply]);
+            let (code, out, _) = run(&["show", file, "--record", record, "--ply", ply]);
             assert_eq!(code, 0);
             // Read the printed diagram back as a record's final-position diagram.
             let src = format!("_xx_ _oo_\n1. .... .... 1 a1a2\nFinal Position:{out}");
@@ -140,32 +154,33 @@ fn show_prints_a_diagram_that_reads_back_as_the_same_position() {
 
 #[test]
 fn show_stops_at_an_illegal_move_and_says_so() {
-    let (code, out, err) = stdout_of(&["show", "samples/quadraphages/blog-page.txt"]);
+    let (code, out, err) = run(&["show", "samples/quadraphages/blog-page.txt"]);
     assert_eq!(code, 0);
     assert!(err.contains("stopped at an illegal move at 28:31 (no O stone on d2)"), "{err}");
     insta::assert_snapshot!(out);
-    let (code, _, err) = stdout_of(&["show", "samples/quadraphages/blog-page.txt", "--record", "3"]);
+    let (code, _, err) = run(&["show", "samples/quadraphages/blog-page.txt", "--record", "3"]);
     assert_eq!(code, 2);
     assert!(err.contains("there is no record 3 (the file has 2)"), "{err}");
 }
 
 #[test]
 fn random_games_are_reproducible_and_valid() {
-    let (code, a, _) = stdout_of(&["random", "--game", "hexaphages", "--seed", "9"]);
+    let (code, a, _) = run(&["random", "--game", "hexaphages", "--seed", "9"]);
     assert_eq!(code, 0);
-    assert_eq!(a, stdout_of(&["random", "--game", "hexaphages", "--seed", "9"]).1);
+    assert!(a.starts_with("Seed: 9\n"), "{a}");
+    assert_eq!(a, run(&["random", "--game", "hexaphages", "--seed", "9"]).1);
     let out = referee().args(["verify", "-"]).write_stdin(a).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
-    assert_eq!(stdout_of(&["random", "--game", "hexaphages", "--size", "6"]).0, 2);
+    assert_eq!(run(&["random", "--game", "hexaphages", "--size", "6"]).0, 2);
 }
 
 #[test]
 fn the_search_bound_is_reported_when_it_stops_the_search() {
     let file = "samples/quadraphages/claim-before-the-end-confirmed.txt";
-    let (code, out, _) = stdout_of(&["verify", file]);
+    let (code, out, _) = run(&["verify", file]);
     assert_eq!(code, 0);
     assert!(out.contains("every one of its 7 reachable final scores gives X wins"), "{out}");
-    let (code, out, _) = stdout_of(&["verify", "--search-limit", "100", file]);
+    let (code, out, _) = run(&["verify", "--search-limit", "100", file]);
     assert_eq!(code, 0, "an unchecked claim is not a false one");
     assert!(out.contains("unchecked: the record stops before the game is over; the search of every continuation stopped at its bound of 100 positions"), "{out}");
 }
@@ -173,7 +188,7 @@ fn the_search_bound_is_reported_when_it_stops_the_search() {
 #[test]
 fn quarod_and_petrify_play_verify_and_show() {
     for (game, size, glyphs) in [("quarod", "5", "B^ Bv B< B> W^ Wv W< W> .."), ("petrify", "7", "B O # .")] {
-        let (code, record, _) = stdout_of(&["random", "--game", game, "--size", size, "--seed", "4"]);
+        let (code, record, _) = run(&["random", "--game", game, "--size", size, "--seed", "4"]);
         assert_eq!(code, 0);
         assert!(record.starts_with(&format!("[Game \"{}{}\"]", game[..1].to_uppercase(), &game[1..])), "{record}");
         let out = referee().args(["verify", "--format", "json", "-"]).write_stdin(record.clone()).output().unwrap();
@@ -181,11 +196,10 @@ fn quarod_and_petrify_play_verify_and_show() {
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!((v["game"].as_str(), v["status"].as_str()), (Some(game), Some("valid")));
         assert_eq!(v["claims"][0]["status"].as_str(), Some("confirmed"));
-        let dir = std::env::temp_dir().join(format!("referee-show-{game}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("r.txt");
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("r.txt");
         std::fs::write(&file, &record).unwrap();
-        let (code, diagram, _) = stdout_of(&["show", file.to_str().unwrap(), "--ply", "6"]);
+        let (code, diagram, _) = run(&["show", file.to_str().unwrap(), "--ply", "6"]);
         assert_eq!(code, 0);
         let n: usize = size.parse().unwrap();
         assert_eq!(diagram.lines().count(), n + 1, "{diagram}");
@@ -196,7 +210,7 @@ fn quarod_and_petrify_play_verify_and_show() {
             assert!(cells[..n].iter().all(|c| allowed.contains(c)), "{row}");
         }
     }
-    let (code, _, err) = stdout_of(&["random", "--game", "petrify", "--size", "12"]);
+    let (code, _, err) = run(&["random", "--game", "petrify", "--size", "12"]);
     assert_eq!(code, 2);
     assert!(err.contains("12"), "{err}");
 }

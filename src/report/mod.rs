@@ -1,20 +1,44 @@
-//! Turning verdicts into what people and programs read: miette reports and JSON lines.
+//! Turning verdicts into what people and programs read: miette reports, JSON lines and one line
+//! per problem.
 
 use std::sync::Arc;
 
-use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan};
-use serde_json::json;
+use serde::Serialize;
 
-use crate::verdict::{ClaimCheck, Problem, ProblemKind, Status, Verdict};
+use crate::verdict::Status;
+
+mod human;
+mod json;
+mod short;
+
+pub use human::{human, HumanStyle};
+pub use json::{file_json_line, json_line, SCHEMA};
+pub use short::{file_short_line, short_lines};
+
+/// Byte offsets where lines start. A line ends at `\r\n`, `\n`, or a lone `\r` (old Mac files).
+fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = text.as_bytes();
+    std::iter::once(0).chain(bytes.iter().enumerate().filter_map(move |(i, &b)| match b {
+        b'\n' => Some(i + 1),
+        b'\r' if bytes.get(i + 1) != Some(&b'\n') => Some(i + 1),
+        _ => None,
+    }))
+}
+
+/// 1-based column (in characters) of `offset` on the line starting at `line_start`; a byte-order
+/// mark at the start of the file is not a column.
+fn column(text: &str, line_start: usize, offset: usize) -> usize {
+    let before = &text[line_start..offset];
+    let before = if line_start == 0 { before.strip_prefix('\u{feff}').unwrap_or(before) } else { before };
+    before.chars().count() + 1
+}
 
 /// 1-based line and column (in characters) of a byte offset. Scans the text: for many lookups in
 /// one file, use a [`Source`].
 pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(src.len());
-    let before = &src[..floor_char_boundary(src, offset)];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
+    let offset = floor_char_boundary(src, offset.min(src.len()));
+    let (line, start) = line_starts(src).take_while(|&s| s <= offset).enumerate().last().unwrap_or((0, 0));
+    (line + 1, column(src, start, offset))
 }
 
 /// A file's text with its line starts indexed once, so that locating a span and drawing its
@@ -29,7 +53,7 @@ pub struct Source {
 
 impl Source {
     pub fn new(name: impl Into<String>, text: Arc<String>) -> Source {
-        let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        let line_starts = line_starts(&text).collect();
         Source { name: name.into(), text, line_starts }
     }
 
@@ -46,40 +70,29 @@ impl Source {
         self.line_starts.partition_point(|&s| s <= offset).saturating_sub(1)
     }
 
+    fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// The text of 0-based line `i`, without its line end (and without a byte-order mark).
+    fn line_text(&self, i: usize) -> &str {
+        let start = self.line_starts[i];
+        let end = self.line_starts.get(i + 1).copied().unwrap_or(self.text.len());
+        let line = &self.text[start..end];
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if i == 0 {
+            line.strip_prefix('\u{feff}').unwrap_or(line)
+        } else {
+            line
+        }
+    }
+
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
         let line = self.line_of(offset);
-        let col = self.text[self.line_starts[line]..offset].chars().count();
-        (line + 1, col + 1)
-    }
-}
-
-impl miette::SourceCode for Source {
-    fn read_span<'a>(
-        &'a self,
-        span: &miette::SourceSpan,
-        before: usize,
-        after: usize,
-    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
-        // miette's own reader, on a window of whole lines around the span, shifted back.
-        let start = span.offset().min(self.text.len());
-        let first = self.line_of(start).saturating_sub(before + 1);
-        let last = self.line_of((start + span.len()).min(self.text.len())) + after + 2;
-        let from = self.line_starts[first];
-        let to = self.line_starts.get(last).copied().unwrap_or(self.text.len());
-        let window: &'a str = &self.text[from..to];
-        let local = miette::SourceSpan::new((start - from).into(), span.len());
-        let inner = window.read_span(&local, before, after)?;
-        let shifted = miette::SourceSpan::new((inner.span().offset() + from).into(), inner.span().len());
-        Ok(Box::new(miette::MietteSpanContents::new_named(
-            self.name.clone(),
-            inner.data(),
-            shifted,
-            inner.line() + first,
-            inner.column(),
-            inner.line_count() + first,
-        )))
+        (line + 1, column(&self.text, self.line_starts[line], offset))
     }
 }
 
@@ -90,7 +103,8 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
-fn status_name(s: Status) -> &'static str {
+/// A record's status as reports write it: `valid`, `illegal`, `syntax_error`, `undecided`.
+pub fn status_name(s: Status) -> &'static str {
     match s {
         Status::Valid => "valid",
         Status::Illegal => "illegal",
@@ -99,186 +113,94 @@ fn status_name(s: Status) -> &'static str {
     }
 }
 
-/// One JSON object for a record, on one line.
-pub fn json_line(source: &Source, v: &Verdict) -> String {
-    let at = |offset: usize| source.line_col(offset);
-    let file = source.name();
-    let errors: Vec<_> = v
-        .problems
-        .iter()
-        .map(|p| {
-            let (line, column) = at(p.span.start);
-            json!({
-                "line": line, "column": column, "token": p.token, "message": p.message,
-                "kind": p.kind, "legal": p.legal,
-            })
-        })
-        .collect();
-    let claims: Vec<_> = v
-        .claims
-        .iter()
-        .map(|c| {
-            let (line, column) = at(c.span.start);
-            json!({ "kind": c.kind, "text": c.text, "status": c.status.name(), "reason": c.status.reason(), "detail": c.detail, "line": line, "column": column })
-        })
-        .collect();
-    json!({
-        "file": file,
-        "index": v.index,
-        "game": v.game.map(|g| g.name()),
-        "status": status_name(v.status),
-        "errors": errors,
-        "claims": claims,
-        "moves": v.moves,
-        "game_over": v.game_over,
-        "winner": v.winner,
-        "score": v.score.iter().map(|(n, p)| (n.clone(), json!(p))).collect::<serde_json::Map<_, _>>(),
-        "notes": v.notes,
-    })
-    .to_string()
+/// What went wrong with a whole input, rather than with one of its records.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileStatus {
+    /// It could not be read as text: missing, not permitted, not UTF-8, too large.
+    Unreadable,
+    /// It was read but holds no record.
+    NoRecord,
 }
 
-/// A problem as a miette diagnostic; the record's other problems hang under the first as related.
-#[derive(Debug, thiserror::Error)]
-#[error("{message}")]
-struct ProblemReport {
-    message: String,
-    src_code: Option<Source>,
-    labels: Vec<LabeledSpan>,
-    help: Option<String>,
-    code: &'static str,
-    related: Vec<ProblemReport>,
-}
-
-impl Diagnostic for ProblemReport {
-    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
-        Some(Box::new(self.code))
-    }
-    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn std::fmt::Display>)
-    }
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        self.src_code.as_ref().map(|s| s as &dyn miette::SourceCode)
-    }
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        Some(Box::new(self.labels.iter().cloned()))
-    }
-    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
-        if self.related.is_empty() {
-            return None;
+impl FileStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            FileStatus::Unreadable => "unreadable",
+            FileStatus::NoRecord => "no_record",
         }
-        Some(Box::new(self.related.iter().map(|r| r as &dyn Diagnostic)))
     }
 }
 
-fn kind_words(k: ProblemKind) -> (&'static str, &'static str) {
-    match k {
-        ProblemKind::Syntax => ("syntax error", "referee::syntax"),
-        ProblemKind::Illegal => ("illegal move", "referee::illegal"),
-        ProblemKind::Claim => ("false claim", "referee::claim"),
-        ProblemKind::Undecided => ("cannot judge", "referee::undecided"),
+/// A problem with a whole input: its name, what went wrong, and where when that is known.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FileProblem {
+    pub file: String,
+    pub status: FileStatus,
+    pub message: String,
+    /// 1-based line and column, when the problem has a place (a byte that is not UTF-8).
+    pub at: Option<(usize, usize)>,
+}
+
+/// How a status word is coloured: green when valid, yellow when it cannot be judged, red when
+/// something is wrong.
+#[derive(Clone, Copy)]
+enum Tone {
+    Good,
+    Doubt,
+    Bad,
+}
+
+impl From<Status> for Tone {
+    fn from(s: Status) -> Tone {
+        match s {
+            Status::Valid => Tone::Good,
+            Status::Undecided => Tone::Doubt,
+            Status::Illegal | Status::SyntaxError => Tone::Bad,
+        }
     }
 }
 
-fn legal_help(p: &Problem) -> Option<String> {
-    if p.legal.is_empty() {
-        return None;
+/// `word` in its tone's colour when `color` is on.
+fn painted(word: &str, tone: Tone, color: bool) -> String {
+    use anstyle::AnsiColor;
+    if !color {
+        return word.to_string();
     }
-    const SHOWN: usize = 24;
-    let mut h = format!("legal here: {}", p.legal.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(" "));
-    let shown = p.legal.len().min(SHOWN);
-    if p.legal_count as usize > shown {
-        h.push_str(&format!(" … and {} more", p.legal_count as usize - shown));
-    }
-    Some(h)
-}
-
-fn to_report(p: &Problem, source: Option<Source>) -> ProblemReport {
-    let (words, code) = kind_words(p.kind);
-    let len = p.span.len().max(1);
-    ProblemReport {
-        message: format!("{words}: {}", p.message),
-        src_code: source,
-        labels: vec![LabeledSpan::new(Some(p.message.clone()), p.span.start, len)],
-        help: legal_help(p),
-        code,
-        related: Vec::new(),
-    }
-}
-
-/// Settings of the human report.
-#[derive(Clone, Copy, Debug)]
-pub struct HumanStyle {
-    pub color: bool,
-    pub width: usize,
-}
-
-impl Default for HumanStyle {
-    fn default() -> Self {
-        HumanStyle { color: false, width: 80 }
-    }
-}
-
-fn claim_line(c: &ClaimCheck) -> String {
-    let status = match c.status {
-        crate::verdict::ClaimStatus::Confirmed => "confirmed",
-        crate::verdict::ClaimStatus::Refuted => "refuted",
-        crate::verdict::ClaimStatus::Unchecked(_) => "unchecked",
+    let fg = match tone {
+        Tone::Good => AnsiColor::Green,
+        Tone::Doubt => AnsiColor::Yellow,
+        Tone::Bad => AnsiColor::Red,
     };
-    format!("  claim `{}`: {status}: {}\n", c.text, c.detail)
+    let style = anstyle::Style::new().fg_color(Some(fg.into())).bold();
+    format!("{style}{word}{style:#}")
 }
 
-/// The human report for one record: a summary line, a miette report of its problems, the board at
-/// the first problem, its claims and notes.
-pub fn human(source: &Source, v: &Verdict, style: HumanStyle) -> String {
-    let file = source.name();
-    let (line, _) = source.line_col(v.span.start);
-    let game = v.game.map_or("unknown game", |g| g.name());
-    let mut out = format!("{file}: record {} ({game}, line {line}): ", v.index);
-    match v.status {
-        Status::Valid => {
-            out.push_str(&format!("valid, {} moves", v.moves));
-            out.push_str(if v.game_over { ", game over\n" } else { ", game not over\n" });
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Checks the places of `offsets` (from the index and from a scan, which agree everywhere)
+    /// and the text of each line.
+    fn check(text: &str, places: &[(usize, (usize, usize))], lines: &[&str]) {
+        let s = Source::new("t", Arc::new(text.to_string()));
+        for offset in 0..=text.len() {
+            assert_eq!(line_col(text, offset), s.line_col(offset), "{offset}");
         }
-        s => {
-            let count = v.problems.len();
-            out.push_str(&format!(
-                "{} ({count} problem{})\n",
-                status_name(s).replace('_', " "),
-                if count == 1 { "" } else { "s" }
-            ));
-            let mut first = to_report(&v.problems[0], Some(source.clone()));
-            const SHOWN: usize = 12;
-            first.related = v.problems[1..].iter().take(SHOWN - 1).map(|p| to_report(p, None)).collect();
-            let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
-            let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width);
-            let mut rendered = String::new();
-            if handler.render_report(&mut rendered, &first).is_err() {
-                rendered = format!("{}\n", first.message);
-            }
-            out.push_str(&rendered);
-            if v.problems.len() > SHOWN {
-                out.push_str(&format!(
-                    "  … and {} more problems (--format json lists them all)\n",
-                    v.problems.len() - SHOWN
-                ));
-            }
-            if let Some(board) = &v.problems[0].board {
-                out.push_str("  board before that move:\n");
-                for l in board.lines() {
-                    out.push_str(&format!("    {l}\n"));
-                }
-            }
+        for &(offset, place) in places {
+            assert_eq!(s.line_col(offset), place, "{offset}");
         }
+        assert_eq!((0..s.line_count()).map(|i| s.line_text(i)).collect::<Vec<_>>(), lines);
     }
-    if let Some(score) = &v.score_text {
-        out.push_str(&format!("  score where the replay ended: {score}\n"));
+
+    #[test]
+    fn lines_end_at_crlf_lf_and_a_lone_cr() {
+        let places = [(0, (1, 1)), (4, (2, 1)), (7, (3, 1)), (10, (4, 1)), (11, (4, 2))];
+        check("ab\r\ncd\nef\rgh", &places, &["ab", "cd", "ef", "gh"]);
     }
-    for c in &v.claims {
-        out.push_str(&claim_line(c));
+
+    #[test]
+    fn a_byte_order_mark_is_not_a_column() {
+        check("\u{feff}[Game \"Quarod\"]\nx", &[(3, (1, 1)), (4, (1, 2))], &["[Game \"Quarod\"]", "x"]);
     }
-    for n in &v.notes {
-        out.push_str(&format!("  note: {n}\n"));
-    }
-    out
 }

@@ -1,0 +1,335 @@
+//! The report for people: a summary line per record, a miette report of its problems drawn on
+//! the lines around the first, the board there, its claims and notes.
+
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteSpanContents, SourceCode};
+
+use super::{painted, status_name, Source};
+use crate::record::Span;
+use crate::verdict::{ClaimCheck, Problem, ProblemKind, Status, Verdict};
+
+/// Settings of the human report.
+#[derive(Clone, Copy, Debug)]
+pub struct HumanStyle {
+    pub color: bool,
+    pub width: usize,
+}
+
+impl Default for HumanStyle {
+    fn default() -> Self {
+        HumanStyle { color: false, width: 80 }
+    }
+}
+
+/// A line of more characters than this is drawn cut to a window around the problem.
+const LONG_LINE: usize = 160;
+/// Characters of a cut line drawn before the problem's first column.
+const CUT_BEFORE: usize = 40;
+/// Characters of a cut line drawn in all.
+const CUT_WIDTH: usize = 120;
+/// Lines drawn above and below the problem's lines (miette's default).
+const CONTEXT_LINES: usize = 1;
+
+/// One drawn line of a [`Snippet`].
+#[derive(Debug, Clone)]
+struct DrawnLine {
+    /// Byte offset in the snippet's text.
+    start: usize,
+    /// Characters of the file's line left out before the drawn part.
+    skipped: usize,
+    /// Characters of the file's line drawn (ellipses not counted).
+    drawn: usize,
+    /// Whether an ellipsis stands for the skipped characters.
+    ellipsis: bool,
+}
+
+/// The lines around a problem, as miette draws them: each line of the file that is longer than
+/// [`LONG_LINE`] is cut to a window around the problem's columns, with ellipses where text is left
+/// out. miette pads to a column with `format!` widths, which cannot pass 65,535, and a drawn line
+/// of 70,000 characters helps nobody; line ends of every kind (`\r\n`, `\n`, a lone `\r`) become
+/// `\n`, so that miette numbers the lines as [`Source`] does. The header's line and column are the
+/// file's, as [`Source::line_col`] gives them.
+#[derive(Debug, Clone)]
+struct Snippet {
+    name: String,
+    text: String,
+    /// The file's 0-based line number of the first drawn line.
+    first_line: usize,
+    lines: Vec<DrawnLine>,
+}
+
+impl Snippet {
+    /// The snippet around `span` of `source`, and the span's place in it.
+    fn around(source: &Source, span: &Span) -> (Snippet, miette::SourceSpan) {
+        let len = source.text().len();
+        let start = super::floor_char_boundary(source.text(), span.start.min(len));
+        let end = super::floor_char_boundary(source.text(), span.end.min(len)).max(start);
+        let (start_line, start_col) = source.line_col(start);
+        let (end_line, end_col) = source.line_col(end);
+        let first = (start_line - 1).saturating_sub(CONTEXT_LINES);
+        // A file that ends with a line end has no last line to draw, unless the span is there.
+        let lines = source.line_count() - usize::from(source.line_count() > 1 && source.text().ends_with(['\n', '\r']));
+        let last = (end_line - 1 + CONTEXT_LINES).min(lines - 1).max(end_line - 1);
+        let window = (start_col - 1).saturating_sub(CUT_BEFORE);
+        let mut snippet =
+            Snippet { name: source.name().to_string(), text: String::new(), first_line: first, lines: vec![] };
+        for i in first..=last {
+            snippet.push_line(source.line_text(i), window);
+        }
+        let from = snippet.offset_of(start_line - 1, start_col - 1);
+        let to = snippet.offset_of(end_line - 1, end_col - 1).max(from);
+        (snippet, miette::SourceSpan::new(from.into(), to - from))
+    }
+
+    fn push_line(&mut self, line: &str, window: usize) {
+        let start = self.text.len();
+        let count = line.chars().count();
+        let (skipped, drawn) =
+            if count > LONG_LINE { (window.min(count), CUT_WIDTH.min(count - window.min(count))) } else { (0, count) };
+        let ellipsis = skipped > 0;
+        if ellipsis {
+            self.text.push('…');
+        }
+        self.text.extend(line.chars().skip(skipped).take(drawn));
+        if skipped + drawn < count {
+            self.text.push('…');
+        }
+        self.text.push('\n');
+        self.lines.push(DrawnLine { start, skipped, drawn, ellipsis });
+    }
+
+    /// Byte offset in the snippet of the file's 0-based `line` and `col` (in characters); a column
+    /// left out is drawn at the nearest end of the drawn part.
+    fn offset_of(&self, line: usize, col: usize) -> usize {
+        let l = &self.lines[line - self.first_line];
+        let k = col.saturating_sub(l.skipped).min(l.drawn) + usize::from(l.ellipsis);
+        l.start + self.text[l.start..].char_indices().nth(k).map_or(self.text.len() - l.start, |(i, _)| i)
+    }
+
+    /// The file's 0-based column of a byte offset in the snippet.
+    fn column_of(&self, offset: usize) -> usize {
+        let l = &self.lines[self.lines.partition_point(|l| l.start <= offset).saturating_sub(1)];
+        let k = self.text[l.start..offset.min(self.text.len())].chars().count();
+        (k + l.skipped).saturating_sub(usize::from(l.ellipsis))
+    }
+}
+
+impl SourceCode for Snippet {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        // miette's own reader on the drawn lines, with the file's line numbers and columns.
+        let inner = self.text.as_str().read_span(span, before, after)?;
+        let column = if before == 0 { self.column_of(span.offset()) } else { inner.column() };
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            *inner.span(),
+            inner.line() + self.first_line,
+            column,
+            inner.line_count() + self.first_line,
+        )))
+    }
+}
+
+/// A problem as a miette diagnostic; the record's other problems hang under the first as related.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+struct ProblemReport {
+    message: String,
+    src_code: Snippet,
+    labels: Vec<LabeledSpan>,
+    help: Option<String>,
+    code: &'static str,
+    related: Vec<ProblemReport>,
+}
+
+impl Diagnostic for ProblemReport {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new(self.code))
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn std::fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.src_code)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(self.labels.iter().cloned()))
+    }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            return None;
+        }
+        Some(Box::new(self.related.iter().map(|r| r as &dyn Diagnostic)))
+    }
+}
+
+fn kind_words(k: ProblemKind) -> (&'static str, &'static str) {
+    match k {
+        ProblemKind::Syntax => ("syntax error", "referee::syntax"),
+        ProblemKind::Illegal => ("illegal move", "referee::illegal"),
+        ProblemKind::Claim => ("false claim", "referee::claim"),
+        ProblemKind::Undecided => ("cannot judge", "referee::undecided"),
+    }
+}
+
+fn legal_help(p: &Problem) -> Option<String> {
+    if p.legal.is_empty() {
+        return None;
+    }
+    const SHOWN: usize = 24;
+    let mut h = format!("legal here: {}", p.legal.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(" "));
+    let shown = p.legal.len().min(SHOWN);
+    if p.legal_count as usize > shown {
+        h.push_str(&format!(" … and {} more", p.legal_count as usize - shown));
+    }
+    Some(h)
+}
+
+/// The report of a problem, drawn on its lines of `source`.
+fn to_report(p: &Problem, source: &Source) -> ProblemReport {
+    let (words, code) = kind_words(p.kind);
+    let (snippet, span) = Snippet::around(source, &p.span);
+    let len = span.len().max(1).min(snippet.text.len() - span.offset());
+    ProblemReport {
+        message: format!("{words}: {}", p.message),
+        labels: vec![LabeledSpan::new(Some(p.message.clone()), span.offset(), len)],
+        src_code: snippet,
+        help: legal_help(p),
+        code,
+        related: vec![],
+    }
+}
+
+fn claim_line(c: &ClaimCheck) -> String {
+    format!("  claim `{}`: {}: {}\n", c.text, c.status.name(), c.detail)
+}
+
+/// The human report for one record: a summary line, a miette report of its problems, the board at
+/// the first problem, its claims and notes.
+pub fn human(source: &Source, v: &Verdict, style: HumanStyle) -> String {
+    let file = source.name();
+    let (line, _) = source.line_col(v.span.start);
+    let game = v.game.map_or("unknown game", |g| g.name());
+    let mut out = format!("{file}: record {} ({game}, line {line}): ", v.index);
+    let status = painted(&status_name(v.status).replace('_', " "), v.status.into(), style.color);
+    match v.status {
+        Status::Valid => {
+            out.push_str(&format!("{status}, {} moves", v.moves));
+            out.push_str(if v.game_over { ", game over\n" } else { ", game not over\n" });
+        }
+        _ if v.problems.is_empty() => out.push_str(&format!("{status}\n")),
+        _ => {
+            let count = v.problems.len();
+            out.push_str(&format!("{status} ({count} problem{})\n", if count == 1 { "" } else { "s" }));
+            let mut first = to_report(&v.problems[0], source);
+            const SHOWN: usize = 12;
+            first.related = v.problems[1..].iter().take(SHOWN - 1).map(|p| to_report(p, source)).collect();
+            let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+            let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width);
+            let mut rendered = String::new();
+            if handler.render_report(&mut rendered, &first).is_err() {
+                rendered = format!("{}\n", first.message);
+            }
+            out.push_str(&rendered);
+            if v.problems.len() > SHOWN {
+                out.push_str(&format!(
+                    "  … and {} more problems (--format json lists them all)\n",
+                    v.problems.len() - SHOWN
+                ));
+            }
+            if let Some(board) = &v.problems[0].board {
+                out.push_str("  board before that move:\n");
+                for l in board.lines() {
+                    out.push_str(&format!("    {l}\n"));
+                }
+            }
+        }
+    }
+    if let Some(score) = &v.score_text {
+        out.push_str(&format!("  score where the replay ended: {score}\n"));
+    }
+    for c in &v.claims {
+        out.push_str(&claim_line(c));
+    }
+    for n in &v.notes {
+        out.push_str(&format!("  note: {n}\n"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+
+    fn snippet_of(text: &str, span: Span) -> (String, String) {
+        let source = Source::new("f.txt", Arc::new(text.to_string()));
+        let (snippet, at) = Snippet::around(&source, &span);
+        let marked = snippet.text[at.offset()..at.offset() + at.len()].to_string();
+        (snippet.text, marked)
+    }
+
+    #[test]
+    fn a_long_line_is_drawn_cut_around_the_problem() {
+        let line = format!("1. {}zz{}", " ".repeat(70_000), "y".repeat(500));
+        let text = format!("first\n{line}\nlast\n");
+        let start = text.find("zz").unwrap();
+        let (drawn, marked) = snippet_of(&text, start..start + 2);
+        assert_eq!(marked, "zz");
+        let lines: Vec<&str> = drawn.lines().collect();
+        assert_eq!(lines[0], "first");
+        assert!(lines[1].starts_with('…') && lines[1].ends_with('…'), "{drawn}");
+        assert_eq!(lines[1].chars().count(), CUT_WIDTH + 2);
+        assert_eq!(lines[2], "last");
+    }
+
+    #[test]
+    fn the_header_gives_the_files_line_and_column() {
+        let line = format!("1. {}zz", " ".repeat(70_000));
+        let text = format!("first\r{line}\r\nlast");
+        let source = Source::new("f.txt", Arc::new(text.clone()));
+        let start = text.find("zz").unwrap();
+        let (snippet, at) = Snippet::around(&source, &(start..start + 2));
+        let contents = snippet.read_span(&at, 0, 0).unwrap();
+        assert_eq!((contents.line() + 1, contents.column() + 1), source.line_col(start));
+        assert_eq!(source.line_col(start), (2, 70_004));
+    }
+
+    #[test]
+    fn a_report_on_a_file_with_lone_carriage_returns_and_a_bom_draws_its_lines() {
+        let text = "\u{feff}_xx_ _oo_\r1. .... .... 1 a7a8 zz\r2. x\r";
+        let source = Source::new("old-mac.txt", Arc::new(text.to_string()));
+        let start = text.find("zz").unwrap();
+        let mut v = Verdict::new(1, 0..text.len(), None);
+        v.status = Status::SyntaxError;
+        v.problems.push(Problem {
+            kind: ProblemKind::Syntax,
+            span: start..start + 2,
+            token: "zz".into(),
+            message: "not a move".into(),
+            legal: vec![],
+            legal_count: 0,
+            board: None,
+        });
+        let report = human(&source, &v, HumanStyle::default());
+        assert!(
+            report.starts_with("old-mac.txt: record 1 (unknown game, line 1): syntax error (1 problem)"),
+            "{report}"
+        );
+        assert!(!report.contains('\r') && !report.contains('\u{feff}'), "{report:?}");
+        for drawn in ["[old-mac.txt:2:21]", " 1 │ _xx_ _oo_\n", " 2 │ 1. .... .... 1 a7a8 zz\n", " 3 │ 2. x\n"] {
+            assert!(report.contains(drawn), "{drawn:?} in\n{report}");
+        }
+    }
+
+    #[test]
+    fn lone_carriage_returns_are_drawn_as_line_ends() {
+        let (drawn, marked) = snippet_of("a\rbb cc\rd\r", 5..7);
+        assert_eq!((drawn.as_str(), marked.as_str()), ("a\nbb cc\nd\n", "cc"));
+    }
+}

@@ -1,0 +1,204 @@
+//! JSON lines: one object per record, its fields in the documented order (the README's table).
+
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+
+use super::{FileProblem, FileStatus, Source};
+use crate::verdict::{ClaimCheck, ClaimKind, Problem, ProblemKind, Status, Unchecked, Verdict};
+
+/// The version of the objects' layout: raised when a field changes meaning or goes away.
+pub const SCHEMA: u32 = 1;
+
+#[derive(Serialize)]
+struct RecordLine<'a> {
+    schema: u32,
+    file: &'a str,
+    index: usize,
+    /// The record's first line; for a problem with the whole file, the problem's line if known.
+    line: Option<usize>,
+    game: Option<&'static str>,
+    status: LineStatus,
+    moves: usize,
+    game_over: bool,
+    winner: Option<&'a str>,
+    score: Points<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score_with_stones: Option<Points<'a>>,
+    errors: Vec<ErrorItem<'a>>,
+    claims: Vec<ClaimItem<'a>>,
+    notes: &'a [String],
+}
+
+/// A record's status, or what went wrong with the whole file.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum LineStatus {
+    Record(Status),
+    File(FileStatus),
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "snake_case")]
+enum ErrorKind {
+    Syntax,
+    Illegal,
+    Claim,
+    Undecided,
+    /// The file could not be read, or holds no record.
+    Input,
+}
+
+impl From<ProblemKind> for ErrorKind {
+    fn from(k: ProblemKind) -> Self {
+        match k {
+            ProblemKind::Syntax => ErrorKind::Syntax,
+            ProblemKind::Illegal => ErrorKind::Illegal,
+            ProblemKind::Claim => ErrorKind::Claim,
+            ProblemKind::Undecided => ErrorKind::Undecided,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ErrorItem<'a> {
+    kind: ErrorKind,
+    line: Option<usize>,
+    column: Option<usize>,
+    token: &'a str,
+    message: &'a str,
+    legal: &'a [String],
+    legal_count: u32,
+}
+
+#[derive(Serialize)]
+struct ClaimItem<'a> {
+    kind: ClaimKind,
+    text: &'a str,
+    status: &'static str,
+    reason: Option<Unchecked>,
+    line: usize,
+    column: usize,
+    detail: &'a str,
+}
+
+/// Points per player, as an object in turn order: whole numbers as integers, half points as
+/// decimals.
+struct Points<'a>(&'a [(String, f64)]);
+
+impl Serialize for Points<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (player, points) in self.0 {
+            if points.fract() == 0.0 && points.abs() < 1e15 {
+                map.serialize_entry(player, &(*points as i64))?;
+            } else {
+                map.serialize_entry(player, points)?;
+            }
+        }
+        map.end()
+    }
+}
+
+fn to_line<T: Serialize>(value: &T) -> String {
+    // Our types have string keys and no failing Serialize impl: this cannot fail, but a report
+    // never panics.
+    serde_json::to_string(value).unwrap_or_else(|e| format!("{{\"schema\":{SCHEMA},\"error\":\"{e}\"}}"))
+}
+
+impl<'a> ErrorItem<'a> {
+    fn of(p: &'a Problem, (line, column): (usize, usize)) -> Self {
+        ErrorItem {
+            kind: p.kind.into(),
+            line: Some(line),
+            column: Some(column),
+            token: &p.token,
+            message: &p.message,
+            legal: &p.legal,
+            legal_count: p.legal_count,
+        }
+    }
+}
+
+impl<'a> ClaimItem<'a> {
+    fn of(c: &'a ClaimCheck, (line, column): (usize, usize)) -> Self {
+        let (text, detail) = (&c.text, &c.detail);
+        ClaimItem { kind: c.kind, text, status: c.status.name(), reason: c.status.reason(), line, column, detail }
+    }
+}
+
+/// One JSON object for a record, on one line.
+pub fn json_line(source: &Source, v: &Verdict) -> String {
+    let errors = v.problems.iter().map(|p| ErrorItem::of(p, source.line_col(p.span.start))).collect();
+    let claims = v.claims.iter().map(|c| ClaimItem::of(c, source.line_col(c.span.start))).collect();
+    to_line(&RecordLine {
+        schema: SCHEMA,
+        file: source.name(),
+        index: v.index,
+        line: Some(source.line_col(v.span.start).0),
+        game: v.game.map(|g| g.name()),
+        status: LineStatus::Record(v.status),
+        moves: v.moves,
+        game_over: v.game_over,
+        winner: v.winner.as_deref(),
+        score: Points(&v.score),
+        score_with_stones: v.score_with_stones.as_deref().map(Points),
+        errors,
+        claims,
+        notes: &v.notes,
+    })
+}
+
+/// One JSON object for a file that could not be read or holds no record: index 0, one error of
+/// kind `input`.
+pub fn file_json_line(p: &FileProblem) -> String {
+    let (line, column) = p.at.unzip();
+    to_line(&RecordLine {
+        schema: SCHEMA,
+        file: &p.file,
+        index: 0,
+        line,
+        game: None,
+        status: LineStatus::File(p.status),
+        moves: 0,
+        game_over: false,
+        winner: None,
+        score: Points(&[]),
+        score_with_stones: None,
+        errors: vec![ErrorItem {
+            kind: ErrorKind::Input,
+            line,
+            column,
+            token: "",
+            message: &p.message,
+            legal: &[],
+            legal_count: 0,
+        }],
+        claims: vec![],
+        notes: &[],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_points_are_integers_and_half_points_decimals() {
+        let score = vec![("Black".to_string(), 13.0), ("White".to_string(), 12.5)];
+        assert_eq!(serde_json::to_string(&Points(&score)).unwrap(), r#"{"Black":13,"White":12.5}"#);
+    }
+
+    #[test]
+    fn a_file_problem_is_one_object_with_an_input_error() {
+        let p = FileProblem {
+            file: "a.txt".into(),
+            status: FileStatus::Unreadable,
+            message: "not valid UTF-8".into(),
+            at: Some((2, 21)),
+        };
+        assert_eq!(
+            file_json_line(&p),
+            r#"{"schema":1,"file":"a.txt","index":0,"line":2,"game":null,"status":"unreadable","moves":0,"game_over":false,"winner":null,"score":{},"errors":[{"kind":"input","line":2,"column":21,"token":"","message":"not valid UTF-8","legal":[],"legal_count":0}],"claims":[],"notes":[]}"#
+        );
+    }
+}
