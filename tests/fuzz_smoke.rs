@@ -109,6 +109,15 @@ fn mutated_samples_never_panic_and_every_problem_is_located() {
             assert!(human.contains(&format!("record {}", v.index)), "round {round}");
             let json: serde_json::Value = serde_json::from_str(&report::json_line(&source, v)).expect("JSON");
             assert_eq!(json["errors"].as_array().map(Vec::len), Some(v.problems.len()), "round {round}");
+            let short = report::short_lines(&source, v, false);
+            assert_eq!(short.lines().count(), v.problems.len(), "round {round}: one line per problem");
+            for l in short.lines() {
+                let mut parts = l.splitn(4, ':');
+                assert_eq!(parts.next(), Some("fuzz.txt"), "round {round}: {l}");
+                for number in [parts.next(), parts.next()] {
+                    assert!(number.and_then(|n| n.parse::<usize>().ok()).is_some_and(|n| n >= 1), "round {round}: {l}");
+                }
+            }
             for e in json["errors"].as_array().into_iter().flatten() {
                 assert!(e["line"].as_u64().is_some_and(|l| l >= 1), "round {round}: {e}");
                 assert!(e["column"].as_u64().is_some_and(|c| c >= 1), "round {round}: {e}");

@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use referee::report::{self, FileProblem, FileStatus, HumanStyle, Source};
 use referee::verdict::{Status, Verdict};
-use referee::verify::{verify_source, VerifyOptions};
+use referee::verify::{verify_records, VerifyOptions};
 
 use super::inputs::{self, Input};
 use super::out::{self, Closed, Out};
@@ -201,8 +201,15 @@ impl Run {
             Err(p) => return self.file_problem(&p),
         };
         self.tally.files += 1;
-        let verdicts = verify_source(&text, self.options);
-        if verdicts.is_empty() {
+        // Each verdict is printed as soon as its record is read and judged.
+        let source = Source::new(name.clone(), text.clone());
+        let mut found = false;
+        for v in verify_records(&text, self.options) {
+            found = true;
+            self.tally.record(v.status);
+            self.progress.suspend(|| self.printer.record(&source, &v))?;
+        }
+        if !found {
             return self.file_problem(&FileProblem {
                 file: name,
                 status: FileStatus::NoRecord,
@@ -212,11 +219,6 @@ impl Run {
                     .into(),
                 at: None,
             });
-        }
-        let source = Source::new(name, text.clone());
-        for v in &verdicts {
-            self.tally.record(v.status);
-            self.progress.suspend(|| self.printer.record(&source, v))?;
         }
         Ok(())
     }
