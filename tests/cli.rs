@@ -213,6 +213,10 @@ fn quarod_and_petrify_play_verify_and_show() {
     let (code, _, err) = run(&["random", "--game", "petrify", "--size", "12"]);
     assert_eq!(code, 2);
     assert!(err.contains("12"), "{err}");
+    // A board with no start holds no game to play.
+    let (code, out, err) = run(&["random", "--game", "splinter", "--size", "4"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("too small for the default start") && err.contains("--size"), "{err}");
 }
 
 #[test]

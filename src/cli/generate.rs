@@ -24,6 +24,9 @@ fn record(game: GameKind, size: Option<u8>, players: Option<u8>, seed: u64) -> R
         type Output = Result<String, String>;
         fn run<G: Recorded>(self) -> Self::Output {
             let start = G::start(self.size, self.players)?;
+            if let Some(why) = start.no_game() {
+                return Err(format!("{why}: choose a larger --size"));
+            }
             let moves = referee::random::random_game(&start, self.seed, 1_000_000);
             Ok(write::write_common_record(&start, &moves, &[("Seed", self.seed.to_string())]))
         }
