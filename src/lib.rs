@@ -7,6 +7,7 @@ pub mod random;
 pub mod record;
 pub mod render;
 pub mod replay;
+pub mod stream;
 pub mod report;
 pub mod verdict;
 pub mod verify;

@@ -120,7 +120,41 @@ fn status_of(problems: &[Problem]) -> Status {
     }
 }
 
+/// A record's verdict as far as it can be taken on its own: all of it, or all but its claims,
+/// which draw on the search budget its file shares and so are judged in file order.
+pub enum Prepared<'r, 'a> {
+    Done(Verdict),
+    Claims { verdict: Verdict, record: &'r Record<'a>, replay: Box<Replay<Phages>> },
+}
+
+impl Prepared<'_, '_> {
+    /// The verdict, its claims judged with the file's `budget`.
+    pub fn finish(self, budget: &mut phages::claims::SearchBudget) -> Verdict {
+        match self {
+            Prepared::Done(v) => v,
+            Prepared::Claims { mut verdict, record, replay } => {
+                finish_record(&mut verdict, record, &replay, budget);
+                verdict
+            }
+        }
+    }
+}
+
+/// Verifies a record found in `src` as far as it can be taken on its own (see [`Prepared`]).
+pub fn prepare<'r, 'a>(src: &str, found: &'r Found<'a>, options: VerifyOptions) -> Prepared<'r, 'a> {
+    match found {
+        Found::Published(r) => prepare_record(src, r, options),
+        Found::Common(r) => Prepared::Done(verify_common(src, r, options)),
+    }
+}
+
 fn verify_record(src: &str, r: &Record, options: VerifyOptions, budget: &mut phages::claims::SearchBudget) -> Verdict {
+    prepare_record(src, r, options).finish(budget)
+}
+
+/// A published record replayed, its claims still to judge; or its whole verdict when it cannot be
+/// replayed.
+fn prepare_record<'r, 'a>(src: &str, r: &'r Record<'a>, options: VerifyOptions) -> Prepared<'r, 'a> {
     let hint_kind = options.game.or(r.game_hint().map(|h| h.0)).unwrap_or(GameKind::Quadraphages);
     let mut v = Verdict::new(r.index, r.span.clone(), Some(hint_kind));
     if !r.syntax_errors.is_empty() {
@@ -130,14 +164,14 @@ fn verify_record(src: &str, r: &Record, options: VerifyOptions, budget: &mut pha
             .map(|e| problem(ProblemKind::Syntax, e.span.clone(), &src[e.span.clone()], e.message.clone()))
             .collect();
         v.status = status_of(&v.problems);
-        return v;
+        return Prepared::Done(v);
     }
     let start = match phages_start(r, options) {
         Ok(s) => s,
         Err(p) => {
             v.problems.push(Problem { token: src[p.span.clone()].to_string(), ..p });
             v.status = status_of(&v.problems);
-            return v;
+            return Prepared::Done(v);
         }
     };
     v.game = Some(start.kind());
@@ -166,12 +200,17 @@ fn verify_record(src: &str, r: &Record, options: VerifyOptions, budget: &mut pha
             ),
         ));
         v.status = status_of(&v.problems);
-        return v;
+        return Prepared::Done(v);
     }
     let rep = replay(start, &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
     v.problems.extend(rep.violations.iter().map(illegal_move));
     v.notes.extend(cap_note(&rep));
-    v.claims = phages::claims::check(r, &r.tokens, &rep, budget);
+    Prepared::Claims { verdict: v, record: r, replay: Box::new(rep) }
+}
+
+/// Judges a replayed published record's claims, and what follows from them.
+fn finish_record(v: &mut Verdict, r: &Record, rep: &Replay<Phages>, budget: &mut phages::claims::SearchBudget) {
+    v.claims = phages::claims::check(r, &r.tokens, rep, budget);
     v.problems.extend(refuted_claims(&v.claims));
     v.status = status_of(&v.problems);
     let score = rep.position.score();
@@ -184,7 +223,6 @@ fn verify_record(src: &str, r: &Record, options: VerifyOptions, budget: &mut pha
     if v.game_over {
         v.winner = score.winner().map(|s| s.to_string());
     }
-    v
 }
 
 fn cap_note<G>(rep: &Replay<G>) -> Option<String> {

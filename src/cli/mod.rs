@@ -88,6 +88,10 @@ pub struct VerifyArgs {
     /// Most positions searched to judge a result claimed before the game is over.
     #[arg(long, default_value_t = DEFAULT_SEARCH_LIMIT)]
     search_limit: usize,
+    /// Threads to verify with (1: one thread); default: one per core. Output is in input order
+    /// whatever the number.
+    #[arg(short = 'j', long, value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
 }
 
 #[derive(Args, Debug)]

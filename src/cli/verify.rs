@@ -1,53 +1,114 @@
 //! `referee verify`: every input in order, its records verified and printed by one printer, a
 //! summary on standard error, and the exit code.
 
-use std::io::IsTerminal;
+use std::fs::File;
+use std::io::{IsTerminal, Read};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
 
 use referee::report::{self, FileProblem, FileStatus, HumanStyle, Source};
 use referee::verdict::{Status, Verdict};
-use referee::verify::{verify_records, VerifyOptions};
+use referee::stream::{verify_stream, InputError, StreamError, StreamOptions};
+use referee::verify::VerifyOptions;
 
 use super::inputs::{self, Input};
 use super::out::{self, Closed, Out};
 use super::{Format, VerifyArgs};
 
-/// Writes records and file problems in the chosen format.
-struct Printer {
+/// How records and file problems are written in the chosen format; shared by the threads that
+/// verify files side by side.
+#[derive(Clone, Copy)]
+struct Render {
     format: Format,
     quiet: bool,
     style: HumanStyle,
-    out: Out,
 }
 
-impl Printer {
-    fn record(&mut self, source: &Source, v: &Verdict) -> Result<(), Closed> {
+impl Render {
+    /// A record's report; nothing for a valid record in quiet mode.
+    fn record(&self, source: &Source, v: &Verdict) -> String {
         if self.quiet && v.status == Status::Valid {
-            return Ok(());
+            return String::new();
         }
-        let text = match self.format {
+        match self.format {
             Format::Human => report::human(source, v, self.style) + "\n",
             Format::Json => report::json_line(source, v) + "\n",
             Format::Short => report::short_lines(source, v, self.style.color),
-        };
-        self.out.write(&text)
+        }
     }
+}
 
-    /// A file that could not be read or holds no record: on standard error in the human report
-    /// (as before any record), on standard output in the formats made for programs.
-    fn file_problem(&mut self, p: &FileProblem) -> Result<(), Closed> {
-        match self.format {
-            Format::Human => {
-                out::note(&format!("{}: {}", p.file, p.message));
-                Ok(())
-            }
-            Format::Json => self.out.write(&(report::file_json_line(p) + "\n")),
-            Format::Short => self.out.write(&report::file_short_line(p, self.style.color)),
+/// What verifying an input gives, in order: text for standard output, the status of each record,
+/// a problem with the whole input.
+enum Piece {
+    /// The input could be opened: it counts as a file read.
+    Opened,
+    Text(String),
+    Record(Status),
+    Problem(FileProblem),
+}
+
+/// Inputs at most this large are verified side by side, one per thread, their output held until
+/// it is their turn; larger ones one at a time, their records verified side by side as they are
+/// read.
+const SMALL: u64 = 1 << 20;
+
+/// Verifies one input (a file, or `-` for standard input) as a stream, handing what it gives to
+/// `emit` window by window.
+fn verify_input(
+    path: &Path,
+    options: VerifyOptions,
+    stream: StreamOptions,
+    render: Render,
+    emit: &mut dyn FnMut(Piece) -> Result<(), Closed>,
+) -> Result<(), Closed> {
+    let name = inputs::display_name(path);
+    let problem = |message: String, at: Option<(usize, usize)>| {
+        Piece::Problem(FileProblem { file: name.clone(), status: FileStatus::Unreadable, message, at })
+    };
+    let input: Box<dyn Read> = if path == Path::new("-") {
+        Box::new(std::io::stdin().lock())
+    } else {
+        match File::open(path) {
+            Ok(f) => Box::new(f),
+            Err(e) => return emit(problem(format!("cannot open: {e}"), None)),
+        }
+    };
+    emit(Piece::Opened)?;
+    let result = verify_stream(input, options, stream, |stretch, verdicts| {
+        let source = Source::window(name.clone(), stretch.text.clone(), stretch.first_line, stretch.at_start);
+        let mut text = String::new();
+        for v in &verdicts {
+            text.push_str(&render.record(&source, v));
+        }
+        for v in &verdicts {
+            emit(Piece::Record(v.status))?;
+        }
+        emit(Piece::Text(text))
+    });
+    match result {
+        Ok(0) => emit(Piece::Problem(FileProblem {
+            file: name.clone(),
+            status: FileStatus::NoRecord,
+            message: "no game record found: a record is a run of numbered move lines like \
+                      `1. .... .... 1 a7a8 i3i2`, or PGN-style tags such as [Game \"Quarod\"] followed by \
+                      numbered moves"
+                .into(),
+            at: None,
+        })),
+        Ok(_) => Ok(()),
+        Err(StreamError::Sink(closed)) => Err(closed),
+        Err(StreamError::Input(e)) => {
+            let at = match e {
+                InputError::NotUtf8 { line, column, .. } => Some((line, column)),
+                _ => None,
+            };
+            emit(problem(e.to_string(), at))
         }
     }
 }
@@ -166,61 +227,117 @@ impl Progress {
     }
 }
 
-/// A run of `verify`: its printer, what it has found so far, its progress bar.
+/// A run of `verify`: its output, what it has found so far, its progress bar.
 struct Run {
     options: VerifyOptions,
-    printer: Printer,
+    render: Render,
+    /// Whether records and files are verified on all of rayon's threads.
+    parallel: bool,
+    out: Out,
     tally: Tally,
     progress: Progress,
 }
 
 impl Run {
+    /// Verifies the inputs in order: runs of small files side by side, the rest one at a time.
+    fn all(&mut self, inputs: &[Input]) -> Result<(), Closed> {
+        let small = |i: &Input| match i {
+            Input::File(p) => std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() <= SMALL),
+            _ => false,
+        };
+        let batch = if self.parallel { 4 * rayon::current_num_threads() } else { 1 };
+        let mut rest = inputs;
+        while let Some(first) = rest.first() {
+            let run = if small(first) { rest.iter().take(batch).take_while(|i| small(i)).count() } else { 1 };
+            let (now, later) = rest.split_at(run.max(1));
+            rest = later;
+            if let [one] = now {
+                self.step(one)?;
+                continue;
+            }
+            let (options, render) = (self.options, self.render);
+            let stream = StreamOptions { parallel: false, ..StreamOptions::default() };
+            let outcomes: Vec<Vec<Piece>> = now
+                .par_iter()
+                .map(|input| {
+                    let mut pieces = Vec::new();
+                    if let Input::File(path) = input {
+                        let _ = verify_input(path, options, stream, render, &mut |p| {
+                            pieces.push(p);
+                            Ok(())
+                        });
+                    }
+                    pieces
+                })
+                .collect();
+            for (input, pieces) in now.iter().zip(outcomes) {
+                self.file_started(input);
+                for p in pieces {
+                    self.apply(p)?;
+                }
+                self.file_done(input)?;
+            }
+        }
+        Ok(())
+    }
+
     fn step(&mut self, input: &Input) -> Result<(), Closed> {
+        self.file_started(input);
         match input {
             Input::Note(note) => self.progress.suspend(|| out::note(note)),
-            Input::Problem(p) => self.file_problem(p)?,
-            Input::File(path) => self.file(path)?,
-            Input::Stdin => self.file(Path::new("-"))?,
+            Input::Problem(p) => self.apply(Piece::Problem(p.clone()))?,
+            Input::File(path) => self.stream(path)?,
+            Input::Stdin => self.stream(Path::new("-"))?,
         }
+        self.file_done(input)
+    }
+
+    fn stream(&mut self, path: &Path) -> Result<(), Closed> {
+        let stream = StreamOptions { parallel: self.parallel, ..StreamOptions::default() };
+        let (options, render) = (self.options, self.render);
+        verify_input(path, options, stream, render, &mut |p| self.apply(p))
+    }
+
+    fn file_started(&mut self, input: &Input) {
+        match input {
+            Input::File(path) => self.progress.bar.set_message(inputs::display_name(path)),
+            Input::Stdin => self.progress.bar.set_message("<stdin>"),
+            _ => {}
+        }
+    }
+
+    fn file_done(&mut self, input: &Input) -> Result<(), Closed> {
         if input.is_read() {
             self.progress.bar.inc(1);
         }
-        self.progress.suspend(|| self.printer.out.flush())
+        self.progress.suspend(|| self.out.flush())
     }
 
-    fn file_problem(&mut self, p: &FileProblem) -> Result<(), Closed> {
-        self.tally.file_problem(p.status);
-        self.progress.suspend(|| self.printer.file_problem(p))
-    }
-
-    fn file(&mut self, path: &Path) -> Result<(), Closed> {
-        let name = inputs::display_name(path);
-        self.progress.bar.set_message(name.clone());
-        let text = match inputs::read(path) {
-            Ok(text) => Arc::new(text),
-            Err(p) => return self.file_problem(&p),
-        };
-        self.tally.files += 1;
-        // Each verdict is printed as soon as its record is read and judged.
-        let source = Source::new(name.clone(), text.clone());
-        let mut found = false;
-        for v in verify_records(&text, self.options) {
-            found = true;
-            self.tally.record(v.status);
-            self.progress.suspend(|| self.printer.record(&source, &v))?;
+    /// Prints and counts one piece of an input's verification, in input order.
+    fn apply(&mut self, piece: Piece) -> Result<(), Closed> {
+        match piece {
+            Piece::Opened => {
+                self.tally.files += 1;
+                Ok(())
+            }
+            Piece::Text(text) => self.progress.suspend(|| self.out.write(&text)),
+            Piece::Record(status) => {
+                self.tally.record(status);
+                Ok(())
+            }
+            Piece::Problem(p) => {
+                self.tally.file_problem(p.status);
+                let render = self.render;
+                self.progress.suspend(|| match render.format {
+                    Format::Human => {
+                        out::note(&format!("{}: {}", p.file, p.message));
+                        Ok(())
+                    }
+                    Format::Json => self.out.write(&(report::file_json_line(&p) + "\n")),
+                    Format::Short => self.out.write(&report::file_short_line(&p, render.style.color)),
+                })
+            }
         }
-        if !found {
-            return self.file_problem(&FileProblem {
-                file: name,
-                status: FileStatus::NoRecord,
-                message: "no game record found: a record is a run of numbered move lines like \
-                          `1. .... .... 1 a7a8 i3i2`, or PGN-style tags such as [Game \"Quarod\"] followed by \
-                          numbered moves"
-                    .into(),
-                at: None,
-            });
-        }
-        Ok(())
     }
 }
 
@@ -235,24 +352,23 @@ pub fn run(args: VerifyArgs) -> ExitCode {
     let inputs = inputs::collect(&args.paths, &extensions);
     let color = args.format != Format::Json && out::color_wanted(args.color);
     let files = inputs.iter().filter(|i| i.is_read()).count();
+    if let Some(jobs) = args.jobs {
+        // Only the first pool set up counts; a second call can only fail, harmlessly.
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(jobs as usize).build_global();
+    }
     let mut run = Run {
         options: VerifyOptions { lenient: args.lenient, game: args.game, search_limit: args.search_limit },
-        printer: Printer {
-            format: args.format,
-            quiet: args.quiet,
-            style: HumanStyle { color, width: 80 },
-            out: Out::new(color),
-        },
+        render: Render { format: args.format, quiet: args.quiet, style: HumanStyle { color, width: 80 } },
+        parallel: rayon::current_num_threads() > 1,
+        out: Out::new(color),
         tally: Tally::default(),
         progress: Progress::new(files as u64),
     };
-    for input in &inputs {
-        if let Err(closed) = run.step(input) {
-            run.progress.finish();
-            return closed.exit_code();
-        }
-    }
+    let done = run.all(&inputs);
     run.progress.finish();
+    if let Err(closed) = done {
+        return closed.exit_code();
+    }
     out::note(&run.tally.summary(started.elapsed()));
     run.tally.exit_code()
 }

@@ -7,16 +7,28 @@
 /// A line ends at LF, CRLF or a lone CR (old Mac files); the line ending is not part of the line.
 /// A UTF-8 byte-order mark at the start of the text is skipped, so that a first line reads the same
 /// with or without one; offsets stay those of the whole text.
+///
+/// A cursor over a window of a longer text (read in chunks) has an open end: reading past it sets
+/// a flag shared by all copies, since whatever was decided there may change once more text comes.
 #[derive(Clone, Copy, Debug)]
 pub struct Lines<'a> {
     src: &'a str,
     pos: usize,
+    open_end: Option<&'a std::cell::Cell<bool>>,
 }
 
 impl<'a> Lines<'a> {
+    /// The lines of a whole text.
     pub fn new(src: &'a str) -> Lines<'a> {
-        let pos = if src.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
-        Lines { src, pos }
+        Lines::window(src, true, None)
+    }
+
+    /// The lines of a window of a text: `at_start` when the window opens the text (a byte-order
+    /// mark is skipped only there); `open_end` when more text may follow the window, set once any
+    /// reader tries to read past it.
+    pub fn window(src: &'a str, at_start: bool, open_end: Option<&'a std::cell::Cell<bool>>) -> Lines<'a> {
+        let pos = if at_start && src.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
+        Lines { src, pos, open_end }
     }
 
     /// The offset of the next line.
@@ -48,7 +60,12 @@ impl<'a> Iterator for Lines<'a> {
     type Item = (usize, &'a str);
 
     fn next(&mut self) -> Option<(usize, &'a str)> {
-        let rest = self.src.get(self.pos..).filter(|r| !r.is_empty())?;
+        let Some(rest) = self.src.get(self.pos..).filter(|r| !r.is_empty()) else {
+            if let Some(flag) = self.open_end {
+                flag.set(true);
+            }
+            return None;
+        };
         let at = self.pos;
         let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
         let ending = match rest.as_bytes().get(end) {

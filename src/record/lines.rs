@@ -472,6 +472,16 @@ impl<'a> Assembler<'a> {
         }
     }
 
+    /// Whether nothing waits for more lines: no element for a record to come, no open record.
+    pub fn is_idle(&self) -> bool {
+        let p = &self.pending;
+        self.open.is_none()
+            && p.title.is_none()
+            && p.header.is_none()
+            && p.startup.is_none()
+            && p.final_position.is_none()
+    }
+
     /// The end of this notation's text (the end of the file, or a record of the common format):
     /// the open record comes out, and elements still waiting belong to no record.
     pub fn finish(&mut self) -> Option<Record<'a>> {

@@ -201,9 +201,46 @@ impl Found<'_> {
 /// `game` is the game `--game` names: when it is a game of the common format, a numbered move line
 /// outside any record opens a record of that game without tags.
 pub fn read(src: &str, game: Option<GameKind>) -> Reader<'_> {
-    let untagged = game.is_some_and(|g| !matches!(g, GameKind::Quadraphages | GameKind::Hexaphages));
-    Reader { lines: Lines::new(src), published: lines::Assembler::default(), untagged, found: 0, ready: None }
+    read_window(src, game, Resume::default(), true, None)
 }
+
+/// The records of a window of a longer text that is read in chunks: `src` starts at a line start
+/// where the reader of the text before it could [`Resume`] (`from.found` records were found before
+/// it; `at_start` when it opens the text). `open_end` is `Some` when more text may follow: then
+/// no record that depends on text beyond the window is handed on, and the reader stops there; the
+/// caller starts a new window at [`Reader::resume`] with more text.
+pub fn read_window<'a>(
+    src: &'a str,
+    game: Option<GameKind>,
+    from: Resume,
+    at_start: bool,
+    open_end: Option<&'a std::cell::Cell<bool>>,
+) -> Reader<'a> {
+    let untagged = game.is_some_and(|g| !matches!(g, GameKind::Quadraphages | GameKind::Hexaphages));
+    Reader {
+        lines: Lines::window(src, at_start, open_end),
+        published: lines::Assembler::default(),
+        untagged,
+        found: from.found,
+        ready: None,
+        resume: Resume { offset: 0, found: from.found },
+        quiet: 0,
+        open_end,
+    }
+}
+
+/// Where reading can start again: a line start where nothing was waiting for more lines, and how
+/// many records had been found before it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Resume {
+    pub offset: usize,
+    pub found: usize,
+}
+
+/// Most lines of prose a title, header or diagram waits for its moves, and a record for its final
+/// diagram: past them they belong to no record, and the record is handed on. This bounds how much
+/// text a reader of a stream must hold.
+pub const MAX_WAIT_LINES: usize = 1000;
 
 /// The iterator [`read`] returns.
 pub struct Reader<'a> {
@@ -214,16 +251,34 @@ pub struct Reader<'a> {
     found: usize,
     /// A record of the common format read while a published one was still open: it comes next.
     ready: Option<Found<'a>>,
+    resume: Resume,
+    /// Lines of prose since the last element of the published notation.
+    quiet: usize,
+    open_end: Option<&'a std::cell::Cell<bool>>,
 }
 
 impl<'a> Reader<'a> {
-    fn number(&mut self, mut f: Found<'a>) -> Found<'a> {
+    /// The last point where this reader could start again: see [`read_window`].
+    pub fn resume(&self) -> Resume {
+        self.resume
+    }
+
+    /// Whether the reader stopped at the open end of its window, needing more text.
+    pub fn needs_more(&self) -> bool {
+        self.open_end.is_some_and(|f| f.get())
+    }
+
+    /// Hands a record on, numbered, unless it was read past the open end of the window.
+    fn emit(&mut self, mut f: Found<'a>) -> Option<Found<'a>> {
+        if self.needs_more() {
+            return None;
+        }
         self.found += 1;
         match &mut f {
             Found::Published(r) => r.index = self.found,
             Found::Common(r) => r.index = self.found,
         }
-        f
+        Some(f)
     }
 
     /// Whether the line opens a record of the common format.
@@ -239,28 +294,50 @@ impl<'a> Iterator for Reader<'a> {
 
     fn next(&mut self) -> Option<Found<'a>> {
         if let Some(f) = self.ready.take() {
-            return Some(self.number(f));
+            return self.emit(f);
         }
         loop {
+            if self.needs_more() {
+                return None;
+            }
+            if self.published.is_idle() {
+                self.resume = Resume { offset: self.lines.offset(), found: self.found };
+            }
             let before = self.lines;
             let Some((at, line)) = self.lines.next() else {
+                if self.needs_more() {
+                    return None;
+                }
                 let last = self.published.finish()?;
-                return Some(self.number(Found::Published(last)));
+                return self.emit(Found::Published(last));
             };
             if self.opens_common(line) {
                 self.lines = before;
+                self.quiet = 0;
                 let r = Found::Common(common::read_record(&mut self.lines));
                 match self.published.finish() {
                     Some(open) => {
                         self.ready = Some(r);
-                        return Some(self.number(Found::Published(open)));
+                        return self.emit(Found::Published(open));
                     }
-                    None => return Some(self.number(r)),
+                    None => return self.emit(r),
                 }
             }
-            if let Some(element) = lines::element(at, line, &mut self.lines) {
-                if let Some(r) = self.published.push(element) {
-                    return Some(self.number(Found::Published(r)));
+            match lines::element(at, line, &mut self.lines) {
+                Some(element) => {
+                    self.quiet = 0;
+                    if let Some(r) = self.published.push(element) {
+                        return self.emit(Found::Published(r));
+                    }
+                }
+                None if self.published.is_idle() => {}
+                None => {
+                    self.quiet += 1;
+                    if self.quiet >= MAX_WAIT_LINES {
+                        if let Some(r) = self.published.finish() {
+                            return self.emit(Found::Published(r));
+                        }
+                    }
                 }
             }
         }

@@ -52,8 +52,10 @@ struct DrawnLine {
 struct Snippet {
     name: String,
     text: String,
-    /// The file's 0-based line number of the first drawn line.
+    /// The 0-based line number, within the source's text, of the first drawn line.
     first_line: usize,
+    /// The file's lines before the source's text (a window of a file read in chunks).
+    file_lines_before: usize,
     lines: Vec<DrawnLine>,
 }
 
@@ -63,15 +65,20 @@ impl Snippet {
         let len = source.text().len();
         let start = super::floor_char_boundary(source.text(), span.start.min(len));
         let end = super::floor_char_boundary(source.text(), span.end.min(len)).max(start);
-        let (start_line, start_col) = source.line_col(start);
-        let (end_line, end_col) = source.line_col(end);
+        let (start_line, start_col) = source.local_line_col(start);
+        let (end_line, end_col) = source.local_line_col(end);
         let first = (start_line - 1).saturating_sub(CONTEXT_LINES);
         // A file that ends with a line end has no last line to draw, unless the span is there.
         let lines = source.line_count() - usize::from(source.line_count() > 1 && source.text().ends_with(['\n', '\r']));
         let last = (end_line - 1 + CONTEXT_LINES).min(lines - 1).max(end_line - 1);
         let window = (start_col - 1).saturating_sub(CUT_BEFORE);
-        let mut snippet =
-            Snippet { name: source.name().to_string(), text: String::new(), first_line: first, lines: vec![] };
+        let mut snippet = Snippet {
+            name: source.name().to_string(),
+            text: String::new(),
+            first_line: first,
+            file_lines_before: source.first_line,
+            lines: vec![],
+        };
         for i in first..=last {
             snippet.push_line(source.line_text(i), window);
         }
@@ -127,9 +134,9 @@ impl SourceCode for Snippet {
             self.name.clone(),
             inner.data(),
             *inner.span(),
-            inner.line() + self.first_line,
+            inner.line() + self.first_line + self.file_lines_before,
             column,
-            inner.line_count() + self.first_line,
+            inner.line_count() + self.first_line + self.file_lines_before,
         )))
     }
 }

@@ -26,10 +26,10 @@ fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
 }
 
 /// 1-based column (in characters) of `offset` on the line starting at `line_start`; a byte-order
-/// mark at the start of the file is not a column.
-fn column(text: &str, line_start: usize, offset: usize) -> usize {
+/// mark at the start of the file (`at_start`: the text opens the file) is not a column.
+fn column(text: &str, line_start: usize, offset: usize, at_start: bool) -> usize {
     let before = &text[line_start..offset];
-    let before = if line_start == 0 { before.strip_prefix('\u{feff}').unwrap_or(before) } else { before };
+    let before = if at_start && line_start == 0 { before.strip_prefix('\u{feff}').unwrap_or(before) } else { before };
     before.chars().count() + 1
 }
 
@@ -38,7 +38,7 @@ fn column(text: &str, line_start: usize, offset: usize) -> usize {
 pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     let offset = floor_char_boundary(src, offset.min(src.len()));
     let (line, start) = line_starts(src).take_while(|&s| s <= offset).enumerate().last().unwrap_or((0, 0));
-    (line + 1, column(src, start, offset))
+    (line + 1, column(src, start, offset, true))
 }
 
 /// A file's text with its line starts indexed once, so that locating a span and drawing its
@@ -49,12 +49,23 @@ pub struct Source {
     name: String,
     text: Arc<String>,
     line_starts: Vec<usize>,
+    /// The lines of the file before `text`, when it is a window of a file read in chunks.
+    first_line: usize,
+    /// Whether `text` opens the file.
+    at_start: bool,
 }
 
 impl Source {
+    /// A whole file's text.
     pub fn new(name: impl Into<String>, text: Arc<String>) -> Source {
+        Source::window(name, text, 0, true)
+    }
+
+    /// A window of a file read in chunks ([`crate::stream::Stretch`]): `first_line` lines of the
+    /// file come before it; `at_start` when it opens the file. Lines are numbered as in the file.
+    pub fn window(name: impl Into<String>, text: Arc<String>, first_line: usize, at_start: bool) -> Source {
         let line_starts = line_starts(&text).collect();
-        Source { name: name.into(), text, line_starts }
+        Source { name: name.into(), text, line_starts, first_line, at_start }
     }
 
     pub fn name(&self) -> &str {
@@ -81,18 +92,24 @@ impl Source {
         let line = &self.text[start..end];
         let line = line.strip_suffix('\n').unwrap_or(line);
         let line = line.strip_suffix('\r').unwrap_or(line);
-        if i == 0 {
+        if i == 0 && self.at_start {
             line.strip_prefix('\u{feff}').unwrap_or(line)
         } else {
             line
         }
     }
 
-    /// 1-based line and column (in characters) of a byte offset.
+    /// 1-based line and column (in characters) of a byte offset, as in the file.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let (line, col) = self.local_line_col(offset);
+        (line + self.first_line, col)
+    }
+
+    /// 1-based line (within this text) and column (in characters) of a byte offset.
+    fn local_line_col(&self, offset: usize) -> (usize, usize) {
         let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
         let line = self.line_of(offset);
-        (line + 1, column(&self.text, self.line_starts[line], offset))
+        (line + 1, column(&self.text, self.line_starts[line], offset, self.at_start))
     }
 }
 

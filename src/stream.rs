@@ -1,0 +1,188 @@
+//! Verifying a text of any size read in chunks: memory stays flat whatever the input, and
+//! verdicts come out as their records are judged.
+//!
+//! The text is held from the last point where the reader could start again ([`Resume`]) to the
+//! last whole line read. Each window of held text is read with an open end: a record that depends
+//! on text beyond the window is not handed on, and the next window, with more text, starts again
+//! at the resume point; records handed on before are not handed on twice. The records of a window
+//! are verified in parallel when asked (rayon), and their claims judged in file order, since a
+//! file's searches share one budget: the verdicts are the same as [`crate::verify::verify_source`]
+//! gives on the whole text, in the same order.
+
+use std::cell::Cell;
+use std::io::{ErrorKind, Read};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::games::phages::claims::SearchBudget;
+use crate::record::{self, Found, Resume};
+use crate::verdict::Verdict;
+use crate::verify::{prepare, Prepared, VerifyOptions};
+
+/// How to read a stream.
+#[derive(Clone, Copy, Debug)]
+pub struct StreamOptions {
+    /// Verify the records of a window on all of rayon's threads.
+    pub parallel: bool,
+    /// How much text is read at a time (a window holds about this much, more for a longer record).
+    pub chunk: usize,
+}
+
+impl Default for StreamOptions {
+    fn default() -> Self {
+        StreamOptions { parallel: true, chunk: 1 << 20 }
+    }
+}
+
+/// Most text held at once: a single line or record longer than this cannot be verified.
+pub const MAX_HELD: usize = 256 << 20;
+
+/// A window of the text, as reports need it to locate and draw what its verdicts point at (spans
+/// are offsets into `text`).
+pub struct Stretch<'t> {
+    pub text: &'t Arc<String>,
+    /// The lines of the whole text before this window.
+    pub first_line: usize,
+    /// Whether the window opens the text (where a byte-order mark may stand).
+    pub at_start: bool,
+}
+
+/// Why the text could not be read to its end (the records before were handed on).
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    #[error("cannot read: {0}")]
+    Read(#[from] std::io::Error),
+    /// The records wholly before the line of the bad byte were verified.
+    #[error("not valid UTF-8: byte 0x{byte:02X} at line {line}, column {column}")]
+    NotUtf8 { byte: u8, line: usize, column: usize },
+    #[error("line {line} starts a line or record longer than {} MiB, more than referee holds at once", MAX_HELD >> 20)]
+    TooLong { line: usize },
+}
+
+/// What stopped a stream: its input, or the sink its verdicts went to.
+#[derive(Debug)]
+pub enum StreamError<E> {
+    Input(InputError),
+    Sink(E),
+}
+
+/// Verifies every record of `input`, handing the verdicts of each window to `sink` in file order;
+/// returns how many records there were.
+pub fn verify_stream<R: Read, E>(
+    mut input: R,
+    options: VerifyOptions,
+    stream: StreamOptions,
+    mut sink: impl FnMut(&Stretch, Vec<Verdict>) -> Result<(), E>,
+) -> Result<usize, StreamError<E>> {
+    let mut held = String::new();
+    // Bytes read that do not yet make whole characters.
+    let mut raw = Vec::new();
+    let chunk_size = stream.chunk.max(1);
+    let mut chunk = vec![0; chunk_size.min(1 << 20)];
+    let mut first_line = 0;
+    let mut at_start = true;
+    let mut eof = false;
+    let mut from = Resume::default();
+    let mut handed_on = 0;
+    let mut budget = SearchBudget::for_file(options.search_limit);
+    let mut want = chunk_size;
+    let mut broken = None;
+    loop {
+        while !eof && whole_lines(&held) < want {
+            let n = match input.read(&mut chunk) {
+                Ok(n) => n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return Err(StreamError::Input(e.into())),
+            };
+            eof = n == 0;
+            raw.extend_from_slice(&chunk[..n]);
+            let good = match std::str::from_utf8(&raw) {
+                Ok(_) => raw.len(),
+                // An incomplete character at the end may be completed by the next read.
+                Err(e) if e.error_len().is_none() && !eof => e.valid_up_to(),
+                Err(e) => {
+                    held.push_str(std::str::from_utf8(&raw[..e.valid_up_to()]).unwrap_or_default());
+                    let line_start = whole_lines(&held);
+                    let column = held[line_start..].trim_start_matches('\u{feff}').chars().count() + 1;
+                    let line = first_line + count_lines(&held[..line_start]) + 1;
+                    broken = Some(InputError::NotUtf8 { byte: raw[e.valid_up_to()], line, column });
+                    // The records wholly before the bad line are still verified.
+                    held.truncate(line_start);
+                    break;
+                }
+            };
+            held.push_str(std::str::from_utf8(&raw[..good]).unwrap_or_default());
+            raw.drain(..good);
+            if held.len() > MAX_HELD {
+                return Err(StreamError::Input(InputError::TooLong { line: first_line + 1 }));
+            }
+        }
+        let text = Arc::new(std::mem::take(&mut held));
+        let last = eof && broken.is_none();
+        let end = if last { text.len() } else { whole_lines(&text) };
+        let window = &text[..end];
+        let open = Cell::new(false);
+        let mut reader = record::read_window(window, options.game, from, at_start, (!last).then_some(&open));
+        let found: Vec<Found> = reader.by_ref().filter(|f| f.index() > handed_on).collect();
+        let resume = reader.resume();
+        let stopped = reader.needs_more();
+        let prepared: Vec<Prepared> = if stream.parallel {
+            found.par_iter().map(|f| prepare(window, f, options)).collect()
+        } else {
+            found.iter().map(|f| prepare(window, f, options)).collect()
+        };
+        let verdicts: Vec<Verdict> = prepared.into_iter().map(|p| p.finish(&mut budget)).collect();
+        handed_on += verdicts.len();
+        if !verdicts.is_empty() {
+            sink(&Stretch { text: &text, first_line, at_start }, verdicts).map_err(StreamError::Sink)?;
+        }
+        drop(found);
+        if let Some(e) = broken {
+            return Err(StreamError::Input(e));
+        }
+        if !stopped {
+            return Ok(handed_on);
+        }
+        // Start again where the reader could, with more text; when it could not move on, the
+        // window holds one long record: read twice as much before trying again.
+        want = if resume.offset == 0 { want.saturating_mul(2) } else { chunk_size };
+        held = Arc::try_unwrap(text).unwrap_or_else(|shared| (*shared).clone());
+        first_line += count_lines(&held[..resume.offset]);
+        at_start &= resume.offset == 0;
+        held.drain(..resume.offset);
+        from = Resume { offset: 0, found: resume.found };
+    }
+}
+
+/// The length of the whole lines at the start of `text`: up to its last line end (a `\r` at the
+/// very end may be the first half of a `\r\n`, so it does not count).
+fn whole_lines(text: &str) -> usize {
+    let b = text.as_bytes();
+    let last_end = |b: &[u8]| b.iter().rposition(|&c| c == b'\n' || c == b'\r');
+    match last_end(b) {
+        Some(i) if b[i] == b'\r' && i + 1 == b.len() => last_end(&b[..i]).map_or(0, |j| j + 1),
+        Some(i) => i + 1,
+        None => 0,
+    }
+}
+
+/// How many line ends `text` holds: `\n`, `\r\n` and a lone `\r` each count once.
+fn count_lines(text: &str) -> usize {
+    let b = text.as_bytes();
+    b.iter().enumerate().filter(|&(i, &c)| c == b'\n' || (c == b'\r' && b.get(i + 1) != Some(&b'\n'))).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_lines_end_at_a_line_end_and_never_split_a_crlf() {
+        assert_eq!(whole_lines("ab\ncd"), 3);
+        assert_eq!(whole_lines("ab\r\ncd\r"), 4);
+        assert_eq!(whole_lines("ab\rcd\r"), 3);
+        assert_eq!(whole_lines("abc"), 0);
+        assert_eq!(count_lines("a\r\nb\rc\nd"), 3);
+    }
+}
