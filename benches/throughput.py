@@ -1,0 +1,526 @@
+#!/usr/bin/env python3
+"""Whole-process throughput of `referee verify --format json`, per game.
+
+For each game, builds (or reuses) a corpus of about --mb MiB of random finished games written by
+`referee random --game G --count K --seed S` (the game's default board), runs
+`referee verify --format json CORPUS` with its standard output to a pipe, and measures the child's
+wall time, CPU time (user + sys) and peak memory (max RSS) with os.wait4. The JSON lines are parsed
+to count the records and their statuses and to sum their `moves`: every record should be `valid`,
+and a run that says otherwise is reported.
+
+If `referee verify --help` offers `--jobs`, each corpus is verified twice: with `--jobs 1` (one
+thread) and with no flag (all cores); otherwise once, on the binary's one thread.
+
+Corpora are cached in --corpus (default target/throughput-corpus/) and reused while their target
+size, seed and the generating binary's `--version` are the same (--fresh regenerates them), so two
+builds can be compared on the same corpora:
+
+    benches/throughput.py --json > after.jsonl
+    benches/throughput.py --binary /tmp/old-referee --json > before.jsonl
+
+Progress goes to standard error; the table (or, with --json, JSON lines) to standard output.
+Python 3.9+, standard library only, Linux (ru_maxrss is in KiB there).
+"""
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+GAMES = ["quadraphages", "hexaphages", "quarod", "petrify", "vadrantir", "splinter"]
+REPO = Path(__file__).resolve().parent.parent
+MIB = 1 << 20
+# Records in the first batch of a corpus, written to estimate the size of one record.
+FIRST_BATCH = 50
+
+
+def log(msg, end="\n"):
+    sys.stderr.write(msg + end)
+    sys.stderr.flush()
+
+
+class Progress:
+    """One progress line on stderr: redrawn in place on a terminal, every few seconds otherwise."""
+
+    def __init__(self, label):
+        self.label = label
+        self.tty = sys.stderr.isatty()
+        self.last = 0.0
+        self.drawn = False
+
+    def update(self, text, force=False):
+        now = time.monotonic()
+        if not force and now - self.last < (0.5 if self.tty else 10.0):
+            return
+        self.last = now
+        if self.tty:
+            log(f"\r\x1b[K{self.label}: {text}", end="")
+            self.drawn = True
+        else:
+            log(f"{self.label}: {text}")
+
+    def done(self, text):
+        if self.drawn:
+            log("\r\x1b[K", end="")
+        log(f"{self.label}: {text}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The binary
+
+
+def build_release():
+    """`cargo build --release` in the repository; returns the path of the `referee` executable."""
+    log(f"building: cargo build --release in {REPO}")
+    proc = subprocess.run(
+        ["cargo", "build", "--release", "--bin", "referee",
+         "--message-format=json-render-diagnostics"],
+        cwd=REPO, stdout=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"throughput: cargo build --release failed (exit {proc.returncode})")
+    exe = None
+    for line in proc.stdout.splitlines():
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            continue
+        if (msg.get("reason") == "compiler-artifact" and msg.get("executable")
+                and msg.get("target", {}).get("name") == "referee"):
+            exe = msg["executable"]
+    if exe is None:
+        sys.exit("throughput: cargo build did not report the referee executable")
+    return Path(exe)
+
+
+def git_commit():
+    """The repository's commit (with `-dirty` if the work tree has changes), or None."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=REPO, text=True,
+                              capture_output=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=REPO, text=True, capture_output=True, check=True).stdout.strip()
+        return head + ("-dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+class Binary:
+    def __init__(self, path):
+        self.path = Path(path).resolve()
+        if not os.access(self.path, os.X_OK):
+            sys.exit(f"throughput: {self.path} is not an executable file")
+        self.version = self._run("--version").strip()
+        self.verify_help = self._run("verify", "--help")
+        self.random_help = self._run("random", "--help")
+        self.has_jobs = re.search(r"--jobs\b", self.verify_help) is not None
+        self.has_count = re.search(r"--count\b", self.random_help) is not None
+        with open(self.path, "rb") as f:
+            self.sha256 = hashlib.file_digest(f, "sha256").hexdigest() if hasattr(
+                hashlib, "file_digest") else hashlib.sha256(f.read()).hexdigest()
+
+    def _run(self, *args):
+        proc = subprocess.run([str(self.path), *args], capture_output=True, text=True)
+        if proc.returncode != 0:
+            sys.exit(f"throughput: `{self.path} {' '.join(args)}` failed (exit {proc.returncode}):"
+                     f"\n{proc.stderr.strip()}")
+        return proc.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# Corpora
+
+
+def corpus_paths(folder, game, mb, seed):
+    stem = f"{game}-{mb:g}MiB-seed{seed}"
+    return folder / f"{stem}.txt", folder / f"{stem}.meta.json"
+
+
+def load_corpus(folder, game, mb, seed, generator):
+    """The cached corpus's metadata if it is there, complete and from the same generator version."""
+    text, meta_path = corpus_paths(folder, game, mb, seed)
+    try:
+        meta = json.loads(meta_path.read_text())
+    except (OSError, ValueError):
+        return None
+    same = (meta.get("game") == game and meta.get("mb") == mb and meta.get("seed") == seed
+            and meta.get("version") == generator.version)
+    if not same or not text.is_file() or text.stat().st_size != meta.get("bytes"):
+        return None
+    meta["path"] = str(text)
+    return meta
+
+
+def chunks_of(pipe):
+    """The chunks of a pipe as they come, until it is closed."""
+    fd = pipe.fileno()
+    while True:
+        chunk = os.read(fd, MIB)
+        if not chunk:
+            return
+        yield chunk
+
+
+def text_of(errfile):
+    """The text of a child's standard error, kept in a temporary file (then closed)."""
+    errfile.seek(0)
+    text = errfile.read().decode(errors="replace").strip()
+    errfile.close()
+    return text
+
+
+def random_batch(generator, game, seed, count, out, progress, base_bytes, target_bytes):
+    """Appends `referee random --count count --seed seed` to the open file `out`; returns bytes."""
+    args = [str(generator.path), "random", "--game", game, "--count", str(count),
+            "--seed", str(seed)]
+    errfile = tempfile.TemporaryFile()
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=errfile, stdin=subprocess.DEVNULL)
+    written = 0
+    try:
+        for chunk in chunks_of(proc.stdout):
+            out.write(chunk)
+            written += len(chunk)
+            done = base_bytes + written
+            progress.update(f"{done / MIB:.1f} of {target_bytes / MIB:.1f} MiB "
+                            f"({100 * done / target_bytes:.0f}%)")
+        proc.wait()
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    finally:
+        proc.stdout.close()
+    if proc.returncode != 0:
+        sys.exit(f"throughput: `{' '.join(args)}` failed (exit {proc.returncode}):\n"
+                 f"{text_of(errfile)}")
+    errfile.close()
+    return written
+
+
+def generate_corpus(folder, game, mb, seed, generator):
+    """Writes about `mb` MiB of random games of `game`: a first batch of FIRST_BATCH records gives
+    the size of a record, then batches of the records still needed, each with the seeds after the
+    previous ones, so that the corpus is what one `random --count TOTAL --seed SEED` writes."""
+    if not generator.has_count:
+        sys.exit(f"throughput: {generator.path} has no `random --count`; generate the corpora with "
+                 "a newer build (--generator PATH)")
+    folder.mkdir(parents=True, exist_ok=True)
+    text, meta_path = corpus_paths(folder, game, mb, seed)
+    tmp = text.with_suffix(".txt.tmp")
+    target = mb * MIB
+    progress = Progress(f"corpus {game}")
+    start = time.monotonic()
+    records = 0
+    size = 0
+    with open(tmp, "wb") as out:
+        count = FIRST_BATCH
+        while True:
+            if records:
+                out.write(b"\n")  # the blank line that `--count` puts between two games
+                size += 1
+            size += random_batch(generator, game, seed + records, count, out, progress, size,
+                                 target)
+            records += count
+            if size >= target * 0.995:
+                break
+            per_record = size / records
+            count = max(1, math.ceil((target - size) / per_record))
+    os.replace(tmp, text)
+    meta = {"game": game, "mb": mb, "seed": seed, "records": records, "bytes": size,
+            "version": generator.version, "generator_sha256": generator.sha256}
+    meta_path.write_text(json.dumps(meta, indent=1) + "\n")
+    progress.done(f"{size / MIB:.1f} MiB, {records} records in {time.monotonic() - start:.1f} s "
+                  f"-> {text}")
+    meta["path"] = str(text)
+    return meta
+
+
+# ---------------------------------------------------------------------------------------------
+# Runs
+
+
+def warm(path):
+    """Reads the corpus once so that every run finds it in the page cache."""
+    with open(path, "rb") as f:
+        while f.read(16 * MIB):
+            pass
+
+
+# The measuring helper, run by a fresh `python3 -I -S`: it forks and execs referee, waits for it
+# with os.wait4 and writes its exit code, wall time, user and system CPU, ru_maxrss (KiB) and its
+# own anonymous resident size at the fork (KiB) to the file descriptor argv[1].
+#
+# Why a helper: on Linux, exec keeps in ru_maxrss the peak of the memory it replaces. Spawned
+# straight from this script (vfork), referee's ru_maxrss would start at this script's own peak,
+# which grows with every corpus it reads; forked (a copy, not a vfork) from a small fresh
+# interpreter, it starts at the pages the fork copies, about that interpreter's anonymous resident
+# size (under 3 MiB: the "floor" below which no reading can go).
+MEASURE = r"""
+import os, sys, time
+fd = int(sys.argv[1])
+os.set_inheritable(fd, False)
+argv = sys.argv[2:]
+floor = 0
+with open("/proc/self/status") as f:
+    for line in f:
+        if line.startswith("RssAnon:"):
+            floor = int(line.split()[1])
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execv(argv[0], argv)
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+wall = time.perf_counter() - start
+os.write(fd, ("%d %r %r %r %d %d" % (os.waitstatus_to_exitcode(status), wall, ru.ru_utime,
+                                     ru.ru_stime, ru.ru_maxrss, floor)).encode())
+"""
+
+
+def run_verify(binary, corpus_path, jobs):
+    """One `referee verify --format json` over the corpus, measured by the MEASURE helper. Its
+    standard output is read from a pipe while it runs (kept in memory, so that this script takes
+    no CPU from it on a busy machine) and parsed line by line once it has exited."""
+    args = [str(binary.path), "verify", "--format", "json"]
+    if jobs is not None:
+        args += ["--jobs", str(jobs)]
+    args.append(corpus_path)
+    errfile = tempfile.TemporaryFile()
+    rfd, wfd = os.pipe()
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-I", "-S", "-c", MEASURE, str(wfd), *args],
+            stdout=subprocess.PIPE, stderr=errfile, stdin=subprocess.DEVNULL, pass_fds=(wfd,),
+            start_new_session=True)
+    finally:
+        os.close(wfd)
+    try:
+        chunks = list(chunks_of(proc.stdout))
+        with os.fdopen(rfd, "rb") as measured:
+            rfd = None
+            figures = measured.read().decode().split()
+        proc.wait()
+    except BaseException:
+        os.killpg(proc.pid, 9)  # the helper's session: the helper and referee
+        proc.wait()
+        raise
+    finally:
+        if rfd is not None:
+            os.close(rfd)
+        proc.stdout.close()
+    err = text_of(errfile)
+    if proc.returncode != 0 or len(figures) != 6:
+        sys.exit(f"throughput: the measuring helper failed (exit {proc.returncode}):\n{err}")
+    code, wall, utime, stime, maxrss, floor = figures
+    code = int(code)
+    if code not in (0, 1):
+        sys.exit(f"throughput: `{' '.join(args)}` failed (exit {code}):\n{err}")
+
+    records = 0
+    moves = 0
+    statuses = Counter()
+    for line in b"".join(chunks).splitlines():
+        if not line.strip():
+            continue
+        obj = json.loads(line)
+        statuses[obj.get("status")] += 1
+        if obj.get("index", 0) >= 1:
+            records += 1
+            moves += obj.get("moves") or 0
+    return {
+        "wall": float(wall),
+        "cpu": float(utime) + float(stime),
+        "maxrss_kib": int(maxrss),
+        "floor_kib": int(floor),
+        "exit": code,
+        "records": records,
+        "moves": moves,
+        "statuses": dict(statuses),
+        "summary": err.splitlines()[-1] if err else "",
+    }
+
+
+def run_label(jobs, has_jobs):
+    if not has_jobs:
+        return "one thread, no --jobs"
+    return "--jobs 1" if jobs == 1 else "all cores"
+
+
+def bench_game(binary, corpus, jobs, repeat, cores):
+    label = f"verify {corpus['game']} ({run_label(jobs, binary.has_jobs)})"
+    runs = []
+    for i in range(repeat):
+        log(f"{label}: run {i + 1}/{repeat} ...", end="")
+        r = run_verify(binary, corpus["path"], jobs)
+        log(f" {r['wall']:.2f} s, CPU/wall {r['cpu'] / r['wall']:.2f}, "
+            f"peak {r['maxrss_kib'] / 1024:.0f} MiB")
+        runs.append(r)
+    best = min(runs, key=lambda r: r["wall"])
+    first = runs[0]
+    for r in runs[1:]:
+        if (r["records"], r["moves"], r["statuses"]) != (first["records"], first["moves"],
+                                                          first["statuses"]):
+            log(f"{label}: warning: the runs disagree on the records they report")
+    mib = corpus["bytes"] / MIB
+    valid = best["statuses"].get("valid", 0)
+    return {
+        "game": corpus["game"],
+        "corpus_bytes": corpus["bytes"],
+        "corpus_mib": round(mib, 3),
+        "corpus_records": corpus["records"],
+        "records": best["records"],
+        "moves": best["moves"],
+        "valid": valid,
+        "not_valid": sum(best["statuses"].values()) - valid,
+        "statuses": best["statuses"],
+        "jobs": jobs,
+        "threads": 1 if jobs == 1 or not binary.has_jobs else cores,
+        "wall_s": round(best["wall"], 4),
+        "mib_per_s": round(mib / best["wall"], 3),
+        "records_per_s": round(best["records"] / best["wall"], 1),
+        "moves_per_s": round(best["moves"] / best["wall"]),
+        "cpu_s": round(best["cpu"], 4),
+        "cpu_per_wall": round(best["cpu"] / best["wall"], 3),
+        "peak_rss_kib": max(r["maxrss_kib"] for r in runs),
+        "rss_floor_kib": max(r["floor_kib"] for r in runs),
+        "repeat": repeat,
+        "exit": best["exit"],
+        "summary": best["summary"],
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Output
+
+
+def table(rows, has_jobs, cores):
+    head = ["game", "corpus MiB", "records", "moves", "threads", "wall s", "MiB/s", "records/s",
+            "moves/s", "CPU/wall", "peak RSS MiB"]
+    body = []
+    for r in rows:
+        threads = "1" if r["jobs"] == 1 or not has_jobs else f"all ({cores})"
+        body.append([
+            r["game"], f"{r['corpus_mib']:.1f}", str(r["records"]), str(r["moves"]), threads,
+            f"{r['wall_s']:.2f}", f"{r['mib_per_s']:.1f}", f"{r['records_per_s']:.0f}",
+            f"{r['moves_per_s'] / 1e6:.2f}M", f"{r['cpu_per_wall']:.2f}",
+            f"{r['peak_rss_kib'] / 1024:.0f}",
+        ])
+    widths = [max(len(row[i]) for row in [head] + body) for i in range(len(head))]
+
+    def fmt(row):
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(row, widths)))
+
+    lines = [fmt(head), "  ".join("-" * w for w in widths)]
+    lines += [fmt(row) for row in body]
+    return "\n".join(lines)
+
+
+def notes(rows, binary):
+    out = []
+    if not binary.has_jobs:
+        out.append("this binary's verify has no --jobs: one run per game, on its one thread")
+    for r in rows:
+        where = f"{r['game']} ({run_label(r['jobs'], binary.has_jobs)})"
+        if r["not_valid"]:
+            out.append(f"{where}: {r['not_valid']} of {r['records']} records not valid: "
+                       + ", ".join(f"{n} {s}" for s, n in sorted(r["statuses"].items())))
+        if r["peak_rss_kib"] <= r["rss_floor_kib"] * 1.1:
+            out.append(f"{where}: peak RSS {r['peak_rss_kib']} KiB is at the measuring floor "
+                       f"({r['rss_floor_kib']} KiB, the helper that forks referee): it may be less")
+        if r["records"] != r["corpus_records"]:
+            out.append(f"{where}: verify reported {r['records']} records, the corpus holds "
+                       f"{r['corpus_records']}")
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description="Throughput (MiB/s, records/s, moves/s) and peak memory of "
+                    "`referee verify --format json` per game, on one thread and on all cores.")
+    ap.add_argument("--binary", metavar="PATH",
+                    help="the referee binary to measure (default: `cargo build --release` here)")
+    ap.add_argument("--generator", metavar="PATH",
+                    help="the binary that writes missing corpora (default: --binary); "
+                         "for an old build without `random --count`")
+    ap.add_argument("--games", default=",".join(GAMES),
+                    help=f"comma-separated games (default: all: {','.join(GAMES)})")
+    ap.add_argument("--mb", type=float, default=50.0, help="corpus size per game, MiB (default 50)")
+    ap.add_argument("--seed", type=int, default=1, help="the first game's seed (default 1)")
+    ap.add_argument("--corpus", metavar="DIR", type=Path, default=REPO / "target/throughput-corpus",
+                    help="where the corpora are cached (default: target/throughput-corpus/)")
+    ap.add_argument("--fresh", action="store_true", help="regenerate the corpora")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="runs per game and thread count; the best wall time is kept (default 1)")
+    ap.add_argument("--json", action="store_true",
+                    help="print JSON lines, one per game and thread count, to standard output "
+                         "(the table goes to standard error)")
+    args = ap.parse_args()
+
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    unknown = [g for g in games if g not in GAMES]
+    if unknown or not games:
+        ap.error(f"unknown game(s) {', '.join(unknown) or '(none)'}; known: {', '.join(GAMES)}")
+    if args.mb <= 0 or args.repeat < 1:
+        ap.error("--mb must be positive and --repeat at least 1")
+
+    commit = None
+    if args.binary:
+        binary = Binary(args.binary)
+    else:
+        binary = Binary(build_release())
+        commit = git_commit()
+    generator = Binary(args.generator) if args.generator else binary
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    log(f"binary: {binary.path} ({binary.version}{', commit ' + commit if commit else ''}); "
+        f"verify --jobs: {'yes' if binary.has_jobs else 'no'}; {cores} cores")
+
+    corpora = []
+    for game in games:
+        meta = None if args.fresh else load_corpus(args.corpus, game, args.mb, args.seed, generator)
+        if meta:
+            log(f"corpus {game}: reusing {meta['path']} ({meta['bytes'] / MIB:.1f} MiB, "
+                f"{meta['records']} records)")
+        else:
+            meta = generate_corpus(args.corpus, game, args.mb, args.seed, generator)
+        corpora.append(meta)
+
+    rows = []
+    for corpus in corpora:
+        warm(corpus["path"])
+        for jobs in ([1, None] if binary.has_jobs else [None]):
+            row = bench_game(binary, corpus, jobs, args.repeat, cores)
+            row.update({"binary": str(binary.path), "version": binary.version,
+                        "binary_sha256": binary.sha256, "commit": commit,
+                        "jobs_flag": binary.has_jobs, "cores": cores,
+                        "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+            rows.append(row)
+            if row["not_valid"]:
+                log(f"warning: {row['game']}: {row['not_valid']} records not valid "
+                    f"({row['statuses']})")
+
+    text = table(rows, binary.has_jobs, cores)
+    extra = notes(rows, binary)
+    if args.json:
+        for row in rows:
+            print(json.dumps(row), flush=True)
+        log(text)
+        for n in extra:
+            log(f"note: {n}")
+    else:
+        print(text)
+        for n in extra:
+            print(f"note: {n}")
+
+
+if __name__ == "__main__":
+    main()
