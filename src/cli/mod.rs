@@ -18,8 +18,8 @@ const EXIT_CODES: &str = "\
 Exit codes:
   0  every record is valid
   1  some record is not valid (illegal, syntax error, undecided, refuted claim), or a file holds no record
-  2  the run could not do its job: an input could not be read (missing, not permitted, not UTF-8,
-     over 256 MiB), or a usage error";
+  2  the run could not do its job: an input could not be read (missing, not permitted, not UTF-8),
+     or a usage error";
 
 #[derive(Parser, Debug)]
 #[command(
