@@ -162,10 +162,11 @@ fn a_stream_stops_at_a_byte_that_is_not_utf8_and_says_where() {
     bytes.extend_from_slice(b"caf\xE9\n");
     bytes.extend_from_slice(record(3, 1).as_bytes());
     let mut seen = 0;
-    let result = verify_stream(&bytes[..], VerifyOptions::default(), StreamOptions { parallel: false, chunk: 64 }, |_, v| {
-        seen += v.len();
-        Ok::<(), ()>(())
-    });
+    let result =
+        verify_stream(&bytes[..], VerifyOptions::default(), StreamOptions { parallel: false, chunk: 64 }, |_, v| {
+            seen += v.len();
+            Ok::<(), ()>(())
+        });
     let lines = std::str::from_utf8(&bytes[..bytes.iter().position(|&b| b == 0xE9).unwrap()]).unwrap().lines().count();
     match result {
         Err(referee::stream::StreamError::Input(e)) => {

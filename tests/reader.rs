@@ -223,3 +223,18 @@ fn the_reader_hands_records_on_one_at_a_time_in_file_order() {
     assert!(starts.windows(2).all(|w| w[0] < w[1]), "{starts:?}");
     assert_eq!(rest.iter().map(Found::index).collect::<Vec<_>>(), [2, 3]);
 }
+
+#[test]
+fn a_final_diagram_waits_for_its_record_at_most_a_thousand_lines_of_prose() {
+    let text = sample("quadraphages/designers-game-2.txt");
+    let (moves, diagram) = text.split_at(text.find("\n\n").map_or(0, |i| i + 2));
+    assert!(!diagram.is_empty());
+    // The blank line after the moves counts among the lines waited.
+    for (prose, attached) in [(record::MAX_WAIT_LINES - 2, true), (record::MAX_WAIT_LINES - 1, false)] {
+        let spaced = format!("{moves}{}{diagram}", "a line of prose\n".repeat(prose));
+        let records: Vec<_> = record::read(&spaced, None).collect();
+        assert_eq!(records.len(), 1);
+        let Found::Published(r) = &records[0] else { panic!("published") };
+        assert_eq!(r.final_position.is_some(), attached, "{prose} lines of prose");
+    }
+}

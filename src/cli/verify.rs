@@ -12,8 +12,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use referee::report::{self, FileProblem, FileStatus, HumanStyle, Source};
-use referee::verdict::{Status, Verdict};
 use referee::stream::{verify_stream, InputError, StreamError, StreamOptions};
+use referee::verdict::{Status, Verdict};
 use referee::verify::VerifyOptions;
 
 use super::inputs::{self, Input};
