@@ -3,7 +3,9 @@
 //! * `replay/side-N`: every move of 200 generated finished games checked and played (`check` then
 //!   `play_unchecked`, as `replay::replay` does), moves/s;
 //! * `playout/side-N`: `random_game` from the empty board to the end of the game (legal moves,
-//!   the end test and play every move), 20 games an iteration, moves/s.
+//!   the end test and play every move), 20 games an iteration, moves/s;
+//! * `record/side-N`: `replay::replay` over the tokens of the same 200 games written as records
+//!   (read and resolve each token, check, keep the position before the move, play), moves/s.
 //!
 //! The games are random legal games from fixed seeds, generated once outside any timing.
 
@@ -15,6 +17,9 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Samplin
 use referee::game::{Game, Recorded};
 use referee::games::vadrantir::{Vadrantir, VadrantirMove};
 use referee::random::random_game;
+use referee::record::{common, Token};
+use referee::replay::{replay, ReplayOptions};
+use referee::write::write_common_record;
 
 /// Games per board side in the replay corpus.
 const GAMES: u64 = 200;
@@ -67,6 +72,21 @@ fn benches(c: &mut Criterion) {
         group.throughput(Throughput::Elements(playout_moves as u64));
         group.bench_function(BenchmarkId::new("playout", format!("side-{side}")), |b| {
             b.iter(|| (0..PLAYOUTS).map(|seed| random_game(black_box(&start), seed, MAX_MOVES).len()).sum::<usize>())
+        });
+
+        let texts: Vec<String> = games.iter().map(|moves| write_common_record(&start, moves, &[])).collect();
+        let records: Vec<Vec<Token>> = texts.iter().map(|t| common::parse(t).remove(0).tokens).collect();
+        for (tokens, moves) in records.iter().zip(&games) {
+            let done = replay(start.clone(), tokens, ReplayOptions::default());
+            assert!(done.violations.is_empty() && done.position.is_over() && done.moves == moves.len());
+        }
+        group.throughput(Throughput::Elements(moves as u64));
+        group.bench_function(BenchmarkId::new("record", format!("side-{side}")), |b| {
+            b.iter(|| {
+                for tokens in &records {
+                    black_box(replay(start.clone(), black_box(tokens), ReplayOptions::default()));
+                }
+            })
         });
     }
     group.finish();
