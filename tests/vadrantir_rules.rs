@@ -1021,3 +1021,262 @@ fn lenient_play_plays_refused_moves_as_written_and_never_panics() {
     log.push_str(&s.transcript());
     insta::assert_snapshot!(log);
 }
+
+/// The engine's first algorithm, kept as the reference the incremental engine is checked against:
+/// at every position the groups are found afresh by a flood fill over the whole board, as the
+/// engine did before it kept them up to date move by move, and every rule is computed from them.
+/// It reads the position only through the board (`stone`, `to_move`); the caller counts the moves
+/// played, since White's first turn (the pie swap) is the second move.
+mod reference {
+    use referee::games::vadrantir::{
+        Colour, Comparison, Formed, Illegal, Territory, Vadrantir, VadrantirMove, VadrantirScore,
+    };
+    use referee::geometry::{Cell, Geometry};
+
+    /// A position with its groups: per grid slot the group of its stone, and per group its size,
+    /// colour and the size of its largest adjacent enemy group.
+    pub struct Reference<'a> {
+        pos: &'a Vadrantir,
+        g: Geometry,
+        of: Vec<Option<usize>>,
+        size: Vec<u16>,
+        colour: Vec<Colour>,
+        enemy: Vec<u16>,
+        /// The placements of the colour to move, in reading order.
+        pub placements: Vec<Cell>,
+        whites_first_turn: bool,
+    }
+
+    impl Reference<'_> {
+        pub fn of(pos: &Vadrantir, plies: usize) -> Reference<'_> {
+            let g = pos.geometry();
+            let mut r = Reference {
+                pos,
+                g,
+                of: vec![None; g.slots()],
+                size: Vec::new(),
+                colour: Vec::new(),
+                enemy: Vec::new(),
+                placements: Vec::new(),
+                whites_first_turn: plies == 1 && pos.to_move() == Colour::White,
+            };
+            for start in g.cells() {
+                let Some(colour) = pos.stone(start) else { continue };
+                if r.of[start.0 as usize].is_some() {
+                    continue;
+                }
+                let id = r.size.len();
+                r.of[start.0 as usize] = Some(id);
+                let mut stack = vec![start];
+                let mut size = 0;
+                while let Some(c) = stack.pop() {
+                    size += 1;
+                    for nb in g.neighbours(c) {
+                        if pos.stone(nb) == Some(colour) && r.of[nb.0 as usize].is_none() {
+                            r.of[nb.0 as usize] = Some(id);
+                            stack.push(nb);
+                        }
+                    }
+                }
+                r.size.push(size);
+                r.colour.push(colour);
+            }
+            r.enemy = vec![0; r.size.len()];
+            for c in g.cells() {
+                let Some(id) = r.at(c) else { continue };
+                for nb in g.neighbours(c) {
+                    if let Some(other) = r.at(nb).filter(|&o| r.colour[o] != r.colour[id]) {
+                        r.enemy[id] = r.enemy[id].max(r.size[other]);
+                    }
+                }
+            }
+            let colour = pos.to_move();
+            r.placements = g.cells().filter(|&c| pos.stone(c).is_none() && r.formed(c, colour).allowed()).collect();
+            r
+        }
+
+        fn at(&self, c: Cell) -> Option<usize> {
+            self.of[c.0 as usize]
+        }
+
+        /// Each colour's sizes of these groups, largest first.
+        fn sizes(&self, ids: impl IntoIterator<Item = usize>) -> [Vec<u16>; 2] {
+            let mut sizes = [Vec::new(), Vec::new()];
+            for id in ids {
+                sizes[self.colour[id].index()].push(self.size[id]);
+            }
+            for v in &mut sizes {
+                v.sort_unstable_by(|a, b| b.cmp(a));
+            }
+            sizes
+        }
+
+        pub fn group_sizes(&self) -> [Vec<u16>; 2] {
+            self.sizes(0..self.size.len())
+        }
+
+        /// The group a `colour` stone on `cell` would form with the groups as they stand.
+        pub fn formed(&self, cell: Cell, colour: Colour) -> Formed {
+            let mut merged = Vec::new();
+            let mut formed = Formed { stones: 1, enemy: 0 };
+            for nb in self.g.neighbours(cell) {
+                let Some(id) = self.at(nb) else { continue };
+                if self.colour[id] != colour {
+                    formed.enemy = formed.enemy.max(self.size[id]);
+                } else if !merged.contains(&id) {
+                    merged.push(id);
+                    formed.stones += self.size[id];
+                    formed.enemy = formed.enemy.max(self.enemy[id]);
+                }
+            }
+            formed
+        }
+
+        pub fn is_over(&self) -> bool {
+            self.placements.is_empty()
+        }
+
+        pub fn legal_moves(&self) -> Vec<VadrantirMove> {
+            let mut moves: Vec<VadrantirMove> = self.placements.iter().copied().map(VadrantirMove::Place).collect();
+            if !self.is_over() && self.whites_first_turn {
+                moves.push(VadrantirMove::Swap);
+            }
+            moves
+        }
+
+        pub fn check(&self, m: VadrantirMove) -> Result<(), Illegal> {
+            let (g, pos) = (self.g, self.pos);
+            let verdict = match m {
+                VadrantirMove::Place(c) if !g.contains(c) => {
+                    Err(Illegal::OffBoard { cell: g.label(c), side: g.size() })
+                }
+                VadrantirMove::Place(c) if pos.stone(c).is_some() => Err(Illegal::NotEmpty { cell: g.label(c) }),
+                VadrantirMove::Place(c) => {
+                    let formed = self.formed(c, pos.to_move());
+                    match formed.allowed() {
+                        true => Ok(()),
+                        false => Err(Illegal::GroupTooLarge {
+                            cell: g.label(c),
+                            stones: formed.stones,
+                            enemy_colour: pos.to_move().opponent(),
+                            enemy: formed.enemy,
+                        }),
+                    }
+                }
+                VadrantirMove::Swap if self.whites_first_turn => Ok(()),
+                VadrantirMove::Swap => Err(Illegal::SwapNotAllowed),
+            };
+            // After the end every move is refused as such, the swap with the rest.
+            match self.is_over() {
+                true => Err(Illegal::GameOver { colour: pos.to_move() }),
+                false => verdict,
+            }
+        }
+
+        pub fn territories(&self) -> Vec<Territory> {
+            let (g, pos) = (self.g, self.pos);
+            let mut seen = vec![false; g.slots()];
+            let mut territories = Vec::new();
+            for first in g.cells() {
+                if pos.stone(first).is_some() || seen[first.0 as usize] {
+                    continue;
+                }
+                seen[first.0 as usize] = true;
+                let mut stack = vec![first];
+                let mut cells = 0;
+                let mut adjacent: Vec<usize> = Vec::new();
+                while let Some(c) = stack.pop() {
+                    cells += 1;
+                    for nb in g.neighbours(c) {
+                        match self.at(nb) {
+                            Some(id) if !adjacent.contains(&id) => adjacent.push(id),
+                            Some(_) => {}
+                            None if !seen[nb.0 as usize] => {
+                                seen[nb.0 as usize] = true;
+                                stack.push(nb);
+                            }
+                            None => {}
+                        }
+                    }
+                }
+                let groups = self.sizes(adjacent);
+                let comparison = Comparison::of(&groups);
+                territories.push(Territory { first, cells, groups, comparison });
+            }
+            territories
+        }
+
+        pub fn score(&self) -> VadrantirScore {
+            let mut territory = [0, 0];
+            for t in self.territories() {
+                if let Some(owner) = t.owner() {
+                    territory[owner.index()] += t.cells;
+                }
+            }
+            VadrantirScore { territory, groups: Comparison::of(&self.group_sizes()) }
+        }
+    }
+}
+
+/// Asserts that the engine and the whole-board [`reference`] agree on everything the rules say
+/// about `pos`, reached after `plies` moves from an empty board.
+fn assert_agrees_with_reference(pos: &Vadrantir, plies: usize) {
+    let r = reference::Reference::of(pos, plies);
+    let board: String = pos.geometry().cells().map(|c| pos.glyph(c)).collect();
+    assert_eq!(pos.legal_moves(), r.legal_moves(), "legal moves on {board}");
+    assert_eq!(pos.placements(), r.placements, "placements on {board}");
+    for m in every_slot(pos).into_iter().chain([VadrantirMove::Swap]) {
+        assert_eq!(pos.check(m), r.check(m), "check {m:?} on {board}");
+    }
+    for c in pos.geometry().cells() {
+        for colour in Colour::BOTH {
+            assert_eq!(pos.formed(c, colour), Some(r.formed(c, colour)), "{colour} on {c:?} on {board}");
+        }
+    }
+    assert_eq!(pos.is_over(), r.is_over(), "is_over on {board}");
+    assert_eq!(pos.may_swap(), r.legal_moves().contains(&VadrantirMove::Swap));
+    assert_eq!(pos.group_sizes(), r.group_sizes(), "group sizes on {board}");
+    assert_eq!(pos.territories(), r.territories(), "territories on {board}");
+    let score = r.score();
+    assert_eq!(pos.score(), score, "score on {board}");
+    let outcome = pos.outcome().map(|o| (o.winner, o.points));
+    let expected = r.is_over().then(|| (score.leader().map(Colour::index), score.points().to_vec()));
+    assert_eq!(outcome, expected, "outcome on {board}");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+
+    /// Along random legal games on every side, the engine that keeps its groups move by move
+    /// agrees with the whole-board reference at every position.
+    #[test]
+    fn the_incremental_engine_agrees_with_the_whole_board_reference(side in 5u8..=7, seed: u64) {
+        let start = empty(side);
+        let mut pos = start.clone();
+        assert_agrees_with_reference(&pos, 0);
+        for (plies, m) in random_game(&start, seed, 10_000).into_iter().enumerate() {
+            pos.play(m).expect("random moves are legal");
+            assert_agrees_with_reference(&pos, plies + 1);
+        }
+    }
+
+    /// Lenient play reaches boards no legal game reaches (groups too large, stones anywhere, swaps
+    /// at any time, placements off the board or on full cells that only pass the turn): the engine
+    /// still agrees with the reference there, and so does a setup of the same board.
+    #[test]
+    fn lenient_play_agrees_with_the_whole_board_reference(
+        side in 5u8..=7,
+        slots in proptest::collection::vec(0u16..360, 0..200),
+    ) {
+        let mut pos = empty(side);
+        for (plies, &slot) in slots.iter().enumerate() {
+            // Past the largest grid (325 slots), a few values stand for the swap.
+            let m = if slot >= 340 { VadrantirMove::Swap } else { VadrantirMove::Place(Cell(slot)) };
+            pos.play_unchecked(m);
+            assert_agrees_with_reference(&pos, plies + 1);
+        }
+        let glyphs: Vec<&str> = pos.geometry().cells().map(|c| pos.glyph(c)).collect();
+        let setup = pos.with_setup(&glyphs).expect("a board's own glyphs");
+        assert_agrees_with_reference(&setup, 0);
+    }
+}

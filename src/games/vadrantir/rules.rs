@@ -298,71 +298,222 @@ impl fmt::Display for VadrantirScore {
     }
 }
 
-/// The cells of a board and their neighbours, worked out once per side from its [`Geometry`]:
-/// every rule walks them many times, and the engine's loops stay plain slice walks.
+/// A set of cells of one board, a bit per cell in reading order: the largest board (side 7) has
+/// 127 cells, so one word holds any set, and the rules' questions (is this cell empty, does it
+/// touch a friendly stone, which stones border this territory) are a mask and a test.
+type Cells = u128;
+
+/// Most cells of a board (side 7).
+const MAX_CELLS: usize = 127;
+
+/// The index past the last cell: it pads a cell's list of neighbours at the edge, and stands for
+/// the group of an empty cell, with no colour and size 0, so that a look at the six neighbours
+/// needs no test for the edge or an empty cell.
+const NOWHERE: u8 = MAX_CELLS as u8;
+
+/// Entries of the per-index tables: every cell and [`NOWHERE`].
+const INDICES: usize = MAX_CELLS + 1;
+
+fn bit(i: usize) -> Cells {
+    1 << i
+}
+
+/// The set of these cells.
+fn set_of(indices: impl IntoIterator<Item = usize>) -> Cells {
+    indices.into_iter().fold(0, |set, i| set | bit(i))
+}
+
+/// The indices of the cells of a set, lowest first (reading order).
+fn members(mut set: Cells) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let i = set.trailing_zeros() as usize;
+            set &= set - 1;
+            i
+        })
+    })
+}
+
+/// The cells of a board and their neighbours, worked out once per side from its [`Geometry`].
+/// The engine numbers the cells in reading order (an index into [`Cells`]); a [`Cell`] is a slot
+/// of the geometry's grid, so moves and queries translate once, on the way in.
 struct Topology {
-    /// The hexagon's cells, in reading order.
+    /// Per index: the cell.
     cells: Vec<Cell>,
-    /// Per grid slot, the neighbours of the cell there (none for the grid's unused slots).
-    neighbours: Vec<Vec<Cell>>,
+    /// Per grid slot: the index of the cell there, or [`Topology::OFF`] for an unused slot.
+    index: Vec<u8>,
+    /// Per index: the cell's neighbours, as a set (to mark or gather them at once) and as a list
+    /// padded with [`NOWHERE`] (to look at each in turn).
+    neighbours: Vec<Cells>,
+    neighbour_list: Vec<[u8; 6]>,
+    /// Every cell of the board.
+    all: Cells,
 }
 
 impl Topology {
+    const OFF: u8 = u8::MAX;
+
     fn of(side: u8) -> &'static Topology {
         static TABLES: [OnceLock<Topology>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
         TABLES[(side - Vadrantir::MIN_SIDE) as usize].get_or_init(|| {
             let g = Geometry::Hex { side };
-            let mut neighbours = vec![Vec::new(); g.slots()];
-            for c in g.cells() {
-                neighbours[c.0 as usize] = g.neighbours(c).collect();
+            let cells: Vec<Cell> = g.cells().collect();
+            assert!(cells.len() <= MAX_CELLS, "a set of cells fits a Cells word");
+            let mut index = vec![Self::OFF; g.slots()];
+            for (i, c) in cells.iter().enumerate() {
+                index[c.0 as usize] = i as u8;
             }
-            Topology { cells: g.cells().collect(), neighbours }
+            let neighbours: Vec<Cells> =
+                cells.iter().map(|&c| set_of(g.neighbours(c).map(|n| index[n.0 as usize] as usize))).collect();
+            let neighbour_list = neighbours
+                .iter()
+                .map(|&set| {
+                    let mut list = [NOWHERE; 6];
+                    for (slot, n) in list.iter_mut().zip(members(set)) {
+                        *slot = n as u8;
+                    }
+                    list
+                })
+                .collect();
+            Topology { all: set_of(0..cells.len()), cells, index, neighbours, neighbour_list }
         })
+    }
+
+    /// The index of a cell of the board; `None` for an unused slot or one past the grid.
+    fn index(&self, c: Cell) -> Option<usize> {
+        self.index.get(c.0 as usize).filter(|&&i| i != Self::OFF).map(|&i| i as usize)
+    }
+
+    /// The cells next to any of these cells (some of them may be among them).
+    fn border(&self, cells: impl IntoIterator<Item = usize>) -> Cells {
+        cells.into_iter().fold(0, |set, i| set | self.neighbours[i])
     }
 }
 
-/// The groups of a position: which group each stone belongs to, and what each group is.
+/// The groups of a position, kept up to date stone by stone. Stones are only ever added (a
+/// placement fills an empty cell, and nothing leaves the board), so groups only grow and merge:
+/// each group is a ring of its stones named by one of them, its root, and a merge relabels the
+/// smaller group's stones (each stone is relabelled O(log n) times over a game).
+#[derive(Clone)]
 struct Groups {
-    /// Per grid slot: the group of the stone there, or [`Groups::NONE`].
-    of: Vec<u32>,
-    size: Vec<u16>,
-    colour: Vec<Colour>,
-    /// The size of the largest enemy group adjacent to each group (0 if none is).
-    enemy: Vec<u16>,
+    /// Per index: the root of the group of the stone there; [`NOWHERE`] for an empty cell.
+    root: [u8; INDICES],
+    /// Per index holding a stone: the next stone of its group, around a ring.
+    next: [u8; INDICES],
+    /// Per root: the colour of the group (`None` for [`NOWHERE`]).
+    colour: [Option<Colour>; INDICES],
+    /// Per root: the stones of the group (0 for [`NOWHERE`]).
+    size: [u8; INDICES],
+    /// Per root: the size of the largest enemy group adjacent to the group; 0 if none is. This is
+    /// what a placement beside the group is measured against, so it is kept rather than searched.
+    enemy: [u8; INDICES],
 }
 
 impl Groups {
-    const NONE: u32 = u32::MAX;
-
-    fn at(&self, c: Cell) -> Option<usize> {
-        let id = self.of[c.0 as usize];
-        (id != Self::NONE).then_some(id as usize)
+    fn new() -> Groups {
+        Groups {
+            root: [NOWHERE; INDICES],
+            next: [NOWHERE; INDICES],
+            colour: [None; INDICES],
+            size: [0; INDICES],
+            enemy: [0; INDICES],
+        }
     }
 
-    /// Each colour's group sizes, largest first.
-    fn sizes(&self) -> [Vec<u16>; 2] {
-        let mut sizes = [Vec::new(), Vec::new()];
-        for (&size, &colour) in self.size.iter().zip(&self.colour) {
-            sizes[colour.index()].push(size);
+    fn root(&self, i: usize) -> usize {
+        self.root[i] as usize
+    }
+
+    /// The size of the group of the stone on `i`.
+    fn size_at(&self, i: usize) -> u8 {
+        self.size[self.root(i)]
+    }
+
+    /// The stones of the group of `root`, around its ring.
+    fn stones(&self, root: usize) -> impl Iterator<Item = usize> + '_ {
+        let mut at = Some(root);
+        std::iter::from_fn(move || {
+            let i = at?;
+            let next = self.next[i] as usize;
+            at = (next != root).then_some(next);
+            Some(i)
+        })
+    }
+
+    /// Merges two groups of one colour; returns the root of the merged group.
+    fn merge(&mut self, a: usize, b: usize) -> usize {
+        if a == b {
+            return a;
         }
-        for v in &mut sizes {
-            v.sort_unstable_by(|a, b| b.cmp(a));
+        let (big, small) = if self.size[a] >= self.size[b] { (a, b) } else { (b, a) };
+        let mut i = small;
+        loop {
+            self.root[i] = big as u8;
+            i = self.next[i] as usize;
+            if i == small {
+                break;
+            }
         }
-        sizes
+        // Exchanging the successors of one stone of each ring splices the two rings into one.
+        self.next.swap(big, small);
+        self.size[big] += self.size[small];
+        self.enemy[big] = self.enemy[big].max(self.enemy[small]);
+        big
     }
 }
 
 /// A Vadrantir position.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+///
+/// The board is two sets of cells, one per colour, and its groups are kept as they grow
+/// ([`Groups`]), so that checking a placement looks at the new stone's neighbours only and playing
+/// it touches only the group it joins: replays and playouts never relabel the whole board. The
+/// position holds no heap memory: a replay clones one per move. Territories and the score are
+/// worked out when asked.
+#[derive(Clone)]
 pub struct Vadrantir {
+    topology: &'static Topology,
     side: u8,
-    /// One entry per grid slot of the hex geometry; only the hexagon's cells are used.
-    stones: Box<[Option<Colour>]>,
+    /// The cells holding a stone of each colour, indexed by [`Colour::index`].
+    stones: [Cells; 2],
+    /// The cells next to a stone of each colour: an empty cell outside this set is a placement
+    /// forming a group of 1, legal whatever its surroundings, so the end of the game is usually
+    /// settled by one mask.
+    touching: [Cells; 2],
+    groups: Groups,
     to_move: Colour,
     /// Moves played so far (White's first turn is the second move).
     plies: u32,
     /// Whether the players hold each other's starting colours.
     swapped: bool,
+}
+
+/// Positions are equal when the board and the game state are: the groups are a function of the
+/// stones, and their roots depend on the order the stones came in.
+impl PartialEq for Vadrantir {
+    fn eq(&self, other: &Vadrantir) -> bool {
+        self.state() == other.state()
+    }
+}
+
+impl Eq for Vadrantir {}
+
+impl std::hash::Hash for Vadrantir {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.state().hash(state);
+    }
+}
+
+impl fmt::Debug for Vadrantir {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let board: String = self.cells().map(|c| BoardView::glyph(self, c)).collect();
+        f.debug_struct("Vadrantir")
+            .field("side", &self.side)
+            .field("board", &board)
+            .field("to_move", &self.to_move)
+            .field("plies", &self.plies)
+            .field("swapped", &self.swapped)
+            .finish()
+    }
 }
 
 impl Vadrantir {
@@ -375,10 +526,12 @@ impl Vadrantir {
         if !Self::SIDES.contains(&side) {
             return Err(SetupError::Side(side));
         }
-        let g = Geometry::Hex { side };
         Ok(Vadrantir {
+            topology: Topology::of(side),
             side,
-            stones: vec![None; g.slots()].into_boxed_slice(),
+            stones: [0, 0],
+            touching: [0, 0],
+            groups: Groups::new(),
             to_move: Colour::Black,
             plies: 0,
             swapped: false,
@@ -390,19 +543,27 @@ impl Vadrantir {
     pub fn setup(&self, cells: &[&str]) -> Result<Vadrantir, SetupError> {
         let mut p = Vadrantir::new(self.side)?;
         let g = p.geometry();
-        let count = g.cell_count();
+        let count = p.topology.cells.len();
         if cells.len() != count {
             return Err(SetupError::CellCount { side: self.side, got: cells.len(), cells: count });
         }
-        for (c, glyph) in g.cells().zip(cells) {
-            p.stones[c.0 as usize] = match *glyph {
-                EMPTY_GLYPH => None,
-                "B" => Some(Colour::Black),
-                "W" => Some(Colour::White),
-                other => return Err(SetupError::Glyph { cell: g.label(c), glyph: other.to_string() }),
-            };
+        for (i, glyph) in cells.iter().enumerate() {
+            match *glyph {
+                EMPTY_GLYPH => {}
+                "B" => p.put(i, Colour::Black),
+                "W" => p.put(i, Colour::White),
+                other => {
+                    let cell = g.label(p.topology.cells[i]);
+                    return Err(SetupError::Glyph { cell, glyph: other.to_string() });
+                }
+            }
         }
         Ok(p)
+    }
+
+    /// What equality and hashing compare: everything but the group records.
+    fn state(&self) -> (u8, [Cells; 2], Colour, u32, bool) {
+        (self.side, self.stones, self.to_move, self.plies, self.swapped)
     }
 
     /// The hex board's side.
@@ -416,7 +577,11 @@ impl Vadrantir {
 
     /// The stone on a cell; `None` for an empty cell or one off the board.
     pub fn stone(&self, c: Cell) -> Option<Colour> {
-        self.stones.get(c.0 as usize).copied().flatten()
+        self.topology.index(c).and_then(|i| self.stone_at(i))
+    }
+
+    fn stone_at(&self, i: usize) -> Option<Colour> {
+        self.groups.colour[self.groups.root(i)]
     }
 
     /// The colour to move.
@@ -444,72 +609,68 @@ impl Vadrantir {
     }
 
     fn cells(&self) -> impl Iterator<Item = Cell> {
-        Topology::of(self.side).cells.iter().copied()
+        self.topology.cells.iter().copied()
     }
 
-    /// The neighbours of a cell of the board.
-    fn neighbours(&self, c: Cell) -> impl Iterator<Item = Cell> {
-        Topology::of(self.side).neighbours[c.0 as usize].iter().copied()
+    fn empty(&self) -> Cells {
+        self.topology.all & !(self.stones[0] | self.stones[1])
     }
 
-    fn is_empty_cell(&self, c: Cell) -> bool {
-        self.geometry().contains(c) && self.stone(c).is_none()
-    }
-
-    fn groups(&self) -> Groups {
-        let mut groups = Groups {
-            of: vec![Groups::NONE; self.stones.len()],
-            size: Vec::new(),
-            colour: Vec::new(),
-            enemy: Vec::new(),
-        };
-        let mut stack = Vec::new();
-        for start in self.cells() {
-            let Some(colour) = self.stone(start) else { continue };
-            if groups.of[start.0 as usize] != Groups::NONE {
-                continue;
-            }
-            let id = groups.size.len() as u32;
-            groups.of[start.0 as usize] = id;
-            stack.push(start);
-            let mut size = 0;
-            while let Some(c) = stack.pop() {
-                size += 1;
-                for nb in self.neighbours(c) {
-                    if self.stone(nb) == Some(colour) && groups.of[nb.0 as usize] == Groups::NONE {
-                        groups.of[nb.0 as usize] = id;
-                        stack.push(nb);
-                    }
-                }
-            }
-            groups.size.push(size);
-            groups.colour.push(colour);
+    /// Puts a `colour` stone on the empty cell `i` and brings the groups up to date: the stone's
+    /// group merges with the friendly groups it touches and takes on their enemies and its own,
+    /// and the enemy groups beside the merged group are measured against its new size. This holds
+    /// whatever the order of the stones, legal or not, so a setup is built the same way.
+    fn put(&mut self, i: usize, colour: Colour) {
+        let (own, enemy) = (self.stones[colour.index()], self.stones[colour.opponent().index()]);
+        let around = self.topology.neighbours[i];
+        self.stones[colour.index()] |= bit(i);
+        self.touching[colour.index()] |= around;
+        let groups = &mut self.groups;
+        groups.root[i] = i as u8;
+        groups.next[i] = i as u8;
+        groups.colour[i] = Some(colour);
+        groups.size[i] = 1;
+        groups.enemy[i] = 0;
+        let mut root = i;
+        for n in members(around & own) {
+            root = groups.merge(root, groups.root(n));
         }
-        groups.enemy = vec![0; groups.size.len()];
-        for c in self.cells() {
-            let Some(id) = groups.at(c) else { continue };
-            for nb in self.neighbours(c) {
-                if let Some(other) = groups.at(nb).filter(|&o| groups.colour[o] != groups.colour[id]) {
-                    groups.enemy[id] = groups.enemy[id].max(groups.size[other]);
-                }
-            }
+        for n in members(around & enemy) {
+            groups.enemy[root] = groups.enemy[root].max(groups.size_at(n));
         }
-        groups
+        // The group grew, so every enemy group beside it may now have a larger neighbour; no
+        // other group's neighbours changed size (each group the new one swallowed was beside
+        // only enemy groups that are beside the new one).
+        let size = groups.size[root];
+        let beside = self.topology.border(groups.stones(root)) & enemy;
+        for n in members(beside) {
+            let e = groups.root(n);
+            groups.enemy[e] = groups.enemy[e].max(size);
+        }
     }
 
-    fn formed_with(&self, groups: &Groups, cell: Cell, colour: Colour) -> Formed {
-        let mut merged: Vec<usize> = Vec::with_capacity(6);
+    /// The group a `colour` stone on cell `i` would form: the groups of its friendly neighbours
+    /// as they stand, so on a full cell the group already there counts as a neighbour.
+    ///
+    /// This is the engine's inner loop (every empty cell, every move of a playout), written without
+    /// a branch on what stands around the cell, which is as good as random.
+    fn formed_at(&self, i: usize, colour: Colour) -> Formed {
+        let g = &self.groups;
         let mut formed = Formed { stones: 1, enemy: 0 };
-        for nb in self.neighbours(cell) {
-            let Some(id) = groups.at(nb) else { continue };
-            if groups.colour[id] == colour {
-                if !merged.contains(&id) {
-                    merged.push(id);
-                    formed.stones += groups.size[id];
-                    formed.enemy = formed.enemy.max(groups.enemy[id]);
-                }
-            } else {
-                formed.enemy = formed.enemy.max(groups.size[id]);
+        // The roots of the friendly groups around, NOWHERE (size 0) for everything else.
+        let mut friends = [NOWHERE; 6];
+        for (friend, &n) in friends.iter_mut().zip(&self.topology.neighbour_list[i]) {
+            let root = g.root[n as usize];
+            let friendly = g.colour[root as usize] == Some(colour);
+            *friend = if friendly { root } else { NOWHERE };
+            // A friendly group brings the enemy groups beside it, an enemy group its size, an
+            // empty cell or the edge 0.
+            let enemy = if friendly { g.enemy[root as usize] } else { g.size[root as usize] };
+            formed.enemy = formed.enemy.max(u16::from(enemy));
+        }
+        for (k, &root) in friends.iter().enumerate() {
+            if !friends[..k].contains(&root) {
+                formed.stones += u16::from(g.size[root as usize]);
             }
         }
         formed
@@ -518,85 +679,99 @@ impl Vadrantir {
     /// The group a `colour` stone on `cell` would form, as if the cell were empty; `None` for a
     /// cell off the board.
     pub fn formed(&self, cell: Cell, colour: Colour) -> Option<Formed> {
-        self.geometry().contains(cell).then(|| self.formed_with(&self.groups(), cell, colour))
+        self.topology.index(cell).map(|i| self.formed_at(i, colour))
     }
 
     /// The cells where the colour to move may place a stone, in reading order.
     pub fn placements(&self) -> Vec<Cell> {
-        let groups = self.groups();
-        self.cells()
-            .filter(|&c| self.stone(c).is_none() && self.formed_with(&groups, c, self.to_move).allowed())
-            .collect()
+        members(self.placement_set()).map(|i| self.topology.cells[i]).collect()
     }
 
-    /// Whether the colour to move has a legal placement. A cell touching no friendly stone is one,
-    /// and is usually found without measuring any group.
-    pub fn has_placement(&self) -> bool {
-        let mut groups = None;
-        self.cells().filter(|&c| self.stone(c).is_none()).any(|c| {
-            if self.neighbours(c).all(|n| self.stone(n) != Some(self.to_move)) {
-                return true;
+    /// The cells where the colour to move may place a stone: every empty cell touching no friendly
+    /// stone, and those touching one where the group formed is small enough.
+    fn placement_set(&self) -> Cells {
+        let empty = self.empty();
+        let (colour, touching) = (self.to_move, self.touching[self.to_move.index()]);
+        // A cell beside one friendly group only, a group no larger than the largest enemy group
+        // beside it, is a placement without measuring: the group it forms is one stone larger.
+        let (mut once, mut twice, mut roomy) = (0, 0, 0);
+        let g = &self.groups;
+        for root in self.roots(colour) {
+            let liberties = self.topology.border(g.stones(root)) & empty;
+            twice |= once & liberties;
+            once |= liberties;
+            if g.size[root] <= g.enemy[root] {
+                roomy |= liberties;
             }
-            let groups = groups.get_or_insert_with(|| self.groups());
-            self.formed_with(groups, c, self.to_move).allowed()
-        })
+        }
+        let sure = roomy & !twice;
+        let measured = members(empty & touching & !sure).filter(|&i| self.formed_at(i, colour).allowed());
+        empty & !touching | sure | set_of(measured)
+    }
+
+    /// Whether the colour to move has a legal placement. An empty cell touching no friendly stone
+    /// is one, found with one mask; only when there is none are groups measured.
+    pub fn has_placement(&self) -> bool {
+        let empty = self.empty();
+        empty & !self.touching[self.to_move.index()] != 0
+            || members(empty).any(|i| self.formed_at(i, self.to_move).allowed())
     }
 
     /// Each colour's group sizes on the whole board, largest first (indexed by [`Colour::index`]).
     pub fn group_sizes(&self) -> [Vec<u16>; 2] {
-        self.groups().sizes()
+        Colour::BOTH.map(|colour| self.sizes(self.roots(colour)))
+    }
+
+    /// The roots of a colour's groups.
+    fn roots(&self, colour: Colour) -> impl Iterator<Item = usize> + '_ {
+        members(self.stones[colour.index()]).filter(|&i| self.groups.root(i) == i)
+    }
+
+    /// The sizes of the groups of these roots, largest first.
+    fn sizes(&self, roots: impl Iterator<Item = usize>) -> Vec<u16> {
+        let mut sizes: Vec<u16> = roots.map(|r| u16::from(self.groups.size[r])).collect();
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        sizes
     }
 
     /// The territories of the board, in reading order of their first cells, with their owners.
     pub fn territories(&self) -> Vec<Territory> {
-        let groups = self.groups();
-        let mut seen = vec![false; self.stones.len()];
+        let nb = &self.topology.neighbours;
+        let empty = self.empty();
+        let mut left = empty;
         let mut territories = Vec::new();
-        let mut stack = Vec::new();
-        for first in self.cells() {
-            if self.stone(first).is_some() || seen[first.0 as usize] {
-                continue;
+        while left != 0 {
+            let first = left.trailing_zeros() as usize;
+            // Grow the territory from its first cell, one cell taken off the frontier at a time.
+            let (mut cells, mut frontier) = (bit(first), bit(first));
+            while frontier != 0 {
+                let i = frontier.trailing_zeros() as usize;
+                frontier &= frontier - 1;
+                let new = nb[i] & empty & !cells;
+                cells |= new;
+                frontier |= new;
             }
-            seen[first.0 as usize] = true;
-            stack.push(first);
-            let mut cells = 0;
-            let mut adjacent: Vec<usize> = Vec::new();
-            while let Some(c) = stack.pop() {
-                cells += 1;
-                for nb in self.neighbours(c) {
-                    match groups.at(nb) {
-                        Some(id) if !adjacent.contains(&id) => adjacent.push(id),
-                        Some(_) => {}
-                        None if !seen[nb.0 as usize] => {
-                            seen[nb.0 as usize] = true;
-                            stack.push(nb);
-                        }
-                        None => {}
-                    }
-                }
-            }
-            let mut sizes: [Vec<u16>; 2] = [Vec::new(), Vec::new()];
-            for id in adjacent {
-                sizes[groups.colour[id].index()].push(groups.size[id]);
-            }
-            for v in &mut sizes {
-                v.sort_unstable_by(|a, b| b.cmp(a));
-            }
-            let comparison = Comparison::of(&sizes);
-            territories.push(Territory { first, cells, groups: sizes, comparison });
+            left &= !cells;
+            let border = self.topology.border(members(cells));
+            let groups = Colour::BOTH.map(|colour| {
+                let roots = set_of(members(border & self.stones[colour.index()]).map(|i| self.groups.root(i)));
+                self.sizes(members(roots))
+            });
+            let comparison = Comparison::of(&groups);
+            let first = self.topology.cells[first];
+            territories.push(Territory { first, cells: cells.count_ones() as u16, groups, comparison });
         }
         territories
     }
 
     fn check_place(&self, cell: Cell) -> Result<(), Illegal> {
-        let g = self.geometry();
-        if !g.contains(cell) {
-            return Err(Illegal::OffBoard { cell: g.label(cell), side: self.side });
-        }
-        if self.stone(cell).is_some() {
+        let Some(i) = self.topology.index(cell) else {
+            return Err(Illegal::OffBoard { cell: self.label(cell), side: self.side });
+        };
+        if self.empty() & bit(i) == 0 {
             return Err(Illegal::NotEmpty { cell: self.label(cell) });
         }
-        let formed = self.formed_with(&self.groups(), cell, self.to_move);
+        let formed = self.formed_at(i, self.to_move);
         if !formed.allowed() {
             return Err(Illegal::GroupTooLarge {
                 cell: self.label(cell),
@@ -629,7 +804,10 @@ impl Game for Vadrantir {
     }
 
     fn legal_moves(&self) -> Vec<VadrantirMove> {
-        let mut moves: Vec<VadrantirMove> = self.placements().into_iter().map(VadrantirMove::Place).collect();
+        // One allocation, of the most moves there can be: every empty cell and the swap.
+        let placements = self.placement_set();
+        let mut moves = Vec::with_capacity(placements.count_ones() as usize + 1);
+        moves.extend(members(placements).map(|i| VadrantirMove::Place(self.topology.cells[i])));
         // No placement: the game is over, and the swap goes with the rest.
         if !moves.is_empty() && self.whites_first_turn() {
             moves.push(VadrantirMove::Swap);
@@ -663,8 +841,8 @@ impl Game for Vadrantir {
         self.plies = self.plies.saturating_add(1);
         match m {
             VadrantirMove::Place(cell) => {
-                if self.is_empty_cell(cell) {
-                    self.stones[cell.0 as usize] = Some(mover);
+                if let Some(i) = self.topology.index(cell).filter(|&i| self.empty() & bit(i) != 0) {
+                    self.put(i, mover);
                 }
                 self.to_move = mover.opponent();
             }
