@@ -20,6 +20,8 @@ pub trait Notation: Game {
     /// Reads `tokens[i]` in this position; the other tokens give context (such as which stone a
     /// `----` stands for).
     fn read(&self, tokens: &[Token], i: usize) -> Reading<Self::Move>;
+    /// The player to move, by their place in turn order: who writes the next move.
+    fn mover(&self) -> usize;
 }
 
 /// An illegal move: where, why, what was legal instead, and the board at that moment.
@@ -50,8 +52,8 @@ pub struct Replay<G> {
     pub stopped_at: Option<usize>,
     /// Position in the token list of the first claim (`resign`, `wins ...`), if any.
     pub claim_at: Option<usize>,
-    /// The position before the last move played (its mover is the side that wrote that move).
-    pub before_last_move: Option<G>,
+    /// Who played the last move played, by place in turn order (see [`Notation::mover`]).
+    pub last_mover: Option<usize>,
 }
 
 impl<G> Replay<G> {
@@ -86,7 +88,7 @@ pub fn replay<G: Notation>(start: G, tokens: &[Token], options: ReplayOptions) -
     let mut moves = 0;
     let mut stopped_at = None;
     let mut claim_at = None;
-    let mut before_last = None;
+    let mut last_mover = None;
     for (i, token) in tokens.iter().enumerate() {
         if token_is_claim(token) {
             claim_at = Some(i);
@@ -100,7 +102,7 @@ pub fn replay<G: Notation>(start: G, tokens: &[Token], options: ReplayOptions) -
             Reading::Nothing => continue,
             Reading::Move(m) => match position.check(m) {
                 Ok(()) => {
-                    before_last = Some(position.clone());
+                    last_mover = Some(position.mover());
                     position.play_unchecked(m);
                     moves += 1;
                     continue;
@@ -124,13 +126,13 @@ pub fn replay<G: Notation>(start: G, tokens: &[Token], options: ReplayOptions) -
         }
         if let Some(m) = apply {
             if !position.is_over() {
-                before_last = Some(position.clone());
+                last_mover = Some(position.mover());
                 position.play_unchecked(m);
                 moves += 1;
             }
         }
     }
-    Replay { position, violations, moves, stopped_at, claim_at, before_last_move: before_last }
+    Replay { position, violations, moves, stopped_at, claim_at, last_mover }
 }
 
 /// The first [`LEGAL_LISTED`](crate::verdict::LEGAL_LISTED) distinct legal moves as written, and

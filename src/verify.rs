@@ -34,6 +34,10 @@ impl Notation for Phages {
     fn read(&self, tokens: &[record::Token], i: usize) -> Reading<Self::Move> {
         phages::notation::read(self, tokens, i)
     }
+
+    fn mover(&self) -> usize {
+        self.to_move().index()
+    }
 }
 
 /// Every game in the common record format reads its tokens the same way: syntax, then position.
@@ -46,6 +50,10 @@ impl<G: Recorded> Notation for G {
                 Err(why) => Reading::Problem { message: why.to_string(), apply: None },
             },
         }
+    }
+
+    fn mover(&self) -> usize {
+        self.to_move()
     }
 }
 

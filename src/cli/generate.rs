@@ -67,7 +67,7 @@ pub fn run(args: RandomArgs) -> ExitCode {
 
 /// The games one after the other, a blank line between two.
 fn to_stdout(args: &RandomArgs, seeds: impl Iterator<Item = u64>) -> Result<ExitCode, String> {
-    let mut out = Out::new(false);
+    let mut out = Out::new();
     for (k, seed) in seeds.enumerate() {
         let text = record(args.game, args.size, args.players, seed)?;
         let separator = if k == 0 { "" } else { "\n" };

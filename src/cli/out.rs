@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use anstream::{AutoStream, ColorChoice};
 
-/// Standard output, buffered, with colour codes passed on or stripped.
+/// Standard output, buffered.
 pub struct Out {
-    stream: AutoStream<Box<dyn Write>>,
+    stream: Box<dyn Write>,
 }
 
 /// Standard output failed: the run stops.
@@ -16,11 +16,10 @@ pub struct Out {
 pub struct Closed(io::Error);
 
 impl Out {
-    /// `color`: whether colour codes are let through.
-    pub fn new(color: bool) -> Out {
-        let raw: Box<dyn Write> = Box::new(BufWriter::new(io::stdout()));
-        let choice = if color { ColorChoice::AlwaysAnsi } else { ColorChoice::Never };
-        Out { stream: AutoStream::new(raw, choice) }
+    /// The reports write colour codes only when colour is wanted, so text goes straight through
+    /// rather than byte by byte through a filter that would strip them.
+    pub fn new() -> Out {
+        Out { stream: Box::new(BufWriter::with_capacity(1 << 16, io::stdout())) }
     }
 
     pub fn write(&mut self, text: &str) -> Result<(), Closed> {

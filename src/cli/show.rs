@@ -43,7 +43,7 @@ pub fn run(file: &Path, index: usize, ply: Option<usize>, game: Option<GameKind>
                 }
                 None => {}
             }
-            match Out::new(false).finish(&diagram) {
+            match Out::new().finish(&diagram) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(closed) => closed.exit_code(),
             }

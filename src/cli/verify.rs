@@ -360,7 +360,7 @@ pub fn run(args: VerifyArgs) -> ExitCode {
         options: VerifyOptions { lenient: args.lenient, game: args.game, search_limit: args.search_limit },
         render: Render { format: args.format, quiet: args.quiet, style: HumanStyle { color, width: 80 } },
         parallel: rayon::current_num_threads() > 1,
-        out: Out::new(color),
+        out: Out::new(),
         tally: Tally::default(),
         progress: Progress::new(files as u64),
     };

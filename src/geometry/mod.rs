@@ -112,7 +112,13 @@ impl Geometry {
     }
 
     pub fn contains(self, c: Cell) -> bool {
-        (c.0 as usize) < self.slots() && self.cell_at(self.col(c) as i32, self.row(c) as i32) == Some(c)
+        match self {
+            // Every slot of a square grid is a cell.
+            Geometry::Square { size } => (c.0 as usize) < size as usize * size as usize,
+            Geometry::Hex { .. } => {
+                (c.0 as usize) < self.slots() && self.cell_at(self.col(c) as i32, self.row(c) as i32) == Some(c)
+            }
+        }
     }
 
     /// Every cell of the board, in reading order.
@@ -135,6 +141,17 @@ impl Geometry {
     /// The neighbour of `c` one step in direction `d`.
     pub fn step(self, c: Cell, d: Direction) -> Option<Cell> {
         self.cell_at(self.col(c) as i32 + d.dcol as i32, self.row(c) as i32 + d.drow as i32)
+    }
+
+    /// The cells from `c` on in direction `d`, `c` left out, to the edge of the board. The cell's
+    /// column and row are found once, not at every step (replays walk many such lines).
+    pub fn ray(self, c: Cell, d: Direction) -> impl Iterator<Item = Cell> {
+        let (mut col, mut row) = (self.col(c) as i32, self.row(c) as i32);
+        std::iter::from_fn(move || {
+            col += d.dcol as i32;
+            row += d.drow as i32;
+            self.cell_at(col, row)
+        })
     }
 
     /// The neighbours of `c`, one per direction that stays on the board.

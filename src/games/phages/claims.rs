@@ -67,7 +67,8 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
         let (claimant, score, resigned) = match token.kind {
             TokenKind::Resign => (position.to_move().opponent(), None, true),
             TokenKind::Wins { side, score } => {
-                let last = replay.before_last_move.as_ref().map_or(position.to_move(), |p| p.to_move());
+                let sides = [Side::X, Side::O];
+                let last = replay.last_mover.map_or(position.to_move(), |m| sides[m]);
                 (side.unwrap_or(last), score, false)
             }
             _ => return out,

@@ -109,10 +109,10 @@ pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove
         TokenKind::Stay if position.is_over() => Reading::Nothing,
         TokenKind::Number(n) => Reading::Move(PhagesMove::Announce(n)),
         TokenKind::Step(from, to) => {
-            let board = board_name(g);
             let (Some(f), Some(t)) = (cell(from), cell(to)) else {
                 let off = if cell(from).is_none() { from } else { to };
-                return Reading::Problem { message: format!("{off} is not a cell of the {board}"), apply: None };
+                let message = format!("{off} is not a cell of the {}", board_name(g));
+                return Reading::Problem { message, apply: None };
             };
             if position.phase() != Phase::Announce && !position.is_over() && position.content(f) != Content::Stone(side)
             {

@@ -399,9 +399,9 @@ impl Phages {
         };
         self.geo.directions().iter().filter_map(move |&d| {
             let side = side?;
-            let mut c = from;
+            let mut ray = self.geo.ray(from, d);
             for step in 1..=n {
-                c = self.geo.step(c, d)?;
+                let c = ray.next()?;
                 match self.content(c) {
                     Content::Stone(s) if s != side => return None,
                     _ if step < n => {}
@@ -440,9 +440,7 @@ impl Phages {
             let announced_by = if self.phase == Phase::Move { side.opponent() } else { side };
             return Some(Illegal::WrongDistance { cells, number: self.number, announced_by });
         }
-        let mut c = from;
-        for _ in 1..cells {
-            c = g.step(c, dir).expect("a straight line between two cells stays on the board");
+        for c in g.ray(from, dir).take(cells as usize - 1) {
             if let Content::Stone(s) = self.content(c) {
                 if s != side {
                     return Some(Illegal::Blocked { by: s, cell: g.label(c) });
