@@ -132,13 +132,15 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
             }
             None => {
                 let g = position.geometry();
-                let glyphs: Vec<String> = d.cells.iter().map(|c| c.1.to_string()).collect();
-                let shown: Vec<_> = d
-                    .cells
-                    .iter()
-                    .zip(&glyphs)
-                    .filter_map(|(c, glyph)| Some((g.parse_label(c.0)?, glyph.as_str())))
-                    .collect();
+                // The diagram's glyphs are the ones the position draws: no string per cell.
+                let glyph = |c: char| match c {
+                    'x' => "x",
+                    'o' => "o",
+                    'X' => "X",
+                    'O' => "O",
+                    _ => ".",
+                };
+                let shown: Vec<_> = d.cells.iter().filter_map(|c| Some((g.parse_label(c.0)?, glyph(c.1)))).collect();
                 compare_final_position(position, &shown)
             }
         };

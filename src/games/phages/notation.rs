@@ -138,14 +138,11 @@ pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove
                 return Reading::Move(PhagesMove::Stay { stone: position.stones(side)[0] });
             }
             let others = phase_mentions(position, tokens, i);
-            let candidates: Vec<_> = position.stones_to_act().filter(|c| !others.contains(c)).collect();
-            let pool = if candidates.is_empty() { position.stones_to_act().collect() } else { candidates };
+            let unmentioned = position.stones_to_act().any(|c| !others.contains(&c));
+            // The stones left to act that no later token of the phase names, or all of them.
+            let pool = || position.stones_to_act().filter(move |c| !unmentioned || !others.contains(c));
             // Which stone is meant is only open when both could be; prefer one that truly cannot move.
-            let stone = pool
-                .iter()
-                .copied()
-                .find(|&c| position.check(PhagesMove::Stay { stone: c }).is_ok())
-                .or(pool.first().copied());
+            let stone = pool().find(|&c| position.check(PhagesMove::Stay { stone: c }).is_ok()).or(pool().next());
             match stone {
                 Some(stone) => Reading::Move(PhagesMove::Stay { stone }),
                 None => Reading::Problem {
@@ -161,10 +158,12 @@ pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove
     }
 }
 
-/// The cells the other stone tokens of the current phase start from, read ahead of `i`.
-fn phase_mentions(position: &Phages, tokens: &[Token], i: usize) -> Vec<crate::geometry::Cell> {
+/// The cells the other stone tokens of the current phase start from, read ahead of `i` (at most
+/// one fewer than a side's stones, so kept without allocating).
+fn phase_mentions(position: &Phages, tokens: &[Token], i: usize) -> Mentions {
     let remaining = position.stones_to_act().count();
-    tokens[i + 1..]
+    let mut m = Mentions::default();
+    let cells = tokens[i + 1..]
         .iter()
         .take(remaining.saturating_sub(1))
         .take_while(|t| matches!(t.kind, TokenKind::Step(..) | TokenKind::Stay))
@@ -172,8 +171,31 @@ fn phase_mentions(position: &Phages, tokens: &[Token], i: usize) -> Vec<crate::g
             TokenKind::Step(from, _) => position.geometry().parse_label(from),
             _ => None,
         })
-        .filter(|&c| position.content(c) == Content::Stone(position.to_move()))
-        .collect()
+        .filter(|&c| position.content(c) == Content::Stone(position.to_move()));
+    for c in cells {
+        m.cells[m.len] = c;
+        m.len += 1;
+    }
+    m
+}
+
+/// A few cells, as many as a side has stones at most.
+#[derive(Clone, Copy)]
+struct Mentions {
+    cells: [crate::geometry::Cell; super::rules::MAX_STONES],
+    len: usize,
+}
+
+impl Default for Mentions {
+    fn default() -> Self {
+        Mentions { cells: [crate::geometry::Cell(0); super::rules::MAX_STONES], len: 0 }
+    }
+}
+
+impl Mentions {
+    fn contains(&self, c: &crate::geometry::Cell) -> bool {
+        self.cells[..self.len].contains(c)
+    }
 }
 
 pub fn board_name(g: Geometry) -> String {
