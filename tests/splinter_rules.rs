@@ -1342,7 +1342,7 @@ proptest! {
     #[test]
     fn the_engine_agrees_with_the_reference_from_random_setups(
         players in 2u8..=4,
-        size in 3u8..=7,
+        size in 2u8..=9,
         setup in any::<u64>(),
         seed in any::<u64>(),
     ) {

@@ -71,10 +71,11 @@
 //! is kept for the moves that need it: a tie to decide, or somebody going out. Most moves settle in
 //! one round with nothing to choose, and that is seen without settling them: `check` and
 //! `play_unchecked` look at the squares around the step ([`Splinter::settles_at_once`]), and
-//! `legal_moves` builds the pieces' graph once and finds the groups of the other pieces once per
-//! piece, for all its steps ([`Splinter::settles_in_one_round`]). Groups are found in fixed-size
-//! buffers; nothing is allocated per move but the list of legal moves. The algorithm this replaced
-//! is kept in `reference` for the differential test.
+//! `legal_moves`, which only needs to know whether a step has a tie to decide, builds the pieces'
+//! graph once and finds the groups of the other pieces once per piece, for all its steps
+//! ([`Splinter::settles_without_tie`]). Groups are found in fixed-size buffers; nothing is
+//! allocated per move but the list of legal moves. The algorithm this replaced is kept in
+//! `reference` for the differential test.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -762,10 +763,14 @@ impl Splinter {
 
     /// The step of the piece on `from` in direction `KING[dir]`, and the line in front of it.
     fn line(&self, from: Cell, dir: usize) -> Slide {
+        self.line_at(from, self.grid().xy(from), dir)
+    }
+
+    /// [`Splinter::line`], with the column and row of `from`.
+    fn line_at(&self, from: Cell, (mut x, mut y): (i32, i32), dir: usize) -> Slide {
         let grid = self.grid();
         let d = KING[dir];
-        let (mut x, mut y) = grid.xy(from);
-        let mut s = Slide { from, dir, last: from, beyond: None, returning: None };
+        let mut s = Slide { from, dir, last: from, beyond: None, end: (x, y), returning: None };
         loop {
             (x, y) = (x + d.dcol as i32, y + d.drow as i32);
             let next = grid.at(x, y);
@@ -774,7 +779,7 @@ impl Splinter {
             }
             match next {
                 Some(n) if self.squares[n.0 as usize].is_some() => s.last = n,
-                beyond => return Slide { beyond, ..s },
+                beyond => return Slide { beyond, end: (x, y), ..s },
             }
         }
     }
@@ -820,29 +825,33 @@ impl Splinter {
             }
     }
 
-    /// Whether a step settles in one round, with no tie and nobody out, given `graph`, the pieces'
-    /// graph, and `others`, the groups of the pieces but the moved one (for `legal_moves`, which
-    /// finds them once for all the steps of a piece): this tells without settling the move.
+    /// Whether a step settles with no tie to decide (so that it is written with no choice of
+    /// group), given `graph`, the pieces' graph, and `others`, the groups of the pieces but the
+    /// moved one (for `legal_moves`, which finds them once for all the steps of a piece). `false`
+    /// if it cannot tell: the move must be settled to see.
     ///
     /// After the slide the pieces stand where `others` stand, and on the square beyond the line,
     /// which joins the groups of `others` it touches into one (the line's own group among them,
     /// with the moved piece). The pieces left are those of the largest group, if it is the only
-    /// one of its size; then the move settles in one round if they leave every player still in
-    /// with a piece and fewer than two knockouts.
-    fn settles_in_one_round(&self, s: &Slide, graph: &Graph, others: &[u64]) -> bool {
+    /// one of its size. Then the move is settled if they leave every player still in with a piece
+    /// and fewer than two knockouts, or one player at most; and also if the pieces left once the
+    /// players going out have left are one group.
+    fn settles_without_tie(&self, s: &Slide, graph: &Graph, others: &[u64]) -> bool {
         let grid = self.grid();
         let from = graph.number(s.from).expect("the moved piece");
-        // The pieces the square beyond the line touches, and the groups they are in, joined.
-        let touched = s.beyond.map_or(0, |beyond| graph.around(grid, beyond) & !(1 << from));
+        // The pieces the square beyond the line touches (the line's last one among them, if the
+        // moved piece pushes any), and the groups they are in, joined.
+        let touched = || s.beyond.map_or(0, |_| graph.around(grid, s.end) & !(1 << from));
         // The common case, quickly: the other pieces are one group (or none), and the square
         // beyond the line joins it, or there is none. Then only a piece pushed off can put
         // anybody out.
-        if others.len() <= 1 && (touched != 0 || s.beyond.is_none() || others.is_empty()) {
+        if others.len() <= 1 && (others.is_empty() || s.beyond.is_none() || s.last != s.from || touched() != 0) {
             return match s.beyond {
                 Some(_) => true,
                 None => !self.puts_out(self.squares[s.last.0 as usize].expect("the pushed piece")),
             };
         }
+        let touched = touched();
         let joined = others.iter().filter(|&&g| g & touched != 0).fold(0, |all, g| all | g);
         let joined_size = s.beyond.map(|_| joined.count_ones() + 1);
         let apart = others.iter().filter(|&&g| g & touched == 0);
@@ -875,7 +884,7 @@ impl Splinter {
             let p = self.squares[c.0 as usize].expect("a piece");
             left[p.player.index()][p.kind.index()] -= 1;
         };
-        for n in bits(((1 << graph.count) - 1) & !kept & !(1 << from)) {
+        for n in bits(graph.all() & !kept & !(1 << from)) {
             lose(graph.cells[n]);
         }
         if !with_moved {
@@ -883,8 +892,35 @@ impl Splinter {
         } else if s.beyond.is_none() {
             lose(s.last);
         }
-        self.player_list().iter().all(|&p| {
-            !self.is_in(p) || run_out(&left, &self.army, p).count() < 2 && left[p.index()].iter().any(|&n| n > 0)
+        let mut going = [false; 4];
+        for &p in self.player_list().iter().filter(|&&p| self.is_in(p)) {
+            going[p.index()] = run_out(&left, &self.army, p).count() >= 2 || left[p.index()].iter().all(|&n| n == 0);
+        }
+        let staying = self.player_list().iter().filter(|&&p| self.is_in(p) && !going[p.index()]).count();
+        if !going.contains(&true) || staying < 2 {
+            // Nobody goes out, or the game is over: nothing more is checked.
+            return true;
+        }
+        // The pieces of the players going out leave, and the groups are checked again: if the
+        // pieces left are one group, nobody takes another knockout, and the move is settled. On the
+        // graph the square beyond the line takes the moved piece's number, and the pieces of the
+        // line are those behind their squares.
+        let back = KING[(s.dir + 4) % KING.len()];
+        let line =
+            s.back(grid).filter(|&c| c != s.from).fold(0u64, |set, c| set | 1 << graph.number(c).expect("a piece"));
+        let after = |n: usize| match () {
+            _ if s.beyond.is_some() && n == from => s.last,
+            _ if line & 1 << n != 0 => grid.step(graph.cells[n], back).expect("the square behind"),
+            _ => graph.cells[n],
+        };
+        let kept = kept | if with_moved && s.beyond.is_some() { 1 << from } else { 0 };
+        let left = bits(kept)
+            .filter(|&n| !going[self.squares[after(n).0 as usize].expect("a piece").player.index()])
+            .fold(0u64, |set, n| set | 1 << n);
+        graph.connected(left, |n| match s.beyond {
+            Some(_) if n == from => touched,
+            Some(_) if touched & 1 << n != 0 => graph.around[n] | 1 << from,
+            _ => graph.around[n] & !(1 << from),
         })
     }
 
@@ -1253,19 +1289,37 @@ impl Graph {
         (self.numbers[c.0 as usize] as usize).checked_sub(1)
     }
 
-    /// The pieces around the square `c`.
-    fn around(&self, grid: Grid, c: Cell) -> u64 {
-        let (x, y) = grid.xy(c);
+    /// The pieces around the square at column `x` and row `y`.
+    fn around(&self, grid: Grid, (x, y): (i32, i32)) -> u64 {
         KING.iter()
             .filter_map(|d| grid.at(x + d.dcol as i32, y + d.drow as i32))
             .filter_map(|n| self.number(n))
             .fold(0, |set, n| set | 1 << n)
     }
 
+    /// All the pieces.
+    fn all(&self) -> u64 {
+        (1 << self.count) - 1
+    }
+
+    /// Whether the pieces of `set` are one group (or none), with `around` the pieces around each.
+    fn connected(&self, set: u64, around: impl Fn(usize) -> u64) -> bool {
+        let mut group = set & set.wrapping_neg();
+        let mut todo = group;
+        while todo != 0 {
+            let n = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let new = around(n) & set & !group;
+            group |= new;
+            todo |= new;
+        }
+        group == set
+    }
+
     /// The groups of the pieces but piece `without`, written to `groups` (one set of pieces a
     /// group); returns how many.
     fn groups_without(&self, without: usize, groups: &mut [u64; MAX_PIECES]) -> usize {
-        let mut left = ((1u64 << self.count) - 1) & !(1 << without);
+        let mut left = self.all() & !(1 << without);
         let mut found = 0;
         while left != 0 {
             let mut group = left & left.wrapping_neg();
@@ -1296,6 +1350,8 @@ struct Slide {
     last: Cell,
     /// The square the last piece moves to; `None` if it is pushed off the board.
     beyond: Option<Cell>,
+    /// The column and row of that square, on the board or not.
+    end: (i32, i32),
     /// The first piece, moved or pushed, that the step brings back to the square it left on the
     /// previous move, and that square: the step is illegal.
     returning: Option<(Cell, Cell)>,
@@ -1571,21 +1627,29 @@ impl Game for Splinter {
         }
         let grid = self.grid();
         let graph = Graph::new(grid, &self.squares);
-        let mut moves = Vec::new();
+        let mut moves = Vec::with_capacity(KING.len() * self.pieces(self.to_move) as usize);
         let mut others = [0; MAX_PIECES];
         for (i, &from) in graph.cells[..graph.count].iter().enumerate() {
             if !self.piece(from).is_some_and(|p| p.player == self.to_move) {
                 continue;
             }
-            // The groups of the other pieces, the same for all the steps of this piece.
-            let found = graph.groups_without(i, &mut others);
+            // The groups of the other pieces, the same for all the steps of this piece: all of
+            // them, if the pieces are one group and those around this one touch each other (see
+            // `settles_at_once`), else found on the graph.
+            let found = if self.one_group && RING_GROUPS[self.around(from) as usize] <= 1 {
+                others[0] = graph.all() & !(1 << i);
+                (others[0] != 0) as usize
+            } else {
+                graph.groups_without(i, &mut others)
+            };
+            let at = grid.xy(from);
             for (dir, &d) in KING.iter().enumerate() {
-                let Some(to) = grid.step(from, d) else { continue };
-                let s = self.line(from, dir);
+                let Some(to) = grid.at(at.0 + d.dcol as i32, at.1 + d.drow as i32) else { continue };
+                let s = self.line_at(from, at, dir);
                 if s.returning.is_some() {
                     continue;
                 }
-                if self.settles_in_one_round(&s, &graph, &others[..found]) {
+                if self.settles_without_tie(&s, &graph, &others[..found]) {
                     moves.push(SplinterMove::step(from, to));
                     continue;
                 }
@@ -1598,9 +1662,11 @@ impl Game for Splinter {
         moves
     }
 
-    /// Most moves settle at once ([`Splinter::settles_at_once`]): then only the checks before the
-    /// slide are made, and `play_unchecked` does the slide. Others are settled on a copy of the
-    /// board to see their ties.
+    /// Most moves settle at once ([`Splinter::settles_at_once`]): they are not settled here, only
+    /// looked at (they are legal if they write no choice of group), and `play_unchecked` settles
+    /// them. The others (a split, somebody out, a tie) are settled on a copy of the board, to see
+    /// their ties: on this machine that is quicker than telling on the pieces' graph whether they
+    /// have one, as `legal_moves` does.
     fn check(&self, m: SplinterMove) -> Result<(), Illegal> {
         let s = self.checked_step(m)?;
         if !self.settles_at_once(&s) {
