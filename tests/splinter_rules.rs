@@ -8,6 +8,8 @@
 
 use std::collections::HashSet;
 
+use proptest::prelude::*;
+
 use referee::game::{BoardView, Game, Outcome, Recorded};
 use referee::games::splinter::{
     default_block, default_size, Effects, Ending, Illegal, Kind, Piece, Player, Splinter, SplinterMove, Standing,
@@ -1222,4 +1224,139 @@ fn games_written_as_records_read_back() {
         }
     }
     insta::assert_snapshot!(log);
+}
+
+/// A random start: `players` players on a `size` board, each with part of a full army (one piece
+/// at least) on random squares, so that the pieces often form several groups, ties and
+/// eliminations come early, and games are short.
+fn random_setup(players: u8, size: u8, seed: u64) -> Splinter {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let n = size as usize * size as usize;
+    let mut cells = vec![".."; n];
+    let mut free: Vec<usize> = (0..n).collect();
+    rng.shuffle(&mut free);
+    for (i, &player) in Player::ALL[..players as usize].iter().enumerate() {
+        let mut army: Vec<&str> = Kind::ALL
+            .into_iter()
+            .flat_map(|kind| std::iter::repeat(Piece { player, kind }.glyph()).take(kind.full_army() as usize))
+            .collect();
+        rng.shuffle(&mut army);
+        // Room is left for one piece of each player after this one.
+        let most = army.len().min(free.len() - (players as usize - 1 - i));
+        for glyph in army.into_iter().take(rng.usize(1..=most)) {
+            cells[free.pop().expect("room for every player")] = glyph;
+        }
+    }
+    let empty = Splinter::start(Some(size), Some(players)).expect("a board");
+    empty.with_setup(&cells).unwrap_or_else(|e| panic!("bad setup: {e}"))
+}
+
+/// The moves the engine and the reference are compared on: every step of the mover's pieces to
+/// each neighbour, and of the first empty square and the first piece of another player, also with
+/// a choice of group (the square stepped to), and moves from them that are no steps; every legal
+/// move, and each one that decides a tie with its last choice changed to, or one more choice of,
+/// each square a piece may stand on after it (on boards of more than 36 squares, every fifth).
+fn differential_candidates(pos: &Splinter, legal: &[SplinterMove]) -> Vec<SplinterMove> {
+    let g = pos.geometry();
+    let cells: Vec<Cell> = g.cells().collect();
+    let near: Vec<Cell> = cells.iter().copied().filter(|&c| around(g, c).any(|n| pos.piece(n).is_some())).collect();
+    let sample: Vec<Cell> = near.iter().copied().step_by(if cells.len() <= 36 { 1 } else { 5 }).collect();
+    let owner = |c: Cell| pos.piece(c).map(|p| p.player);
+    let own = cells.iter().copied().filter(|&c| owner(c) == Some(pos.to_move()));
+    let empty = cells.iter().copied().find(|&c| owner(c).is_none());
+    let other = cells.iter().copied().find(|&c| owner(c).is_some_and(|p| p != pos.to_move()));
+    let mut all = Vec::new();
+    for from in own.chain(empty).chain(other) {
+        for to in around(g, from).filter(|&to| to != from) {
+            all.push(SplinterMove::step(from, to));
+            all.push(SplinterMove::keeping(from, to, &[to]));
+        }
+        all.push(SplinterMove::step(from, from));
+        all.push(SplinterMove::step(from, Cell(cells.len() as u16 + 1)));
+        if let Some(far) = g.cell_at(g.col(from) as i32 + 2, g.row(from) as i32) {
+            all.push(SplinterMove::step(from, far));
+        }
+    }
+    for m in legal {
+        all.push(*m);
+        let made: Vec<Cell> = m.choices().collect();
+        for &c in sample.iter().filter(|_| !made.is_empty()) {
+            if made.len() < MAX_CHOICES {
+                all.push(SplinterMove::keeping(m.from, m.to, &[made.as_slice(), &[c]].concat()));
+            }
+            if let Some((_, before)) = made.split_last() {
+                all.push(SplinterMove::keeping(m.from, m.to, &[before, &[c]].concat()));
+            }
+        }
+    }
+    all
+}
+
+/// The engine agrees with the reference algorithm it replaced in `pos`: the legal moves, in
+/// order; for every candidate move, `check` and `effects`, and the position `play_unchecked`
+/// leaves (lenient play included), with its score, outcome and end.
+fn assert_agrees_with_reference(pos: &Splinter) -> Result<(), TestCaseError> {
+    let legal = pos.legal_moves();
+    prop_assert_eq!(&legal, &pos.reference_legal_moves(), "legal moves\n{}", diagram(pos));
+    for m in differential_candidates(pos, &legal) {
+        let reference = pos.reference_effects(m);
+        prop_assert_eq!(pos.check(m), reference.clone().map(|_| ()), "check {:?}\n{}", m, diagram(pos));
+        prop_assert_eq!(pos.effects(m), reference, "effects of {:?}\n{}", m, diagram(pos));
+        let (mut new, mut old) = (pos.clone(), pos.clone());
+        new.play_unchecked(m);
+        old.reference_play_unchecked(m);
+        prop_assert_eq!(&new, &old, "position after {:?}\n{}", m, diagram(pos));
+        prop_assert_eq!(new.score(), old.score());
+        prop_assert_eq!(new.outcome(), old.outcome());
+        prop_assert_eq!(new.is_over(), old.is_over());
+    }
+    Ok(())
+}
+
+/// Plays a random game from `start` (`random_game`, with the engine's legal moves) and compares
+/// the engine with the reference at every position, the last one included.
+fn game_agrees_with_reference(start: &Splinter, seed: u64) -> Result<(), TestCaseError> {
+    let mut pos = start.clone();
+    assert_agrees_with_reference(&pos)?;
+    for m in random_game(start, seed, 100_000) {
+        pos.play_unchecked(m);
+        assert_agrees_with_reference(&pos)?;
+    }
+    prop_assert!(pos.is_over());
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Differential test of the fast engine (moves settled at once from one group, groups found
+    /// in fixed buffers, `check` settling on a copy only when it must) against the reference
+    /// algorithm it replaced, along random games from the default starts for 2, 3 and 4 players.
+    #[test]
+    fn the_engine_agrees_with_the_reference_from_the_default_starts(players in 2u8..=4, seed in any::<u64>()) {
+        game_agrees_with_reference(&Splinter::start(None, Some(players)).unwrap(), seed)?;
+    }
+
+    /// The same from random setups on small boards: several groups at the start, ties after ties,
+    /// players going out together.
+    #[test]
+    fn the_engine_agrees_with_the_reference_from_random_setups(
+        players in 2u8..=4,
+        size in 2u8..=9,
+        setup in any::<u64>(),
+        seed in any::<u64>(),
+    ) {
+        game_agrees_with_reference(&random_setup(players, size, setup), seed)?;
+    }
+}
+
+/// The differential test on the hand-made positions of the other tests, ties and setups of
+/// several groups among them.
+#[test]
+fn the_engine_agrees_with_the_reference_on_the_small_positions() {
+    for start in small_positions().into_iter().chain([board(3, TWO_TIES)]) {
+        for seed in 0..3 {
+            game_agrees_with_reference(&start, seed).unwrap();
+        }
+    }
 }

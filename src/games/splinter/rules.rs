@@ -66,13 +66,26 @@
 //! The game always ends: a move in which no piece leaves the board counts towards the quiet-move
 //! rule, and each other move takes at least one piece off the board. So a game from a start with
 //! `n` pieces lasts at most `(n + 1) * QUIET_MOVES` moves.
+//!
+//! Speed. Settling a move in full (a search for groups per round, on the board or on a copy of it)
+//! is kept for the moves that need it: a tie to decide, or somebody going out. Most moves settle in
+//! one round with nothing to choose, and that is seen without settling them: `check` and
+//! `play_unchecked` look at the squares around the step ([`Splinter::settles_at_once`]), and
+//! `legal_moves`, which only needs to know whether a step has a tie to decide, builds the pieces'
+//! graph once and finds the groups of the other pieces once per piece, for all its steps
+//! ([`Splinter::settles_without_tie`]). Groups are found in fixed-size buffers; nothing is
+//! allocated per move but the list of legal moves. The algorithm this replaced is kept in
+//! `reference` for the differential test.
 
+use std::cmp::Ordering;
 use std::fmt;
 
 use super::notation::{self, Written};
 use super::start::{block_size, default_block, default_size};
 use crate::game::{BoardView, Game, GameKind, Outcome, Recorded};
 use crate::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
+
+mod reference;
 
 /// The smallest board: every square has at least three neighbours.
 pub const MIN_SIZE: u8 = 2;
@@ -507,6 +520,13 @@ pub struct Splinter {
     /// Moves played.
     moves: u32,
     ending: Option<Ending>,
+    /// How many pieces of each type each player has on the board, `[player][kind]`: kept with
+    /// the board, since knockouts are counted after every move.
+    counts: [[u8; 4]; 4],
+    /// Whether the pieces form one group at most. Always so while the game goes on once a move has
+    /// settled (only the largest group stays); a setup may start with several. Steps from one
+    /// group can settle without looking for groups (see [`Splinter::settles_at_once`]).
+    one_group: bool,
 }
 
 impl Splinter {
@@ -528,6 +548,8 @@ impl Splinter {
             quiet: 0,
             moves: 0,
             ending: None,
+            counts: [[0; 4]; 4],
+            one_group: true,
         };
         let (width, height) = block_size(block);
         if width > size || height > size {
@@ -584,6 +606,7 @@ impl Splinter {
         if let Some(&p) = self.player_list().iter().find(|p| army[p.index()].iter().all(|&k| k == 0)) {
             return Err(SetupError::NoPiece(p));
         }
+        let one_group = Groups::find(self.grid(), &squares).count <= 1;
         Ok(Splinter {
             size: self.size,
             players: self.players,
@@ -595,6 +618,8 @@ impl Splinter {
             quiet: 0,
             moves: 0,
             ending: None,
+            counts: army,
+            one_group,
         })
     }
 
@@ -640,7 +665,7 @@ impl Splinter {
 
     /// The pieces `p` has on the board.
     pub fn pieces(&self, p: Player) -> u8 {
-        self.squares.iter().flatten().filter(|x| x.player == p).count() as u8
+        self.counts[p.index()].iter().sum()
     }
 
     /// The knockouts `p` has taken: the types they had at the start and have run out of (as they
@@ -648,7 +673,7 @@ impl Splinter {
     pub fn knockouts(&self, p: Player) -> u8 {
         match self.standing[p.index()] {
             Standing::Out { knockouts, .. } => knockouts,
-            Standing::In => run_out(&counts(&self.squares), &self.army, p).count() as u8,
+            Standing::In => run_out(&self.counts, &self.army, p).count() as u8,
         }
     }
 
@@ -680,36 +705,32 @@ impl Splinter {
     /// The groups of pieces (joined through sides and corners), each in reading order, ordered by
     /// their first square.
     pub fn groups(&self) -> Vec<Vec<Cell>> {
-        groups(self.size as u16, &self.squares)
+        let groups = Groups::find(self.grid(), &self.squares);
+        (1..=groups.count).map(|g| groups.cells(g).collect()).collect()
+    }
+
+    fn grid(&self) -> Grid {
+        Grid { size: self.size as i32 }
     }
 
     fn label(&self, c: Cell) -> CellLabel {
         self.geometry().label(c)
     }
 
-    /// The direction from `from` to `to` if they are neighbours.
-    fn direction(&self, from: Cell, to: Cell) -> Option<Direction> {
-        let g = self.geometry();
-        KING.iter().copied().find(|&d| g.step(from, d) == Some(to))
-    }
-
-    /// The first piece the step from `from` in direction `d` would bring back to the square it left
-    /// on the previous move: the moved piece, then the pushed line in order.
-    fn returning(&self, from: Cell, d: Direction) -> Option<(Cell, Cell)> {
-        let g = self.geometry();
-        let mut at = Some(from);
-        while let Some(c) = at.filter(|&c| self.piece(c).is_some()) {
-            let next = g.step(c, d);
-            if let Some(n) = next.filter(|&n| self.left_from(c) == Some(n)) {
-                return Some((c, n));
-            }
-            at = next;
-        }
-        None
+    /// The direction from `from` to `to` (an index into [`KING`]) if they are neighbours.
+    fn direction(&self, from: Cell, to: Cell) -> Option<usize> {
+        KING.iter().position(|&d| self.grid().step(from, d) == Some(to))
     }
 
     /// What the move does, or why it is illegal.
     pub fn effects(&self, m: SplinterMove) -> Result<Effects, Illegal> {
+        let s = self.checked_step(m)?;
+        self.settle_checked(m, &s, true)
+    }
+
+    /// The step a move makes and the line it pushes, if nothing but its choices of group can make
+    /// it illegal; else why it is illegal.
+    fn checked_step(&self, m: SplinterMove) -> Result<Slide, Illegal> {
         if let Some(e) = &self.ending {
             return Err(Illegal::GameOver(e.clone()));
         }
@@ -720,78 +741,274 @@ impl Splinter {
         if self.piece(m.from).map(|p| p.player) != Some(self.to_move) {
             return Err(Illegal::NoPiece { player: self.to_move, cell: self.label(m.from) });
         }
-        let d =
+        let dir =
             self.direction(m.from, m.to).ok_or(Illegal::NotAStep { from: self.label(m.from), to: self.label(m.to) })?;
-        if let Some((at, back_to)) = self.returning(m.from, d) {
+        let s = self.line(m.from, dir);
+        if let Some((at, back_to)) = s.returning {
             let piece = self.piece(at).expect("a returning piece stands on its square");
             return Err(Illegal::Returns { piece, at: self.label(at), back_to: self.label(back_to) });
         }
-        let mut s = Settling::slide(self, m.from, d);
+        Ok(s)
+    }
+
+    /// The direction of a move that `play_unchecked` plays as written: a step of one of the mover's
+    /// pieces to a neighbouring square.
+    fn own_step(&self, m: SplinterMove) -> Option<usize> {
+        let g = self.geometry();
+        (g.contains(m.from) && g.contains(m.to))
+            .then(|| self.direction(m.from, m.to))
+            .flatten()
+            .filter(|_| self.piece(m.from).is_some_and(|p| p.player == self.to_move))
+    }
+
+    /// The step of the piece on `from` in direction `KING[dir]`, and the line in front of it.
+    fn line(&self, from: Cell, dir: usize) -> Slide {
+        self.line_at(from, self.grid().xy(from), dir)
+    }
+
+    /// [`Splinter::line`], with the column and row of `from`.
+    fn line_at(&self, from: Cell, (mut x, mut y): (i32, i32), dir: usize) -> Slide {
+        let grid = self.grid();
+        let d = KING[dir];
+        let mut s = Slide { from, dir, last: from, beyond: None, end: (x, y), returning: None };
+        loop {
+            (x, y) = (x + d.dcol as i32, y + d.drow as i32);
+            let next = grid.at(x, y);
+            if s.returning.is_none() && next.is_some() && self.left_from(s.last) == next {
+                s.returning = next.map(|n| (s.last, n));
+            }
+            match next {
+                Some(n) if self.squares[n.0 as usize].is_some() => s.last = n,
+                beyond => return Slide { beyond, end: (x, y), ..s },
+            }
+        }
+    }
+
+    /// The pieces around `c`: bit `i` for the neighbour in direction `KING[i]`.
+    fn around(&self, c: Cell) -> u8 {
+        let grid = self.grid();
+        let (x, y) = grid.xy(c);
+        KING.iter().enumerate().fold(0, |ring, (i, d)| match grid.at(x + d.dcol as i32, y + d.drow as i32) {
+            Some(n) if self.squares[n.0 as usize].is_some() => ring | 1 << i,
+            _ => ring,
+        })
+    }
+
+    /// Whether a step settles at once, with no tie to decide and nobody out, as most do: the
+    /// pieces were one group and stay one group, and a piece pushed off puts nobody out. Then no
+    /// groups need finding, only the pieces around the squares the step leaves and enters.
+    ///
+    /// The slide leaves every square as it was but two: `from` empties, and the square beyond the
+    /// line fills (unless the last piece is pushed off). If the pieces around `from` all touch
+    /// each other ([`RING_GROUPS`]), any path between two pieces that went through `from` can go
+    /// round it instead: the others stay one group. The square beyond the line joins them: it
+    /// touches the line's last piece, or, if the moved piece pushes nothing, it is the step's
+    /// square, and joins if it touches a piece other than the moved one (the ring counts it as a
+    /// piece, so that it may also join pieces around `from` that touch only through it).
+    fn settles_at_once(&self, s: &Slide) -> bool {
+        if !self.one_group {
+            return false;
+        }
+        let ring = self.around(s.from);
+        let one_group = if s.last != s.from {
+            RING_GROUPS[ring as usize] <= 1
+        } else {
+            let to = s.beyond.expect("a step lands on the board");
+            let back = 1 << ((s.dir + 4) % KING.len());
+            RING_GROUPS[(ring | 1 << s.dir) as usize] <= 1
+                || RING_GROUPS[ring as usize] <= 1 && self.around(to) & !back != 0
+        };
+        one_group
+            && match (s.beyond, self.squares[s.last.0 as usize]) {
+                (None, Some(p)) => !self.puts_out(p),
+                _ => true,
+            }
+    }
+
+    /// Whether a step settles with no tie to decide (so that it is written with no choice of
+    /// group), given `graph`, the pieces' graph, and `others`, the groups of the pieces but the
+    /// moved one (for `legal_moves`, which finds them once for all the steps of a piece). `false`
+    /// if it cannot tell: the move must be settled to see.
+    ///
+    /// After the slide the pieces stand where `others` stand, and on the square beyond the line,
+    /// which joins the groups of `others` it touches into one (the line's own group among them,
+    /// with the moved piece). The pieces left are those of the largest group, if it is the only
+    /// one of its size. Then the move is settled if they leave every player still in with a piece
+    /// and fewer than two knockouts, or one player at most; and also if the pieces left once the
+    /// players going out have left are one group.
+    fn settles_without_tie(&self, s: &Slide, graph: &Graph, others: &[u64]) -> bool {
+        let grid = self.grid();
+        let from = graph.number(s.from).expect("the moved piece");
+        // The pieces the square beyond the line touches (the line's last one among them, if the
+        // moved piece pushes any), and the groups they are in, joined.
+        let touched = || s.beyond.map_or(0, |_| graph.around(grid, s.end) & !(1 << from));
+        // The common case, quickly: the other pieces are one group (or none), and the square
+        // beyond the line joins it, or there is none. Then only a piece pushed off can put
+        // anybody out.
+        if others.len() <= 1 && (others.is_empty() || s.beyond.is_none() || s.last != s.from || touched() != 0) {
+            return match s.beyond {
+                Some(_) => true,
+                None => !self.puts_out(self.squares[s.last.0 as usize].expect("the pushed piece")),
+            };
+        }
+        let touched = touched();
+        let joined = others.iter().filter(|&&g| g & touched != 0).fold(0, |all, g| all | g);
+        let joined_size = s.beyond.map(|_| joined.count_ones() + 1);
+        let apart = others.iter().filter(|&&g| g & touched == 0);
+        // The largest size, and how many groups have it.
+        let sizes = joined_size.into_iter().chain(apart.clone().map(|g| g.count_ones()));
+        let (top, ties) = sizes.fold((0, 0), |(top, n), size| match size.cmp(&top) {
+            Ordering::Greater => (size, 1),
+            Ordering::Equal => (top, n + 1),
+            Ordering::Less => (top, n),
+        });
+        if ties > 1 {
+            return false;
+        }
+        // The pieces of the group that stays, as they stand before the slide, and whether the
+        // moved piece is among them: it is in the joined group, or, if the line's last piece is
+        // pushed off, in the line's.
+        let (kept, with_moved) = match s.beyond {
+            Some(_) if joined_size == Some(top) => (joined, true),
+            _ => {
+                let kept = *apart.clone().find(|g| g.count_ones() == top).expect("a largest group");
+                let step = graph.number(grid.step(s.from, KING[s.dir]).expect("a step"));
+                (kept, s.beyond.is_none() && step.is_some_and(|n| kept & 1 << n != 0))
+            }
+        };
+        // What leaves the board: the pieces of the other groups, the moved piece if its group is
+        // not the one that stays, and the line's last piece if it is pushed off (if its group
+        // stays: else it is among the first).
+        let mut left = self.counts;
+        let mut lose = |c: Cell| {
+            let p = self.squares[c.0 as usize].expect("a piece");
+            left[p.player.index()][p.kind.index()] -= 1;
+        };
+        for n in bits(graph.all() & !kept & !(1 << from)) {
+            lose(graph.cells[n]);
+        }
+        if !with_moved {
+            lose(s.from);
+        } else if s.beyond.is_none() {
+            lose(s.last);
+        }
+        let mut going = [false; 4];
+        for &p in self.player_list().iter().filter(|&&p| self.is_in(p)) {
+            going[p.index()] = run_out(&left, &self.army, p).count() >= 2 || left[p.index()].iter().all(|&n| n == 0);
+        }
+        let staying = self.player_list().iter().filter(|&&p| self.is_in(p) && !going[p.index()]).count();
+        if !going.contains(&true) || staying < 2 {
+            // Nobody goes out, or the game is over: nothing more is checked.
+            return true;
+        }
+        // The pieces of the players going out leave, and the groups are checked again: if the
+        // pieces left are one group, nobody takes another knockout, and the move is settled. On the
+        // graph the square beyond the line takes the moved piece's number, and the pieces of the
+        // line are those behind their squares.
+        let back = KING[(s.dir + 4) % KING.len()];
+        let line =
+            s.back(grid).filter(|&c| c != s.from).fold(0u64, |set, c| set | 1 << graph.number(c).expect("a piece"));
+        let after = |n: usize| match () {
+            _ if s.beyond.is_some() && n == from => s.last,
+            _ if line & 1 << n != 0 => grid.step(graph.cells[n], back).expect("the square behind"),
+            _ => graph.cells[n],
+        };
+        let kept = kept | if with_moved && s.beyond.is_some() { 1 << from } else { 0 };
+        let left = bits(kept)
+            .filter(|&n| !going[self.squares[after(n).0 as usize].expect("a piece").player.index()])
+            .fold(0u64, |set, n| set | 1 << n);
+        graph.connected(left, |n| match s.beyond {
+            Some(_) if n == from => touched,
+            Some(_) if touched & 1 << n != 0 => graph.around[n] | 1 << from,
+            _ => graph.around[n] & !(1 << from),
+        })
+    }
+
+    /// Whether losing `p` puts its player out: it is their last piece, or their last of a type and
+    /// they have a knockout already.
+    fn puts_out(&self, p: Piece) -> bool {
+        let have = self.counts[p.player.index()];
+        have.iter().sum::<u8>() == 1 || have[p.kind.index()] == 1 && self.knockouts(p.player) >= 1
+    }
+
+    /// A copy of the board in `buffer`, for a move settled on the side (no allocation).
+    fn copy_to<'a>(&self, buffer: &'a mut [Option<Piece>; MAX_CELLS]) -> &'a mut [Option<Piece>] {
+        let board = &mut buffer[..self.squares.len()];
+        board.copy_from_slice(&self.squares);
+        board
+    }
+
+    /// Settles a checked step on a copy of the board, deciding each tie by the move's next choice:
+    /// what the move does (recorded if `record`), or why its choices are wrong.
+    fn settle_checked(&self, m: SplinterMove, s: &Slide, record: bool) -> Result<Effects, Illegal> {
+        let mut buffer = [None; MAX_CELLS];
+        let mut settling = Settling::new(self, self.copy_to(&mut buffer), record);
+        settling.slide(s);
         let mut choices = m.choices();
-        let mut made: Vec<Cell> = Vec::new();
-        while let Some(tie) = s.next_tie() {
+        let mut ties = 0;
+        while let Some(tie) = settling.next_tie() {
             let Some(cell) = choices.next() else {
                 let mut like = format!("{}{}", self.label(m.from), self.label(m.to));
-                for c in made.iter().chain([&tie.groups[0][0]]) {
-                    like.push_str(&format!("/{}", self.label(*c)));
+                for c in m.choices().take(ties).chain([tie.groups.cells(tie.first()).next().expect("a group")]) {
+                    like.push_str(&format!("/{}", self.label(c)));
                 }
                 return Err(Illegal::ChoiceNeeded {
-                    after: tie.after,
-                    groups: tie.groups.len() as u8,
-                    size: tie.groups[0].len() as u16,
+                    after: self.player_list().iter().copied().filter(|p| tie.after[p.index()]).collect(),
+                    groups: tie.largest.count_ones() as u8,
+                    size: tie.size as u16,
                     like,
                 });
             };
-            let Some(group) = tie.groups.iter().find(|grp| grp.contains(&cell)) else {
+            let Some(g) = tie.group_of(cell) else {
                 return Err(Illegal::NotInLargest { cell: self.label(cell) });
             };
-            s.keep(group);
-            made.push(cell);
+            settling.keep(&tie.groups, g);
+            ties += 1;
         }
         if let Some(cell) = choices.next() {
-            return Err(Illegal::NoChoice { cell: self.label(cell), ties: made.len() as u8 });
+            return Err(Illegal::NoChoice { cell: self.label(cell), ties: ties as u8 });
         }
-        Ok(s.effects)
+        Ok(settling.effects)
     }
 
-    /// Every way to name the groups that stay, for a move settling from `s`: one list of squares
-    /// per legal token.
-    fn choice_lists(mut s: Settling, depth: usize) -> Vec<Vec<Cell>> {
-        let Some(tie) = s.next_tie() else { return vec![Vec::new()] };
-        if depth >= MAX_CHOICES {
-            return Vec::new();
-        }
-        let mut lists = Vec::new();
-        for group in &tie.groups {
-            let mut t = s.clone();
-            t.keep(group);
-            let rest = Splinter::choice_lists(t, depth + 1);
-            for &c in group {
-                lists.extend(rest.iter().map(|r| std::iter::once(c).chain(r.iter().copied()).collect()));
+    /// Applies a settled move: `standing` and `counts` as it leaves them, `gone` pieces off the
+    /// board.
+    fn commit(&mut self, s: &Slide, standing: [Standing; 4], counts: [[u8; 4]; 4], gone: u16) {
+        let mover = self.to_move;
+        let before = self.standing;
+        let grid = self.grid();
+        self.just_moved.clear();
+        for c in s.back(grid) {
+            if let Some(now) = grid.step(c, KING[s.dir]).filter(|now| self.squares[now.0 as usize].is_some()) {
+                self.just_moved.push((now, c));
             }
         }
-        lists
-    }
-
-    /// Applies a settled move.
-    fn commit(&mut self, s: Settling) {
-        let mover = self.to_move;
-        let Settling { squares, standing, effects, moved, .. } = s;
-        self.just_moved = moved.into_iter().filter(|&(now, _)| squares[now.0 as usize].is_some()).collect();
-        self.squares = squares;
-        let before = self.players_in();
         self.standing = standing;
-        self.quiet = if effects.pieces_gone() > 0 { 0 } else { self.quiet.saturating_add(1) };
-        self.finish_turn(mover, &before);
+        self.counts = counts;
+        self.quiet = if gone > 0 { 0 } else { self.quiet.saturating_add(1) };
+        self.finish_turn(mover, before);
+        // The kept group is all that is left while the game goes on (see `one_group`).
+        self.one_group = self.ending.is_none() || Groups::find(grid, &self.squares).count <= 1;
     }
 
-    /// Moves the turn on and sees whether the game is over.
-    fn finish_turn(&mut self, mover: Player, before: &[Player]) {
+    /// A move that `play_unchecked` cannot play as written: nothing moves, the turn passes.
+    fn pass_turn(&mut self) {
+        let mover = self.to_move;
+        self.just_moved.clear();
+        self.quiet = self.quiet.saturating_add(1);
+        self.finish_turn(mover, self.standing);
+    }
+
+    /// Moves the turn on and sees whether the game is over; `before` is where the players stood
+    /// before the move.
+    fn finish_turn(&mut self, mover: Player, before: [Standing; 4]) {
         self.moves = self.moves.saturating_add(1);
-        let left = self.players_in();
-        self.ending = match left.as_slice() {
-            [] => Some(Ending::AllOut(before.to_vec())),
-            [last] => Some(Ending::LastStanding(*last)),
+        let mut left = self.player_list().iter().copied().filter(|&p| self.is_in(p));
+        self.ending = match (left.next(), left.next()) {
+            (None, _) => Some(Ending::AllOut(
+                self.player_list().iter().copied().filter(|p| before[p.index()] == Standing::In).collect(),
+            )),
+            (Some(last), None) => Some(Ending::LastStanding(last)),
             _ if self.quiet >= QUIET_MOVES => Some(Ending::Quiet),
             _ => None,
         };
@@ -882,125 +1099,403 @@ impl Splinter {
     }
 }
 
-/// How many pieces of each type each player has on `squares`: `[player][kind]`.
-fn counts(squares: &[Option<Piece>]) -> [[u8; 4]; 4] {
-    let mut n = [[0u8; 4]; 4];
-    for p in squares.iter().flatten() {
-        n[p.player.index()][p.kind.index()] += 1;
-    }
-    n
-}
-
 /// The types `p` had at the start (`army`) and has no piece of now (`counts`).
 fn run_out(counts: &[[u8; 4]; 4], army: &[[u8; 4]; 4], p: Player) -> impl Iterator<Item = Kind> {
     let (have, had) = (counts[p.index()], army[p.index()]);
     Kind::ALL.into_iter().filter(move |k| had[k.index()] > 0 && have[k.index()] == 0)
 }
 
-/// The groups of pieces on `squares` (a `size` x `size` board), joined through sides and
-/// corners, each in reading order, ordered by their first square. Plain index arithmetic: this is
-/// the engine's inner loop.
-fn groups(size: u16, squares: &[Option<Piece>]) -> Vec<Vec<Cell>> {
-    let n = size as i32;
-    let mut seen = vec![false; squares.len()];
-    let mut out = Vec::new();
-    let mut stack = Vec::new();
-    for start in 0..squares.len() {
-        if squares[start].is_none() || seen[start] {
-            continue;
-        }
-        seen[start] = true;
-        stack.push(start);
-        let mut group = Vec::new();
-        while let Some(c) = stack.pop() {
-            group.push(Cell(c as u16));
-            let (col, row) = (c as i32 % n, c as i32 / n);
-            for (dc, dr) in KING.iter().map(|d| (d.dcol as i32, d.drow as i32)) {
-                let (x, y) = (col + dc, row + dr);
-                if x < 0 || y < 0 || x >= n || y >= n {
-                    continue;
+/// The most pieces a board can hold: four players with a full army each.
+const MAX_PIECES: usize = 4 * 9;
+/// The most squares a board can have.
+const MAX_CELLS: usize = MAX_SIZE as usize * MAX_SIZE as usize;
+
+/// Square-board arithmetic on cell indices, for the engine's inner loops (the geometry's `step`
+/// serves hex boards too, and looks at the shape on every call). Loops that walk the board carry
+/// columns and rows along rather than divide for them.
+#[derive(Clone, Copy)]
+struct Grid {
+    size: i32,
+}
+
+impl Grid {
+    fn xy(self, c: Cell) -> (i32, i32) {
+        (c.0 as i32 % self.size, c.0 as i32 / self.size)
+    }
+
+    fn at(self, x: i32, y: i32) -> Option<Cell> {
+        self.contains(x, y).then(|| Cell((y * self.size + x) as u16))
+    }
+
+    fn contains(self, x: i32, y: i32) -> bool {
+        x >= 0 && y >= 0 && x < self.size && y < self.size
+    }
+
+    fn step(self, c: Cell, d: Direction) -> Option<Cell> {
+        let (x, y) = self.xy(c);
+        self.at(x + d.dcol as i32, y + d.drow as i32)
+    }
+}
+
+/// For each set of pieces around a square (bit `i` for the neighbour in direction `KING[i]`), how
+/// many groups they form among themselves: neighbours next to each other round the ring touch,
+/// and so do the orthogonal ones two apart (N and E meet at a corner), but no others.
+const RING_GROUPS: [u8; 256] = ring_groups();
+
+const fn ring_groups() -> [u8; 256] {
+    /// N, E, S and W.
+    const ORTHOGONAL: u8 = 0b0101_0101;
+    let mut table = [0u8; 256];
+    let mut ring = 0;
+    while ring < 256 {
+        let pieces = ring as u8;
+        let mut seen = 0u8;
+        let mut i = 0;
+        while i < 8 {
+            if pieces & !seen & (1 << i) != 0 {
+                table[ring] += 1;
+                let mut group = 1u8 << i;
+                loop {
+                    let ends = group & ORTHOGONAL;
+                    let grown = (group
+                        | group.rotate_left(1)
+                        | group.rotate_right(1)
+                        | ends.rotate_left(2)
+                        | ends.rotate_right(2))
+                        & pieces;
+                    if grown == group {
+                        break;
+                    }
+                    group = grown;
                 }
-                let next = (y * n + x) as usize;
-                if squares[next].is_some() && !seen[next] {
-                    seen[next] = true;
-                    stack.push(next);
+                seen |= group;
+            }
+            i += 1;
+        }
+        ring += 1;
+    }
+    table
+}
+
+/// The groups of pieces on a board, joined through sides and corners, numbered from 1 in the
+/// order of their first squares (reading order). Fixed-size buffers: nothing is allocated.
+struct Groups {
+    /// The group of each square; 0 for an empty one.
+    of: [u8; MAX_CELLS],
+    /// The number of squares of the board.
+    squares: usize,
+    /// The size of group `g` at `sizes[g - 1]`.
+    sizes: [u8; MAX_PIECES],
+    count: u8,
+}
+
+impl Groups {
+    /// A flood fill from each piece not yet in a group, in reading order.
+    fn find(grid: Grid, squares: &[Option<Piece>]) -> Groups {
+        let mut groups = Groups { of: [0; MAX_CELLS], squares: squares.len(), sizes: [0; MAX_PIECES], count: 0 };
+        let n = grid.size;
+        // The squares still to look around, each piece put on once: column and row.
+        let mut stack = [(0, 0); MAX_PIECES];
+        for (i, square) in squares.iter().enumerate() {
+            if square.is_none() || groups.of[i] != 0 {
+                continue;
+            }
+            groups.count += 1;
+            let g = groups.count;
+            groups.of[i] = g;
+            stack[0] = (i as i32 % n, i as i32 / n);
+            let (mut todo, mut size) = (1, 0);
+            while todo > 0 {
+                todo -= 1;
+                size += 1;
+                let (x, y) = stack[todo];
+                for d in KING {
+                    let (x, y) = (x + d.dcol as i32, y + d.drow as i32);
+                    let j = (y * n + x) as usize;
+                    if grid.contains(x, y) && squares[j].is_some() && groups.of[j] == 0 {
+                        groups.of[j] = g;
+                        stack[todo] = (x, y);
+                        todo += 1;
+                    }
+                }
+            }
+            groups.sizes[g as usize - 1] = size;
+        }
+        groups
+    }
+
+    /// The squares of group `g`, in reading order.
+    fn cells(&self, g: u8) -> impl Iterator<Item = Cell> + '_ {
+        (0..self.squares).filter(move |&i| self.of[i] == g).map(|i| Cell(i as u16))
+    }
+
+    /// The largest groups (bit `g - 1` for group `g`), and their size.
+    fn largest(&self) -> (u64, u8) {
+        let sizes = &self.sizes[..self.count as usize];
+        let top = sizes.iter().copied().max().unwrap_or(0);
+        let set = sizes.iter().enumerate().filter(|&(_, &n)| n == top).fold(0, |set, (g, _)| set | 1 << g);
+        (set, top)
+    }
+}
+
+/// The members of a set of numbers (below 64), smallest first.
+fn bits(mut set: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let n = set.trailing_zeros() as usize;
+        set &= set.wrapping_sub(1);
+        (n < 64).then_some(n)
+    })
+}
+
+/// The pieces of a position as a graph, for [`Game::legal_moves`]: the pieces numbered in
+/// reading order, with their neighbours as sets of numbers (bit `n` for piece `n`). All the steps
+/// of one piece need the groups of the other pieces, which a flood fill over these sets finds in a
+/// few operations a piece, with no look at the board.
+struct Graph {
+    /// The square of each piece.
+    cells: [Cell; MAX_PIECES],
+    count: usize,
+    /// The number of the piece on each square, plus one; 0 for an empty square.
+    numbers: [u8; MAX_CELLS],
+    /// The pieces around each piece.
+    around: [u64; MAX_PIECES],
+}
+
+impl Graph {
+    fn new(grid: Grid, squares: &[Option<Piece>]) -> Graph {
+        let mut graph =
+            Graph { cells: [Cell(0); MAX_PIECES], count: 0, numbers: [0; MAX_CELLS], around: [0; MAX_PIECES] };
+        for (i, _) in squares.iter().enumerate().filter(|(_, p)| p.is_some()) {
+            graph.cells[graph.count] = Cell(i as u16);
+            graph.count += 1;
+            graph.numbers[i] = graph.count as u8;
+        }
+        // Each piece is a neighbour of the pieces it finds: only the directions that come later
+        // in reading order (E, SE, S and SW) need looking at.
+        for n in 0..graph.count {
+            let (x, y) = grid.xy(graph.cells[n]);
+            for d in &KING[2..6] {
+                if let Some(m) = grid.at(x + d.dcol as i32, y + d.drow as i32).and_then(|c| graph.number(c)) {
+                    graph.around[n] |= 1 << m;
+                    graph.around[m] |= 1 << n;
                 }
             }
         }
-        group.sort_unstable();
-        out.push(group);
+        graph
     }
-    out
+
+    /// The number of the piece on `c`, if any.
+    fn number(&self, c: Cell) -> Option<usize> {
+        (self.numbers[c.0 as usize] as usize).checked_sub(1)
+    }
+
+    /// The pieces around the square at column `x` and row `y`.
+    fn around(&self, grid: Grid, (x, y): (i32, i32)) -> u64 {
+        KING.iter()
+            .filter_map(|d| grid.at(x + d.dcol as i32, y + d.drow as i32))
+            .filter_map(|n| self.number(n))
+            .fold(0, |set, n| set | 1 << n)
+    }
+
+    /// All the pieces.
+    fn all(&self) -> u64 {
+        (1 << self.count) - 1
+    }
+
+    /// Whether the pieces of `set` are one group (or none), with `around` the pieces around each.
+    fn connected(&self, set: u64, around: impl Fn(usize) -> u64) -> bool {
+        let mut group = set & set.wrapping_neg();
+        let mut todo = group;
+        while todo != 0 {
+            let n = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let new = around(n) & set & !group;
+            group |= new;
+            todo |= new;
+        }
+        group == set
+    }
+
+    /// The groups of the pieces but piece `without`, written to `groups` (one set of pieces a
+    /// group); returns how many.
+    fn groups_without(&self, without: usize, groups: &mut [u64; MAX_PIECES]) -> usize {
+        let mut left = self.all() & !(1 << without);
+        let mut found = 0;
+        while left != 0 {
+            let mut group = left & left.wrapping_neg();
+            let mut todo = group;
+            while todo != 0 {
+                let n = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                let new = self.around[n] & left & !group;
+                group |= new;
+                todo |= new;
+            }
+            left &= !group;
+            groups[found] = group;
+            found += 1;
+        }
+        found
+    }
 }
 
-/// A tie the mover must decide: the equal largest groups, and who went out just before (nobody in
-/// the first round).
+/// A step and the line it pushes.
+#[derive(Clone, Copy)]
+struct Slide {
+    from: Cell,
+    /// The direction, as an index into [`KING`].
+    dir: usize,
+    /// The last piece of the unbroken line the moved piece pushes (the moved piece itself if it
+    /// pushes none).
+    last: Cell,
+    /// The square the last piece moves to; `None` if it is pushed off the board.
+    beyond: Option<Cell>,
+    /// The column and row of that square, on the board or not.
+    end: (i32, i32),
+    /// The first piece, moved or pushed, that the step brings back to the square it left on the
+    /// previous move, and that square: the step is illegal.
+    returning: Option<(Cell, Cell)>,
+}
+
+impl Slide {
+    /// The squares of the line, from the last piece back to the moved one.
+    fn back(self, grid: Grid) -> impl Iterator<Item = Cell> {
+        let back = KING[(self.dir + 4) % KING.len()];
+        std::iter::successors(Some(self.last), move |&c| (c != self.from).then(|| grid.step(c, back)).flatten())
+    }
+
+    /// Moves the line one square on, on `squares`, from its far end back: each piece into the
+    /// square in front of it. Returns the last piece if it is pushed off the board.
+    fn shift(self, grid: Grid, squares: &mut [Option<Piece>]) -> Option<Piece> {
+        let mut to = self.beyond;
+        let mut pushed_off = None;
+        for c in self.back(grid) {
+            let piece = squares[c.0 as usize].take();
+            match to {
+                Some(t) => squares[t.0 as usize] = piece,
+                None => pushed_off = piece,
+            }
+            to = Some(c);
+        }
+        pushed_off
+    }
+}
+
+/// A tie the mover must decide.
 struct Tie {
-    groups: Vec<Vec<Cell>>,
-    after: Vec<Player>,
+    groups: Groups,
+    /// The equal largest groups (bit `g - 1` for group `g`).
+    largest: u64,
+    /// Their size.
+    size: u8,
+    /// Who went out just before (nobody in the first round).
+    after: [bool; 4],
 }
 
-/// A move being settled: the board after the slide, then round after round of groups and
-/// eliminations.
-#[derive(Clone)]
-struct Settling {
-    geometry: Geometry,
+impl Tie {
+    /// The largest groups, in the order of their first squares.
+    fn choices(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..self.groups.count).filter(|g| self.largest & 1 << g != 0).map(|g| g + 1)
+    }
+
+    /// The first of the largest groups: the one that stays when a lenient move does not decide.
+    fn first(&self) -> u8 {
+        self.largest.trailing_zeros() as u8 + 1
+    }
+
+    /// The largest group that holds the square `c`, if any.
+    fn group_of(&self, c: Cell) -> Option<u8> {
+        let g = *self.groups.of[..self.groups.squares].get(c.0 as usize)?;
+        (g > 0 && self.largest & 1 << (g - 1) != 0).then_some(g)
+    }
+}
+
+/// A move being settled on a board (the position's own, or a copy): the slide, then round after
+/// round of groups and eliminations. What leaves the board is recorded in `effects` only when
+/// `record` asks for it (for reports): settling allocates nothing otherwise.
+struct Settling<'a> {
+    grid: Grid,
     players: u8,
     army: [[u8; 4]; 4],
-    squares: Box<[Option<Piece>]>,
+    squares: &'a mut [Option<Piece>],
+    counts: [[u8; 4]; 4],
     standing: [Standing; 4],
     /// Types each player has run out of so far, so that each knockout is reported once.
     run_out: [[bool; 4]; 4],
-    /// Pieces moved by the slide: where each stands and the square it left.
-    moved: Vec<(Cell, Cell)>,
+    /// Pieces that have left the board.
+    gone: u16,
+    record: bool,
     effects: Effects,
     /// The players put out in the latest round.
-    last_out: Vec<Player>,
+    last_out: [bool; 4],
     done: bool,
 }
 
-impl Settling {
-    /// The board once the piece on `from` has stepped in direction `d` with the line in front of it.
-    fn slide(pos: &Splinter, from: Cell, d: Direction) -> Settling {
-        let g = pos.geometry();
-        let mut squares = pos.squares.clone();
-        let mut effects = Effects::default();
-        let mut line = vec![from];
-        let mut next = g.step(from, d);
-        while let Some(c) = next.filter(|&c| squares[c.0 as usize].is_some()) {
-            line.push(c);
-            next = g.step(c, d);
-        }
-        let mut moved = Vec::with_capacity(line.len());
-        for &c in line.iter().rev() {
-            let piece = squares[c.0 as usize].take();
-            match (g.step(c, d), piece) {
-                (Some(to), _) => {
-                    squares[to.0 as usize] = piece;
-                    moved.push((to, c));
-                }
-                (None, Some(p)) => effects.pushed_off.push((g.label(c), p)),
-                (None, None) => {}
-            }
-        }
+impl<'a> Settling<'a> {
+    /// The settling of a move from `pos`, on `squares` (its board or a copy).
+    fn new(pos: &Splinter, squares: &'a mut [Option<Piece>], record: bool) -> Settling<'a> {
         let mut run_out_now = [[false; 4]; 4];
-        let before = counts(&pos.squares);
-        for p in pos.player_list() {
-            for k in run_out(&before, &pos.army, *p) {
+        for &p in pos.player_list() {
+            for k in run_out(&pos.counts, &pos.army, p) {
                 run_out_now[p.index()][k.index()] = true;
             }
         }
         Settling {
-            geometry: g,
+            grid: pos.grid(),
             players: pos.players,
             army: pos.army,
             squares,
+            counts: pos.counts,
             standing: pos.standing,
             run_out: run_out_now,
-            moved,
-            effects,
-            last_out: Vec::new(),
+            gone: 0,
+            record,
+            effects: Effects::default(),
+            last_out: [false; 4],
             done: false,
+        }
+    }
+
+    /// This settling, carried on on a copy of its board in `buffer`.
+    fn fork<'b>(&self, buffer: &'b mut [Option<Piece>; MAX_CELLS]) -> Settling<'b> {
+        let squares = &mut buffer[..self.squares.len()];
+        squares.copy_from_slice(self.squares);
+        Settling {
+            grid: self.grid,
+            players: self.players,
+            army: self.army,
+            squares,
+            counts: self.counts,
+            standing: self.standing,
+            run_out: self.run_out,
+            gone: self.gone,
+            record: self.record,
+            effects: self.effects.clone(),
+            last_out: self.last_out,
+            done: self.done,
+        }
+    }
+
+    /// Takes the piece on `c` off the board; `list` is where the effects record it.
+    fn remove(&mut self, c: Cell, list: fn(&mut Effects) -> &mut Vec<(CellLabel, Piece)>) {
+        if let Some(p) = self.squares[c.0 as usize].take() {
+            self.lost(c, p, list);
+        }
+    }
+
+    /// Counts `p`, taken off the board from `c`, as gone; `list` is where the effects record it.
+    fn lost(&mut self, c: Cell, p: Piece, list: fn(&mut Effects) -> &mut Vec<(CellLabel, Piece)>) {
+        self.counts[p.player.index()][p.kind.index()] -= 1;
+        self.gone += 1;
+        if self.record {
+            let label = Geometry::Square { size: self.grid.size as u8 }.label(c);
+            list(&mut self.effects).push((label, p));
+        }
+    }
+
+    fn slide(&mut self, s: &Slide) {
+        if let Some(p) = s.shift(self.grid, self.squares) {
+            self.lost(s.last, p, |e| &mut e.pushed_off);
         }
     }
 
@@ -1012,14 +1507,13 @@ impl Settling {
     /// settled (`None`).
     fn next_tie(&mut self) -> Option<Tie> {
         while !self.done {
-            let groups = groups(self.geometry.width(), &self.squares);
-            if groups.len() > 1 {
-                let top = groups.iter().map(Vec::len).max().unwrap_or(0);
-                let largest: Vec<Vec<Cell>> = groups.into_iter().filter(|g| g.len() == top).collect();
-                if largest.len() > 1 {
-                    return Some(Tie { groups: largest, after: self.last_out.clone() });
+            let groups = Groups::find(self.grid, self.squares);
+            if groups.count > 1 {
+                let (largest, size) = groups.largest();
+                if largest.count_ones() > 1 {
+                    return Some(Tie { groups, largest, size, after: self.last_out });
                 }
-                self.keep(&largest[0]);
+                self.keep(&groups, largest.trailing_zeros() as u8 + 1);
             } else {
                 self.eliminate();
             }
@@ -1027,12 +1521,12 @@ impl Settling {
         None
     }
 
-    /// Keeps only the pieces of `group`, then takes the knockouts and eliminations that follow.
-    fn keep(&mut self, group: &[Cell]) {
+    /// Keeps only the pieces of group `g` of `groups` (the groups of this board), then takes the
+    /// knockouts and eliminations that follow.
+    fn keep(&mut self, groups: &Groups, g: u8) {
         for i in 0..self.squares.len() {
-            if self.squares[i].is_some() && group.binary_search(&Cell(i as u16)).is_err() {
-                let p = self.squares[i].take().expect("just checked");
-                self.effects.splintered.push((self.geometry.label(Cell(i as u16)), p));
+            if groups.of[i] != 0 && groups.of[i] != g {
+                self.remove(Cell(i as u16), |e| &mut e.splintered);
             }
         }
         self.eliminate();
@@ -1041,34 +1535,70 @@ impl Settling {
     /// Knockouts, and the players they put out; another round follows if anybody went out and two
     /// players or more are still in.
     fn eliminate(&mut self) {
-        let mut going = Vec::new();
-        let now = counts(&self.squares);
-        for p in self.players_in().collect::<Vec<_>>() {
-            for k in run_out(&now, &self.army, p) {
-                if !std::mem::replace(&mut self.run_out[p.index()][k.index()], true) {
+        let mut going = [false; 4];
+        for p in Player::ALL[..self.players as usize].iter().copied() {
+            if self.standing[p.index()] != Standing::In {
+                continue;
+            }
+            for k in run_out(&self.counts, &self.army, p) {
+                if !std::mem::replace(&mut self.run_out[p.index()][k.index()], true) && self.record {
                     self.effects.knockouts.push((p, k));
                 }
             }
+            going[p.index()] = self.run_out[p.index()].iter().filter(|&&r| r).count() >= 2
+                || self.counts[p.index()].iter().all(|&n| n == 0);
+        }
+        for p in Player::ALL.into_iter().filter(|p| going[p.index()]) {
             let knockouts = self.run_out[p.index()].iter().filter(|&&r| r).count() as u8;
-            let pieces = now[p.index()].iter().sum::<u8>();
-            if knockouts >= 2 || pieces == 0 {
-                going.push((p, knockouts, pieces));
+            let pieces = self.counts[p.index()].iter().sum::<u8>();
+            self.standing[p.index()] = Standing::Out { knockouts, pieces };
+            if self.record {
+                self.effects.out.push((p, knockouts, pieces));
             }
         }
-        for &(p, knockouts, pieces) in &going {
-            self.standing[p.index()] = Standing::Out { knockouts, pieces };
-            self.effects.out.push((p, knockouts, pieces));
-        }
-        if !going.is_empty() {
+        if going.contains(&true) {
             for i in 0..self.squares.len() {
-                if let Some(x) = self.squares[i].filter(|x| going.iter().any(|g| g.0 == x.player)) {
-                    self.squares[i] = None;
-                    self.effects.removed.push((self.geometry.label(Cell(i as u16)), x));
+                if self.squares[i].is_some_and(|x| going[x.player.index()]) {
+                    self.remove(Cell(i as u16), |e| &mut e.removed);
                 }
             }
         }
-        self.last_out = going.iter().map(|g| g.0).collect();
-        self.done = going.is_empty() || self.players_in().count() < 2;
+        self.last_out = going;
+        self.done = !going.contains(&true) || self.players_in().count() < 2;
+    }
+}
+
+/// Adds to `out` every legal way to write `m`, a move settling from `s` whose first `depth` ties
+/// are decided: for the next tie, each of the largest groups in the order of their first squares,
+/// named by each of its squares in reading order, each followed by every way to decide the ties
+/// that come after it; `m` itself when no tie is left.
+fn choose(mut s: Settling, m: SplinterMove, depth: usize, out: &mut Vec<SplinterMove>) {
+    let Some(tie) = s.next_tie() else {
+        out.push(m);
+        return;
+    };
+    if depth >= MAX_CHOICES {
+        return;
+    }
+    for g in tie.choices() {
+        let mut buffer = [None; MAX_CELLS];
+        let mut kept = s.fork(&mut buffer);
+        kept.keep(&tie.groups, g);
+        // What follows does not depend on the square that names the group: find it once, named
+        // by the first square, and copy it for the others.
+        let mut cells = tie.groups.cells(g);
+        let mut named = m;
+        named.keep[depth] = cells.next();
+        let start = out.len();
+        choose(kept, named, depth + 1, out);
+        let end = out.len();
+        for c in cells {
+            for i in start..end {
+                let mut other = out[i];
+                other.keep[depth] = Some(c);
+                out.push(other);
+            }
+        }
     }
 }
 
@@ -1095,23 +1625,57 @@ impl Game for Splinter {
         if self.ending.is_some() {
             return Vec::new();
         }
-        let g = self.geometry();
-        let mut moves = Vec::new();
-        for from in g.cells().filter(|&c| self.piece(c).is_some_and(|p| p.player == self.to_move)) {
-            for d in KING {
-                let Some(to) = g.step(from, d) else { continue };
-                if self.returning(from, d).is_some() {
+        let grid = self.grid();
+        let graph = Graph::new(grid, &self.squares);
+        let mut moves = Vec::with_capacity(KING.len() * self.pieces(self.to_move) as usize);
+        let mut others = [0; MAX_PIECES];
+        for (i, &from) in graph.cells[..graph.count].iter().enumerate() {
+            if !self.piece(from).is_some_and(|p| p.player == self.to_move) {
+                continue;
+            }
+            // The groups of the other pieces, the same for all the steps of this piece: all of
+            // them, if the pieces are one group and those around this one touch each other (see
+            // `settles_at_once`), else found on the graph.
+            let found = if self.one_group && RING_GROUPS[self.around(from) as usize] <= 1 {
+                others[0] = graph.all() & !(1 << i);
+                (others[0] != 0) as usize
+            } else {
+                graph.groups_without(i, &mut others)
+            };
+            let at = grid.xy(from);
+            for (dir, &d) in KING.iter().enumerate() {
+                let Some(to) = grid.at(at.0 + d.dcol as i32, at.1 + d.drow as i32) else { continue };
+                let s = self.line_at(from, at, dir);
+                if s.returning.is_some() {
                     continue;
                 }
-                let s = Settling::slide(self, from, d);
-                moves.extend(Splinter::choice_lists(s, 0).iter().map(|keep| SplinterMove::keeping(from, to, keep)));
+                if self.settles_without_tie(&s, &graph, &others[..found]) {
+                    moves.push(SplinterMove::step(from, to));
+                    continue;
+                }
+                let mut buffer = [None; MAX_CELLS];
+                let mut settling = Settling::new(self, self.copy_to(&mut buffer), false);
+                settling.slide(&s);
+                choose(settling, SplinterMove::step(from, to), 0, &mut moves);
             }
         }
         moves
     }
 
+    /// Most moves settle at once ([`Splinter::settles_at_once`]): they are not settled here, only
+    /// looked at (they are legal if they write no choice of group), and `play_unchecked` settles
+    /// them. The others (a split, somebody out, a tie) are settled on a copy of the board, to see
+    /// their ties: on this machine that is quicker than telling on the pieces' graph whether they
+    /// have one, as `legal_moves` does.
     fn check(&self, m: SplinterMove) -> Result<(), Illegal> {
-        self.effects(m).map(|_| ())
+        let s = self.checked_step(m)?;
+        if !self.settles_at_once(&s) {
+            return self.settle_checked(m, &s, false).map(|_| ());
+        }
+        match m.choices().next() {
+            Some(cell) => Err(Illegal::NoChoice { cell: self.label(cell), ties: 0 }),
+            None => Ok(()),
+        }
     }
 
     /// Plays any move without asking whether it is legal (lenient replay). A step of one of the
@@ -1124,30 +1688,23 @@ impl Game for Splinter {
         if self.ending.is_some() {
             return;
         }
-        let g = self.geometry();
-        let step = (g.contains(m.from) && g.contains(m.to))
-            .then(|| self.direction(m.from, m.to))
-            .flatten()
-            .filter(|_| self.piece(m.from).is_some_and(|p| p.player == self.to_move));
-        match step {
-            Some(d) => {
-                let mut s = Settling::slide(self, m.from, d);
-                let mut choices = m.choices();
-                while let Some(tie) = s.next_tie() {
-                    let wanted = choices.next();
-                    let group = tie.groups.iter().find(|grp| wanted.is_some_and(|c| grp.contains(&c)));
-                    s.keep(group.unwrap_or(&tie.groups[0]));
-                }
-                self.commit(s);
-            }
-            None => {
-                let mover = self.to_move;
-                let before = self.players_in();
-                self.just_moved.clear();
-                self.quiet = self.quiet.saturating_add(1);
-                self.finish_turn(mover, &before);
+        let Some(dir) = self.own_step(m) else { return self.pass_turn() };
+        let s = self.line(m.from, dir);
+        let at_once = self.settles_at_once(&s);
+        // The board is settled in place: taken out of the position while the settling holds it.
+        let mut squares = std::mem::take(&mut self.squares);
+        let mut settling = Settling::new(self, &mut squares, false);
+        settling.slide(&s);
+        if !at_once {
+            let mut choices = m.choices();
+            while let Some(tie) = settling.next_tie() {
+                let g = choices.next().and_then(|c| tie.group_of(c)).unwrap_or(tie.first());
+                settling.keep(&tie.groups, g);
             }
         }
+        let (standing, counts, gone) = (settling.standing, settling.counts, settling.gone);
+        self.squares = squares;
+        self.commit(&s, standing, counts, gone);
     }
 
     fn is_over(&self) -> bool {
@@ -1299,6 +1856,21 @@ mod tests {
             rank(&[(Red, 2, 0), (Blue, 2, 0), (Green, 2, 0)]),
             (None, "Red, Blue and Green all have 2 knockouts and 0 pieces: the game ends in a tie".to_string())
         );
+    }
+
+    /// The table of groups around a square agrees with a search for groups on a 3x3 board with
+    /// those pieces around its empty centre.
+    #[test]
+    fn ring_groups_count_the_groups_around_a_square() {
+        let grid = Grid { size: 3 };
+        let piece = Some(Piece { player: Red, kind: Kind::Pawn });
+        for ring in 0..=255u8 {
+            let mut squares = [None; 9];
+            for (_, d) in KING.iter().enumerate().filter(|(i, _)| ring & 1 << i != 0) {
+                squares[grid.at(1 + d.dcol as i32, 1 + d.drow as i32).expect("a neighbour").0 as usize] = piece;
+            }
+            assert_eq!(RING_GROUPS[ring as usize], Groups::find(grid, &squares).count, "ring {ring:08b}");
+        }
     }
 
     #[test]
