@@ -82,10 +82,11 @@ fn verify_input(
     emit(Piece::Opened)?;
     let result = verify_stream(input, options, stream, |stretch, verdicts| {
         let source = Source::window(name.clone(), stretch.text.clone(), stretch.first_line, stretch.at_start);
-        let mut text = String::new();
-        for v in &verdicts {
-            text.push_str(&render.record(&source, v));
-        }
+        let text: String = if stream.parallel {
+            verdicts.par_iter().map(|v| render.record(&source, v)).collect::<Vec<_>>().concat()
+        } else {
+            verdicts.iter().map(|v| render.record(&source, v)).collect()
+        };
         for v in &verdicts {
             emit(Piece::Record(v.status))?;
         }
