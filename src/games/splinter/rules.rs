@@ -1190,36 +1190,49 @@ struct Groups {
 }
 
 impl Groups {
-    /// A flood fill from each piece not yet in a group, in reading order.
+    /// A flood fill from each piece not yet in a group, in reading order. The board is read once
+    /// into a row of bits per rank, so that the pieces not yet in a group around a square are the
+    /// bits of three ranks under a mask, not eight squares each looked at (and its branch
+    /// mispredicted) one by one.
     fn find(grid: Grid, squares: &[Option<Piece>]) -> Groups {
         let mut groups = Groups { of: [0; MAX_CELLS], squares: squares.len(), sizes: [0; MAX_PIECES], count: 0 };
-        let n = grid.size;
+        let n = grid.size as usize;
+        // The pieces not yet in a group: bit `x` of `unseen[y]` for the square at column `x` and
+        // row `y`.
+        let mut unseen = [0u32; MAX_SIZE as usize];
+        for (bits, rank) in unseen.iter_mut().zip(squares.chunks(n)) {
+            *bits = rank.iter().enumerate().fold(0, |bits, (x, square)| bits | (square.is_some() as u32) << x);
+        }
         // The squares still to look around, each piece put on once: column and row.
         let mut stack = [(0, 0); MAX_PIECES];
-        for (i, square) in squares.iter().enumerate() {
-            if square.is_none() || groups.of[i] != 0 {
-                continue;
-            }
-            groups.count += 1;
-            let g = groups.count;
-            groups.of[i] = g;
-            stack[0] = (i as i32 % n, i as i32 / n);
-            let (mut todo, mut size) = (1, 0);
-            while todo > 0 {
-                todo -= 1;
-                size += 1;
-                let (x, y) = stack[todo];
-                for d in KING {
-                    let (x, y) = (x + d.dcol as i32, y + d.drow as i32);
-                    let j = (y * n + x) as usize;
-                    if grid.contains(x, y) && squares[j].is_some() && groups.of[j] == 0 {
-                        groups.of[j] = g;
-                        stack[todo] = (x, y);
-                        todo += 1;
+        for y in 0..n {
+            while unseen[y] != 0 {
+                let x = unseen[y].trailing_zeros() as usize;
+                unseen[y] &= unseen[y] - 1;
+                groups.count += 1;
+                let g = groups.count;
+                groups.of[y * n + x] = g;
+                stack[0] = (x, y);
+                let (mut todo, mut size) = (1, 0);
+                while todo > 0 {
+                    todo -= 1;
+                    size += 1;
+                    let (x, y) = stack[todo];
+                    // Rows y - 1 to y + 1, columns x - 1 to x + 1.
+                    for (y, row) in unseen.iter_mut().enumerate().take(y + 2).skip(y.saturating_sub(1)) {
+                        let mut near = *row & (7 << x >> 1);
+                        *row &= !near;
+                        while near != 0 {
+                            let x = near.trailing_zeros() as usize;
+                            near &= near - 1;
+                            groups.of[y * n + x] = g;
+                            stack[todo] = (x, y);
+                            todo += 1;
+                        }
                     }
                 }
+                groups.sizes[g as usize - 1] = size;
             }
-            groups.sizes[g as usize - 1] = size;
         }
         groups
     }
