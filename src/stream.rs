@@ -9,8 +9,8 @@
 //! file's searches share one budget: the verdicts are the same as [`crate::verify::verify_source`]
 //! gives on the whole text, in the same order.
 
-use std::cell::Cell;
 use std::io::{ErrorKind, Read};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -122,11 +122,11 @@ pub fn verify_stream<R: Read, E>(
         let last = eof && broken.is_none();
         let end = if last { text.len() } else { whole_lines(&text) };
         let window = &text[..end];
-        let open = Cell::new(false);
-        let mut reader = record::read_window(window, options.game, from, at_start, (!last).then_some(&open));
-        let found: Vec<Found> = reader.by_ref().filter(|f| f.index() > handed_on).collect();
-        let resume = reader.resume();
-        let stopped = reader.needs_more();
+        let parts = if stream.parallel { rayon::current_num_threads() } else { 1 };
+        // One flag per piece, and one for a read again: see `find`.
+        let flags: Vec<AtomicBool> = (0..=parts).map(|_| AtomicBool::new(false)).collect();
+        let (mut found, resume, stopped) = find(window, options.game, from, at_start, last, parts, &flags);
+        found.retain(|f| f.index() > handed_on);
         let prepared: Vec<Prepared> = if stream.parallel {
             found.par_iter().map(|f| prepare(window, f, options)).collect()
         } else {
@@ -155,6 +155,115 @@ pub fn verify_stream<R: Read, E>(
     }
 }
 
+/// The records a reader finds in `window[..end]` from `from` on, numbered from 1, where it could
+/// resume, and whether it stopped at an open end (`last`: the window ends the text).
+#[allow(clippy::too_many_arguments)]
+fn read_piece<'a>(
+    window: &'a str,
+    end: usize,
+    game: Option<crate::game::GameKind>,
+    from: usize,
+    at_start: bool,
+    last: bool,
+    open: &'a AtomicBool,
+) -> (Vec<Found<'a>>, Resume, bool) {
+    let start = Resume { offset: from, found: 0 };
+    let mut reader = record::read_window(&window[..end], game, start, at_start, (!last).then_some(open));
+    let found = reader.by_ref().collect();
+    (found, reader.resume(), reader.needs_more())
+}
+
+/// Pieces smaller than this are not read side by side.
+const MIN_PIECE: usize = 64 << 10;
+
+/// The records of a window, where it can resume, and whether it stopped at an open end.
+///
+/// With `parts` > 1 the window is cut into pieces at blank lines and the pieces are read side by
+/// side, each as if nothing were waiting where it starts. That holds when the reader of the piece
+/// before stopped with nothing waiting exactly at the cut; where it did not, the rest of the window
+/// is read again in one piece from where that reader could resume. Either way the records are
+/// those one reader finds in the whole window.
+fn find<'a>(
+    window: &'a str,
+    game: Option<crate::game::GameKind>,
+    from: Resume,
+    at_start: bool,
+    last: bool,
+    parts: usize,
+    flags: &'a [AtomicBool],
+) -> (Vec<Found<'a>>, Resume, bool) {
+    let mut starts = vec![from.offset];
+    // One flag per piece, the last one kept for a read again.
+    let parts = parts.min(flags.len() - 1);
+    starts.extend(cuts(window, from.offset, parts).into_iter().take(parts.saturating_sub(1)));
+    let ends: Vec<usize> = starts[1..].iter().copied().chain([window.len()]).collect();
+    let pieces: Vec<_> = starts
+        .par_iter()
+        .zip(&ends)
+        .enumerate()
+        .map(|(i, (&s, &e))| {
+            let last_piece = i + 1 == ends.len();
+            read_piece(window, e, game, s, at_start && s == 0, last && last_piece, &flags[i])
+        })
+        .collect();
+    let mut found = Vec::new();
+    let mut before = from.found;
+    let count = pieces.len();
+    for (i, (records, resume, stopped)) in pieces.into_iter().enumerate() {
+        let numbered = |records: Vec<Found<'a>>, before: usize| {
+            records.into_iter().map(move |mut f| {
+                f.set_index(before + f.index());
+                f
+            })
+        };
+        if i + 1 == count {
+            found.extend(numbered(records, before));
+            return (found, Resume { offset: resume.offset, found: before + resume.found }, stopped);
+        }
+        if resume.offset == ends[i] {
+            let n = records.len();
+            found.extend(numbered(records, before));
+            before += n;
+            continue;
+        }
+        // Something was still waiting at the cut: read on from where this piece could resume.
+        found.extend(numbered(records.into_iter().filter(|f| f.index() <= resume.found).collect(), before));
+        let at = before + resume.found;
+        let again = &flags[flags.len() - 1];
+        let (rest, r, stopped) =
+            read_piece(window, window.len(), game, resume.offset, at_start && resume.offset == 0, last, again);
+        found.extend(numbered(rest, at));
+        return (found, Resume { offset: r.offset, found: at + r.found }, stopped);
+    }
+    unreachable!("there is always a last piece")
+}
+
+/// Where to cut `window` from `from` on into about `parts` pieces: the starts of lines that follow
+/// a blank line (LF or CRLF), at least [`MIN_PIECE`] apart.
+fn cuts(window: &str, from: usize, parts: usize) -> Vec<usize> {
+    let b = window.as_bytes();
+    let len = b.len().saturating_sub(from);
+    if parts < 2 || len < 2 * MIN_PIECE {
+        return Vec::new();
+    }
+    let step = (len / parts).max(MIN_PIECE);
+    let mut out: Vec<usize> = Vec::new();
+    let mut target = from + step;
+    while target + MIN_PIECE < b.len() {
+        let blank = (target..b.len().saturating_sub(2)).find_map(|p| match (b[p], b[p + 1], b.get(p + 2)) {
+            (b'\n', b'\n', _) => Some(p + 2),
+            (b'\n', b'\r', Some(b'\n')) => Some(p + 3),
+            _ => None,
+        });
+        match blank {
+            Some(cut) if cut < b.len() && out.last().is_none_or(|&l| cut > l) => out.push(cut),
+            _ => break,
+        }
+        target = out.last().map_or(target, |&l| l) + step;
+    }
+    out
+}
+
 /// The length of the whole lines at the start of `text`: up to its last line end (a `\r` at the
 /// very end may be the first half of a `\r\n`, so it does not count).
 fn whole_lines(text: &str) -> usize {
@@ -176,6 +285,28 @@ fn count_lines(text: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The records `find` gives, read in pieces, against one reader over the whole text.
+    fn same_as_one_reader(text: &str, parts: usize) -> usize {
+        let flags: Vec<AtomicBool> = (0..=parts).map(|_| AtomicBool::new(false)).collect();
+        let (found, _, stopped) = find(text, None, Resume::default(), true, true, parts, &flags);
+        let whole: Vec<Found> = record::read(text, None).collect();
+        assert!(!stopped);
+        assert_eq!(found, whole);
+        cuts(text, 0, parts).len()
+    }
+
+    #[test]
+    fn records_read_in_pieces_side_by_side_are_those_of_one_reader() {
+        // Published records whose final diagram follows a blank line (a cut there finds a record
+        // still open), common records with a diagram after the result, and prose.
+        let published = include_str!("../samples/quadraphages/designers-game-2.txt");
+        let common = include_str!("../samples/quarod/random-size-8.txt");
+        let text = format!("{published}\nSome prose.\n\n{common}\n").repeat(400);
+        assert!(same_as_one_reader(&text, 4) > 0, "the text is cut");
+        assert!(same_as_one_reader(&text.replace('\n', "\r\n"), 3) > 0, "CRLF text is cut");
+        assert_eq!(same_as_one_reader(&text[..1000], 4), 0, "a short text is read in one piece");
+    }
 
     #[test]
     fn whole_lines_end_at_a_line_end_and_never_split_a_crlf() {

@@ -142,10 +142,12 @@ fn all_samples() -> String {
 
 #[test]
 fn every_sample_read_as_one_stream_in_chunks_of_any_size_gives_the_same_verdicts() {
-    let text = all_samples();
-    let whole = verify_source(&text, VerifyOptions::default());
-    assert!(whole.len() > 80, "{}", whole.len());
-    for chunk in [1, 7, 100, 1000, 10_000, 1 << 20] {
+    // Twelve times over in large chunks, so that a window is large enough to be cut into pieces
+    // read side by side.
+    for (times, chunk) in [(1, 7), (1, 100), (1, 1000), (1, 10_000), (12, 1 << 18), (12, 1 << 20)] {
+        let text = all_samples().repeat(times);
+        let whole = verify_source(&text, VerifyOptions::default());
+        assert!(whole.len() > 80 * times, "{}", whole.len());
         let by_stream = streamed(&text, chunk, chunk % 2 == 0);
         assert_eq!(by_stream.iter().map(|(l, _)| *l).collect::<Vec<_>>(), lines_of(&text, &whole), "chunk {chunk}");
         for ((_, s), v) in by_stream.iter().zip(&whole) {

@@ -1238,7 +1238,7 @@ fn random_setup(players: u8, size: u8, seed: u64) -> Splinter {
     for (i, &player) in Player::ALL[..players as usize].iter().enumerate() {
         let mut army: Vec<&str> = Kind::ALL
             .into_iter()
-            .flat_map(|kind| std::iter::repeat(Piece { player, kind }.glyph()).take(kind.full_army() as usize))
+            .flat_map(|kind| std::iter::repeat_n(Piece { player, kind }.glyph(), kind.full_army() as usize))
             .collect();
         rng.shuffle(&mut army);
         // Room is left for one piece of each player after this one.

@@ -1,5 +1,7 @@
 //! The lines of a text, with their byte offsets, for readers that look ahead.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 /// A position in a text, handing out its lines one at a time. It is `Copy`: a reader looks ahead
 /// by copying the cursor and reading on from the copy, and takes the lines it keeps by moving the
 /// original forward.
@@ -14,7 +16,7 @@
 pub struct Lines<'a> {
     src: &'a str,
     pos: usize,
-    open_end: Option<&'a std::cell::Cell<bool>>,
+    open_end: Option<&'a AtomicBool>,
 }
 
 impl<'a> Lines<'a> {
@@ -26,7 +28,7 @@ impl<'a> Lines<'a> {
     /// The lines of a window of a text: `at_start` when the window opens the text (a byte-order
     /// mark is skipped only there); `open_end` when more text may follow the window, set once any
     /// reader tries to read past it.
-    pub fn window(src: &'a str, at_start: bool, open_end: Option<&'a std::cell::Cell<bool>>) -> Lines<'a> {
+    pub fn window(src: &'a str, at_start: bool, open_end: Option<&'a AtomicBool>) -> Lines<'a> {
         let pos = if at_start && src.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
         Lines { src, pos, open_end }
     }
@@ -48,6 +50,11 @@ impl<'a> Lines<'a> {
         ahead.find(|(_, l)| !l.trim().is_empty())
     }
 
+    /// Moves to `offset`, a line start of the text.
+    pub fn seek(&mut self, offset: usize) {
+        self.pos = offset.min(self.src.len());
+    }
+
     /// Takes the blank lines ahead.
     pub fn skip_blanks(&mut self) {
         while self.peek().is_some_and(|(_, l)| l.trim().is_empty()) {
@@ -62,7 +69,7 @@ impl<'a> Iterator for Lines<'a> {
     fn next(&mut self) -> Option<(usize, &'a str)> {
         let Some(rest) = self.src.get(self.pos..).filter(|r| !r.is_empty()) else {
             if let Some(flag) = self.open_end {
-                flag.set(true);
+                flag.store(true, Ordering::Relaxed);
             }
             return None;
         };

@@ -194,6 +194,14 @@ impl Found<'_> {
             Found::Common(r) => r.span.clone(),
         }
     }
+
+    /// Gives the record its position among the text's records.
+    pub fn set_index(&mut self, index: usize) {
+        match self {
+            Found::Published(r) => r.index = index,
+            Found::Common(r) => r.index = index,
+        }
+    }
 }
 
 /// Every record of a text, of either notation, in file order, one at a time.
@@ -204,26 +212,30 @@ pub fn read(src: &str, game: Option<GameKind>) -> Reader<'_> {
     read_window(src, game, Resume::default(), true, None)
 }
 
-/// The records of a window of a longer text that is read in chunks: `src` starts at a line start
-/// where the reader of the text before it could [`Resume`] (`from.found` records were found before
-/// it; `at_start` when it opens the text). `open_end` is `Some` when more text may follow: then
-/// no record that depends on text beyond the window is handed on, and the reader stops there; the
-/// caller starts a new window at [`Reader::resume`] with more text.
+/// The records of a window of a longer text that is read in chunks, from `from.offset` on, a line
+/// start where the reader of the text before could [`Resume`] (`from.found` records were found
+/// before it; `at_start` when `src` opens the text). `open_end` is `Some` when more text may
+/// follow: then no record that depends on text beyond the window is handed on, and the reader
+/// stops there; the caller starts a new window at [`Reader::resume`] with more text.
 pub fn read_window<'a>(
     src: &'a str,
     game: Option<GameKind>,
     from: Resume,
     at_start: bool,
-    open_end: Option<&'a std::cell::Cell<bool>>,
+    open_end: Option<&'a std::sync::atomic::AtomicBool>,
 ) -> Reader<'a> {
     let untagged = game.is_some_and(|g| !matches!(g, GameKind::Quadraphages | GameKind::Hexaphages));
+    let mut lines = Lines::window(src, at_start, open_end);
+    if from.offset > 0 {
+        lines.seek(from.offset);
+    }
     Reader {
-        lines: Lines::window(src, at_start, open_end),
+        lines,
         published: lines::Assembler::default(),
         untagged,
         found: from.found,
         ready: None,
-        resume: Resume { offset: 0, found: from.found },
+        resume: from,
         quiet: 0,
         open_end,
     }
@@ -254,7 +266,7 @@ pub struct Reader<'a> {
     resume: Resume,
     /// Lines of prose since the last element of the published notation.
     quiet: usize,
-    open_end: Option<&'a std::cell::Cell<bool>>,
+    open_end: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
 impl<'a> Reader<'a> {
@@ -265,7 +277,7 @@ impl<'a> Reader<'a> {
 
     /// Whether the reader stopped at the open end of its window, needing more text.
     pub fn needs_more(&self) -> bool {
-        self.open_end.is_some_and(|f| f.get())
+        self.open_end.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// Hands a record on, numbered, unless it was read past the open end of the window.
@@ -274,10 +286,7 @@ impl<'a> Reader<'a> {
             return None;
         }
         self.found += 1;
-        match &mut f {
-            Found::Published(r) => r.index = self.found,
-            Found::Common(r) => r.index = self.found,
-        }
+        f.set_index(self.found);
         Some(f)
     }
 

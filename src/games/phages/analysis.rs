@@ -88,10 +88,10 @@ impl Search {
                 let result = self.solve(&child)?;
                 merged.extend_from_slice(&result.outcomes);
                 // `Option::is_none_or` is newer than the crate's rust-version (1.80).
-                if largest.as_ref().map_or(true, |l| l.len() < result.outcomes.len()) {
+                if largest.as_ref().is_none_or(|l| l.len() < result.outcomes.len()) {
                     largest = Some(result.outcomes);
                 }
-                if best.map_or(true, |b| preference(mover, result.best) > preference(mover, b)) {
+                if best.is_none_or(|b| preference(mover, result.best) > preference(mover, b)) {
                     best = Some(result.best);
                 }
             }

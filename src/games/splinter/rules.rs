@@ -1642,7 +1642,7 @@ impl Game for Splinter {
         let mut moves = Vec::with_capacity(KING.len() * self.pieces(self.to_move) as usize);
         let mut others = [0; MAX_PIECES];
         for (i, &from) in graph.cells[..graph.count].iter().enumerate() {
-            if !self.piece(from).is_some_and(|p| p.player == self.to_move) {
+            if self.piece(from).is_none_or(|p| p.player != self.to_move) {
                 continue;
             }
             // The groups of the other pieces, the same for all the steps of this piece: all of
