@@ -1,0 +1,68 @@
+//! Throughput of the engines that have no bench of their own (Quadraphages, Hexaphages, Quarod,
+//! Petrify), each on its default board:
+//!
+//! * `replay/GAME`: every move of 100 generated finished games checked and played (`check` then
+//!   `play_unchecked`, as `replay::replay` does), moves/s;
+//! * `playout/GAME`: `random_game` from the start to the end of the game, 10 games an iteration,
+//!   moves/s.
+//!
+//! `benches/vadrantir.rs` and `benches/splinter.rs` measure those two engines the same way.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput};
+
+use referee::game::{Game, Recorded};
+use referee::games::{petrify::Petrify, phages::Phages, quarod::Quarod};
+use referee::random::random_game;
+
+const GAMES: u64 = 100;
+const PLAYOUTS: u64 = 10;
+const MAX_MOVES: usize = 100_000;
+
+/// Checks and plays every move of every game from `start`; how many games ended.
+fn replay_all<G: Game>(start: &G, games: &[Vec<G::Move>]) -> usize {
+    let mut over = 0;
+    for moves in games {
+        let mut position = start.clone();
+        for &m in moves {
+            if position.check(black_box(m)).is_ok() {
+                position.play_unchecked(m);
+            }
+        }
+        over += usize::from(position.is_over());
+    }
+    over
+}
+
+fn bench_game<G: Game>(c: &mut Criterion, name: &str, start: G) {
+    let mut group = c.benchmark_group(name);
+    group
+        .sample_size(20)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    let games: Vec<Vec<G::Move>> = (0..GAMES).map(|seed| random_game(&start, seed, MAX_MOVES)).collect();
+    let moves: usize = games.iter().map(Vec::len).sum();
+    // Outside the timing: every generated move is legal and every game ends.
+    assert_eq!(replay_all(&start, &games), games.len(), "{name}: every game is legal and finished");
+    group.throughput(Throughput::Elements(moves as u64));
+    group.bench_function(BenchmarkId::new("replay", name), |b| b.iter(|| replay_all(black_box(&start), &games)));
+    let playout_moves: usize = games.iter().take(PLAYOUTS as usize).map(Vec::len).sum();
+    group.throughput(Throughput::Elements(playout_moves as u64));
+    group.bench_function(BenchmarkId::new("playout", name), |b| {
+        b.iter(|| (0..PLAYOUTS).map(|seed| random_game(black_box(&start), seed, MAX_MOVES).len()).sum::<usize>())
+    });
+    group.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    bench_game(c, "quadraphages", Phages::quadraphages());
+    bench_game(c, "hexaphages", Phages::hexaphages(4).expect("side 4 has a start"));
+    bench_game(c, "quarod", Quarod::start(None, None).expect("the default board"));
+    bench_game(c, "petrify", Petrify::start(None, None).expect("the default board"));
+}
+
+criterion_group!(engines, benches);
+criterion_main!(engines);
