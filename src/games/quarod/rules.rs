@@ -494,12 +494,22 @@ impl Quarod {
                 }
             }
         }
+        // Each square's partner, found once: a board swap asks for both squares' partners.
+        const UNENGAGED: u16 = u16::MAX;
+        let mut mates = [UNENGAGED; MAX_SQUARE as usize * MAX_SQUARE as usize];
+        for (a, mate) in mates[..n].iter_mut().enumerate() {
+            if cells[a].is_some() {
+                *mate = self.partner_at(a).map_or(UNENGAGED, |b| b as u16);
+            }
+        }
         for a in 0..n {
-            let Some(mate) = self.partner_at(a) else { continue };
+            let mate = mates[a];
+            if mate == UNENGAGED {
+                continue;
+            }
             let colour = cells[a].map(|p| p.colour);
             for (ok, b) in rook_neighbours(a, w, n) {
-                if ok && b != mate && cells[b].is_some_and(|p| Some(p.colour) != colour) && self.partner_at(b).is_some()
-                {
+                if ok && b != mate as usize && mates[b] != UNENGAGED && cells[b].map(|p| p.colour) != colour {
                     let (a, b) = pair(a, b);
                     f(QuarodMove::BoardSwap { a, b })?;
                 }
