@@ -605,3 +605,200 @@ fn record_format_start_positions_and_setup_diagrams() {
     assert!(errors[4].starts_with("b2:"), "{}", errors[4]);
     insta::assert_snapshot!(format!("{}\n{}", errors.join("\n"), diagram(&set)));
 }
+
+/// The engine as it was before its move generator worked by square index (issue 8), written from
+/// the public accessors: the differential test below holds the fast engine to it, move order and
+/// messages included (random games, and so the snapshots, depend on the order).
+mod reference {
+    use referee::game::{BoardView, Game};
+    use referee::games::quarod::{Colour, Illegal, Quarod, QuarodMove, Rod};
+    use referee::geometry::Cell;
+
+    pub fn partner(pos: &Quarod, c: Cell) -> Option<Cell> {
+        let piece = pos.piece(c)?;
+        let other = pos.geometry().step(c, piece.rod.direction())?;
+        let p = pos.piece(other)?;
+        (p.colour != piece.colour && p.rod == piece.rod.opposite()).then_some(other)
+    }
+
+    fn pair(pos: &Quarod, a: Cell, b: Cell) -> Result<Rod, Illegal> {
+        let g = pos.geometry();
+        for c in [a, b] {
+            if !g.contains(c) {
+                return Err(Illegal::OffBoard { cell: g.label(c), size: pos.size() });
+            }
+        }
+        if a == b {
+            return Err(Illegal::SameSquare { cell: g.label(a) });
+        }
+        Rod::towards(g, a, b).ok_or(Illegal::NotAdjacent { a: g.label(a), b: g.label(b) })
+    }
+
+    fn check_place(pos: &Quarod, black: Cell, white: Cell) -> Result<(), Illegal> {
+        pair(pos, black, white)?;
+        for c in [black, white] {
+            if pos.piece(c).is_some() {
+                return Err(Illegal::NotEmpty { cell: pos.geometry().label(c) });
+            }
+        }
+        Ok(())
+    }
+
+    fn check_board_swap(pos: &Quarod, a: Cell, b: Cell) -> Result<(), Illegal> {
+        pair(pos, a, b)?;
+        let l = |c| pos.geometry().label(c);
+        let (pa, pb) = match (pos.piece(a), pos.piece(b)) {
+            (Some(pa), Some(pb)) => (pa, pb),
+            (None, _) => return Err(Illegal::NoPiece { cell: l(a) }),
+            (_, None) => return Err(Illegal::NoPiece { cell: l(b) }),
+        };
+        if pa.colour == pb.colour {
+            return Err(Illegal::SameColour { a: l(a), b: l(b) });
+        }
+        match (partner(pos, a), partner(pos, b)) {
+            (Some(p), _) if p == b => Err(Illegal::EngagedToEachOther { a: l(a), b: l(b) }),
+            (None, _) => Err(Illegal::NotEngaged { cell: l(a) }),
+            (_, None) => Err(Illegal::NotEngaged { cell: l(b) }),
+            _ => Ok(()),
+        }
+    }
+
+    /// The placements, then the board swaps, in reading order of their first square.
+    fn actions(pos: &Quarod) -> Vec<QuarodMove> {
+        let g = pos.geometry();
+        let mut moves = Vec::new();
+        for a in g.cells() {
+            for b in g.neighbours(a).filter(|&b| check_place(pos, a, b).is_ok()) {
+                moves.push(QuarodMove::Place { black: a, white: b });
+            }
+        }
+        for a in g.cells().filter(|&a| partner(pos, a).is_some()) {
+            for b in g.neighbours(a).filter(|&b| check_board_swap(pos, a, b).is_ok()) {
+                moves.push(QuarodMove::BoardSwap { a, b });
+            }
+        }
+        moves
+    }
+
+    pub fn legal_moves(pos: &Quarod) -> Vec<QuarodMove> {
+        if pos.is_over() {
+            return Vec::new();
+        }
+        let mut moves = actions(pos);
+        if moves.is_empty() {
+            moves.push(QuarodMove::Pass);
+        }
+        if pos.may_swap_sides() {
+            moves.push(QuarodMove::SwapSides);
+        }
+        moves
+    }
+
+    pub fn check(pos: &Quarod, m: QuarodMove) -> Result<(), Illegal> {
+        if pos.is_over() {
+            return Err(Illegal::GameOver);
+        }
+        match m {
+            QuarodMove::Place { black, white } => check_place(pos, black, white),
+            QuarodMove::BoardSwap { a, b } => check_board_swap(pos, a, b),
+            QuarodMove::Pass => match actions(pos).first() {
+                Some(&possible) => {
+                    Err(Illegal::MayNotPass { colour: pos.colour_to_move(), possible: pos.written(possible) })
+                }
+                None => Ok(()),
+            },
+            QuarodMove::SwapSides if pos.may_swap_sides() => Ok(()),
+            QuarodMove::SwapSides => Err(Illegal::SwapSidesNotNow),
+        }
+    }
+
+    /// Each colour's score (RULINGS, Quarod 6), by a flood fill of its own.
+    pub fn points(pos: &Quarod) -> [u16; 2] {
+        let g = pos.geometry();
+        let mut counts = vec![[0u16; 2]; g.slots() + 1];
+        let mut seen = vec![false; g.slots()];
+        for start in g.cells() {
+            let Some(piece) = pos.piece(start) else { continue };
+            if std::mem::replace(&mut seen[start.0 as usize], true) {
+                continue;
+            }
+            let (mut stack, mut size) = (vec![start], 0);
+            while let Some(c) = stack.pop() {
+                size += 1;
+                for d in g.neighbours(c) {
+                    if !seen[d.0 as usize] && pos.piece(d).is_some_and(|p| p.colour == piece.colour) {
+                        seen[d.0 as usize] = true;
+                        stack.push(d);
+                    }
+                }
+            }
+            counts[size][piece.colour.index()] += 1;
+        }
+        Colour::BOTH.map(|c| {
+            let (own, other) = (c.index(), c.opponent().index());
+            (1..counts.len()).rev().find(|&s| counts[s][own] > counts[s][other]).unwrap_or(0) as u16
+        })
+    }
+}
+
+/// The candidate moves tried on `pos`: every square and the row of squares after the board, each
+/// with its neighbours, itself, the squares two apart and diagonal and across the row's end, as a
+/// placement and a board swap; a pass and a swap of sides.
+fn candidates(pos: &Quarod) -> Vec<QuarodMove> {
+    let w = pos.size() as i32;
+    let slots = w * w;
+    let mut moves = vec![QuarodMove::Pass, QuarodMove::SwapSides];
+    for a in 0..slots + w {
+        for d in [-w - 1, -w, -w + 1, -1, 0, 1, 2, w - 1, w, w + 1, 2 * w] {
+            let b = a + d;
+            if b < 0 {
+                continue;
+            }
+            let (a, b) = (Cell(a as u16), Cell(b as u16));
+            moves.push(QuarodMove::Place { black: a, white: b });
+            moves.push(QuarodMove::BoardSwap { a, b });
+        }
+    }
+    moves
+}
+
+/// The index-arithmetic move generator against the reference engine above, at every position of
+/// random games on boards of size 2 to 9: the same legal moves in the same order, the same verdict
+/// and message for every candidate move, the same score, outcome and end.
+#[test]
+fn the_fast_move_generator_agrees_with_the_reference_engine() {
+    let mut positions = 0;
+    for size in 2u8..=9 {
+        let start = empty(size);
+        for seed in 0..if size <= 5 { 12 } else { 4 } {
+            let mut game = start.clone();
+            let moves = random_game(&start, 1000 * size as u64 + seed, 100_000);
+            for m in moves.iter().copied().map(Some).chain([None]) {
+                positions += 1;
+                let at = || format!("{size}x{size}, seed {seed}, move {}:\n{}", positions, diagram(&game));
+                assert_eq!(game.legal_moves(), reference::legal_moves(&game), "legal moves, {}", at());
+                for c in candidates(&game) {
+                    assert_eq!(game.check(c), reference::check(&game, c), "check {c:?}, {}", at());
+                }
+                for c in game.geometry().cells() {
+                    assert_eq!(game.partner(c), reference::partner(&game, c), "partner {c:?}, {}", at());
+                }
+                assert_eq!(game.score().points, reference::points(&game), "score, {}", at());
+                assert_eq!(game.is_over(), m.is_none(), "the game ends with its last move, {}", at());
+                let winner = game.is_over().then(|| {
+                    let [black, white] = reference::points(&game);
+                    match black.cmp(&white) {
+                        std::cmp::Ordering::Greater => Some(Colour::Black.index()),
+                        std::cmp::Ordering::Less => Some(Colour::White.index()),
+                        std::cmp::Ordering::Equal => game.last_actor().map(|c| c.opponent().index()),
+                    }
+                });
+                assert_eq!(game.outcome().map(|o| o.winner), winner, "outcome, {}", at());
+                if let Some(m) = m {
+                    game.play(m).unwrap_or_else(|e| panic!("{e}, {size}x{size}, seed {seed}"));
+                }
+            }
+        }
+    }
+    assert!(positions > 1000, "{positions} positions");
+}

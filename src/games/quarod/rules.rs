@@ -8,6 +8,7 @@
 //! empty board lasts at most one move per square, plus the pie swap and the two passes.
 
 use std::fmt;
+use std::ops::ControlFlow;
 
 use super::notation::WrittenMove;
 use crate::game::{BoardView, Game, GameKind, Outcome};
@@ -275,6 +276,14 @@ impl fmt::Display for QuarodScore {
     }
 }
 
+/// The squares next to square `a` of a `w`-wide board of `n` squares, north, east, south, west
+/// (the order of [`Geometry::neighbours`]), each with whether it is on the board.
+#[inline]
+fn rook_neighbours(a: usize, w: usize, n: usize) -> [(bool, usize); 4] {
+    let (col, row) = (a % w, a / w);
+    [(row > 0, a.wrapping_sub(w)), (col + 1 < w, a + 1), (a + w < n, a + w), (col > 0, a.wrapping_sub(1))]
+}
+
 /// A Quarod position.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Quarod {
@@ -371,10 +380,48 @@ impl Quarod {
     /// The piece the piece on `c` is engaged to: the adjacent piece of the other colour its rod
     /// points at, whose rod points back.
     pub fn partner(&self, c: Cell) -> Option<Cell> {
-        let piece = self.piece(c)?;
-        let other = self.geo.step(c, piece.rod.direction())?;
-        let p = self.piece(other)?;
+        self.partner_at(c.0 as usize).map(|i| Cell(i as u16))
+    }
+
+    /// [`Quarod::partner`] by square index, for the move generator's inner loops.
+    #[inline]
+    fn partner_at(&self, c: usize) -> Option<usize> {
+        let piece = (*self.cells.get(c)?)?;
+        let other = self.step_index(c, piece.rod)?;
+        let p = self.cells[other]?;
         (p.colour != piece.colour && p.rod == piece.rod.opposite()).then_some(other)
+    }
+
+    /// The square next to square `c` (on the board) on the side `rod` points to, by index: the
+    /// board is a plain `size x size` grid, so this is [`Geometry::step`] without its general
+    /// (hex) bookkeeping.
+    #[inline]
+    fn step_index(&self, c: usize, rod: Rod) -> Option<usize> {
+        // `Rod::ALL` is in the order of `rook_neighbours`.
+        let (on_board, other) = rook_neighbours(c, self.geo.width() as usize, self.cells.len())[rod as usize];
+        on_board.then_some(other)
+    }
+
+    /// [`Rod::towards`] on this board, by index arithmetic: the rod a piece on `from` needs to
+    /// point at `to`, if both are on the board and adjacent.
+    #[inline]
+    fn rod_towards(&self, from: Cell, to: Cell) -> Option<Rod> {
+        let (a, b, n) = (from.0 as usize, to.0 as usize, self.cells.len());
+        if a >= n || b >= n {
+            return None;
+        }
+        let w = self.geo.width() as usize;
+        if b + w == a {
+            Some(Rod::North)
+        } else if a + w == b {
+            Some(Rod::South)
+        } else if b == a + 1 && b % w != 0 {
+            Some(Rod::East)
+        } else if a == b + 1 && a % w != 0 {
+            Some(Rod::West)
+        } else {
+            None
+        }
     }
 
     fn label(&self, c: Cell) -> CellLabel {
@@ -395,7 +442,7 @@ impl Quarod {
         if a == b {
             return Err(Illegal::SameSquare { cell: self.label(a) });
         }
-        Rod::towards(self.geo, a, b).ok_or(Illegal::NotAdjacent { a: self.label(a), b: self.label(b) })
+        self.rod_towards(a, b).ok_or(Illegal::NotAdjacent { a: self.label(a), b: self.label(b) })
     }
 
     fn check_place(&self, black: Cell, white: Cell) -> Result<Rod, Illegal> {
@@ -426,25 +473,59 @@ impl Quarod {
         }
     }
 
-    /// The placements, then the board swaps, in reading order of their first square.
-    fn actions(&self) -> impl Iterator<Item = QuarodMove> + '_ {
-        let g = self.geo;
-        let places = g.cells().flat_map(move |a| {
-            g.neighbours(a)
-                .filter(move |&b| self.check_place(a, b).is_ok())
-                .map(move |b| QuarodMove::Place { black: a, white: b })
-        });
-        let swaps = g.cells().filter(move |&a| self.partner(a).is_some()).flat_map(move |a| {
-            g.neighbours(a)
-                .filter(move |&b| self.check_board_swap(a, b).is_ok())
-                .map(move |b| QuarodMove::BoardSwap { a, b })
-        });
-        places.chain(swaps)
+    /// Feeds `f` the placements, then the board swaps, in reading order of their first square and
+    /// then in the order north, east, south, west of the second (the order of
+    /// [`Geometry::neighbours`]), until `f` breaks. The same moves as checking every ordered pair
+    /// of adjacent squares with `check_place` and `check_board_swap`, in index arithmetic: this
+    /// runs at every move of a random playout.
+    fn for_each_action(&self, mut f: impl FnMut(QuarodMove) -> ControlFlow<()>) -> ControlFlow<()> {
+        let cells = &self.cells[..];
+        let n = cells.len();
+        let w = self.geo.width() as usize;
+        let pair = |a: usize, b: usize| (Cell(a as u16), Cell(b as u16));
+        for a in 0..n {
+            if cells[a].is_some() {
+                continue;
+            }
+            for (ok, b) in rook_neighbours(a, w, n) {
+                if ok && cells[b].is_none() {
+                    let (black, white) = pair(a, b);
+                    f(QuarodMove::Place { black, white })?;
+                }
+            }
+        }
+        // Each square's partner, found once: a board swap asks for both squares' partners.
+        const UNENGAGED: u16 = u16::MAX;
+        let mut mates = [UNENGAGED; MAX_SQUARE as usize * MAX_SQUARE as usize];
+        for (a, mate) in mates[..n].iter_mut().enumerate() {
+            if cells[a].is_some() {
+                *mate = self.partner_at(a).map_or(UNENGAGED, |b| b as u16);
+            }
+        }
+        for a in 0..n {
+            let mate = mates[a];
+            if mate == UNENGAGED {
+                continue;
+            }
+            let colour = cells[a].map(|p| p.colour);
+            for (ok, b) in rook_neighbours(a, w, n) {
+                if ok && b != mate as usize && mates[b] != UNENGAGED && cells[b].map(|p| p.colour) != colour {
+                    let (a, b) = pair(a, b);
+                    f(QuarodMove::BoardSwap { a, b })?;
+                }
+            }
+        }
+        ControlFlow::Continue(())
     }
 
     /// A placement or board swap open to the mover, if any: without one the mover must pass.
     pub fn first_action(&self) -> Option<QuarodMove> {
-        self.actions().next()
+        let mut first = None;
+        let _ = self.for_each_action(|m| {
+            first = Some(m);
+            ControlFlow::Break(())
+        });
+        first
     }
 
     /// The move as written in the notation, with cell labels.
@@ -511,7 +592,13 @@ impl Game for Quarod {
         if self.is_over() {
             return Vec::new();
         }
-        let mut moves: Vec<QuarodMove> = self.actions().collect();
+        // At most four placements from each square, and no more board swaps than that: room
+        // enough for every move at once, so the list never grows.
+        let mut moves = Vec::with_capacity(4 * self.cells.len() + 1);
+        let _ = self.for_each_action(|m| {
+            moves.push(m);
+            ControlFlow::Continue(())
+        });
         if moves.is_empty() {
             moves.push(QuarodMove::Pass);
         }
@@ -547,7 +634,7 @@ impl Game for Quarod {
         self.turns = self.turns.saturating_add(1);
         match m {
             QuarodMove::Place { black, white } => {
-                let rod = Rod::towards(self.geo, black, white);
+                let rod = self.rod_towards(black, white);
                 if let (Some(rod), None, None) = (rod, self.piece(black), self.piece(white)) {
                     self.cells[black.0 as usize] = Some(Piece { colour: Colour::Black, rod });
                     self.cells[white.0 as usize] = Some(Piece { colour: Colour::White, rod: rod.opposite() });
@@ -556,7 +643,7 @@ impl Game for Quarod {
                 self.passes = 0;
             }
             QuarodMove::BoardSwap { a, b } => {
-                if let (Some(rod), Some(pa), Some(pb)) = (Rod::towards(self.geo, a, b), self.piece(a), self.piece(b)) {
+                if let (Some(rod), Some(pa), Some(pb)) = (self.rod_towards(a, b), self.piece(a), self.piece(b)) {
                     self.cells[a.0 as usize] = Some(Piece { colour: pb.colour, rod });
                     self.cells[b.0 as usize] = Some(Piece { colour: pa.colour, rod: rod.opposite() });
                     self.last_actor = Some(mover);
