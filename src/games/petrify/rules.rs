@@ -425,38 +425,75 @@ impl Petrify {
         })
     }
 
-    /// Every capture the mover has, in reading order of the capturing disk.
-    fn captures(&self) -> impl Iterator<Item = (Cell, Cell)> + '_ {
+    /// Whether a block on `block` makes (or would make) a mound or barricade: the question
+    /// [`Petrify::formation_through`] answers, without building the formation. Move generation
+    /// asks it of every disk of the mover, so it allocates nothing.
+    fn makes_formation(&self, block: Cell) -> bool {
+        let n = self.size as i32;
+        let (bc, br) = self.coords(block);
+        // The imaginary board runs from -1 to n; its squares outside the real board are blocks.
+        let blocked = |col: i32, row: i32| {
+            if (0..n).contains(&col) && (0..n).contains(&row) {
+                (col == bc && row == br) || self.squares[(row * n + col) as usize] == Square::Block
+            } else {
+                (-1..=n).contains(&col) && (-1..=n).contains(&row)
+            }
+        };
+        let mound =
+            |c0: i32, r0: i32| blocked(c0, r0) && blocked(c0 + 1, r0) && blocked(c0, r0 + 1) && blocked(c0 + 1, r0 + 1);
+        if mound(bc - 1, br - 1) || mound(bc, br - 1) || mound(bc - 1, br) || mound(bc, br) {
+            return true;
+        }
+        [(1, 1), (1, -1)].iter().any(|&(dc, dr)| {
+            let line = |k: i32| blocked(bc + k * dc, br + k * dr);
+            // The three lines of three through the block: behind it, across it, ahead of it.
+            (line(-1) && (line(-2) || line(1))) || (line(1) && line(2))
+        })
+    }
+
+    /// Calls `visit` with every capture the mover has, in reading order of the capturing disk,
+    /// then in the order of [`QUEEN`], until it returns `false`.
+    fn visit_captures(&self, mut visit: impl FnMut(Cell, Cell) -> bool) {
         let mover = self.to_move;
-        self.geometry()
-            .cells()
-            .filter(move |&c| self.square(c) == Square::Disk(mover))
+        let n = self.size as i32;
+        for (i, &square) in self.squares.iter().enumerate() {
+            let from = Cell(i as u16);
             // The block a capture leaves depends on its start square only.
-            .filter(|&from| self.formation_through(from).is_none())
-            .flat_map(move |from| {
-                let (fc, fr) = self.coords(from);
-                QUEEN.iter().filter_map(move |&(dc, dr)| {
-                    (1..)
-                        .map(|k| self.at(fc + k * dc, fr + k * dr))
-                        .take_while(Option::is_some)
-                        .flatten()
-                        .find_map(|c| match self.square(c) {
-                            Square::Empty => None,
-                            Square::Disk(colour) if colour == mover => None,
-                            Square::Disk(_) => Some(Some(c)),
-                            Square::Block => Some(None),
-                        })
-                        .flatten()
-                        .map(|to| (from, to))
-                })
-            })
+            if square != Square::Disk(mover) || self.makes_formation(from) {
+                continue;
+            }
+            let (fc, fr) = self.coords(from);
+            for &(dc, dr) in &QUEEN {
+                let (mut col, mut row) = (fc + dc, fr + dr);
+                while (0..n).contains(&col) && (0..n).contains(&row) {
+                    let to = (row * n + col) as usize;
+                    match self.squares[to] {
+                        Square::Empty => {}
+                        Square::Disk(colour) if colour == mover => {}
+                        Square::Disk(_) => {
+                            if !visit(from, Cell(to as u16)) {
+                                return;
+                            }
+                            break;
+                        }
+                        Square::Block => break,
+                    }
+                    (col, row) = (col + dc, row + dr);
+                }
+            }
+        }
     }
 
     fn board_play(&self) -> Option<BoardPlay> {
         if self.squares.contains(&Square::Empty) {
             return Some(BoardPlay::Placement);
         }
-        self.captures().next().map(|(from, to)| BoardPlay::Capture { from: self.label(from), to: self.label(to) })
+        let mut first = None;
+        self.visit_captures(|from, to| {
+            first = Some(BoardPlay::Capture { from: self.label(from), to: self.label(to) });
+            false
+        });
+        first
     }
 
     /// The patches of the board, in reading order of their first squares, with their owners.
@@ -571,9 +608,16 @@ impl Game for Petrify {
         if self.is_over() {
             return Vec::new();
         }
-        let mut moves: Vec<PetrifyMove> =
-            self.geometry().cells().filter(|&c| self.square(c) == Square::Empty).map(PetrifyMove::Place).collect();
-        moves.extend(self.captures().map(|(from, to)| PetrifyMove::Capture { from, to }));
+        let mut moves = Vec::with_capacity(self.squares.len() + 2);
+        moves.extend(
+            (self.squares.iter().enumerate())
+                .filter(|&(_, &square)| square == Square::Empty)
+                .map(|(i, _)| PetrifyMove::Place(Cell(i as u16))),
+        );
+        self.visit_captures(|from, to| {
+            moves.push(PetrifyMove::Capture { from, to });
+            true
+        });
         if moves.is_empty() {
             moves.push(PetrifyMove::Pass);
         }
