@@ -439,6 +439,10 @@ impl Petrify {
                 (-1..=n).contains(&col) && (-1..=n).contains(&row)
             }
         };
+        // Every mound and every barricade through the block holds one of its diagonal neighbours.
+        if ![(-1, -1), (1, -1), (-1, 1), (1, 1)].iter().any(|&(dc, dr)| blocked(bc + dc, br + dr)) {
+            return false;
+        }
         let mound =
             |c0: i32, r0: i32| blocked(c0, r0) && blocked(c0 + 1, r0) && blocked(c0, r0 + 1) && blocked(c0 + 1, r0 + 1);
         if mound(bc - 1, br - 1) || mound(bc, br - 1) || mound(bc - 1, br) || mound(bc, br) {
@@ -464,9 +468,17 @@ impl Petrify {
             }
             let (fc, fr) = self.coords(from);
             for &(dc, dr) in &QUEEN {
-                let (mut col, mut row) = (fc + dc, fr + dr);
-                while (0..n).contains(&col) && (0..n).contains(&row) {
-                    let to = (row * n + col) as usize;
+                // Squares from `from` to the edge of the board in this direction.
+                let room = |d: i32, at: i32| match d {
+                    1 => n - 1 - at,
+                    -1 => at,
+                    _ => n,
+                };
+                let steps = room(dc, fc).min(room(dr, fr)) as usize;
+                let stride = (dr * n + dc) as isize;
+                let mut to = i;
+                for _ in 0..steps {
+                    to = to.wrapping_add_signed(stride);
                     match self.squares[to] {
                         Square::Empty => {}
                         Square::Disk(colour) if colour == mover => {}
@@ -478,7 +490,6 @@ impl Petrify {
                         }
                         Square::Block => break,
                     }
-                    (col, row) = (col + dc, row + dr);
                 }
             }
         }
