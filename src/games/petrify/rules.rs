@@ -273,6 +273,9 @@ pub struct Patch {
 /// The 8 directions a capturing disk slides in, as (columns, rows).
 const QUEEN: [(i32, i32); 8] = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
 
+/// The side of the largest board with two rings around it (see [`Petrify::padded_blocks`]).
+const PADDED: usize = 10 + 4;
+
 /// A Petrify position.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Petrify {
@@ -425,33 +428,44 @@ impl Petrify {
         })
     }
 
-    /// Whether a block on `block` makes (or would make) a mound or barricade: the question
-    /// [`Petrify::formation_through`] answers, without building the formation. Move generation
-    /// asks it of every disk of the mover, so it allocates nothing.
-    fn makes_formation(&self, block: Cell) -> bool {
-        let n = self.size as i32;
-        let (bc, br) = self.coords(block);
-        // The imaginary board runs from -1 to n; its squares outside the real board are blocks.
-        let blocked = |col: i32, row: i32| {
-            if (0..n).contains(&col) && (0..n).contains(&row) {
-                (col == bc && row == br) || self.squares[(row * n + col) as usize] == Square::Block
-            } else {
-                (-1..=n).contains(&col) && (-1..=n).contains(&row)
+    /// Where the blocks are on the imaginary board with a ring of virtual blocks, itself inside one
+    /// more ring of squares that hold nothing (so that every neighbour two squares away of a real
+    /// square has an index): [`PADDED`] squares a side at most, `size + 4` of them used.
+    fn padded_blocks(&self) -> [bool; PADDED * PADDED] {
+        let n = self.size as usize;
+        let w = n + 4;
+        let mut blocked = [false; PADDED * PADDED];
+        for k in 1..=n + 2 {
+            for (col, row) in [(k, 1), (k, n + 2), (1, k), (n + 2, k)] {
+                blocked[row * w + col] = true;
             }
-        };
+        }
+        for (i, &square) in self.squares.iter().enumerate() {
+            blocked[(i / n + 2) * w + i % n + 2] = square == Square::Block;
+        }
+        blocked
+    }
+
+    /// Whether a block on `block` makes (or would make) a mound or barricade, given the
+    /// [`Petrify::padded_blocks`] of the board: the question [`Petrify::formation_through`]
+    /// answers, without building the formation. Move generation asks it of every disk of the mover.
+    fn makes_formation(&self, blocked: &[bool; PADDED * PADDED], block: Cell) -> bool {
+        let n = self.size as usize;
+        let w = n + 4;
+        let p = (block.0 as usize / n + 2) * w + block.0 as usize % n + 2;
+        let at = |d: isize| d == 0 || blocked[p.wrapping_add_signed(d)];
+        let (w, across, down) = (w as isize, w as isize + 1, w as isize - 1);
         // Every mound and every barricade through the block holds one of its diagonal neighbours.
-        if ![(-1, -1), (1, -1), (-1, 1), (1, 1)].iter().any(|&(dc, dr)| blocked(bc + dc, br + dr)) {
+        if !(at(-across) || at(-down) || at(down) || at(across)) {
             return false;
         }
-        let mound =
-            |c0: i32, r0: i32| blocked(c0, r0) && blocked(c0 + 1, r0) && blocked(c0, r0 + 1) && blocked(c0 + 1, r0 + 1);
-        if mound(bc - 1, br - 1) || mound(bc, br - 1) || mound(bc - 1, br) || mound(bc, br) {
+        let mound = |top_left: isize| at(top_left) && at(top_left + 1) && at(top_left + w) && at(top_left + across);
+        if mound(-across) || mound(-w) || mound(-1) || mound(0) {
             return true;
         }
-        [(1, 1), (1, -1)].iter().any(|&(dc, dr)| {
-            let line = |k: i32| blocked(bc + k * dc, br + k * dr);
+        [across, down].iter().any(|&d| {
             // The three lines of three through the block: behind it, across it, ahead of it.
-            (line(-1) && (line(-2) || line(1))) || (line(1) && line(2))
+            (at(-d) && (at(-2 * d) || at(d))) || (at(d) && at(2 * d))
         })
     }
 
@@ -460,10 +474,11 @@ impl Petrify {
     fn visit_captures(&self, mut visit: impl FnMut(Cell, Cell) -> bool) {
         let mover = self.to_move;
         let n = self.size as i32;
+        let blocked = self.padded_blocks();
         for (i, &square) in self.squares.iter().enumerate() {
             let from = Cell(i as u16);
             // The block a capture leaves depends on its start square only.
-            if square != Square::Disk(mover) || self.makes_formation(from) {
+            if square != Square::Disk(mover) || self.makes_formation(&blocked, from) {
                 continue;
             }
             let (fc, fr) = self.coords(from);
