@@ -440,8 +440,11 @@ impl Petrify {
                 blocked[row * w + col] = true;
             }
         }
-        for (i, &square) in self.squares.iter().enumerate() {
-            blocked[(i / n + 2) * w + i % n + 2] = square == Square::Block;
+        for (row, squares) in self.squares.chunks_exact(n).enumerate() {
+            let start = (row + 2) * w + 2;
+            for (b, &square) in blocked[start..start + n].iter_mut().zip(squares) {
+                *b = square == Square::Block;
+            }
         }
         blocked
     }
