@@ -759,3 +759,223 @@ fn legal_moves_are_exactly_the_moves_check_accepts() {
     log.push_str(&format!("10x10 seed 7: {} moves, {}\n{}", moves.len(), pos.score(), diagram(&pos)));
     insta::assert_snapshot!(log);
 }
+
+/// The move generation as it was before it was made fast (issue 8), written from the public
+/// accessors: every formation looked for from scratch, every slide walked through `Option`s.
+mod reference {
+    use super::*;
+
+    const QUEEN: [(i32, i32); 8] = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
+
+    fn at(pos: &Petrify, col: i32, row: i32) -> Option<Cell> {
+        let n = pos.size() as i32;
+        ((0..n).contains(&col) && (0..n).contains(&row)).then(|| Cell((row * n + col) as u16))
+    }
+
+    fn coords(pos: &Petrify, c: Cell) -> (i32, i32) {
+        let n = pos.size() as u16;
+        ((c.0 % n) as i32, (c.0 / n) as i32)
+    }
+
+    /// The mound or barricade a block on `block` would make, with the ring of virtual blocks.
+    pub fn formation_through(pos: &Petrify, block: Cell) -> Option<Formation> {
+        let (bc, br) = coords(pos, block);
+        let n = pos.size() as i32;
+        let blocked = |col: i32, row: i32| match at(pos, col, row) {
+            Some(c) => c == block || pos.square(c) == Square::Block,
+            None => (-1..=n).contains(&col) && (-1..=n).contains(&row),
+        };
+        let formation = |shape, squares: &[(i32, i32)]| {
+            let mut with: Vec<Cell> =
+                squares.iter().filter_map(|&(c, r)| at(pos, c, r)).filter(|&c| c != block).collect();
+            with.sort_by_key(|&c| coords(pos, c));
+            let edge = squares.iter().any(|&(c, r)| at(pos, c, r).is_none());
+            Formation { shape, with: with.into_iter().map(|c| pos.geometry().label(c)).collect(), edge }
+        };
+        for (c0, r0) in [(bc - 1, br - 1), (bc, br - 1), (bc - 1, br), (bc, br)] {
+            let squares = [(c0, r0), (c0 + 1, r0), (c0, r0 + 1), (c0 + 1, r0 + 1)];
+            if squares.iter().all(|&(c, r)| blocked(c, r)) {
+                return Some(formation(Shape::Mound, &squares));
+            }
+        }
+        for (dc, dr) in [(1, 1), (1, -1)] {
+            for k in -2..=0 {
+                let squares: [(i32, i32); 3] =
+                    std::array::from_fn(|i| (bc + (k + i as i32) * dc, br + (k + i as i32) * dr));
+                if squares.iter().all(|&(c, r)| blocked(c, r)) {
+                    return Some(formation(Shape::Barricade, &squares));
+                }
+            }
+        }
+        None
+    }
+
+    /// Every capture of the mover, in reading order of the capturing disk, then by direction.
+    pub fn captures(pos: &Petrify) -> Vec<(Cell, Cell)> {
+        let mover = pos.to_move();
+        let mut out = Vec::new();
+        for from in pos.geometry().cells() {
+            if pos.square(from) != Square::Disk(mover) || formation_through(pos, from).is_some() {
+                continue;
+            }
+            let (fc, fr) = coords(pos, from);
+            for (dc, dr) in QUEEN {
+                let hit = (1..)
+                    .map(|k| at(pos, fc + k * dc, fr + k * dr))
+                    .take_while(Option::is_some)
+                    .flatten()
+                    .find_map(|c| match pos.square(c) {
+                        Square::Empty => None,
+                        Square::Disk(colour) if colour == mover => None,
+                        Square::Disk(_) => Some(Some(c)),
+                        Square::Block => Some(None),
+                    })
+                    .flatten();
+                out.extend(hit.map(|to| (from, to)));
+            }
+        }
+        out
+    }
+
+    /// The legal moves, `plies` moves into the game, `over` once two passes came in a row.
+    pub fn legal_moves(pos: &Petrify, plies: usize, over: bool) -> Vec<PetrifyMove> {
+        if over {
+            return Vec::new();
+        }
+        let mut moves: Vec<PetrifyMove> =
+            pos.geometry().cells().filter(|&c| pos.square(c) == Square::Empty).map(PetrifyMove::Place).collect();
+        moves.extend(captures(pos).into_iter().map(|(from, to)| PetrifyMove::Capture { from, to }));
+        if moves.is_empty() {
+            moves.push(PetrifyMove::Pass);
+        }
+        if plies == 1 {
+            moves.push(PetrifyMove::Swap);
+        }
+        moves
+    }
+
+    /// The score by patches: equal opposite groups cancel, the largest group left owns the patch.
+    pub fn score(pos: &Petrify) -> [u16; 2] {
+        let g = pos.geometry();
+        let mut patch_of = vec![usize::MAX; pos.size() as usize * pos.size() as usize];
+        let mut points = [0u16; 2];
+        for first in g.cells() {
+            if pos.square(first) == Square::Block || patch_of[first.0 as usize] != usize::MAX {
+                continue;
+            }
+            let mut squares = vec![first];
+            patch_of[first.0 as usize] = first.0 as usize;
+            let mut i = 0;
+            while i < squares.len() {
+                for nb in g.neighbours(squares[i]) {
+                    if pos.square(nb) != Square::Block && patch_of[nb.0 as usize] == usize::MAX {
+                        patch_of[nb.0 as usize] = first.0 as usize;
+                        squares.push(nb);
+                    }
+                }
+                i += 1;
+            }
+            // Group sizes per colour, counted by size.
+            let mut seen: HashSet<Cell> = HashSet::new();
+            let mut counts = [std::collections::BTreeMap::<usize, i64>::new(), Default::default()];
+            for &s in &squares {
+                let Square::Disk(colour) = pos.square(s) else { continue };
+                if !seen.insert(s) {
+                    continue;
+                }
+                let mut group = vec![s];
+                let mut j = 0;
+                while j < group.len() {
+                    for nb in g.neighbours(group[j]) {
+                        if pos.square(nb) == Square::Disk(colour) && seen.insert(nb) {
+                            group.push(nb);
+                        }
+                    }
+                    j += 1;
+                }
+                *counts[colour.index()].entry(group.len()).or_default() += 1;
+            }
+            let sizes: std::collections::BTreeSet<usize> = counts.iter().flat_map(|m| m.keys().copied()).collect();
+            let owner = sizes.iter().rev().find_map(|s| {
+                let (b, o) = (counts[0].get(s).copied().unwrap_or(0), counts[1].get(s).copied().unwrap_or(0));
+                match b.cmp(&o) {
+                    std::cmp::Ordering::Greater => Some(0),
+                    std::cmp::Ordering::Less => Some(1),
+                    std::cmp::Ordering::Equal => None,
+                }
+            });
+            if let Some(owner) = owner {
+                points[owner] += squares.len() as u16;
+            }
+        }
+        points
+    }
+}
+
+/// Candidate moves for `check` at a position: every placement, every capture from a square to a
+/// square on one of its lines (and a few that are not), a pass and a swap.
+fn candidate_moves(pos: &Petrify) -> Vec<PetrifyMove> {
+    let cells: Vec<Cell> = pos.geometry().cells().collect();
+    let mut all: Vec<PetrifyMove> = cells.iter().map(|&c| PetrifyMove::Place(c)).collect();
+    let n = pos.size() as u16;
+    for &from in &cells {
+        let (fc, fr) = ((from.0 % n) as i32, (from.0 / n) as i32);
+        all.extend(cells.iter().filter_map(|&to| {
+            let (tc, tr) = ((to.0 % n) as i32, (to.0 / n) as i32);
+            let (dc, dr) = ((tc - fc).abs(), (tr - fr).abs());
+            (dc == 0 || dr == 0 || dc == dr || (dc + dr) % 7 == 0).then_some(PetrifyMove::Capture { from, to })
+        }));
+    }
+    all.extend([PetrifyMove::Pass, PetrifyMove::Swap]);
+    all
+}
+
+/// Issue 8: the fast move generation gives the moves of the reference above, in the same order,
+/// and `check`, the score, the outcome and the end of the game agree with it at every position
+/// of random games on every board size.
+#[test]
+fn fast_move_generation_matches_the_reference() {
+    for size in Petrify::SIZES {
+        for seed in 0..4u64 {
+            let start = Petrify::start(Some(size), None).unwrap();
+            let moves = random_game(&start, seed * 31 + size as u64, 10_000);
+            let mut pos = start.clone();
+            let mut passes = 0;
+            for plies in 0..=moves.len() {
+                let over = passes >= 2;
+                let context = || format!("size {size} seed {seed} ply {plies}\n{}", diagram(&pos));
+                assert_eq!(pos.is_over(), over, "{}", context());
+                let legal = reference::legal_moves(&pos, plies, over);
+                assert_eq!(pos.legal_moves(), legal, "{}", context());
+                let legal: HashSet<PetrifyMove> = legal.into_iter().collect();
+                for m in candidate_moves(&pos) {
+                    let verdict = pos.check(m);
+                    assert_eq!(verdict.is_ok(), legal.contains(&m), "{m:?}: {verdict:?}\n{}", context());
+                    if let Err(Illegal::Formation { formation, .. }) = &verdict {
+                        let PetrifyMove::Capture { from, .. } = m else { panic!("{m:?}") };
+                        assert_eq!(Some(formation), reference::formation_through(&pos, from).as_ref());
+                    }
+                }
+                assert_eq!(pos.score().points, reference::score(&pos), "{}", context());
+                match pos.outcome() {
+                    None => assert!(!over),
+                    Some(o) => {
+                        let points = reference::score(&pos);
+                        assert!(over);
+                        assert_eq!(o.points, vec![points[0] as f64, points[1] as f64]);
+                        let expected = match points[0].cmp(&points[1]) {
+                            std::cmp::Ordering::Greater => Some(Colour::Blue),
+                            std::cmp::Ordering::Less => Some(Colour::Orange),
+                            std::cmp::Ordering::Equal => pos.last_board_play().map(Colour::opponent),
+                        };
+                        assert_eq!(o.winner, expected.map(Colour::index), "{}", context());
+                    }
+                }
+                let Some(&m) = moves.get(plies) else { break };
+                pos.play_unchecked(m);
+                passes = if m == PetrifyMove::Pass { passes + 1 } else { 0 };
+            }
+            assert!(pos.is_over(), "size {size} seed {seed}: the game did not end");
+        }
+    }
+}

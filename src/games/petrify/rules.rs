@@ -273,6 +273,9 @@ pub struct Patch {
 /// The 8 directions a capturing disk slides in, as (columns, rows).
 const QUEEN: [(i32, i32); 8] = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
 
+/// The side of the largest board with two rings around it (see [`Petrify::padded_blocks`]).
+const PADDED: usize = 10 + 4;
+
 /// A Petrify position.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Petrify {
@@ -425,38 +428,101 @@ impl Petrify {
         })
     }
 
-    /// Every capture the mover has, in reading order of the capturing disk.
-    fn captures(&self) -> impl Iterator<Item = (Cell, Cell)> + '_ {
+    /// Where the blocks are on the imaginary board with a ring of virtual blocks, itself inside one
+    /// more ring of squares that hold nothing (so that every neighbour two squares away of a real
+    /// square has an index): [`PADDED`] squares a side at most, `size + 4` of them used.
+    fn padded_blocks(&self) -> [bool; PADDED * PADDED] {
+        let n = self.size as usize;
+        let w = n + 4;
+        let mut blocked = [false; PADDED * PADDED];
+        for k in 1..=n + 2 {
+            for (col, row) in [(k, 1), (k, n + 2), (1, k), (n + 2, k)] {
+                blocked[row * w + col] = true;
+            }
+        }
+        for (row, squares) in self.squares.chunks_exact(n).enumerate() {
+            let start = (row + 2) * w + 2;
+            for (b, &square) in blocked[start..start + n].iter_mut().zip(squares) {
+                *b = square == Square::Block;
+            }
+        }
+        blocked
+    }
+
+    /// Whether a block on `block` makes (or would make) a mound or barricade, given the
+    /// [`Petrify::padded_blocks`] of the board: the question [`Petrify::formation_through`]
+    /// answers, without building the formation. Move generation asks it of every disk of the mover.
+    fn makes_formation(&self, blocked: &[bool; PADDED * PADDED], block: Cell) -> bool {
+        let n = self.size as usize;
+        let w = n + 4;
+        let p = (block.0 as usize / n + 2) * w + block.0 as usize % n + 2;
+        let at = |d: isize| d == 0 || blocked[p.wrapping_add_signed(d)];
+        let (w, across, down) = (w as isize, w as isize + 1, w as isize - 1);
+        // Every mound and every barricade through the block holds one of its diagonal neighbours.
+        if !(at(-across) || at(-down) || at(down) || at(across)) {
+            return false;
+        }
+        let mound = |top_left: isize| at(top_left) && at(top_left + 1) && at(top_left + w) && at(top_left + across);
+        if mound(-across) || mound(-w) || mound(-1) || mound(0) {
+            return true;
+        }
+        [across, down].iter().any(|&d| {
+            // The three lines of three through the block: behind it, across it, ahead of it.
+            (at(-d) && (at(-2 * d) || at(d))) || (at(d) && at(2 * d))
+        })
+    }
+
+    /// Calls `visit` with every capture the mover has, in reading order of the capturing disk,
+    /// then in the order of [`QUEEN`], until it returns `false`.
+    fn visit_captures(&self, mut visit: impl FnMut(Cell, Cell) -> bool) {
         let mover = self.to_move;
-        self.geometry()
-            .cells()
-            .filter(move |&c| self.square(c) == Square::Disk(mover))
+        let n = self.size as i32;
+        let blocked = self.padded_blocks();
+        for (i, &square) in self.squares.iter().enumerate() {
+            let from = Cell(i as u16);
             // The block a capture leaves depends on its start square only.
-            .filter(|&from| self.formation_through(from).is_none())
-            .flat_map(move |from| {
-                let (fc, fr) = self.coords(from);
-                QUEEN.iter().filter_map(move |&(dc, dr)| {
-                    (1..)
-                        .map(|k| self.at(fc + k * dc, fr + k * dr))
-                        .take_while(Option::is_some)
-                        .flatten()
-                        .find_map(|c| match self.square(c) {
-                            Square::Empty => None,
-                            Square::Disk(colour) if colour == mover => None,
-                            Square::Disk(_) => Some(Some(c)),
-                            Square::Block => Some(None),
-                        })
-                        .flatten()
-                        .map(|to| (from, to))
-                })
-            })
+            if square != Square::Disk(mover) || self.makes_formation(&blocked, from) {
+                continue;
+            }
+            let (fc, fr) = self.coords(from);
+            for &(dc, dr) in &QUEEN {
+                // Squares from `from` to the edge of the board in this direction.
+                let room = |d: i32, at: i32| match d {
+                    1 => n - 1 - at,
+                    -1 => at,
+                    _ => n,
+                };
+                let steps = room(dc, fc).min(room(dr, fr)) as usize;
+                let stride = (dr * n + dc) as isize;
+                let mut to = i;
+                for _ in 0..steps {
+                    to = to.wrapping_add_signed(stride);
+                    match self.squares[to] {
+                        Square::Empty => {}
+                        Square::Disk(colour) if colour == mover => {}
+                        Square::Disk(_) => {
+                            if !visit(from, Cell(to as u16)) {
+                                return;
+                            }
+                            break;
+                        }
+                        Square::Block => break,
+                    }
+                }
+            }
+        }
     }
 
     fn board_play(&self) -> Option<BoardPlay> {
         if self.squares.contains(&Square::Empty) {
             return Some(BoardPlay::Placement);
         }
-        self.captures().next().map(|(from, to)| BoardPlay::Capture { from: self.label(from), to: self.label(to) })
+        let mut first = None;
+        self.visit_captures(|from, to| {
+            first = Some(BoardPlay::Capture { from: self.label(from), to: self.label(to) });
+            false
+        });
+        first
     }
 
     /// The patches of the board, in reading order of their first squares, with their owners.
@@ -571,9 +637,16 @@ impl Game for Petrify {
         if self.is_over() {
             return Vec::new();
         }
-        let mut moves: Vec<PetrifyMove> =
-            self.geometry().cells().filter(|&c| self.square(c) == Square::Empty).map(PetrifyMove::Place).collect();
-        moves.extend(self.captures().map(|(from, to)| PetrifyMove::Capture { from, to }));
+        let mut moves = Vec::with_capacity(self.squares.len() + 2);
+        moves.extend(
+            (self.squares.iter().enumerate())
+                .filter(|&(_, &square)| square == Square::Empty)
+                .map(|(i, _)| PetrifyMove::Place(Cell(i as u16))),
+        );
+        self.visit_captures(|from, to| {
+            moves.push(PetrifyMove::Capture { from, to });
+            true
+        });
         if moves.is_empty() {
             moves.push(PetrifyMove::Pass);
         }
