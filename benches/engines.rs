@@ -9,46 +9,30 @@
 //! `benches/vadrantir.rs` and `benches/splinter.rs` measure those two engines the same way.
 
 use std::hint::black_box;
-use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 use referee::game::{Game, Recorded};
 use referee::games::{petrify::Petrify, phages::Phages, quarod::Quarod};
 use referee::random::random_game;
 
+#[path = "common/mod.rs"]
+mod support;
+
 const GAMES: u64 = 100;
 const PLAYOUTS: u64 = 10;
 const MAX_MOVES: usize = 100_000;
 
-/// Checks and plays every move of every game from `start`; how many games ended.
-fn replay_all<G: Game>(start: &G, games: &[Vec<G::Move>]) -> usize {
-    let mut over = 0;
-    for moves in games {
-        let mut position = start.clone();
-        for &m in moves {
-            if position.check(black_box(m)).is_ok() {
-                position.play_unchecked(m);
-            }
-        }
-        over += usize::from(position.is_over());
-    }
-    over
-}
-
 fn bench_game<G: Game>(c: &mut Criterion, name: &str, start: G) {
-    let mut group = c.benchmark_group(name);
-    group
-        .sample_size(20)
-        .sampling_mode(SamplingMode::Flat)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3));
+    let mut group = support::group(c, name);
     let games: Vec<Vec<G::Move>> = (0..GAMES).map(|seed| random_game(&start, seed, MAX_MOVES)).collect();
     let moves: usize = games.iter().map(Vec::len).sum();
     // Outside the timing: every generated move is legal and every game ends.
-    assert_eq!(replay_all(&start, &games), games.len(), "{name}: every game is legal and finished");
+    assert_eq!(support::replay_all(&start, &games), games.len(), "{name}: every game is legal and finished");
     group.throughput(Throughput::Elements(moves as u64));
-    group.bench_function(BenchmarkId::new("replay", name), |b| b.iter(|| replay_all(black_box(&start), &games)));
+    group.bench_function(BenchmarkId::new("replay", name), |b| {
+        b.iter(|| support::replay_all(black_box(&start), &games))
+    });
     let playout_moves: usize = games.iter().take(PLAYOUTS as usize).map(Vec::len).sum();
     group.throughput(Throughput::Elements(playout_moves as u64));
     group.bench_function(BenchmarkId::new("playout", name), |b| {

@@ -8,14 +8,15 @@
 //! The games are random legal games played to their end from fixed seeds.
 
 use std::hint::black_box;
-use std::time::Duration;
 
-use criterion::measurement::WallTime;
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
-use referee::game::{Game, Recorded};
+use referee::game::Recorded;
 use referee::games::splinter::{Splinter, SplinterMove};
 use referee::random::random_game;
+
+#[path = "common/mod.rs"]
+mod support;
 
 /// Games replayed per player count.
 const GAMES: u64 = 100;
@@ -28,52 +29,24 @@ fn start(players: u8) -> Splinter {
     Splinter::start(None, Some(players)).expect("a default start")
 }
 
-/// Checks and plays every move of `moves` from `start`; the final position.
-fn replay(start: &Splinter, moves: &[SplinterMove]) -> Splinter {
-    let mut pos = start.clone();
-    for &m in moves {
-        if pos.check(m).is_ok() {
-            pos.play_unchecked(m);
-        }
-    }
-    pos
-}
-
-fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
-    let mut group = c.benchmark_group(name);
-    // Iterations take tens of milliseconds: flat sampling fits 20 samples in a few seconds.
-    group
-        .sample_size(20)
-        .sampling_mode(SamplingMode::Flat)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(5));
-    group
-}
-
 fn replays(c: &mut Criterion) {
-    let mut group = group(c, "replay");
+    let mut group = support::group(c, "replay");
     for players in 2..=4 {
         let start = start(players);
         let games: Vec<Vec<SplinterMove>> = (0..GAMES).map(|seed| random_game(&start, seed, MAX_MOVES)).collect();
         let moves: usize = games.iter().map(Vec::len).sum();
-        for game in &games {
-            assert!(replay(&start, game).is_over(), "every generated game replays to its end");
-        }
+        assert_eq!(support::replay_all(&start, &games), games.len(), "every generated game replays to its end");
         println!("{players} players: {GAMES} games, {moves} moves");
         group.throughput(Throughput::Elements(moves as u64));
         group.bench_function(BenchmarkId::new("players", players), |b| {
-            b.iter(|| {
-                for game in &games {
-                    black_box(replay(&start, black_box(game)));
-                }
-            })
+            b.iter(|| support::replay_all(black_box(&start), &games))
         });
     }
     group.finish();
 }
 
 fn playouts(c: &mut Criterion) {
-    let mut group = group(c, "playout");
+    let mut group = support::group(c, "playout");
     for players in 2..=4 {
         let start = start(players);
         let moves: usize = (0..PLAYOUTS).map(|seed| random_game(&start, seed, MAX_MOVES).len()).sum();

@@ -10,9 +10,8 @@
 //! The games are random legal games from fixed seeds, generated once outside any timing.
 
 use std::hint::black_box;
-use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 use referee::game::{Game, Recorded};
 use referee::games::vadrantir::{Vadrantir, VadrantirMove};
@@ -20,6 +19,9 @@ use referee::random::random_game;
 use referee::record::{common, Token};
 use referee::replay::{replay, ReplayOptions};
 use referee::write::write_common_record;
+
+#[path = "common/mod.rs"]
+mod support;
 
 /// Games per board side in the replay corpus.
 const GAMES: u64 = 200;
@@ -32,39 +34,19 @@ fn start(side: u8) -> Vadrantir {
     Vadrantir::start(Some(side), None).expect("sides 5 to 7 are Vadrantir boards")
 }
 
-/// Checks and plays every move of every game from `start`; the positions where they ended.
-fn replay_all(start: &Vadrantir, games: &[Vec<VadrantirMove>]) -> usize {
-    let mut over = 0;
-    for moves in games {
-        let mut position = start.clone();
-        for &m in moves {
-            if position.check(black_box(m)).is_ok() {
-                position.play_unchecked(m);
-            }
-        }
-        over += usize::from(position.is_over());
-    }
-    over
-}
-
 fn benches(c: &mut Criterion) {
-    let mut group = c.benchmark_group("vadrantir");
-    group
-        .sample_size(20)
-        .sampling_mode(SamplingMode::Flat)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(4));
+    let mut group = support::group(c, "vadrantir");
     for side in [5, 6, 7] {
         let start = start(side);
         let games: Vec<Vec<VadrantirMove>> = (0..GAMES).map(|seed| random_game(&start, seed, MAX_MOVES)).collect();
         let moves: usize = games.iter().map(Vec::len).sum();
         // Outside the timing: every generated move is legal and every game ends.
-        assert_eq!(replay_all(&start, &games), games.len(), "side {side}: every game is legal and finished");
+        assert_eq!(support::replay_all(&start, &games), games.len(), "side {side}: every game is legal and finished");
         println!("side {side}: {GAMES} games, {moves} moves");
 
         group.throughput(Throughput::Elements(moves as u64));
         group.bench_function(BenchmarkId::new("replay", format!("side-{side}")), |b| {
-            b.iter(|| replay_all(black_box(&start), &games))
+            b.iter(|| support::replay_all(black_box(&start), &games))
         });
 
         // Each iteration plays the first PLAYOUTS games of the corpus again from their seeds.

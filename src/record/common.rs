@@ -243,9 +243,9 @@ pub fn read_record<'a>(lines: &mut Lines<'a>) -> CommonRecord<'a> {
         if in_comment.is_none() {
             let Some((_, line)) = lines.peek() else { break };
             if line.trim().is_empty() {
-                let Some((_, next)) = lines.peek_past_blanks() else { break };
                 let mut past = *lines;
                 past.skip_blanks();
+                let Some((_, next)) = past.peek() else { break };
                 if !begun || carries_movetext_on(next) || diagram_ahead(&past).is_some() {
                     *lines = past;
                     continue;

@@ -44,12 +44,6 @@ impl<'a> Lines<'a> {
         ahead.next()
     }
 
-    /// The next line that is not blank, without taking anything.
-    pub fn peek_past_blanks(&self) -> Option<(usize, &'a str)> {
-        let mut ahead = *self;
-        ahead.find(|(_, l)| !l.trim().is_empty())
-    }
-
     /// Moves to `offset`, a line start of the text.
     pub fn seek(&mut self, offset: usize) {
         self.pos = offset.min(self.src.len());
