@@ -268,7 +268,7 @@ fn cuts(window: &str, from: usize, parts: usize) -> Vec<usize> {
 /// very end may be the first half of a `\r\n`, so it does not count).
 fn whole_lines(text: &str) -> usize {
     let b = text.as_bytes();
-    let last_end = |b: &[u8]| b.iter().rposition(|&c| c == b'\n' || c == b'\r');
+    let last_end = |b: &[u8]| memchr::memrchr2(b'\n', b'\r', b);
     match last_end(b) {
         Some(i) if b[i] == b'\r' && i + 1 == b.len() => last_end(&b[..i]).map_or(0, |j| j + 1),
         Some(i) => i + 1,
@@ -279,7 +279,8 @@ fn whole_lines(text: &str) -> usize {
 /// How many line ends `text` holds: `\n`, `\r\n` and a lone `\r` each count once.
 fn count_lines(text: &str) -> usize {
     let b = text.as_bytes();
-    b.iter().enumerate().filter(|&(i, &c)| c == b'\n' || (c == b'\r' && b.get(i + 1) != Some(&b'\n'))).count()
+    let lone_cr = memchr::memchr_iter(b'\r', b).filter(|&i| b.get(i + 1) != Some(&b'\n')).count();
+    memchr::memchr_iter(b'\n', b).count() + lone_cr
 }
 
 #[cfg(test)]

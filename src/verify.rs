@@ -81,11 +81,11 @@ fn problem(kind: ProblemKind, span: record::Span, token: &str, message: String) 
 fn stones_written_per_phase(r: &Record) -> Option<usize> {
     let mut counts = r.lines.iter().skip(1).filter_map(|l| {
         let tokens = r.line_tokens(l);
-        let numbers: Vec<usize> =
-            tokens.iter().enumerate().filter(|(_, t)| matches!(t.kind, TokenKind::Number(_))).map(|(i, _)| i).collect();
+        let mut numbers =
+            tokens.iter().enumerate().filter(|(_, t)| matches!(t.kind, TokenKind::Number(_))).map(|(i, _)| i);
         // A full line with k stones a phase: k moves, a number, k moves, for each side.
-        let k = *numbers.first()?;
-        (numbers == [k, 3 * k + 1] && tokens.len() == 4 * k + 2).then_some(k)
+        let k = numbers.next()?;
+        (numbers.next() == Some(3 * k + 1) && numbers.next().is_none() && tokens.len() == 4 * k + 2).then_some(k)
     });
     let first = counts.next()?;
     counts.all(|c| c == first).then_some(first)
@@ -213,6 +213,11 @@ fn prepare_record<'r, 'a>(src: &str, r: &'r Record<'a>, options: VerifyOptions) 
     let rep = replay(start, &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
     v.problems.extend(rep.violations.iter().map(illegal_move));
     v.notes.extend(cap_note(&rep));
+    if !phages::claims::needs_search(&r.tokens, &rep) {
+        // Judged here, where records are judged side by side: no budget is drawn on.
+        finish_record(&mut v, r, &rep, &mut phages::claims::SearchBudget::for_file(0));
+        return Prepared::Done(v);
+    }
     Prepared::Claims { verdict: v, record: r, replay: Box::new(rep) }
 }
 

@@ -222,7 +222,9 @@ impl CellLabel {
         if !digits.bytes().all(|d| d.is_ascii_digit()) || digits.starts_with('0') {
             return None;
         }
-        Some(CellLabel { col: b[0] - b'a', row: digits.parse().ok()? })
+        // One or two digits, checked above.
+        let row = digits.bytes().fold(0u16, |n, d| n * 10 + u16::from(d - b'0'));
+        Some(CellLabel { col: b[0] - b'a', row })
     }
 }
 

@@ -101,19 +101,20 @@ fn letters_line(line: &str) -> bool {
 
 /// A diagram row: glyphs, then the row number (`1.` or `1`).
 fn diagram_row(line: &str, at: usize) -> Option<(Vec<(&str, Span)>, u16)> {
-    let words: Vec<&str> = line.split_ascii_whitespace().collect();
-    let (last, glyphs) = words.split_last()?;
+    // The row number first: most lines tried here are no row, and are told so without allocating.
+    let last = line.split_ascii_whitespace().next_back()?;
     let number: u16 = last.strip_suffix('.').unwrap_or(last).parse().ok()?;
-    if glyphs.is_empty() || glyphs.iter().any(|g| g.starts_with(['{', '[']) || strip_move_number(g).is_some()) {
-        return None;
-    }
-    let cells = glyphs
-        .iter()
+    let mut cells: Vec<(&str, Span)> = line
+        .split_ascii_whitespace()
         .map(|g| {
             let off = at + (g.as_ptr() as usize - line.as_ptr() as usize);
-            (*g, off..off + g.len())
+            (g, off..off + g.len())
         })
         .collect();
+    cells.pop();
+    if cells.is_empty() || cells.iter().any(|(g, _)| g.starts_with(['{', '[']) || strip_move_number(g).is_some()) {
+        return None;
+    }
     Some((cells, number))
 }
 
@@ -126,17 +127,22 @@ fn result_token(word: &str) -> Option<TokenKind> {
     if word == "*" {
         return Some(TokenKind::Result { winner: None, players: 0 });
     }
-    let places: Vec<&str> = word.split('-').collect();
-    if places.len() < 2 || places.len() > 8 || !places.iter().all(|p| *p == "0" || *p == "1") {
-        return None;
+    // Every move token is tried here: it is read in one pass, without allocating.
+    let (mut players, mut winner) = (0u8, None);
+    for place in word.split('-') {
+        match place {
+            "0" => {}
+            // More than one winner is no result.
+            "1" if winner.is_none() => winner = Some(players),
+            _ => return None,
+        }
+        players += 1;
+        if players > 8 {
+            return None;
+        }
     }
-    let winners: Vec<usize> = places.iter().enumerate().filter(|(_, p)| **p == "1").map(|(i, _)| i).collect();
     // All zeros: the game ended and nobody won (a tie).
-    match winners[..] {
-        [] => Some(TokenKind::Result { winner: None, players: places.len() as u8 }),
-        [w] => Some(TokenKind::Result { winner: Some(w as u8), players: places.len() as u8 }),
-        _ => None,
-    }
+    (players >= 2).then_some(TokenKind::Result { winner, players })
 }
 
 /// A move number: `12.` or `12...`, alone or glued to the move that follows (`12.d4`).
@@ -357,7 +363,7 @@ fn movetext_line<'a>(r: &mut CommonRecord<'a>, line: &'a str, at: usize, in_comm
             push_capped(&mut r.syntax_errors, SyntaxError { span: start..start + text.len(), message });
             break;
         }
-        let len = trimmed.find(|c: char| c.is_ascii_whitespace() || c == '{').unwrap_or(trimmed.len());
+        let len = trimmed.bytes().position(|c| c.is_ascii_whitespace() || c == b'{').unwrap_or(trimmed.len());
         let mut word = &trimmed[..len];
         rest = &trimmed[len..];
         if let Some(after) = strip_move_number(word) {

@@ -68,7 +68,8 @@ impl<'a> Iterator for Lines<'a> {
             return None;
         };
         let at = self.pos;
-        let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
+        // Both line-end bytes are ASCII, so a byte search finds them (SIMD, unlike a `char` pattern).
+        let end = memchr::memchr2(b'\n', b'\r', rest.as_bytes()).unwrap_or(rest.len());
         let ending = match rest.as_bytes().get(end) {
             Some(b'\r') if rest.as_bytes().get(end + 1) == Some(&b'\n') => 2,
             Some(_) => 1,

@@ -14,20 +14,13 @@ use super::{
     TokenKind,
 };
 
-/// A move line as parsed, before its tokens join the record's vector.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct ParsedLine<'a> {
-    pub number: u32,
-    pub span: Span,
-    pub tokens: Vec<Token<'a>>,
-}
 use crate::game::GameKind;
 use crate::games::phages::Side;
 use crate::geometry::{CellLabel, Geometry};
 
 /// What one line of a file is.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub enum LineKind<'a> {
+pub enum LineKind {
     Blank,
     Title(GameKind),
     /// `Startup:` or `Final Position:`, possibly followed by column letters.
@@ -36,7 +29,8 @@ pub enum LineKind<'a> {
     Letters(usize),
     /// Glyphs with their spans, and the row number written after them.
     DiagramRow(Vec<(char, Span)>, u16),
-    Move(ParsedLine<'a>, Vec<SyntaxError>),
+    /// A numbered move line, with its number: its tokens are read when it joins a movetext.
+    Move(u32),
     /// Anything else; a column header may stand inside it.
     Prose(Option<Result<ColumnHeader, SyntaxError>>),
 }
@@ -124,8 +118,8 @@ fn line_number(i: &str) -> IResult<&str, (u32, bool)> {
     (preceded(space0, map_res(digit1, str::parse::<u32>)), map(opt(ch('.')), |p| p.is_some())).parse(i)
 }
 
-/// Parses a numbered move line; `None` if the line is not one.
-fn move_line<'a>(line: &'a str, at: usize, continuing: bool) -> Option<(ParsedLine<'a>, Vec<SyntaxError>)> {
+/// The number of a numbered move line and the text after it; `None` if the line is not one.
+fn move_line_head(line: &str, continuing: bool) -> Option<(u32, &str)> {
     let (rest, (number, period)) = line_number(line).ok()?;
     // `8.---- ----` glues the number to the first token, as the common format allows (`12.d4`).
     let glued = !rest.starts_with([' ', '\t']);
@@ -136,9 +130,20 @@ fn move_line<'a>(line: &'a str, at: usize, continuing: bool) -> Option<(ParsedLi
     if (glued || !continuing) && !looks_like_move(first) {
         return None;
     }
+    Some((number, rest))
+}
+
+/// Reads the tokens of a move line (one [`move_line_head`] accepted) onto the end of `tokens`,
+/// its errors onto `errors`; returns the line. The tokens of a whole movetext share one vector.
+fn move_line<'a>(
+    line: &'a str,
+    at: usize,
+    (number, rest): (u32, &'a str),
+    tokens: &mut Vec<Token<'a>>,
+    errors: &mut Vec<SyntaxError>,
+) -> MoveLine {
     let body = line.len() - rest.len();
-    let mut tokens = Vec::new();
-    let mut errors = Vec::new();
+    let from = tokens.len();
     for (off, word) in words(rest).map(|(off, w)| (body + off, w)) {
         let span = at + off..at + off + word.len();
         if let Ok((_, kind)) = move_token(word) {
@@ -155,17 +160,18 @@ fn move_line<'a>(line: &'a str, at: usize, continuing: bool) -> Option<(ParsedLi
             }
             break;
         } else {
-            push_capped(&mut errors, SyntaxError { span, message: token_error(word) });
+            push_capped(errors, SyntaxError { span, message: token_error(word) });
         }
     }
-    if let Some(claim_at) = tokens.iter().position(|t| t.kind.is_claim()) {
-        if let Some(after) = tokens.get(claim_at + 1) {
-            let span = after.span.start..tokens.last().map_or(after.span.end, |t| t.span.end);
+    let own = &tokens[from..];
+    if let Some(claim_at) = own.iter().position(|t| t.kind.is_claim()) {
+        if let Some(after) = own.get(claim_at + 1) {
+            let span = after.span.start..own.last().map_or(after.span.end, |t| t.span.end);
             errors.push(SyntaxError { span, message: "nothing may follow a resignation or a claimed result".into() });
         }
     }
     let end = at + line.trim_end().len();
-    Some((ParsedLine { number, span: at..end, tokens }, errors))
+    MoveLine { number, span: at..end, tokens: from..tokens.len() }
 }
 
 fn column_tag(i: &str) -> IResult<&str, (char, char)> {
@@ -223,7 +229,7 @@ fn row_glyphs(i: &str) -> IResult<&str, (Vec<&str>, u16)> {
     .parse(i)
 }
 
-fn diagram_row(line: &str, at: usize) -> Option<LineKind<'static>> {
+fn diagram_row(line: &str, at: usize) -> Option<LineKind> {
     let (_, (glyphs, row)) = row_glyphs(line).ok()?;
     let cells = glyphs
         .iter()
@@ -263,14 +269,14 @@ fn diagram_label(i: &str) -> Option<(DiagramLabel, &str)> {
 }
 
 /// Classifies one line (without its line ending) that starts at byte `at` of the file.
-pub fn classify(line: &str, at: usize, continuing: bool) -> LineKind<'_> {
+pub fn classify(line: &str, at: usize, continuing: bool) -> LineKind {
     // The first visible character tells which line parsers can apply, so each line is tried
     // against one or two of them rather than all.
     let Some(first) = line.bytes().find(|c| !c.is_ascii_whitespace()) else {
         return LineKind::Blank;
     };
     let found = match first {
-        b'0'..=b'9' => move_line(line, at, continuing).map(|(ml, errors)| LineKind::Move(ml, errors)),
+        b'0'..=b'9' => move_line_head(line, continuing).map(|(number, _)| LineKind::Move(number)),
         b'.' | b'o' | b'O' | b'x' | b'X' => diagram_row(line, at),
         b'a' => letters(line).map(LineKind::Letters),
         b'Q' | b'q' | b'H' | b'h' => title(line).map(LineKind::Title),
@@ -334,7 +340,8 @@ pub enum Element<'a> {
     Title(GameKind, Span),
     Header(Result<ColumnHeader, SyntaxError>),
     Diagram(Result<Diagram, SyntaxError>, DiagramLabel),
-    Movetext(Vec<ParsedLine<'a>>, Vec<SyntaxError>),
+    /// The lines, every token of them in one vector, and their syntax errors.
+    Movetext(Vec<MoveLine>, Vec<Token<'a>>, Vec<SyntaxError>),
 }
 
 /// The element that opens at the line `(at, line)`, taking the further lines it spans (a
@@ -382,28 +389,28 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>) -> Option<Ele
             *rest = ahead;
             Some(Element::Diagram(build_diagram(label, &rows, at..end), label))
         }
-        LineKind::Move(first, errs) => {
-            let mut moves = vec![first];
-            let mut errors = errs;
+        LineKind::Move(_) => {
+            let (mut tokens, mut errors) = (Vec::new(), Vec::new());
+            let head = move_line_head(line, false).expect("classified as a move line");
+            let mut moves = vec![move_line(line, at, head, &mut tokens, &mut errors)];
             while let Some((a, l)) = rest.peek() {
-                match classify(l, a, true) {
-                    LineKind::Move(ml, errs) if ml.number != 1 => {
-                        moves.push(ml);
-                        errs.into_iter().for_each(|e| push_capped(&mut errors, e));
+                // A line numbered 1 opens the next record instead.
+                if let Some(head) = move_line_head(l, true).filter(|h| h.0 != 1) {
+                    moves.push(move_line(l, a, head, &mut tokens, &mut errors));
+                    rest.next();
+                    continue;
+                }
+                if let LineKind::Prose(None) = classify(l, a, true) {
+                    if let Some(token) = claim_only_line(l, a) {
+                        tokens.push(token);
+                        moves.last_mut().expect("a movetext has a line").tokens.end = tokens.len();
                         rest.next();
                     }
-                    LineKind::Prose(None) => {
-                        if let Some(token) = claim_only_line(l, a) {
-                            moves.last_mut().expect("a movetext has a line").tokens.push(token);
-                            rest.next();
-                        }
-                        break;
-                    }
-                    _ => break,
                 }
+                break;
             }
             // A claim ends the movetext: later lines may not hold moves.
-            let mut after_claim = moves.iter().flat_map(|l| &l.tokens).skip_while(|t| !t.kind.is_claim()).skip(1);
+            let mut after_claim = tokens.iter().skip_while(|t| !t.kind.is_claim()).skip(1);
             if let Some(t) = after_claim.next() {
                 if !errors.iter().any(|e| e.span.start <= t.span.start && t.span.start < e.span.end) {
                     errors.push(SyntaxError {
@@ -412,7 +419,7 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>) -> Option<Ele
                     });
                 }
             }
-            Some(Element::Movetext(moves, errors))
+            Some(Element::Movetext(moves, tokens, errors))
         }
     }
 }
@@ -464,9 +471,9 @@ impl<'a> Assembler<'a> {
                     None
                 }
             }
-            Element::Movetext(parsed, errors) => {
+            Element::Movetext(lines, tokens, errors) => {
                 let closed = self.close();
-                self.open = Some(self.record(parsed, errors));
+                self.open = Some(self.record(lines, tokens, errors));
                 closed
             }
         }
@@ -493,15 +500,8 @@ impl<'a> Assembler<'a> {
         self.open.take().map(finished)
     }
 
-    fn record(&mut self, parsed: Vec<ParsedLine<'a>>, errors: Vec<SyntaxError>) -> Record<'a> {
-        let span = parsed[0].span.start..parsed.last().map_or(0, |l| l.span.end);
-        let mut tokens = Vec::with_capacity(parsed.iter().map(|l| l.tokens.len()).sum());
-        let mut lines = Vec::with_capacity(parsed.len());
-        for l in parsed {
-            let from = tokens.len();
-            tokens.extend(l.tokens);
-            lines.push(MoveLine { number: l.number, span: l.span, tokens: from..tokens.len() });
-        }
+    fn record(&mut self, lines: Vec<MoveLine>, tokens: Vec<Token<'a>>, errors: Vec<SyntaxError>) -> Record<'a> {
+        let span = lines[0].span.start..lines.last().map_or(0, |l| l.span.end);
         let mut r = Record {
             index: 0,
             span,

@@ -56,6 +56,15 @@ impl SearchBudget {
     }
 }
 
+/// Whether checking the claims of a record searches continuations (RULINGS 9), and so draws on
+/// its file's budget: a claimed result of a record that replays without fault and stops before
+/// the game is over.
+pub fn needs_search(tokens: &[Token], replay: &Replay<Phages>) -> bool {
+    let claim = tokens.iter().find(|t| t.kind.is_claim());
+    let claims = claim.is_some_and(|t| matches!(t.kind, TokenKind::Resign | TokenKind::Wins { .. }));
+    claims && replay.incomplete().is_none() && !replay.position.is_over()
+}
+
 /// The claims of a record, checked against its replay; searches of continuations (RULINGS 9)
 /// draw on `budget`.
 pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget: &mut SearchBudget) -> Vec<ClaimCheck> {
