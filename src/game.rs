@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::geometry::{Cell, Geometry};
+use crate::render::model::{Figure, Sign};
 
 /// The games referee knows.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -24,6 +25,18 @@ impl GameKind {
         GameKind::Vadrantir,
         GameKind::Splinter,
     ];
+
+    /// The game's name as its rules write it, for captions and titles.
+    pub fn title(self) -> &'static str {
+        match self {
+            GameKind::Quadraphages => "Quadraphages",
+            GameKind::Hexaphages => "Hexaphages",
+            GameKind::Quarod => "Quarod",
+            GameKind::Petrify => "Petrify",
+            GameKind::Vadrantir => "Vadrantir",
+            GameKind::Splinter => "Splinter Quad",
+        }
+    }
 
     /// The lowercase name used in JSON and on the command line.
     pub fn name(self) -> &'static str {
@@ -53,18 +66,22 @@ impl fmt::Display for GameKind {
     }
 }
 
-/// What a renderer needs of a position: the board shape and one glyph per cell.
+/// What a renderer needs of a position: the board shape, what stands on each cell, the players.
 pub trait BoardView {
     fn geometry(&self) -> Geometry;
-    /// What a diagram shows on this cell. Every glyph of one game has the same width (Quarod
+    /// What a text diagram shows on this cell. Every glyph of one game has the same width (Quarod
     /// needs two characters: colour and rod), and none contains white space.
     fn glyph(&self, cell: Cell) -> &'static str;
+    /// What a picture draws on this cell; `None` for an empty cell.
+    fn figure(&self, cell: Cell) -> Option<Figure>;
+    /// The colours in turn order from the start, as records name them (`[Black "..."]`, `X`).
+    fn player_names(&self) -> &'static [&'static str];
 }
 
 /// How a finished game ended.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
-    /// The winner's index in [`Recorded::player_names`]; `None` if nobody wins.
+    /// The winner's index in [`BoardView::player_names`]; `None` if nobody wins.
     pub winner: Option<usize>,
     /// Each player's score, in player order.
     pub points: Vec<f64>,
@@ -83,9 +100,7 @@ pub trait Recorded: Game {
     type Written: Copy + fmt::Debug;
     /// The game's name in the `[Game "..."]` tag.
     const TAG: &'static str;
-    /// The colours in turn order from the start, as the tags name them (`[Black "..."]`).
-    fn player_names(&self) -> &'static [&'static str];
-    /// Whose turn it is: an index into [`Recorded::player_names`].
+    /// Whose turn it is: an index into [`BoardView::player_names`].
     fn to_move(&self) -> usize;
     /// The empty start position for a board of `size` (the game's default if `None`), for
     /// `players` players where the game allows several.
@@ -134,6 +149,9 @@ pub trait Game: Clone + BoardView {
     fn score(&self) -> Self::Score;
     /// The move written in the game's notation.
     fn write_move(&self, m: Self::Move) -> String;
+    /// How a picture of this position shows the move `m` (legal here or not, as long as its
+    /// cells are on the board).
+    fn signs(&self, m: Self::Move) -> Vec<Sign>;
 }
 
 /// Work to do with the engine of a game in the common record format, written once for all of

@@ -81,8 +81,30 @@ pub struct ReplayOptions {
 /// keeps a diagram and the legal moves).
 pub const MAX_VIOLATIONS: usize = 1000;
 
+/// What a replay tells an observer as it goes (see [`replay_observed`]).
+pub enum Event<'p, G: Game> {
+    /// The move of token `token` is about to be played in `position`.
+    Playing { token: usize, position: &'p G, m: G::Move },
+    /// The move announced by the last [`Event::Playing`] was played: this is the position now.
+    Played { position: &'p G },
+    /// Token `token` is illegal in `position`; `attempted` is the move it stands for, if it
+    /// stands for one (a move may be unreadable here, or name a cell that is not on the board).
+    Illegal { token: usize, position: &'p G, attempted: Option<G::Move> },
+}
+
 /// Replays `tokens` from `start`.
 pub fn replay<G: Notation>(start: G, tokens: &[Token], options: ReplayOptions) -> Replay<G> {
+    replay_observed(start, tokens, options, |_| {})
+}
+
+/// Replays `tokens` from `start`, telling `observe` of every move and every illegal token, in
+/// order: what pictures of a whole game are drawn from.
+pub fn replay_observed<G: Notation>(
+    start: G,
+    tokens: &[Token],
+    options: ReplayOptions,
+    mut observe: impl FnMut(Event<G>),
+) -> Replay<G> {
     let mut position = start;
     let mut violations = Vec::new();
     let mut moves = 0;
@@ -102,14 +124,22 @@ pub fn replay<G: Notation>(start: G, tokens: &[Token], options: ReplayOptions) -
             Reading::Nothing => continue,
             Reading::Move(m) => match position.check(m) {
                 Ok(()) => {
+                    observe(Event::Playing { token: i, position: &position, m });
                     last_mover = Some(position.mover());
                     position.play_unchecked(m);
                     moves += 1;
+                    observe(Event::Played { position: &position });
                     continue;
                 }
-                Err(why) => (why.to_string(), Some(m)),
+                Err(why) => {
+                    observe(Event::Illegal { token: i, position: &position, attempted: Some(m) });
+                    (why.to_string(), Some(m))
+                }
             },
-            Reading::Problem { message, apply } => (message, apply),
+            Reading::Problem { message, apply } => {
+                observe(Event::Illegal { token: i, position: &position, attempted: None });
+                (message, apply)
+            }
         };
         let (legal, legal_count) = written_legal_moves(&position);
         violations.push(Violation {
@@ -126,9 +156,11 @@ pub fn replay<G: Notation>(start: G, tokens: &[Token], options: ReplayOptions) -
         }
         if let Some(m) = apply {
             if !position.is_over() {
+                observe(Event::Playing { token: i, position: &position, m });
                 last_mover = Some(position.mover());
                 position.play_unchecked(m);
                 moves += 1;
+                observe(Event::Played { position: &position });
             }
         }
     }

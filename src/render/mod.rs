@@ -1,3 +1,4 @@
 //! Board diagrams over a read-only [`BoardView`](crate::game::BoardView).
 
 pub mod ascii;
+pub mod model;

@@ -34,6 +34,7 @@ use std::fmt;
 use super::notation::{self, Written};
 use crate::game::{BoardView, Game, GameKind, Outcome, Recorded};
 use crate::geometry::{Cell, CellLabel, Geometry};
+use crate::render::model::{Figure, Sign};
 
 /// The two colours, in turn order from the start.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -622,6 +623,18 @@ impl BoardView for Petrify {
     fn glyph(&self, cell: Cell) -> &'static str {
         self.square(cell).glyph()
     }
+
+    fn figure(&self, cell: Cell) -> Option<Figure> {
+        match self.square(cell) {
+            Square::Empty => None,
+            Square::Disk(colour) => Some(Figure::Disk { owner: colour.index() as u8 }),
+            Square::Block => Some(Figure::Block),
+        }
+    }
+
+    fn player_names(&self) -> &'static [&'static str] {
+        &["Blue", "Orange"]
+    }
 }
 
 impl Game for Petrify {
@@ -759,15 +772,20 @@ impl Game for Petrify {
     fn write_move(&self, m: PetrifyMove) -> String {
         notation::write(self.geometry(), m)
     }
+
+    fn signs(&self, m: PetrifyMove) -> Vec<Sign> {
+        vec![match m {
+            PetrifyMove::Place(c) => Sign::Ring(c),
+            PetrifyMove::Capture { from, to } => Sign::Arrow { from, to },
+            PetrifyMove::Pass => Sign::Pass,
+            PetrifyMove::Swap => Sign::Swap,
+        }]
+    }
 }
 
 impl Recorded for Petrify {
     type Written = Written;
     const TAG: &'static str = "Petrify";
-
-    fn player_names(&self) -> &'static [&'static str] {
-        &["Blue", "Orange"]
-    }
 
     fn to_move(&self) -> usize {
         self.to_move.index()

@@ -8,6 +8,7 @@ use std::fmt;
 
 use crate::game::{BoardView, Game, GameKind};
 use crate::geometry::{Cell, CellLabel, Geometry};
+use crate::render::model::{Figure, Sign};
 
 /// The two sides, named by the letters of the published diagrams.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -516,6 +517,18 @@ impl BoardView for Phages {
             Content::Stone(Side::O) => "O",
         }
     }
+
+    fn figure(&self, cell: Cell) -> Option<Figure> {
+        match self.content(cell) {
+            Content::Empty => None,
+            Content::Mark(side) => Some(Figure::Mark { owner: side.index() as u8 }),
+            Content::Stone(side) => Some(Figure::Stone { owner: side.index() as u8 }),
+        }
+    }
+
+    fn player_names(&self) -> &'static [&'static str] {
+        &["X", "O"]
+    }
 }
 
 impl Game for Phages {
@@ -660,6 +673,14 @@ impl Game for Phages {
             PhagesMove::Stay { .. } => "----".to_string(),
             PhagesMove::Announce(n) => n.to_string(),
         }
+    }
+
+    fn signs(&self, m: PhagesMove) -> Vec<Sign> {
+        vec![match m {
+            PhagesMove::Step { from, to } => Sign::Arrow { from, to },
+            PhagesMove::Stay { stone } => Sign::Stay(stone),
+            PhagesMove::Announce(n) => Sign::Number(n),
+        }]
     }
 }
 

@@ -68,10 +68,6 @@ impl Recorded for Quarod {
     type Written = WrittenMove;
     const TAG: &'static str = "Quarod";
 
-    fn player_names(&self) -> &'static [&'static str] {
-        &["Black", "White"]
-    }
-
     fn to_move(&self) -> usize {
         self.colour_to_move().index()
     }

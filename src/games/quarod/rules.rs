@@ -13,6 +13,7 @@ use std::ops::ControlFlow;
 use super::notation::WrittenMove;
 use crate::game::{BoardView, Game, GameKind, Outcome};
 use crate::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
+use crate::render::model::{Figure, Heading, Sign};
 
 /// The board's default edge (RULINGS, Quarod 1).
 pub const DEFAULT_SIZE: u8 = 8;
@@ -577,6 +578,22 @@ impl BoardView for Quarod {
     fn glyph(&self, cell: Cell) -> &'static str {
         self.piece(cell).map_or(EMPTY_GLYPH, Piece::glyph)
     }
+
+    fn figure(&self, cell: Cell) -> Option<Figure> {
+        self.piece(cell).map(|p| {
+            let heading = match p.rod {
+                Rod::North => Heading::Up,
+                Rod::East => Heading::Right,
+                Rod::South => Heading::Down,
+                Rod::West => Heading::Left,
+            };
+            Figure::Rod { owner: p.colour.index() as u8, heading }
+        })
+    }
+
+    fn player_names(&self) -> &'static [&'static str] {
+        &["Black", "White"]
+    }
 }
 
 impl Game for Quarod {
@@ -682,6 +699,16 @@ impl Game for Quarod {
 
     fn write_move(&self, m: QuarodMove) -> String {
         self.written(m).to_string()
+    }
+
+    /// A placement rings both new pieces; a board swap is an arrow each way.
+    fn signs(&self, m: QuarodMove) -> Vec<Sign> {
+        match m {
+            QuarodMove::Place { black, white } => vec![Sign::Ring(black), Sign::Ring(white)],
+            QuarodMove::BoardSwap { a, b } => vec![Sign::Arrow { from: a, to: b }, Sign::Arrow { from: b, to: a }],
+            QuarodMove::Pass => vec![Sign::Pass],
+            QuarodMove::SwapSides => vec![Sign::Swap],
+        }
     }
 }
 

@@ -83,6 +83,7 @@ use super::notation::{self, Written};
 use super::start::{block_size, default_block, default_size};
 use crate::game::{BoardView, Game, GameKind, Outcome, Recorded};
 use crate::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
+use crate::render::model::{Figure, Rank, Sign};
 
 mod reference;
 
@@ -1622,6 +1623,22 @@ impl BoardView for Splinter {
     fn glyph(&self, cell: Cell) -> &'static str {
         self.piece(cell).map_or(EMPTY_GLYPH, Piece::glyph)
     }
+
+    fn figure(&self, cell: Cell) -> Option<Figure> {
+        self.piece(cell).map(|p| {
+            let rank = match p.kind {
+                Kind::King => Rank::King,
+                Kind::Rook => Rank::Rook,
+                Kind::Bishop => Rank::Bishop,
+                Kind::Pawn => Rank::Pawn,
+            };
+            Figure::Piece { owner: p.player.index() as u8, rank }
+        })
+    }
+
+    fn player_names(&self) -> &'static [&'static str] {
+        &Player::NAMES[..self.players as usize]
+    }
 }
 
 impl Game for Splinter {
@@ -1741,15 +1758,18 @@ impl Game for Splinter {
     fn write_move(&self, m: SplinterMove) -> String {
         notation::write(self.geometry(), m)
     }
+
+    /// The step, and a ring on each square named to choose the group that stays.
+    fn signs(&self, m: SplinterMove) -> Vec<Sign> {
+        let mut signs = vec![Sign::Arrow { from: m.from, to: m.to }];
+        signs.extend(m.choices().map(Sign::Ring));
+        signs
+    }
 }
 
 impl Recorded for Splinter {
     type Written = Written;
     const TAG: &'static str = "Splinter Quad";
-
-    fn player_names(&self) -> &'static [&'static str] {
-        &Player::NAMES[..self.players as usize]
-    }
 
     fn to_move(&self) -> usize {
         self.to_move.index()

@@ -43,6 +43,7 @@ use std::sync::OnceLock;
 use super::notation::{self, Written};
 use crate::game::{BoardView, Game, GameKind, Outcome, Recorded};
 use crate::geometry::{Cell, CellLabel, Geometry};
+use crate::render::model::{Figure, Sign};
 
 /// The two colours, in turn order from the start.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -792,6 +793,14 @@ impl BoardView for Vadrantir {
     fn glyph(&self, cell: Cell) -> &'static str {
         self.stone(cell).map_or(EMPTY_GLYPH, Colour::glyph)
     }
+
+    fn figure(&self, cell: Cell) -> Option<Figure> {
+        self.stone(cell).map(|colour| Figure::Stone { owner: colour.index() as u8 })
+    }
+
+    fn player_names(&self) -> &'static [&'static str] {
+        &["Black", "White"]
+    }
 }
 
 impl Game for Vadrantir {
@@ -870,15 +879,18 @@ impl Game for Vadrantir {
     fn write_move(&self, m: VadrantirMove) -> String {
         notation::write(self.geometry(), m)
     }
+
+    fn signs(&self, m: VadrantirMove) -> Vec<Sign> {
+        vec![match m {
+            VadrantirMove::Place(c) => Sign::Ring(c),
+            VadrantirMove::Swap => Sign::Swap,
+        }]
+    }
 }
 
 impl Recorded for Vadrantir {
     type Written = Written;
     const TAG: &'static str = "Vadrantir";
-
-    fn player_names(&self) -> &'static [&'static str] {
-        &["Black", "White"]
-    }
 
     fn to_move(&self) -> usize {
         self.to_move.index()
