@@ -3,6 +3,7 @@
 pub mod game;
 pub mod games;
 pub mod geometry;
+pub mod picture;
 pub mod random;
 pub mod record;
 pub mod render;

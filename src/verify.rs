@@ -525,26 +525,23 @@ pub enum ShowNote {
     Short { moves: usize },
 }
 
-/// The diagram of record `index` (1-based) of `src` after `ply` moves (all if `None`), and a note
-/// when that position could not be reached; `Err` says why there is no position, and where.
-pub fn position_diagram(
+/// Work to do with the start position and the tokens of one record, whatever its game: see
+/// [`with_record`].
+pub trait WithStart {
+    type Output;
+    fn run<G: Notation>(self, start: G, tokens: &[record::Token]) -> Self::Output;
+}
+
+/// Finds record `index` (1-based) of `src` and runs `work` with its start position and tokens, and
+/// gives the record's span; `Err` says why the record cannot be replayed (there is none, its syntax,
+/// its start), and where.
+pub fn with_record<W: WithStart>(
     src: &str,
     index: usize,
-    ply: Option<usize>,
     options: VerifyOptions,
-) -> Result<(String, Option<ShowNote>), (record::Span, String)> {
-    fn shown<G: Notation>(rep: Replay<G>, ply: Option<usize>) -> (String, Option<ShowNote>) {
-        let note = if let Some(v) = rep.violations.first() {
-            Some(ShowNote::StoppedAt { span: v.span.clone(), message: v.message.clone() })
-        } else if ply.is_some_and(|p| p > rep.moves) {
-            Some(ShowNote::Short { moves: rep.moves })
-        } else {
-            None
-        };
-        (ascii::diagram(&rep.position), note)
-    }
+    work: W,
+) -> Result<(W::Output, record::Span), (record::Span, String)> {
     let no_record = |n: usize| (0..0, format!("there is no record {index} (the file has {n})"));
-    let replay_options = ReplayOptions { lenient: false, max_moves: ply };
     let found = record::read(src, options.game).nth(index.wrapping_sub(1));
     let r = match found {
         None => return Err(no_record(record::read(src, options.game).count())),
@@ -553,25 +550,56 @@ pub fn position_diagram(
             if let Some(e) = r.syntax_errors.first() {
                 return Err((e.span.clone(), e.message.clone()));
             }
-            struct Show<'s, 'r, 'a> {
+            struct Start<'s, 'r, 'a, W> {
                 src: &'s str,
                 record: &'r CommonRecord<'a>,
-                options: ReplayOptions,
-                ply: Option<usize>,
+                work: W,
             }
-            impl WithRecorded for Show<'_, '_, '_> {
-                type Output = Result<(String, Option<ShowNote>), (record::Span, String)>;
+            impl<W: WithStart> WithRecorded for Start<'_, '_, '_, W> {
+                type Output = Result<W::Output, (record::Span, String)>;
                 fn run<G: Recorded>(self) -> Self::Output {
                     let start = common_start::<G>(self.src, self.record).map_err(|p| (p.span, p.message))?;
-                    Ok(shown(replay(start, &self.record.tokens, self.options), self.ply))
+                    Ok(self.work.run(start, &self.record.tokens))
                 }
             }
             let kind = common_kind(src, &r, options.game).map_err(|p| (p.span, p.message))?;
-            return kind.with_recorded(Show { src, record: &r, options: replay_options, ply }).unwrap_or_else(|| {
+            let out = kind.with_recorded(Start { src, record: &r, work }).unwrap_or_else(|| {
                 Err((r.span.clone(), format!("{kind} records are not written in the common format")))
-            });
+            })?;
+            return Ok((out, r.span.clone()));
         }
     };
-    let (_, rep) = replay_record(&r, options, ply).map_err(|p| (p.span, p.message))?;
-    Ok(shown(rep, ply))
+    if let Some(e) = r.syntax_errors.first() {
+        return Err((e.span.clone(), e.message.clone()));
+    }
+    let start = phages_start(&r, options).map_err(|p| (p.span, p.message))?;
+    Ok((work.run(start, &r.tokens), r.span.clone()))
+}
+
+/// The diagram of record `index` (1-based) of `src` after `ply` moves (all if `None`), and a note
+/// when that position could not be reached; `Err` says why there is no position, and where.
+pub fn position_diagram(
+    src: &str,
+    index: usize,
+    ply: Option<usize>,
+    options: VerifyOptions,
+) -> Result<(String, Option<ShowNote>), (record::Span, String)> {
+    struct Show {
+        ply: Option<usize>,
+    }
+    impl WithStart for Show {
+        type Output = (String, Option<ShowNote>);
+        fn run<G: Notation>(self, start: G, tokens: &[record::Token]) -> Self::Output {
+            let rep = replay(start, tokens, ReplayOptions { lenient: false, max_moves: self.ply });
+            let note = if let Some(v) = rep.violations.first() {
+                Some(ShowNote::StoppedAt { span: v.span.clone(), message: v.message.clone() })
+            } else if self.ply.is_some_and(|p| p > rep.moves) {
+                Some(ShowNote::Short { moves: rep.moves })
+            } else {
+                None
+            };
+            (ascii::diagram(&rep.position), note)
+        }
+    }
+    with_record(src, index, options, Show { ply }).map(|(shown, _)| shown)
 }

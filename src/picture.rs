@@ -1,0 +1,181 @@
+//! From a record to the scenes a picture draws: every position of the game with the move that led
+//! there, and at the first illegal move the error diagram. The renderers in [`crate::render`] draw
+//! the scenes; nothing here draws.
+
+use crate::game::GameKind;
+use crate::geometry::{CellLabel, Geometry};
+use crate::record::{Span, Token};
+use crate::render::model::{Board, Scene, Sign, Tone};
+use crate::replay::{replay_observed, Event, Notation, ReplayOptions};
+use crate::verify::{with_record, VerifyOptions, WithStart};
+
+/// The pictures of one record.
+#[derive(Clone, Debug)]
+pub struct Pictures {
+    pub game: GameKind,
+    /// The start, then the position after each move played, each with the move that led there.
+    pub scenes: Vec<Scene>,
+    /// The span of the token of each move played: `scenes[k]` follows the move of `moves[k - 1]`.
+    pub moves: Vec<Span>,
+    /// At the first illegal move: the board before it, that move in red, the legal moves faint
+    /// and the reason; and the span of its token.
+    pub error: Option<(Scene, Span)>,
+    /// Where the record is in its file.
+    pub span: Span,
+}
+
+impl Pictures {
+    /// The scene `show` draws: the position after `ply` moves, or, with no ply, the error diagram
+    /// when the record has an illegal move and its last position when it has none. A ply past the
+    /// last move played gives the last position.
+    pub fn scene(&self, ply: Option<usize>) -> &Scene {
+        let last = self.scenes.last().expect("a record has its start position");
+        match (ply, &self.error) {
+            (None, Some((error, _))) => error,
+            (None, None) => last,
+            (Some(p), _) => self.scenes.get(p).unwrap_or(last),
+        }
+    }
+
+    /// One scene per turn rather than per move: the start, then the position at the end of each
+    /// turn (a turn ends where the player to move changes), with every move of that turn drawn.
+    pub fn per_turn(&self) -> Vec<Scene> {
+        let mut out = vec![self.scenes[0].clone()];
+        let mut signs = Vec::new();
+        for (k, scene) in self.scenes.iter().enumerate().skip(1) {
+            signs.extend(scene.signs.iter().copied());
+            let turn_ends = k + 1 == self.scenes.len() || scene.to_move != self.scenes[k - 1].to_move;
+            if turn_ends {
+                out.push(Scene { signs: std::mem::take(&mut signs), ..scene.clone() });
+            }
+        }
+        out
+    }
+}
+
+/// The pictures of record `index` (1-based) of `src`; `Err` says why it has none, and where.
+pub fn pictures(src: &str, index: usize, options: VerifyOptions) -> Result<Pictures, (Span, String)> {
+    struct Draw;
+    impl WithStart for Draw {
+        type Output = Pictures;
+        fn run<G: Notation>(self, start: G, tokens: &[Token]) -> Pictures {
+            draw(start, tokens)
+        }
+    }
+    let (mut pictures, span) = with_record(src, index, options, Draw)?;
+    pictures.span = span;
+    Ok(pictures)
+}
+
+fn scene<G: Notation>(position: &G, ply: usize, signs: Vec<(Sign, Tone)>) -> Scene {
+    Scene {
+        game: position.kind(),
+        board: Board::of(position),
+        signs,
+        ply,
+        to_move: (!position.is_over()).then(|| position.mover()),
+        score: position.score().to_string(),
+        illegal: None,
+    }
+}
+
+/// Replays `tokens` from `start` up to the first illegal move, keeping a scene per position.
+fn draw<G: Notation>(start: G, tokens: &[Token]) -> Pictures {
+    let mut scenes = vec![scene(&start, 0, Vec::new())];
+    let mut moves = Vec::new();
+    let mut error = None;
+    let mut last = Vec::new();
+    let geometry = start.geometry();
+    let on_board = |signs: Vec<Sign>| signs.into_iter().filter(|s| cells_on(geometry, s)).collect::<Vec<_>>();
+    replay_observed(start.clone(), tokens, ReplayOptions::default(), |event| match event {
+        Event::Playing { token, position, m } => {
+            last = on_board(position.signs(m));
+            moves.push(tokens[token].span.clone());
+        }
+        Event::Played { position } => {
+            let signs = std::mem::take(&mut last).into_iter().map(|s| (s, Tone::Last)).collect();
+            scenes.push(scene(position, scenes.len(), signs));
+        }
+        Event::Illegal { token, position, attempted } => {
+            let written = match attempted {
+                Some(m) => on_board(position.signs(m)),
+                None => named_cells(geometry, tokens[token].text),
+            };
+            let mut signs: Vec<(Sign, Tone)> = Vec::new();
+            for m in position.legal_moves() {
+                for sign in on_board(position.signs(m)) {
+                    let cell_sign = !matches!(sign, Sign::Number(_) | Sign::Pass | Sign::Swap);
+                    if cell_sign && !signs.iter().any(|&(s, _)| s == sign) {
+                        signs.push((sign, Tone::Alternative));
+                    }
+                }
+            }
+            signs.extend(written.into_iter().map(|s| (s, Tone::Illegal)));
+            let mut s = scene(position, scenes.len() - 1, signs);
+            s.illegal = Some(format!("{}: {}", tokens[token].text, illegal_reason(position, tokens, token)));
+            error = Some((s, tokens[token].span.clone()));
+        }
+    });
+    Pictures { game: start.kind(), scenes, moves, error, span: 0..0 }
+}
+
+/// Why token `i` is illegal in `position`, as the replay says it.
+fn illegal_reason<G: Notation>(position: &G, tokens: &[Token], i: usize) -> String {
+    match position.read(tokens, i) {
+        crate::replay::Reading::Move(m) => position.check(m).err().map_or_else(String::new, |why| why.to_string()),
+        crate::replay::Reading::Problem { message, .. } => message,
+        crate::replay::Reading::Nothing => String::new(),
+    }
+}
+
+/// Whether every cell a sign names is on the board.
+fn cells_on(g: Geometry, sign: &Sign) -> bool {
+    match *sign {
+        Sign::Arrow { from, to } => g.contains(from) && g.contains(to),
+        Sign::Ring(c) | Sign::Stay(c) => g.contains(c),
+        Sign::Number(_) | Sign::Pass | Sign::Swap => true,
+    }
+}
+
+/// The signs of a token no move could be read from: the cells it names (`e5`-style labels) that
+/// are on the board, an arrow from the first to the last when it names two or more, else a ring.
+/// Every notation of referee's games names cells so, whatever else a token holds.
+fn named_cells(g: Geometry, text: &str) -> Vec<Sign> {
+    let b = text.as_bytes();
+    let mut cells = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_lowercase() && b.get(i + 1).is_some_and(u8::is_ascii_digit) {
+            let end = (i + 1..b.len()).find(|&j| !b[j].is_ascii_digit()).unwrap_or(b.len());
+            if let Some(c) = CellLabel::parse(&text[i..end]).and_then(|l| g.parse_label(l)) {
+                cells.push(c);
+            }
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    match cells[..] {
+        [] => Vec::new(),
+        [c] => vec![Sign::Ring(c)],
+        [from, .., to] => vec![Sign::Arrow { from, to }],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_names_its_cells() {
+        let g = Geometry::Square { size: 9 };
+        let cell = |s: &str| g.parse_label(CellLabel::parse(s).unwrap()).unwrap();
+        assert_eq!(named_cells(g, "b3xc3"), vec![Sign::Arrow { from: cell("b3"), to: cell("c3") }]);
+        assert_eq!(named_cells(g, "e5"), vec![Sign::Ring(cell("e5"))]);
+        assert_eq!(named_cells(g, "a7a8"), vec![Sign::Arrow { from: cell("a7"), to: cell("a8") }]);
+        // Off the board, or no label at all: nothing to draw.
+        assert_eq!(named_cells(g, "z9"), Vec::<Sign>::new());
+        assert_eq!(named_cells(g, "pass"), Vec::<Sign>::new());
+        assert_eq!(named_cells(g, "----"), Vec::<Sign>::new());
+    }
+}

@@ -1,0 +1,167 @@
+//! The board model pictures are drawn from: every engine describes each cell as its text diagram
+//! does, and a record's scenes follow its replay, with the error diagram at its first illegal move.
+
+use referee::game::{Game, Recorded};
+use referee::games::petrify::Petrify;
+use referee::games::phages::Phages;
+use referee::games::quarod::Quarod;
+use referee::games::splinter::Splinter;
+use referee::games::vadrantir::Vadrantir;
+use referee::picture::pictures;
+use referee::random::random_game;
+use referee::render::model::{Figure, Heading, Rank, Sign, Tone};
+use referee::verify::VerifyOptions;
+
+/// What the text diagram's glyph says a cell holds, read independently of [`BoardView::figure`]:
+/// the owner's place in turn order and the kind of thing, or `None` for an empty cell.
+fn glyph_says(glyph: &str, players: &[&str]) -> Option<Figure> {
+    let owner = |letter: char| players.iter().position(|p| p.starts_with(letter)).map(|i| i as u8);
+    let mut chars = glyph.chars();
+    let first = chars.next()?;
+    let second = chars.next();
+    Some(match (first, second) {
+        ('.', _) => return None,
+        ('#', None) => Figure::Block,
+        // Petrify's disks are B and O (Blue, Orange); Vadrantir's stones are B and W.
+        (c, None) if players == ["Blue", "Orange"] => Figure::Disk { owner: owner(c)? },
+        ('x' | 'o', None) => Figure::Mark { owner: owner(first.to_ascii_uppercase())? },
+        ('X' | 'O', None) => Figure::Stone { owner: owner(first)? },
+        (c, None) => Figure::Stone { owner: owner(c)? },
+        (c @ ('B' | 'W'), Some(rod)) => {
+            let heading = match rod {
+                '^' => Heading::Up,
+                '>' => Heading::Right,
+                'v' => Heading::Down,
+                '<' => Heading::Left,
+                _ => return None,
+            };
+            Figure::Rod { owner: owner(c)?, heading }
+        }
+        (n @ '1'..='4', Some(kind)) => {
+            let rank = match kind {
+                'K' => Rank::King,
+                'R' => Rank::Rook,
+                'B' => Rank::Bishop,
+                'P' => Rank::Pawn,
+                _ => return None,
+            };
+            Figure::Piece { owner: n as u8 - b'1', rank }
+        }
+        _ => return None,
+    })
+}
+
+/// At every ply of a few random games, each cell's figure is what its glyph says, and each move's
+/// signs name cells of the board.
+fn figures_match_glyphs<G: Game>(start: &G, seeds: std::ops::Range<u64>) -> usize {
+    let mut checked = 0;
+    for seed in seeds {
+        let mut position = start.clone();
+        for m in random_game(start, seed, 400) {
+            let g = position.geometry();
+            for c in g.cells() {
+                let glyph = position.glyph(c);
+                assert_eq!(position.figure(c), glyph_says(glyph, position.player_names()), "glyph {glyph:?}");
+                checked += 1;
+            }
+            for sign in position.signs(m) {
+                match sign {
+                    Sign::Arrow { from, to } => assert!(g.contains(from) && g.contains(to)),
+                    Sign::Ring(c) | Sign::Stay(c) => assert!(g.contains(c)),
+                    Sign::Number(n) => assert!(n > 0),
+                    Sign::Pass | Sign::Swap => {}
+                }
+            }
+            position.play_unchecked(m);
+        }
+    }
+    checked
+}
+
+#[test]
+fn every_engine_describes_each_cell_as_its_diagram_does() {
+    assert!(figures_match_glyphs(&Phages::quadraphages(), 0..3) > 10_000);
+    assert!(figures_match_glyphs(&Phages::hexaphages(4).unwrap(), 0..3) > 1_000);
+    assert!(figures_match_glyphs(&Quarod::start(None, None).unwrap(), 0..3) > 1_000);
+    assert!(figures_match_glyphs(&Petrify::start(None, None).unwrap(), 0..3) > 1_000);
+    assert!(figures_match_glyphs(&Vadrantir::start(None, None).unwrap(), 0..3) > 1_000);
+    for players in 2..=4 {
+        assert!(figures_match_glyphs(&Splinter::start(None, Some(players)).unwrap(), 0..2) > 1_000);
+    }
+}
+
+fn sample(path: &str) -> String {
+    std::fs::read_to_string(format!("{}/samples/{path}", env!("CARGO_MANIFEST_DIR"))).expect("sample exists")
+}
+
+#[test]
+fn a_valid_record_has_a_scene_per_move_and_no_error_diagram() {
+    let src = sample("quarod/random-size-6.txt");
+    let p = pictures(&src, 1, VerifyOptions::default()).expect("the record replays");
+    assert_eq!(p.scenes.len(), p.moves.len() + 1);
+    assert!(p.error.is_none());
+    assert!(p.scenes[0].signs.is_empty(), "the start has no last move");
+    for (k, scene) in p.scenes.iter().enumerate() {
+        assert_eq!(scene.ply, k);
+        assert!(scene.signs.iter().all(|&(_, tone)| tone == Tone::Last));
+    }
+    // Every move token's span is the text of a move in the file.
+    assert!(p.moves.iter().all(|s| !src[s.clone()].trim().is_empty()));
+    // With no ply, `show` draws the last position; a ply past the end gives the last one too.
+    assert_eq!(p.scene(None), p.scenes.last().unwrap());
+    assert_eq!(p.scene(Some(100_000)), p.scenes.last().unwrap());
+    assert_eq!(p.scene(Some(1)).ply, 1);
+}
+
+#[test]
+fn an_illegal_move_gives_the_error_diagram() {
+    // Move 2 of the blog's square game: "no O stone on d2", the board before it, d2d5 in red.
+    let src = sample("quadraphages/blog-game-sample.txt");
+    let p = pictures(&src, 1, VerifyOptions::default()).expect("the record replays to its error");
+    let (error, span) = p.error.as_ref().expect("the record has an illegal move");
+    assert_eq!(&src[span.clone()], "d2d5");
+    assert_eq!(p.scene(None), error);
+    assert_eq!(error.ply, p.scenes.len() - 1, "the board before the illegal move");
+    assert_eq!(error.board, p.scenes.last().unwrap().board);
+    let reason = error.illegal.as_deref().expect("a reason");
+    assert!(reason.contains("no O stone on d2"), "{reason}");
+    let illegal: Vec<_> = error.signs.iter().filter(|s| s.1 == Tone::Illegal).collect();
+    assert_eq!(illegal.len(), 1, "{:?}", error.signs);
+    let alternatives = error.signs.iter().filter(|s| s.1 == Tone::Alternative).count();
+    assert!(alternatives >= 1, "the legal moves are drawn faint");
+    assert!(error.caption().iter().any(|l| l.starts_with("Illegal: d2d5")), "{:?}", error.caption());
+}
+
+#[test]
+fn an_illegal_move_the_engine_can_read_is_drawn_as_that_move() {
+    let src = sample("petrify/broken/illegal-capture-not-straight.txt");
+    let p = pictures(&src, 1, VerifyOptions::default()).unwrap();
+    let (error, _) = p.error.as_ref().unwrap();
+    let g = error.board.geometry;
+    let cell = |s: &str| g.parse_label(referee::geometry::CellLabel::parse(s).unwrap()).unwrap();
+    assert!(error.signs.contains(&(Sign::Arrow { from: cell("d1"), to: cell("a3") }, Tone::Illegal)));
+}
+
+#[test]
+fn phages_turns_gather_their_moves() {
+    let src = sample("quadraphages/random-seed-1.txt");
+    let p = pictures(&src, 1, VerifyOptions::default()).unwrap();
+    let turns = p.per_turn();
+    assert!(turns.len() < p.scenes.len(), "a turn has several moves");
+    assert_eq!(turns[0], p.scenes[0]);
+    assert_eq!(turns.last().unwrap().board, p.scenes.last().unwrap().board);
+    // A whole turn: the number announced and every stone's step.
+    assert!(turns[2].signs.len() >= 3, "{:?}", turns[2].signs);
+    let total: usize = turns.iter().map(|t| t.signs.len()).sum();
+    let all: usize = p.scenes.iter().map(|s| s.signs.len()).sum();
+    assert_eq!(total, all, "no move is lost between turns");
+}
+
+#[test]
+fn records_that_cannot_be_replayed_say_why() {
+    let src = sample("quadraphages/broken/syntax-bad-token.txt");
+    let (_, message) = pictures(&src, 1, VerifyOptions::default()).unwrap_err();
+    assert!(message.contains("is not a stone move"), "{message}");
+    let (_, message) = pictures(&src, 7, VerifyOptions::default()).unwrap_err();
+    assert_eq!(message, "there is no record 7 (the file has 1)");
+}
