@@ -1,4 +1,5 @@
 //! Board diagrams over a read-only [`BoardView`](crate::game::BoardView).
 
 pub mod ascii;
+pub mod html;
 pub mod model;
