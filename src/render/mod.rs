@@ -2,4 +2,5 @@
 
 pub mod ascii;
 pub mod gif;
+pub mod html;
 pub mod model;

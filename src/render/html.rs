@@ -1,0 +1,647 @@
+//! A replay page: one self-contained HTML file with the record, a picture of every position, and
+//! controls to step through them.
+//!
+//! The page fetches nothing: style, script and every picture are inline, so it works opened from
+//! disk, mailed, or archived. Every frame is an inline `<figure>`; the script only toggles which one
+//! is shown, so without JavaScript the page still shows the last position (the final one, or the
+//! error diagram), the record with its moves marked, and the verdict.
+//!
+//! `#ply=N` in the address opens position N; stepping rewrites the address (without adding
+//! history entries) so it can be shared. The script also answers to `window.referee.go(n)` and
+//! `window.referee.step(d)`.
+//!
+//! The output depends only on the input: the same page is the same bytes.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+
+/// One position of the game as the page shows it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Frame {
+    /// The board as an SVG document: the `<svg ...>...</svg>` element, possibly preceded by an
+    /// XML declaration, a doctype or comments, which are dropped. It is inserted as markup, not
+    /// escaped: it must come from a trusted renderer.
+    pub svg: String,
+    /// A one-line caption (game, ply, side to move, score).
+    pub caption: String,
+    /// The byte range, in [`Page::record`], of the token of the move that led to this position
+    /// (`None` for the start).
+    pub token: Option<Range<usize>>,
+    /// This frame is the error diagram: the board before the first illegal move, that move drawn
+    /// in red.
+    pub illegal: bool,
+}
+
+/// Everything one replay page shows.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Page<'a> {
+    /// The page's title, e.g. `games.txt, record 2: Quarod`.
+    pub title: String,
+    /// The record's text as written in the file.
+    pub record: &'a str,
+    /// Frame 0 is the start; frame k follows the k-th move; an illegal frame, if any, is last.
+    pub frames: Vec<Frame>,
+    /// The illegal token's byte range in `record`, and why it is illegal.
+    pub illegal: Option<(Range<usize>, String)>,
+    /// The verdict as short lines: the status (`valid`, `illegal move`, ...), then one line per
+    /// claim with its status and detail.
+    pub verdict: Vec<String>,
+}
+
+/// The page as one HTML document.
+pub fn page(p: &Page) -> String {
+    let last = p.frames.len().saturating_sub(1);
+    // Without JavaScript the last frame is the one shown: the final position, or the error
+    // diagram, is what a reader of a verdict wants to see first.
+    let shown = last;
+    let has_illegal_frame = p.frames.iter().any(|f| f.illegal);
+
+    let mut out =
+        String::with_capacity(4096 + p.record.len() * 2 + p.frames.iter().map(|f| f.svg.len() + 200).sum::<usize>());
+    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    out.push_str("<meta name=\"generator\" content=\"referee\">\n<title>");
+    escape_into(&mut out, &p.title);
+    out.push_str("</title>\n<style>\n");
+    out.push_str(STYLE);
+    out.push_str("</style>\n</head>\n");
+    let _ = writeln!(out, "<body data-ply=\"{shown}\" data-last=\"{last}\">");
+
+    out.push_str("<header>\n<h1>");
+    escape_into(&mut out, &p.title);
+    out.push_str("</h1>\n");
+    if let Some(status) = p.verdict.first() {
+        let _ = write!(out, "<p class=\"status {}\">", status_class(status));
+        escape_into(&mut out, status);
+        out.push_str("</p>\n");
+    }
+    out.push_str("</header>\n<main>\n");
+
+    // The board, its caption, the reason of an illegal move, and the controls.
+    out.push_str("<section class=\"card board\" aria-label=\"Board\">\n<div id=\"frames\">\n");
+    for (i, frame) in p.frames.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<figure class=\"frame{}\" id=\"frame-{i}\" data-ply=\"{i}\"{}>",
+            if frame.illegal { " illegal" } else { "" },
+            if i == shown { "" } else { " hidden" },
+        );
+        out.push_str(&inline_svg(&frame.svg, &format!("f{i}-")));
+        out.push_str("\n<figcaption>");
+        escape_into(&mut out, &frame.caption);
+        out.push_str("</figcaption>\n</figure>\n");
+    }
+    if p.frames.is_empty() {
+        out.push_str("<p class=\"empty\">No position to show.</p>\n");
+    }
+    out.push_str("</div>\n");
+    if let Some((range, why)) = &p.illegal {
+        // With an error diagram the reason goes with it; without one it stays in view.
+        let hidden = has_illegal_frame && !p.frames.get(shown).is_some_and(|f| f.illegal);
+        let _ = write!(
+            out,
+            "<p class=\"reason\" id=\"reason\" data-always=\"{}\"{}><strong>Illegal move",
+            !has_illegal_frame,
+            if hidden { " hidden" } else { "" }
+        );
+        if let Some(token) = p.record.get(range.clone()) {
+            out.push_str(" <code>");
+            escape_into(&mut out, token);
+            out.push_str("</code>");
+        }
+        out.push_str(":</strong> ");
+        escape_into(&mut out, why);
+        out.push_str("</p>\n");
+    }
+    // The controls do nothing without the script, which reveals them.
+    let _ = write!(
+        out,
+        "<div class=\"controls\" id=\"controls\" hidden>\n\
+         <div class=\"buttons\">\n\
+         <button type=\"button\" id=\"first\" title=\"First position (Home)\" aria-label=\"First position\">{ICON_FIRST}</button>\n\
+         <button type=\"button\" id=\"prev\" title=\"Previous move (Left arrow)\" aria-label=\"Previous move\">{ICON_PREV}</button>\n\
+         <button type=\"button\" id=\"play\" class=\"play\" title=\"Play / pause\" aria-label=\"Play\" aria-pressed=\"false\">{ICON_PLAY}{ICON_PAUSE}</button>\n\
+         <button type=\"button\" id=\"next\" title=\"Next move (Right arrow)\" aria-label=\"Next move\">{ICON_NEXT}</button>\n\
+         <button type=\"button\" id=\"last\" title=\"Last position (End)\" aria-label=\"Last position\">{ICON_LAST}</button>\n\
+         <output id=\"where\" aria-live=\"polite\">ply {shown} of {last}</output>\n\
+         </div>\n\
+         <input type=\"range\" id=\"slider\" min=\"0\" max=\"{last}\" value=\"{shown}\" step=\"1\" aria-label=\"Ply\">\n\
+         <p class=\"hint\">← → step · Home / End · click a move in the record</p>\n\
+         </div>\n"
+    );
+    out.push_str("<noscript><p class=\"hint\">The last position is shown; with JavaScript on, the page steps through every move.</p></noscript>\n");
+    out.push_str("</section>\n");
+
+    // The verdict and the record.
+    out.push_str("<div class=\"side\">\n");
+    if !p.verdict.is_empty() {
+        out.push_str("<section class=\"card verdict\" aria-label=\"Verdict\">\n<h2>Verdict</h2>\n<ul>\n");
+        for (i, line) in p.verdict.iter().enumerate() {
+            let class = if i == 0 { status_class(line) } else { "claim" };
+            let _ = write!(out, "<li class=\"{class}\">");
+            escape_into(&mut out, line);
+            out.push_str("</li>\n");
+        }
+        out.push_str("</ul>\n</section>\n");
+    }
+    // HTML drops one newline right after `<pre>`: this one, so that a record's own first line,
+    // blank or not, is kept.
+    out.push_str("<section class=\"card\" aria-label=\"Record\">\n<h2>Record</h2>\n<pre id=\"record\">\n");
+    record_into(&mut out, p, shown);
+    out.push_str("</pre>\n</section>\n</div>\n</main>\n<script>\n");
+    out.push_str(SCRIPT);
+    out.push_str("</script>\n</body>\n</html>\n");
+    out
+}
+
+/// The class that colours a status: green when valid, red when illegal or wrong, amber otherwise.
+fn status_class(status: &str) -> &'static str {
+    let s = status.trim().to_ascii_lowercase();
+    if s == "valid" || s.starts_with("valid ") || s.starts_with("valid,") || s.starts_with("valid:") {
+        "ok"
+    } else if ["illegal", "syntax", "error", "false", "refuted", "invalid"].iter().any(|w| s.starts_with(w)) {
+        "bad"
+    } else {
+        "warn"
+    }
+}
+
+/// Writes `s` with the five characters that mean something in HTML text or a quoted attribute
+/// replaced by entities.
+fn escape_into(out: &mut String, s: &str) {
+    let mut rest = s;
+    while let Some(at) = rest.find(['&', '<', '>', '"', '\'']) {
+        out.push_str(&rest[..at]);
+        out.push_str(match rest.as_bytes()[at] {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            _ => "&#39;",
+        });
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
+}
+
+/// A marked token of the record: the frame it leads to, if any, and whether it is the illegal one.
+struct Mark {
+    range: Range<usize>,
+    ply: Option<usize>,
+    illegal: bool,
+}
+
+/// Writes the record escaped, each move token in a span that names its frame.
+fn record_into(out: &mut String, p: &Page, shown: usize) {
+    let record = p.record;
+    let usable = |r: &Range<usize>| {
+        r.start < r.end && r.end <= record.len() && record.is_char_boundary(r.start) && record.is_char_boundary(r.end)
+    };
+    let illegal_range = p.illegal.as_ref().map(|(r, _)| r.clone());
+    let mut marks: Vec<Mark> = Vec::new();
+    for (i, frame) in p.frames.iter().enumerate() {
+        if let Some(r) = frame.token.clone().filter(usable) {
+            if marks.iter().any(|m| m.range == r) {
+                continue;
+            }
+            let illegal = frame.illegal || illegal_range.as_ref() == Some(&r);
+            marks.push(Mark { range: r, ply: Some(i), illegal });
+        }
+    }
+    if let Some(r) = illegal_range.filter(usable) {
+        if !marks.iter().any(|m| m.range == r) {
+            marks.push(Mark { range: r, ply: None, illegal: true });
+        }
+    }
+    marks.sort_by_key(|m| (m.range.start, m.range.end));
+    let why = p.illegal.as_ref().map(|(_, why)| why.as_str()).unwrap_or("");
+
+    // Ranges that overlap an earlier one are left unmarked rather than nesting spans.
+    let mut at = 0;
+    for m in &marks {
+        if m.range.start < at {
+            continue;
+        }
+        escape_into(out, &record[at..m.range.start]);
+        out.push_str("<span class=\"move");
+        if m.illegal {
+            out.push_str(" illegal");
+        }
+        if m.ply == Some(shown) {
+            out.push_str(" current");
+        }
+        out.push('"');
+        if let Some(ply) = m.ply {
+            let _ = write!(out, " data-ply=\"{ply}\"");
+        }
+        if m.illegal {
+            out.push_str(" title=\"Illegal: ");
+            escape_into(out, why);
+            out.push('"');
+        }
+        out.push('>');
+        escape_into(out, &record[m.range.clone()]);
+        out.push_str("</span>");
+        at = m.range.end;
+    }
+    escape_into(out, &record[at..]);
+}
+
+/// The `<svg>` element of an SVG document, ready to sit inline in the page: the prolog dropped,
+/// every `id` and reference to it prefixed so that frames cannot take each other's markers or
+/// gradients (a reference resolves to the first element with that id in the whole page, and that
+/// one may be in a hidden frame), and a `viewBox` added when missing so the picture scales with
+/// the page.
+fn inline_svg(svg: &str, prefix: &str) -> String {
+    let body = strip_prolog(svg).trim_end();
+    let scoped = scope_ids(body, prefix);
+    add_view_box(&scoped)
+}
+
+/// The document without what may precede its root element: whitespace, a byte order mark, the
+/// XML declaration, processing instructions, a doctype, comments.
+fn strip_prolog(svg: &str) -> &str {
+    let mut s = svg.trim_start_matches('\u{feff}');
+    loop {
+        s = s.trim_start();
+        let end = if s.starts_with("<?") {
+            s.find("?>").map(|e| e + 2)
+        } else if s.starts_with("<!--") {
+            s.find("-->").map(|e| e + 3)
+        } else if s.starts_with("<!") {
+            // A doctype may carry an internal subset in brackets, with `>` inside it.
+            match (s.find('['), s.find('>')) {
+                (Some(open), Some(close)) if open < close => s.find("]>").map(|e| e + 2),
+                (_, close) => close.map(|e| e + 1),
+            }
+        } else {
+            return s;
+        };
+        match end {
+            Some(end) => s = &s[end..],
+            None => return s,
+        }
+    }
+}
+
+/// `svg` with every `id="v"` made `id="{prefix}v"`, and every reference to such an id (`url(#v)`,
+/// `href="#v"`, `xlink:href="#v"`) made to match.
+fn scope_ids(svg: &str, prefix: &str) -> String {
+    let bytes = svg.as_bytes();
+    let mut ids: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while let Some(found) = svg[i..].find("id=") {
+        let at = i + found;
+        i = at + 3;
+        let before_ok = at > 0 && bytes[at - 1].is_ascii_whitespace();
+        if let (true, Some(&q)) = (before_ok, bytes.get(at + 3)) {
+            if q == b'"' || q == b'\'' {
+                if let Some(len) = svg[at + 4..].find(q as char) {
+                    ids.push(&svg[at + 4..at + 4 + len]);
+                }
+            }
+        }
+    }
+    ids.retain(|id| !id.is_empty());
+    if ids.is_empty() {
+        return svg.to_string();
+    }
+
+    let mut out = String::with_capacity(svg.len() + ids.len() * 8 * prefix.len());
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        // An id's definition: whitespace, `id=`, a quote.
+        let definition = bytes[i] == b'i'
+            && svg[i..].starts_with("id=")
+            && i > 0
+            && bytes[i - 1].is_ascii_whitespace()
+            && matches!(bytes.get(i + 3), Some(b'"' | b'\''));
+        // A reference: `#` after `url(` or after a quote, the id, then `)` or the same quote.
+        let reference =
+            bytes[i] == b'#' && (svg[..i].ends_with("url(") || (i > 0 && matches!(bytes[i - 1], b'"' | b'\'')));
+        let (name_at, closers): (usize, &[u8]) = if definition {
+            (i + 4, b"\"'")
+        } else if reference {
+            (i + 1, b")\"'")
+        } else {
+            i += 1;
+            continue;
+        };
+        let name_len = svg[name_at..].find(|c: char| c.is_ascii() && closers.contains(&(c as u8)));
+        match name_len {
+            Some(len) if ids.contains(&&svg[name_at..name_at + len]) => {
+                out.push_str(&svg[copied..name_at]);
+                out.push_str(prefix);
+                copied = name_at;
+                i = name_at + len;
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(&svg[copied..]);
+    out
+}
+
+/// `svg` with `viewBox="0 0 w h"` added to its root element when it has none but has numeric
+/// `width` and `height`: without a viewBox, CSS can resize the element but not its drawing.
+fn add_view_box(svg: &str) -> String {
+    let Some(tag_end) = root_tag_end(svg) else { return svg.to_string() };
+    if !svg.starts_with("<svg") {
+        return svg.to_string();
+    }
+    let tag = &svg[..tag_end];
+    if attribute(tag, "viewBox").is_some() {
+        return svg.to_string();
+    }
+    let number = |name: &str| {
+        let v = attribute(tag, name)?;
+        let v = v.trim().trim_end_matches("px").trim();
+        v.parse::<f64>().ok().filter(|n| n.is_finite() && *n > 0.0).map(|_| v.to_string())
+    };
+    match (number("width"), number("height")) {
+        (Some(w), Some(h)) => format!("<svg viewBox=\"0 0 {w} {h}\"{}", &svg[4..]),
+        _ => svg.to_string(),
+    }
+}
+
+/// Where the root element's start tag ends (the index of its `>`), quotes respected.
+fn root_tag_end(svg: &str) -> Option<usize> {
+    let mut quote = None;
+    for (i, b) in svg.bytes().enumerate() {
+        match (quote, b) {
+            (None, b'"' | b'\'') => quote = Some(b),
+            (Some(q), _) if b == q => quote = None,
+            (None, b'>') => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The value of attribute `name` in a start tag, if present.
+fn attribute<'t>(tag: &'t str, name: &str) -> Option<&'t str> {
+    let bytes = tag.as_bytes();
+    let mut from = 0;
+    while let Some(found) = tag[from..].find(name) {
+        let at = from + found;
+        from = at + name.len();
+        if at == 0 || !bytes[at - 1].is_ascii_whitespace() {
+            continue;
+        }
+        let rest = tag[from..].trim_start();
+        let Some(rest) = rest.strip_prefix('=') else { continue };
+        let rest = rest.trim_start();
+        let q = rest.chars().next()?;
+        if q != '"' && q != '\'' {
+            continue;
+        }
+        return rest[1..].find(q).map(|end| &rest[1..1 + end]);
+    }
+    None
+}
+
+const ICON_FIRST: &str =
+    "<svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M3 3h2v10H3zM13 3v10L6 8z\"/></svg>";
+const ICON_PREV: &str = "<svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M11 3v10L4 8z\"/></svg>";
+const ICON_PLAY: &str =
+    "<svg class=\"i-play\" viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M5 3v10l8-5z\"/></svg>";
+const ICON_PAUSE: &str =
+    "<svg class=\"i-pause\" viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M4 3h3v10H4zM9 3h3v10H9z\"/></svg>";
+const ICON_NEXT: &str = "<svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M5 3v10l7-5z\"/></svg>";
+const ICON_LAST: &str =
+    "<svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M11 3h2v10h-2zM3 3v10l7-5z\"/></svg>";
+
+/// The page's style: light, system fonts only (nothing to fetch), one column on a phone.
+const STYLE: &str = r#":root {
+  --ink: #1f2933; --muted: #616e7c; --line: #d9dee4; --bg: #f4f5f7; --card: #ffffff;
+  --accent: #2563c9; --accent-soft: #e3ecfb; --now: #ffe9a8; --now-edge: #d9a400;
+  --bad: #c62828; --bad-soft: #fdecea; --ok: #2e7d32; --ok-soft: #e7f4e8; --warn: #8a5a00; --warn-soft: #fff4dc;
+}
+* { box-sizing: border-box; }
+[hidden] { display: none !important; }
+html { -webkit-text-size-adjust: 100%; }
+body { margin: 0; background: var(--bg); color: var(--ink);
+  font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+header { max-width: 1240px; margin: 0 auto; padding: 18px 20px 6px; display: flex; flex-wrap: wrap;
+  align-items: baseline; gap: 6px 14px; }
+h1 { font-size: 1.3rem; margin: 0; font-weight: 650; overflow-wrap: anywhere; }
+h2 { font-size: .8rem; margin: 0 0 8px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); font-weight: 600; }
+.status { margin: 0; padding: 2px 10px; border-radius: 999px; font-size: .85rem; font-weight: 600; }
+.status.ok { background: var(--ok-soft); color: var(--ok); }
+.status.bad { background: var(--bad-soft); color: var(--bad); }
+.status.warn { background: var(--warn-soft); color: var(--warn); }
+main { max-width: 1240px; margin: 0 auto; padding: 10px 20px 28px; display: grid; gap: 18px;
+  grid-template-columns: minmax(0, 7fr) minmax(0, 5fr); align-items: start; }
+.side { display: grid; gap: 18px; min-width: 0; }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 16px;
+  box-shadow: 0 1px 2px rgba(16, 24, 40, .04); min-width: 0; }
+figure.frame { margin: 0; }
+figure.frame > svg { display: block; width: 100%; height: auto; max-width: 680px; max-height: 66vh; margin: 0 auto; }
+figcaption { margin-top: 10px; text-align: center; color: var(--muted); font-size: .95rem; overflow-wrap: anywhere; }
+figure.frame.illegal figcaption { color: var(--bad); }
+.reason { margin: 12px 0 0; padding: 8px 12px; border-left: 4px solid var(--bad); background: var(--bad-soft);
+  color: #7f1d1d; border-radius: 4px; overflow-wrap: anywhere; }
+.reason code { font: inherit; font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; font-weight: 700; }
+.controls { margin-top: 14px; }
+.buttons { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; }
+button { display: inline-flex; align-items: center; justify-content: center; width: 42px; height: 36px; padding: 0;
+  border: 1px solid var(--line); border-radius: 8px; background: #fff; color: var(--ink); cursor: pointer; }
+button:hover:not(:disabled) { background: var(--accent-soft); border-color: #b7c9ee; }
+button:focus-visible, input:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+button:disabled { opacity: .4; cursor: default; }
+button svg { width: 16px; height: 16px; fill: currentColor; }
+button.play { width: 52px; background: var(--accent); border-color: var(--accent); color: #fff; }
+button.play:hover:not(:disabled) { background: #1d4fa3; border-color: #1d4fa3; }
+button.play .i-pause, button.play[aria-pressed="true"] .i-play { display: none; }
+button.play[aria-pressed="true"] .i-pause { display: block; }
+#where { margin-left: auto; color: var(--muted); font-variant-numeric: tabular-nums; white-space: nowrap; }
+input[type=range] { width: 100%; margin: 14px 0 4px; accent-color: var(--accent); }
+.hint { margin: 4px 0 0; color: var(--muted); font-size: .8rem; }
+.verdict ul { list-style: none; margin: 0; padding: 0; }
+.verdict li { padding: 6px 0 6px 12px; border-left: 3px solid var(--line); margin: 4px 0; overflow-wrap: anywhere; }
+.verdict li.ok { border-color: var(--ok); color: var(--ok); font-weight: 600; }
+.verdict li.bad { border-color: var(--bad); color: var(--bad); font-weight: 600; }
+.verdict li.warn { border-color: #d9a400; color: var(--warn); font-weight: 600; }
+.verdict li.claim { font-size: .92rem; }
+pre#record { position: relative; margin: 0; max-height: 60vh; overflow: auto; padding: 2px;
+  white-space: pre-wrap; overflow-wrap: break-word;
+  font: 14px/1.65 ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", "Liberation Mono", monospace;
+  tab-size: 4; }
+.move { border-radius: 4px; cursor: pointer; padding: 1px 1px; }
+.move.after { color: #8d98a5; }
+.move:hover { background: var(--accent-soft); }
+.move.current { background: var(--now); box-shadow: 0 0 0 1px var(--now-edge); color: var(--ink); }
+.move.illegal { color: var(--bad); font-weight: 700; text-decoration: underline wavy var(--bad); text-underline-offset: 3px; }
+.move.illegal.current { background: var(--bad-soft); box-shadow: 0 0 0 1px var(--bad); }
+.empty { color: var(--muted); text-align: center; padding: 40px 0; }
+@media (max-width: 820px) {
+  main { grid-template-columns: minmax(0, 1fr); padding: 8px 10px 20px; gap: 12px; }
+  header { padding: 14px 12px 4px; }
+  .side { gap: 12px; }
+  .card { padding: 12px; border-radius: 10px; }
+  figure.frame > svg { max-height: none; }
+  pre#record { max-height: 45vh; font-size: 13px; }
+  button { width: 38px; }
+  button.play { width: 46px; }
+}
+"#;
+
+/// The page's behaviour: show one frame at a time, keep the record, slider, buttons and address in
+/// step with it. It reads everything from the page's elements; no data lives in the script.
+const SCRIPT: &str = r##"(function () {
+  "use strict";
+  var body = document.body;
+  var frames = Array.prototype.slice.call(document.querySelectorAll("#frames > figure.frame"));
+  if (!frames.length) return;
+  var last = frames.length - 1;
+  var record = document.getElementById("record");
+  var moves = Array.prototype.slice.call(record.querySelectorAll(".move[data-ply]"));
+  var byPly = {};
+  moves.forEach(function (m) { byPly[m.getAttribute("data-ply")] = m; });
+  var slider = document.getElementById("slider");
+  var where = document.getElementById("where");
+  var reason = document.getElementById("reason");
+  var play = document.getElementById("play");
+  var buttons = {
+    first: document.getElementById("first"), prev: document.getElementById("prev"),
+    next: document.getElementById("next"), last: document.getElementById("last")
+  };
+  var current = -1, timer = null;
+
+  // Keeps the current move in view inside the record box, without scrolling the page itself.
+  function reveal(el) {
+    var top = el.offsetTop, bottom = top + el.offsetHeight, left = el.offsetLeft, right = left + el.offsetWidth;
+    if (top < record.scrollTop) record.scrollTop = top - 8;
+    else if (bottom > record.scrollTop + record.clientHeight) record.scrollTop = bottom - record.clientHeight + 8;
+    if (left < record.scrollLeft) record.scrollLeft = left - 8;
+    else if (right > record.scrollLeft + record.clientWidth) record.scrollLeft = right - record.clientWidth + 8;
+  }
+
+  function show(n) {
+    n = Math.max(0, Math.min(last, Math.floor(Number(n)) || 0));
+    if (n !== current) {
+      frames.forEach(function (f, i) { f.hidden = i !== n; });
+      moves.forEach(function (m) {
+        var p = Number(m.getAttribute("data-ply"));
+        m.classList.toggle("current", p === n);
+        m.classList.toggle("after", p > n);
+      });
+      if (byPly[n]) reveal(byPly[n]);
+      current = n;
+    }
+    body.setAttribute("data-ply", String(n));
+    slider.value = String(n);
+    where.textContent = "ply " + n + " of " + last;
+    if (reason) reason.hidden = reason.getAttribute("data-always") !== "true" && !frames[n].classList.contains("illegal");
+    buttons.first.disabled = buttons.prev.disabled = n === 0;
+    buttons.next.disabled = buttons.last.disabled = n === last;
+    var hash = "#ply=" + n;
+    if (location.hash !== hash) {
+      try { history.replaceState(null, "", hash); } catch (e) { /* some file:// setups refuse; the page still works */ }
+    }
+  }
+
+  // `#ply=N` opens frame N; a hash that names no number opens the start.
+  function fromHash() {
+    var m = /(?:^#|&)ply=(-?\d+)(?:&|$)/.exec(location.hash);
+    return m ? Number(m[1]) : 0;
+  }
+
+  function stop() {
+    if (timer !== null) { clearInterval(timer); timer = null; }
+    play.setAttribute("aria-pressed", "false");
+    play.setAttribute("aria-label", "Play");
+  }
+  function start() {
+    if (current >= last) show(0);
+    play.setAttribute("aria-pressed", "true");
+    play.setAttribute("aria-label", "Pause");
+    timer = setInterval(function () {
+      if (current >= last) stop(); else show(current + 1);
+    }, 800);
+  }
+  function go(n) { stop(); show(n); }
+  function step(d) { go(current + d); }
+
+  buttons.first.addEventListener("click", function () { go(0); });
+  buttons.prev.addEventListener("click", function () { step(-1); });
+  buttons.next.addEventListener("click", function () { step(1); });
+  buttons.last.addEventListener("click", function () { go(last); });
+  play.addEventListener("click", function () { if (timer === null) start(); else stop(); });
+  slider.addEventListener("input", function () { go(slider.value); });
+  record.addEventListener("click", function (e) {
+    var m = e.target.closest ? e.target.closest(".move[data-ply]") : null;
+    if (m) go(m.getAttribute("data-ply"));
+  });
+  window.addEventListener("hashchange", function () { go(fromHash()); });
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+    // The slider steps itself with the arrow keys; text fields keep theirs.
+    var t = e.target;
+    if (t && (t === slider || t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    var to = null;
+    if (e.key === "ArrowRight") to = current + 1;
+    else if (e.key === "ArrowLeft") to = current - 1;
+    else if (e.key === "Home") to = 0;
+    else if (e.key === "End") to = last;
+    if (to === null) return;
+    e.preventDefault();
+    go(to);
+  });
+
+  window.referee = {
+    go: go,
+    step: step,
+    get ply() { return current; },
+    get last() { return last; }
+  };
+  document.getElementById("controls").hidden = false;
+  // With no hash the page opens where it stands without the script: the last position.
+  show(location.hash ? fromHash() : last);
+})();
+"##;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prolog_is_dropped() {
+        let svg = "\u{feff}<?xml version=\"1.0\"?>\n<!DOCTYPE svg [ <!ENTITY a \"b\"> ]>\n<!-- c -->\n<svg/>\n";
+        assert_eq!(strip_prolog(svg).trim_end(), "<svg/>");
+        assert_eq!(strip_prolog("<!DOCTYPE svg PUBLIC \"x\" \"y\"><svg></svg>"), "<svg></svg>");
+    }
+
+    #[test]
+    fn ids_and_their_references_are_scoped() {
+        let svg = r##"<svg><defs><marker id="arrow"/><linearGradient id='g'/></defs><path marker-end="url(#arrow)" data-id="arrow" fill="url(#g)"/><use href="#arrow" xlink:href='#g'/><a href="#other"/></svg>"##;
+        let out = scope_ids(svg, "f3-");
+        assert_eq!(
+            out,
+            r##"<svg><defs><marker id="f3-arrow"/><linearGradient id='f3-g'/></defs><path marker-end="url(#f3-arrow)" data-id="arrow" fill="url(#f3-g)"/><use href="#f3-arrow" xlink:href='#f3-g'/><a href="#other"/></svg>"##
+        );
+        assert_eq!(scope_ids("<svg><circle r=\"1\"/></svg>", "f0-"), "<svg><circle r=\"1\"/></svg>");
+    }
+
+    #[test]
+    fn a_view_box_is_added_only_when_missing() {
+        assert_eq!(
+            add_view_box("<svg width=\"10\" height=\"20px\"></svg>"),
+            "<svg viewBox=\"0 0 10 20\" width=\"10\" height=\"20px\"></svg>"
+        );
+        let kept = "<svg viewBox=\"0 0 5 5\" width=\"10\" height=\"10\"></svg>";
+        assert_eq!(add_view_box(kept), kept);
+        let relative = "<svg width=\"100%\" height=\"10\"></svg>";
+        assert_eq!(add_view_box(relative), relative);
+        // `stroke-width` is not `width`.
+        assert_eq!(attribute("<svg stroke-width=\"3\" width='4'", "width"), Some("4"));
+    }
+
+    #[test]
+    fn status_colours() {
+        assert_eq!(status_class("valid"), "ok");
+        assert_eq!(status_class("illegal move"), "bad");
+        assert_eq!(status_class("undecided"), "warn");
+    }
+}

@@ -1,0 +1,395 @@
+//! The HTML replay page: what it contains, that it fetches nothing, that it is the same bytes for
+//! the same input, and, in headless Chromium, that it opens and steps to the right positions.
+
+use referee::render::html::{page, Frame, Page};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A record with characters that mean something in HTML, and a `</script>` that must stay text.
+const RECORD: &str = "[Event \"a<b & \"c\"\"]\n1. a1 b2 c3 </script><script>alert(1)</script> d4\n";
+
+/// The byte range of the first `token` in the record after `from`.
+fn token(token: &str, from: usize) -> Range<usize> {
+    let at = from + RECORD[from..].find(token).expect("token in record");
+    at..at + token.len()
+}
+
+/// The move tokens, in order: the illegal one, `c3`, is last.
+fn moves() -> Vec<Range<usize>> {
+    let start = RECORD.find("1.").unwrap();
+    vec![token("a1", start), token("b2", start), token("c3", start)]
+}
+
+/// A tiny picture that names its frame in a class, so each frame can be found in the page.
+fn svg(i: usize) -> String {
+    let svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><circle class=\"frame-mark-{i}\" r=\"3\" cx=\"5\" cy=\"5\"/></svg>"
+    );
+    // One frame comes as a whole document, prolog and all, as an SVG writer may produce it.
+    if i == 1 {
+        format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- frame 1 -->\n{svg}\n")
+    } else {
+        svg
+    }
+}
+
+const WHY: &str = "the path is blocked by X's stone on <c7> & \"more\"";
+
+/// Four frames: the start, two moves, and the error diagram for the third move.
+fn sample() -> Page<'static> {
+    let moves = moves();
+    let mut frames =
+        vec![Frame { svg: svg(0), caption: "Quarod · ply 0 · <X> to move".into(), token: None, illegal: false }];
+    for (k, range) in moves.iter().enumerate() {
+        let ply = k + 1;
+        frames.push(Frame {
+            svg: svg(ply),
+            caption: format!("Quarod · ply {ply} · score \"{ply}\" & more"),
+            token: Some(range.clone()),
+            illegal: ply == 3,
+        });
+    }
+    Page {
+        title: "g<a>mes & \"x\".txt, record 2: Quarod".into(),
+        record: RECORD,
+        frames,
+        illegal: Some((moves[2].clone(), WHY.into())),
+        verdict: vec!["illegal move".into(), "claim \"1-0\": <refuted> & more".into()],
+    }
+}
+
+/// The text between `open` and the next `close` after it, for every occurrence of `open`.
+fn between<'a>(text: &'a str, open: &str, close: &str) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(open) {
+        rest = &rest[at + open.len()..];
+        let end = rest.find(close).expect("closed");
+        out.push(&rest[..end]);
+        rest = &rest[end..];
+    }
+    out
+}
+
+/// The value of attribute `name` in a start tag's text.
+fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let key = format!(" {name}=\"");
+    let at = tag.find(&key)? + key.len();
+    Some(&tag[at..at + tag[at..].find('"')?])
+}
+
+/// Every move span of a page or a dumped DOM: its classes, its frame and its text.
+fn spans(html: &str) -> Vec<(String, Option<usize>, String)> {
+    between(html, "<span ", "</span>")
+        .into_iter()
+        .map(|s| {
+            let (tag, text) = s.split_once('>').unwrap();
+            let class = attr(&format!(" {tag}"), "class").unwrap_or("").to_string();
+            let ply = attr(&format!(" {tag}"), "data-ply").map(|p| p.parse().unwrap());
+            (class, ply, text.to_string())
+        })
+        .collect()
+}
+
+/// The frames shown, by number: those whose figure is not hidden.
+fn shown_frames(html: &str) -> Vec<usize> {
+    between(html, "<figure ", ">")
+        .into_iter()
+        .filter(|tag| !tag.contains("hidden"))
+        .map(|tag| attr(&format!(" {tag}"), "data-ply").unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn every_frame_and_move_is_in_the_page_once() {
+    let html = page(&sample());
+    assert!(html.starts_with("<!DOCTYPE html>\n"));
+    for i in 0..4 {
+        assert_eq!(html.matches(&format!("class=\"frame-mark-{i}\"")).count(), 1, "frame {i}");
+        assert_eq!(html.matches(&format!("id=\"frame-{i}\"")).count(), 1, "frame {i}");
+    }
+    assert!(!html.contains("<?xml") && !html.contains("<!-- frame 1 -->"), "the SVG prolog is dropped");
+    // Without the script the last frame, the error diagram, is the one shown, and its move is current.
+    assert_eq!(shown_frames(&html), [3]);
+    assert!(html.contains("<body data-ply=\"3\" data-last=\"3\">"));
+
+    let spans = spans(&html);
+    let tokens: Vec<_> = spans.iter().map(|(_, ply, text)| (*ply, text.as_str())).collect();
+    assert_eq!(tokens, [(Some(1), "a1"), (Some(2), "b2"), (Some(3), "c3")]);
+    assert_eq!(spans[0].0, "move");
+    assert_eq!(spans[2].0, "move illegal current");
+    let illegal_tag = between(&html, "<span class=\"move illegal", ">")[0];
+    assert_eq!(
+        attr(illegal_tag, "title"),
+        Some("Illegal: the path is blocked by X&#39;s stone on &lt;c7&gt; &amp; &quot;more&quot;")
+    );
+    // The reason also stands by the board.
+    let reason = between(&html, "<p class=\"reason\"", "</p>");
+    assert_eq!(reason.len(), 1);
+    assert!(reason[0].contains("<code>c3</code>"), "{}", reason[0]);
+    assert!(reason[0].contains("blocked by X&#39;s stone on &lt;c7&gt; &amp; &quot;more&quot;"), "{}", reason[0]);
+    assert!(
+        reason[0].starts_with(" id=\"reason\" data-always=\"false\">"),
+        "shown with the error diagram: {}",
+        reason[0]
+    );
+
+    // The controls, hidden until the script reveals them.
+    for id in ["first", "prev", "play", "next", "last"] {
+        assert!(html.contains(&format!("<button type=\"button\" id=\"{id}\"")), "{id}");
+    }
+    assert!(html.contains("<input type=\"range\" id=\"slider\" min=\"0\" max=\"3\" value=\"3\""));
+    assert!(html.contains("ply 3 of 3"));
+}
+
+#[test]
+fn every_inserted_text_is_escaped() {
+    let html = page(&sample());
+    let title = "g&lt;a&gt;mes &amp; &quot;x&quot;.txt, record 2: Quarod";
+    assert!(html.contains(&format!("<title>{title}</title>")));
+    assert!(html.contains(&format!("<h1>{title}</h1>")));
+    assert!(!html.contains("g<a>mes"));
+
+    assert!(html.contains("[Event &quot;a&lt;b &amp; &quot;c&quot;&quot;]\n1. "));
+    assert!(html.contains("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; d4\n"));
+    // The page's own script is the only one, and it is closed once.
+    assert_eq!(html.matches("<script").count(), 1);
+    assert_eq!(html.matches("</script").count(), 1);
+    assert!(!html.contains("alert(1)</script>"));
+
+    assert!(html.contains("<li class=\"bad\">illegal move</li>"));
+    assert!(html.contains("<li class=\"claim\">claim &quot;1-0&quot;: &lt;refuted&gt; &amp; more</li>"));
+    assert!(html.contains("<p class=\"status bad\">illegal move</p>"));
+    assert!(html.contains("<figcaption>Quarod · ply 0 · &lt;X&gt; to move</figcaption>"));
+    assert!(html.contains("<figcaption>Quarod · ply 2 · score &quot;2&quot; &amp; more</figcaption>"));
+}
+
+#[test]
+fn the_page_refers_to_nothing_outside_itself() {
+    let html = page(&sample());
+    for external in ["src=\"http", "href=\"http", "url(http", "@import", "src=\"//", "href=\"//", "<link", "<iframe"] {
+        assert!(!html.contains(external), "{external}");
+    }
+    // The only address left is the SVG namespace, which names and fetches nothing.
+    let without_namespaces = html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+    assert!(!without_namespaces.contains("http:") && !without_namespaces.contains("https:"));
+    assert!(!html.contains(" src="), "nothing is loaded");
+}
+
+#[test]
+fn the_same_page_is_the_same_bytes() {
+    let first = page(&sample());
+    assert_eq!(first, page(&sample()));
+    assert_eq!(first, page(&sample().clone()));
+}
+
+#[test]
+fn ids_in_pictures_are_kept_apart_per_frame() {
+    // Two frames with the same marker id: each must keep pointing at its own.
+    let picture = |colour: &str| {
+        format!("<svg width=\"4\" height=\"4\"><defs><marker id=\"head\"><path fill=\"{colour}\"/></marker></defs><line marker-end=\"url(#head)\"/></svg>")
+    };
+    let frames = vec![
+        Frame { svg: picture("blue"), caption: "start".into(), token: None, illegal: false },
+        Frame { svg: picture("red"), caption: "a1".into(), token: Some(0..2), illegal: true },
+    ];
+    let html =
+        page(&Page { title: "t".into(), record: "a1", frames, illegal: Some((0..2, "no".into())), verdict: vec![] });
+    assert!(html
+        .contains("<marker id=\"f0-head\"><path fill=\"blue\"/></marker></defs><line marker-end=\"url(#f0-head)\"/>"));
+    assert!(html
+        .contains("<marker id=\"f1-head\"><path fill=\"red\"/></marker></defs><line marker-end=\"url(#f1-head)\"/>"));
+    // Sized pictures without a viewBox get one, so they scale with the page.
+    assert_eq!(html.matches("<svg viewBox=\"0 0 4 4\" width=\"4\" height=\"4\">").count(), 2);
+}
+
+#[test]
+fn ranges_that_do_not_fit_the_record_are_left_unmarked() {
+    let record = "1. é5 b2";
+    let frames = vec![
+        Frame { svg: svg(0), caption: "start".into(), token: None, illegal: false },
+        // Inside the two bytes of `é`: not a place to cut.
+        Frame { svg: svg(1), caption: "bad".into(), token: Some(4..6), illegal: false },
+        Frame { svg: svg(2), caption: "b2".into(), token: Some(7..9), illegal: false },
+        Frame { svg: svg(3), caption: "past the end".into(), token: Some(9..20), illegal: false },
+    ];
+    let html = page(&Page {
+        title: "t".into(),
+        record,
+        frames,
+        illegal: Some((100..104, "nowhere".into())),
+        verdict: vec!["valid".into()],
+    });
+    assert!(html.contains("<pre id=\"record\">\n1. é5 <span class=\"move\" data-ply=\"2\">b2</span></pre>"));
+    assert!(html.contains("<strong>Illegal move:</strong> nowhere"), "the reason is still given");
+    assert!(html.contains("<p class=\"status ok\">valid</p>"));
+}
+
+/// Chromium, if it is installed where Debian puts it. In CI the browser tests must run, so a
+/// missing browser fails there; elsewhere they are skipped with a note.
+fn chromium() -> Option<PathBuf> {
+    let path = PathBuf::from("/usr/bin/chromium");
+    if path.exists() {
+        return Some(path);
+    }
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false");
+    assert!(!ci, "CI is set but /usr/bin/chromium is missing: .ci/run installs it with apt-get (package `chromium`)");
+    eprintln!("note: /usr/bin/chromium not found, skipping the browser test (apt-get install chromium to run it)");
+    None
+}
+
+/// The DOM of `html` after Chromium opened it at `fragment` and ran its scripts.
+fn dump_dom(browser: &Path, html: &str, fragment: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("page.html");
+    std::fs::write(&file, html).unwrap();
+    let profile = dir.path().join("profile");
+    let out_path = dir.path().join("dom.html");
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--virtual-time-budget=2000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}{fragment}", file.display()))
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out_path).unwrap())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromium starts");
+    // A browser that hangs must not hang the test suite.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium did not finish within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "chromium failed: {status}");
+    let dom = std::fs::read_to_string(&out_path).unwrap();
+    assert!(dom.contains("<body"), "no DOM dumped: {dom}");
+    dom
+}
+
+/// The moves marked current in a dumped DOM.
+fn current(dom: &str) -> Vec<(Option<usize>, String)> {
+    spans(dom)
+        .into_iter()
+        .filter(|(class, _, _)| class.split(' ').any(|c| c == "current"))
+        .map(|(_, p, t)| (p, t))
+        .collect()
+}
+
+fn body_ply(dom: &str) -> usize {
+    attr(between(dom, "<body", ">")[0], "data-ply").unwrap().parse().unwrap()
+}
+
+#[test]
+fn in_a_browser_the_address_opens_that_position() {
+    let Some(browser) = chromium() else { return };
+    let html = page(&sample());
+    let dom = dump_dom(&browser, &html, "#ply=2");
+    assert_eq!(body_ply(&dom), 2);
+    assert_eq!(shown_frames(&dom), [2]);
+    // The highlighted token is the second move.
+    assert_eq!(current(&dom), [(Some(2), "b2".to_string())]);
+    assert!(dom.contains("<output id=\"where\" aria-live=\"polite\">ply 2 of 3</output>"));
+    // The controls are revealed; the reason waits for the error diagram.
+    assert!(!between(&dom, "<div class=\"controls\"", ">")[0].contains("hidden"));
+    assert!(between(&dom, "<p class=\"reason\"", ">")[0].contains("hidden"));
+}
+
+#[test]
+fn in_a_browser_addresses_out_of_range_are_clamped_and_nonsense_opens_the_start() {
+    let Some(browser) = chromium() else { return };
+    let html = page(&sample());
+    let dom = dump_dom(&browser, &html, "#ply=99");
+    assert_eq!((body_ply(&dom), shown_frames(&dom)), (3, vec![3]));
+    assert_eq!(current(&dom), [(Some(3), "c3".to_string())]);
+    assert!(
+        !between(&dom, "<p class=\"reason\"", ">")[0].contains("hidden"),
+        "the reason shows with the error diagram"
+    );
+    let dom = dump_dom(&browser, &html, "#ply=two");
+    assert_eq!((body_ply(&dom), shown_frames(&dom)), (0, vec![0]));
+    assert_eq!(current(&dom), []);
+}
+
+#[test]
+fn in_a_browser_keys_buttons_clicks_and_the_address_step_through_the_moves() {
+    let Some(browser) = chromium() else { return };
+    // A script after the page's own drives it as a reader would and writes down where it stands
+    // (frame shown, address, reason shown) after each action.
+    let driver = r##"<script>
+(function () {
+  var log = [];
+  function note() {
+    var shown = Array.prototype.filter.call(document.querySelectorAll("figure.frame"), function (f) { return !f.hidden; });
+    log.push(document.body.getAttribute("data-ply") + "/" + shown.map(function (f) { return f.id; }).join(",") +
+      location.hash + (document.getElementById("reason").hidden ? "" : "!"));
+  }
+  function key(k) { document.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true })); note(); }
+  note();
+  key("ArrowRight"); key("ArrowRight"); key("ArrowRight"); key("ArrowLeft"); key("Home"); key("ArrowLeft"); key("End");
+  document.getElementById("prev").click(); note();
+  document.getElementById("first").click(); note();
+  document.querySelector('#record .move[data-ply="2"]').click(); note();
+  var slider = document.getElementById("slider"); slider.value = "1"; slider.dispatchEvent(new Event("input")); note();
+  window.referee.step(1); note();
+  window.referee.go(-5); note();
+  location.hash = "#ply=3";
+  setTimeout(function () {
+    note();
+    document.getElementById("first").click();
+    document.getElementById("play").click();
+    setTimeout(function () {
+      note();
+      var out = document.createElement("pre");
+      out.id = "test-log";
+      out.textContent = log.join(" ") + " " + document.getElementById("play").getAttribute("aria-pressed");
+      document.body.appendChild(out);
+    }, 1000);
+  }, 50);
+})();
+</script>
+"##;
+    let html = page(&sample()).replacen("</body>", &format!("{driver}</body>"), 1);
+    let dom = dump_dom(&browser, &html, "#ply=1");
+    let log = between(&dom, "<pre id=\"test-log\">", "</pre>");
+    assert_eq!(log.len(), 1, "the driver ran: {dom}");
+    let expected = [
+        "1/frame-1#ply=1",  // opened at the address
+        "2/frame-2#ply=2",  // Right
+        "3/frame-3#ply=3!", // Right, to the error diagram: the reason shows
+        "3/frame-3#ply=3!", // Right at the end stays
+        "2/frame-2#ply=2",  // Left
+        "0/frame-0#ply=0",  // Home
+        "0/frame-0#ply=0",  // Left at the start stays
+        "3/frame-3#ply=3!", // End
+        "2/frame-2#ply=2",  // previous button
+        "0/frame-0#ply=0",  // first button
+        "2/frame-2#ply=2",  // a click on the second move in the record
+        "1/frame-1#ply=1",  // the slider
+        "2/frame-2#ply=2",  // referee.step(1)
+        "0/frame-0#ply=0",  // referee.go(-5), clamped
+        "3/frame-3#ply=3!", // the address changed by hand
+        "1/frame-1#ply=1",  // playing from the start: one step in 0.8 s
+        "true",             // and still playing
+    ];
+    assert_eq!(log[0].split(' ').collect::<Vec<_>>(), expected);
+}
