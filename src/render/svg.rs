@@ -572,7 +572,8 @@ impl<'a> Painter<'a> {
         }
         let height = y.max(self.layout.bottom).ceil();
 
-        let title = scene.caption().first().cloned().unwrap_or_default();
+        // The whole caption, reason included, for readers that do not see the picture.
+        let title = scene.caption().join(" — ");
         self.out.push_str(&format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
              font-family=\"{FONT_FAMILY}\" class=\"referee style-{style} game-{game}\">\n<title>{title}</title>\n",
