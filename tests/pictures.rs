@@ -1,0 +1,347 @@
+//! Pictures of positions from every engine: SVG snapshots, determinism, every figure of the board
+//! model drawn once, and PNG pixels in the style's colours.
+//!
+//! `cargo test --test pictures -- --ignored --nocapture write_pictures` writes PNGs of every scene
+//! in every style to `$REFEREE_PICTURES` (default `/tmp/pictures`), to be looked at.
+
+use std::collections::BTreeMap;
+
+use referee::game::{Game, Recorded};
+use referee::games::{petrify::Petrify, phages::Phages, quarod::Quarod, splinter::Splinter, vadrantir::Vadrantir};
+use referee::random::random_game;
+use referee::render::model::{Board, Scene, Tone};
+use referee::render::png;
+use referee::render::svg::{svg, Rgb, Style, StyleName, SvgOptions};
+
+/// The position after the first `ply` moves, with the last of them drawn as the last move.
+fn scene_at<G: Game>(start: &G, moves: &[G::Move], ply: usize, to_move: fn(&G) -> usize) -> (G, Scene) {
+    let mut pos = start.clone();
+    let mut signs = Vec::new();
+    for (i, &m) in moves.iter().take(ply).enumerate() {
+        if i + 1 == ply {
+            signs = pos.signs(m).into_iter().map(|s| (s, Tone::Last)).collect();
+        }
+        pos.play_unchecked(m);
+    }
+    let scene = Scene {
+        game: pos.kind(),
+        board: Board::of(&pos),
+        signs,
+        ply: ply.min(moves.len()),
+        to_move: (!pos.is_over()).then(|| to_move(&pos)),
+        score: pos.score().to_string(),
+        illegal: None,
+    };
+    (pos, scene)
+}
+
+/// An error diagram after `ply` moves: the move the record writes next is one that was legal
+/// earlier in the game and is not any more, drawn with three legal moves it could have been.
+fn error_scene<G: Game>(start: &G, moves: &[G::Move], ply: usize, to_move: fn(&G) -> usize) -> Scene {
+    let (pos, mut scene) = scene_at(start, moves, ply, to_move);
+    let mut earlier = start.clone();
+    let mut illegal = None;
+    for &m in moves.iter().take(ply) {
+        illegal = earlier.legal_moves().into_iter().find_map(|old| pos.check(old).err().map(|why| (old, why)));
+        if illegal.is_some() {
+            break;
+        }
+        earlier.play_unchecked(m);
+    }
+    let (m, why) = illegal.expect("some earlier move is illegal here");
+    for alternative in pos.legal_moves().into_iter().take(3) {
+        scene.signs.extend(pos.signs(alternative).into_iter().map(|s| (s, Tone::Alternative)));
+    }
+    scene.signs.extend(pos.signs(m).into_iter().map(|s| (s, Tone::Illegal)));
+    scene.illegal = Some(why.to_string());
+    scene
+}
+
+/// Start, middle and error diagram of one random game.
+fn three<G: Game>(start: &G, seed: u64, middle: usize, to_move: fn(&G) -> usize) -> Vec<(&'static str, Scene)> {
+    let moves = random_game(start, seed, middle + 1);
+    assert!(moves.len() > middle, "the game of seed {seed} ends before ply {middle}");
+    vec![
+        ("start", scene_at(start, &moves, 0, to_move).1),
+        ("middle", scene_at(start, &moves, middle, to_move).1),
+        ("error", error_scene(start, &moves, middle, to_move)),
+    ]
+}
+
+fn phages_to_move(p: &Phages) -> usize {
+    p.to_move().index()
+}
+
+fn common<G: Recorded>(players: Option<u8>) -> G {
+    G::start(None, players).expect("default start")
+}
+
+/// Every game's scenes, named `<game>-<what>`.
+fn scenes() -> Vec<(String, Scene)> {
+    let hexaphages = Phages::hexaphages(4).expect("side 4 has a start");
+    let mut all = Vec::new();
+    let mut add = |game: &str, scenes: Vec<(&'static str, Scene)>| {
+        all.extend(scenes.into_iter().map(|(what, s)| (format!("{game}-{what}"), s)));
+    };
+    add("quadraphages", three(&Phages::quadraphages(), 3, 19, phages_to_move));
+    add("hexaphages", three(&hexaphages, 5, 15, phages_to_move));
+    add("quarod", three(&common::<Quarod>(None), 1, 14, <Quarod as Recorded>::to_move));
+    add("petrify", three(&common::<Petrify>(None), 2, 30, <Petrify as Recorded>::to_move));
+    add("vadrantir", three(&common::<Vadrantir>(None), 4, 30, <Vadrantir as Recorded>::to_move));
+    add("splinter4", three(&common::<Splinter>(Some(4)), 6, 21, <Splinter as Recorded>::to_move));
+    let two = common::<Splinter>(Some(2));
+    let three_players = common::<Splinter>(Some(3));
+    add("splinter2", vec![("start", scene_at(&two, &[], 0, <Splinter as Recorded>::to_move).1)]);
+    add("splinter3", vec![("start", scene_at(&three_players, &[], 0, <Splinter as Recorded>::to_move).1)]);
+    all
+}
+
+fn options(style: StyleName) -> SvgOptions {
+    SvgOptions { style, ..SvgOptions::default() }
+}
+
+#[test]
+fn every_game_draws_as_in_its_snapshot() {
+    for (name, scene) in scenes() {
+        insta::assert_snapshot!(name, svg(&scene, &SvgOptions::default()));
+    }
+}
+
+#[test]
+fn the_other_styles_draw_as_in_their_snapshots() {
+    let scenes: BTreeMap<String, Scene> = scenes().into_iter().collect();
+    for (name, style) in [("splinter4-error", StyleName::Print), ("quarod-middle", StyleName::Dark)] {
+        let scene = &scenes[name];
+        insta::assert_snapshot!(format!("{name}-{style}"), svg(scene, &options(style)));
+    }
+}
+
+const LONG_REASON: &str = "the disk on c4 cannot capture towards f4 because the squares between them hold a \
+                           block and a disk of its own colour, and a capture must cross empty squares only";
+
+/// An error diagram whose reason is as long as the longest an engine gives.
+fn long_reason_scene() -> Scene {
+    let scenes: BTreeMap<String, Scene> = scenes().into_iter().collect();
+    let mut scene = scenes["petrify-error"].clone();
+    scene.illegal = Some(LONG_REASON.to_string());
+    scene
+}
+
+#[test]
+fn a_long_reason_wraps_under_the_board() {
+    let scene = long_reason_scene();
+    let reason = LONG_REASON;
+    assert!(reason.len() > 140);
+    let picture = svg(&scene, &SvgOptions { width: 360, ..SvgOptions::default() });
+    let lines: Vec<&str> = picture.lines().filter(|l| l.contains("class=\"caption reason\"")).collect();
+    assert!(lines.len() >= 3, "{lines:#?}");
+    // Each line ends within the picture, as far as the widest glyphs can take it.
+    for line in &lines {
+        let text = line.split('>').nth(1).and_then(|t| t.split('<').next()).expect("text");
+        assert!(text.chars().count() < 60, "{text}");
+    }
+    let words: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.split('>').nth(1).and_then(|t| t.split('<').next()))
+        .flat_map(|t| t.split(' '))
+        .collect();
+    assert_eq!(words.join(" "), format!("Illegal: {reason}").split_whitespace().collect::<Vec<_>>().join(" "));
+    insta::assert_snapshot!("petrify-long-reason", picture);
+}
+
+#[test]
+fn a_picture_is_the_same_every_time() {
+    for (name, scene) in scenes() {
+        for style in StyleName::ALL {
+            let a = svg(&scene, &options(style));
+            let b = svg(&scene.clone(), &options(style));
+            assert_eq!(a, b, "{name} in {style}");
+        }
+    }
+}
+
+#[test]
+fn text_is_escaped_and_the_picture_has_its_frame() {
+    let (_, mut scene) = scene_at(&Phages::quadraphages(), &[], 0, phages_to_move);
+    scene.score = "X <3> & O \"2\"".to_string();
+    let picture = svg(&scene, &SvgOptions::default());
+    assert!(picture.contains("X &lt;3&gt; &amp; O &quot;2&quot;"));
+    assert!(!picture.contains("<3>"));
+    assert!(picture.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"480\" height=\""));
+    assert!(picture.contains("viewBox=\"0 0 480 "));
+    assert!(picture.contains("<title>Quadraphages · ply 0 · X to move"));
+    assert!(picture.contains("font-family=\"DejaVu Sans"));
+    assert_eq!(picture.matches("class=\"cell\"").count(), 81);
+    assert_eq!(picture.matches("class=\"coord col\"").count(), 18);
+    assert_eq!(picture.matches("class=\"coord row\"").count(), 18);
+    let bare = svg(&scene, &SvgOptions { coordinates: false, caption: false, ..SvgOptions::default() });
+    assert!(!bare.contains("class=\"coord"));
+    assert!(!bare.contains("class=\"caption"));
+}
+
+/// Figures drawn per owner (`None` for nobody's), read from the classes of the SVG.
+fn drawn(picture: &str) -> BTreeMap<Option<u8>, usize> {
+    let mut counts = BTreeMap::new();
+    for tail in picture.split("class=\"figure ").skip(1) {
+        let classes = tail.split('"').next().unwrap_or_default();
+        let owner =
+            classes.split(' ').find_map(|c| c.strip_prefix("owner-")).map(|n| n.parse::<u8>().expect("owner number"));
+        *counts.entry(owner).or_insert(0) += 1;
+    }
+    counts
+}
+
+fn modelled(board: &Board) -> BTreeMap<Option<u8>, usize> {
+    let mut counts = BTreeMap::new();
+    for (_, figure) in &board.figures {
+        *counts.entry(figure.owner()).or_insert(0) += 1;
+    }
+    counts
+}
+
+/// Every ply of a random game: the picture draws each figure of the model once, for its owner.
+fn count_every_ply<G: Game>(start: &G, seed: u64, max: usize, to_move: fn(&G) -> usize) -> usize {
+    let moves = random_game(start, seed, max);
+    let mut pos = start.clone();
+    let opts = SvgOptions { coordinates: false, caption: false, ..SvgOptions::default() };
+    // The last move's signs go over the board too: none of them may count as a figure.
+    let mut signs = Vec::new();
+    for ply in 0..=moves.len() {
+        let scene = Scene {
+            game: pos.kind(),
+            board: Board::of(&pos),
+            signs: std::mem::take(&mut signs),
+            ply,
+            to_move: (!pos.is_over()).then(|| to_move(&pos)),
+            score: String::new(),
+            illegal: None,
+        };
+        let picture = svg(&scene, &opts);
+        assert_eq!(drawn(&picture), modelled(&scene.board), "{} at ply {ply}", pos.kind().title());
+        if let Some(&m) = moves.get(ply) {
+            signs = pos.signs(m).into_iter().map(|s| (s, Tone::Last)).collect();
+            pos.play_unchecked(m);
+        }
+    }
+    moves.len()
+}
+
+#[test]
+fn every_figure_is_drawn_once_for_its_owner() {
+    let plies = [
+        count_every_ply(&Phages::quadraphages(), 11, 400, phages_to_move),
+        count_every_ply(&Phages::hexaphages(4).expect("side 4"), 12, 400, phages_to_move),
+        count_every_ply(&common::<Quarod>(None), 13, 400, <Quarod as Recorded>::to_move),
+        count_every_ply(&common::<Petrify>(None), 14, 400, <Petrify as Recorded>::to_move),
+        count_every_ply(&common::<Vadrantir>(None), 15, 400, <Vadrantir as Recorded>::to_move),
+        count_every_ply(&common::<Splinter>(Some(4)), 16, 400, <Splinter as Recorded>::to_move),
+    ];
+    // Each game got somewhere, so figures were counted in many positions.
+    assert!(plies.iter().all(|&n| n >= 10), "{plies:?}");
+}
+
+/// The centre of the figure on `cell`, from its `translate` in the SVG.
+fn figure_centre(picture: &str, cell: &str) -> (f64, f64) {
+    let tail = picture
+        .split("class=\"figure ")
+        .find(|t| t.contains(&format!("data-cell=\"{cell}\"")) && t.find("data-cell") < t.find('>'))
+        .expect("a figure on the cell");
+    let inner = tail.split("translate(").nth(1).and_then(|t| t.split(')').next()).expect("translate");
+    let mut xy = inner.split(' ').map(|n| n.parse::<f64>().expect("number"));
+    (xy.next().expect("x"), xy.next().expect("y"))
+}
+
+fn pixel(png_bytes: &[u8], (x, y): (f64, f64)) -> (u32, Rgb) {
+    let pixmap = resvg::tiny_skia::Pixmap::decode_png(png_bytes).expect("a PNG");
+    let p = pixmap.pixel(x as u32, y as u32).expect("inside").demultiply();
+    (pixmap.width(), Rgb(p.red(), p.green(), p.blue()))
+}
+
+fn close(a: Rgb, b: Rgb) -> bool {
+    let d = |x: u8, y: u8| (x as i32 - y as i32).abs();
+    d(a.0, b.0) <= 3 && d(a.1, b.1) <= 3 && d(a.2, b.2) <= 3
+}
+
+#[test]
+fn a_png_has_the_width_asked_and_stones_in_their_colours() {
+    let (_, scene) = scene_at(&Phages::quadraphages(), &[], 0, phages_to_move);
+    for (style, width) in [(StyleName::Light, 480), (StyleName::Dark, 300), (StyleName::Print, 333)] {
+        let picture = svg(&scene, &SvgOptions { width, style, ..SvgOptions::default() });
+        let bytes = png::png(&picture).expect("rasterised");
+        let palette = Style::of(style).palette(&scene.board.players);
+        // X on a7 and O on c1 at the start.
+        for (cell, owner) in [("a7", 0), ("c1", 1), ("i3", 0), ("g9", 1)] {
+            let (w, colour) = pixel(&bytes, figure_centre(&picture, cell));
+            assert_eq!(w, width);
+            assert!(close(colour, palette[owner].fill), "{style} {cell}: {colour:?} is not {:?}", palette[owner].fill);
+        }
+        let (w, h, rgba) = png::rgba(&picture).expect("rasterised");
+        assert_eq!((w as usize) * (h as usize) * 4, rgba.len());
+        assert_eq!(w, width);
+        // Opaque everywhere: the picture paints its own background.
+        assert!(rgba.chunks(4).all(|p| p[3] == 255));
+    }
+}
+
+#[test]
+fn splinter_pieces_are_in_their_players_colours() {
+    let (_, scene) = scene_at(&common::<Splinter>(Some(4)), &[], 0, <Splinter as Recorded>::to_move);
+    let picture = svg(&scene, &SvgOptions::default());
+    let bytes = png::png(&picture).expect("rasterised");
+    let palette = Style::of(StyleName::Light).palette(&scene.board.players);
+    // Rooks fill their square: its centre is the player's colour.
+    let g = scene.board.geometry;
+    let mut seen = [false; 4];
+    for (cell, figure) in &scene.board.figures {
+        if let referee::render::model::Figure::Piece { owner, rank: referee::render::model::Rank::Rook } = figure {
+            let label = g.label(*cell).to_string();
+            let (_, colour) = pixel(&bytes, figure_centre(&picture, &label));
+            assert!(close(colour, palette[*owner as usize].fill), "{label}: {colour:?}");
+            seen[*owner as usize] = true;
+        }
+    }
+    assert_eq!(seen, [true; 4]);
+}
+
+#[test]
+#[ignore = "writes PNGs to look at"]
+fn write_pictures() {
+    let dir = std::env::var("REFEREE_PICTURES").unwrap_or_else(|_| "/tmp/pictures".to_string());
+    let width = std::env::var("REFEREE_PICTURES_WIDTH").ok().and_then(|w| w.parse().ok()).unwrap_or(480);
+    let only = std::env::var("REFEREE_PICTURES_ONLY").unwrap_or_default();
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let mut all = scenes();
+    all.push(("petrify-long-reason".to_string(), long_reason_scene()));
+    for (name, scene) in all.into_iter().filter(|(name, _)| name.contains(&only)) {
+        for style in StyleName::ALL {
+            let bytes = png::png(&svg(&scene, &SvgOptions { width, ..options(style) })).expect("rasterised");
+            std::fs::write(format!("{dir}/{name}-{style}.png"), bytes).expect("written");
+        }
+    }
+}
+
+/// The pictures the README shows, regenerated by hand after a change of look.
+#[test]
+#[ignore = "writes the README's pictures into docs/pictures"]
+fn write_docs_pictures() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/pictures");
+    std::fs::create_dir_all(dir).expect("a folder");
+    let scenes: BTreeMap<String, Scene> = scenes().into_iter().collect();
+    let chosen = [
+        ("quadraphages-error", "quadraphages-error", StyleName::Light),
+        ("hexaphages-middle", "hexaphages-middle", StyleName::Light),
+        ("quarod-middle", "quarod-middle", StyleName::Light),
+        ("petrify-error", "petrify-error", StyleName::Light),
+        ("vadrantir-middle", "vadrantir-middle", StyleName::Light),
+        ("splinter4-middle", "splinter-middle", StyleName::Light),
+        ("splinter4-error", "splinter-error-print", StyleName::Print),
+        ("quarod-middle", "quarod-middle-dark", StyleName::Dark),
+    ];
+    for (scene, file, style) in chosen {
+        let picture = svg(&scenes[scene], &SvgOptions { width: 420, ..options(style) });
+        let bytes = png::png(&picture).expect("rasterised");
+        // READMEs load every picture they show: each stays small.
+        assert!(bytes.len() < 60_000, "{file}: {} bytes", bytes.len());
+        std::fs::write(format!("{dir}/{file}.png"), bytes).expect("written");
+    }
+}
