@@ -11,6 +11,7 @@ use referee::verify::DEFAULT_SEARCH_LIMIT;
 mod generate;
 mod inputs;
 mod out;
+mod picture;
 mod show;
 mod verify;
 
@@ -42,19 +43,14 @@ enum Command {
     /// extensions, in path order. A summary goes to standard error at the end.
     #[command(after_help = EXIT_CODES)]
     Verify(VerifyArgs),
-    /// Print a position of a record as a diagram in the published style.
-    Show {
-        file: PathBuf,
-        /// Which record of the file (1-based).
-        #[arg(long, default_value_t = 1)]
-        record: usize,
-        /// The position after this many moves (stone moves, stays and announcements); default: the last.
-        #[arg(long)]
-        ply: Option<usize>,
-        /// Read the record as this game (see `verify --game`).
-        #[arg(long, value_parser = game_arg)]
-        game: Option<GameKind>,
-    },
+    /// Draw a position of a record: a text diagram in the published style, or an SVG or PNG picture.
+    ///
+    /// Without --ply, the last position; when the record has an illegal move, the position before
+    /// it (pictures draw that move in red, the legal moves faint and the reason under the board).
+    Show(ShowArgs),
+    /// Draw every position of a record into a folder: SVG or PNG pictures, an animated GIF, or a
+    /// self-contained HTML replay page.
+    Render(picture::RenderArgs),
     /// Play random legal games and write their records, with the computed results.
     Random(RandomArgs),
 }
@@ -92,6 +88,29 @@ pub struct VerifyArgs {
     /// whatever the number.
     #[arg(short = 'j', long, value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
+}
+
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// The file holding the record (`-` reads standard input).
+    file: PathBuf,
+    /// Which record of the file (1-based).
+    #[arg(long, default_value_t = 1)]
+    record: usize,
+    /// The position after this many moves (stone moves, stays and announcements); default: the last.
+    #[arg(long)]
+    ply: Option<usize>,
+    /// Read the record as this game (see `verify --game`).
+    #[arg(long, value_parser = game_arg)]
+    game: Option<GameKind>,
+    /// ascii (a text diagram), svg or png. Default: the -o file's extension, else ascii.
+    #[arg(long, value_enum)]
+    format: Option<picture::ShowFormat>,
+    /// Write to this file rather than to standard output.
+    #[arg(short, long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    look: picture::Look,
 }
 
 #[derive(Args, Debug)]
@@ -137,7 +156,8 @@ pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Verify(args) => verify::run(args),
-        Command::Show { file, record, ply, game } => show::run(&file, record, ply, game),
+        Command::Show(args) => show::run(args),
+        Command::Render(args) => picture::render(args),
         Command::Random(args) => generate::run(args),
     }
 }

@@ -1,4 +1,4 @@
-//! `referee show`: a position of a record as a diagram.
+//! `referee show`: a position of a record as a text diagram, or (see `picture.rs`) a picture.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -7,10 +7,32 @@ use referee::game::GameKind;
 use referee::report;
 use referee::verify::{self, VerifyOptions};
 
-use super::inputs;
 use super::out::{note, Out};
+use super::picture::{self, ShowFormat};
+use super::{inputs, ShowArgs};
 
-pub fn run(file: &Path, index: usize, ply: Option<usize>, game: Option<GameKind>) -> ExitCode {
+pub fn run(args: ShowArgs) -> ExitCode {
+    let format = match (args.format, &args.out) {
+        (Some(f), _) => f,
+        (None, None) => ShowFormat::Ascii,
+        (None, Some(path)) => match picture::format_of(path) {
+            Some(f) => f,
+            None => {
+                note(&format!(
+                    "cannot tell the format from the name {}: give --format ascii, svg or png",
+                    path.display()
+                ));
+                return ExitCode::from(2);
+            }
+        },
+    };
+    if format != ShowFormat::Ascii {
+        return picture::show(&args.file, args.record, args.ply, args.game, format, args.out.as_deref(), &args.look);
+    }
+    ascii(&args.file, args.record, args.ply, args.game, args.out.as_deref())
+}
+
+fn ascii(file: &Path, index: usize, ply: Option<usize>, game: Option<GameKind>, out: Option<&Path>) -> ExitCode {
     let name = inputs::display_name(file);
     let src = match inputs::read(file) {
         Ok(s) => s,
@@ -22,12 +44,7 @@ pub fn run(file: &Path, index: usize, ply: Option<usize>, game: Option<GameKind>
     let options = VerifyOptions { game, ..VerifyOptions::default() };
     match verify::position_diagram(&src, index, ply, options) {
         Err((span, message)) => {
-            let (line, col) = report::line_col(&src, span.start);
-            if span.is_empty() && span.start == 0 {
-                note(&format!("{name}: {message}"));
-            } else {
-                note(&format!("{name}:{line}:{col}: {message}"));
-            }
+            picture::note_at(&name, &src, &span, &message);
             ExitCode::from(2)
         }
         Ok((diagram, shown)) => {
@@ -42,6 +59,9 @@ pub fn run(file: &Path, index: usize, ply: Option<usize>, game: Option<GameKind>
                     note(&format!("{name}: the record has only {moves} moves; showing the last position"));
                 }
                 None => {}
+            }
+            if let Some(path) = out {
+                return picture::write_file(path, diagram.as_bytes());
             }
             match Out::new().finish(&diagram) {
                 Ok(()) => ExitCode::SUCCESS,

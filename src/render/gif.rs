@@ -13,8 +13,6 @@ pub struct RgbaFrame {
 pub enum AnimationError {
     #[error("an animation needs at least one picture")]
     Empty,
-    #[error("picture {index} is {width}x{height}, the first is {first_width}x{first_height}: every frame of a GIF has one size")]
-    SizesDiffer { index: usize, width: u32, height: u32, first_width: u32, first_height: u32 },
     #[error("a GIF is at most 65535 pixels wide and high; the pictures are {width}x{height}")]
     TooLarge { width: u32, height: u32 },
     #[error("picture {index} has {got} bytes of pixels where {width}x{height} RGBA needs {need}")]
@@ -40,26 +38,23 @@ impl Default for Timing {
 
 /// The GIF of `frames`, in order, looping for ever. Each frame gets its own palette of up to 256
 /// colours, quantised from its pixels: board pictures have few colours, so nothing visible is lost.
+///
+/// A GIF has one size: pictures of different sizes (a caption that wraps onto one more line) are
+/// drawn at the top left of the largest, the rest filled with the colour of their own bottom-left
+/// pixel, their background.
 pub fn animation(frames: &[RgbaFrame], timing: Timing) -> Result<Vec<u8>, AnimationError> {
-    let first = frames.first().ok_or(AnimationError::Empty)?;
-    let (width, height) = (first.width, first.height);
+    if frames.is_empty() {
+        return Err(AnimationError::Empty);
+    }
+    let width = frames.iter().map(|f| f.width).max().unwrap_or(0);
+    let height = frames.iter().map(|f| f.height).max().unwrap_or(0);
     let (Ok(w), Ok(h)) = (u16::try_from(width), u16::try_from(height)) else {
         return Err(AnimationError::TooLarge { width, height });
     };
     for (index, f) in frames.iter().enumerate() {
-        if (f.width, f.height) != (width, height) {
-            let (first_width, first_height) = (width, height);
-            return Err(AnimationError::SizesDiffer {
-                index,
-                width: f.width,
-                height: f.height,
-                first_width,
-                first_height,
-            });
-        }
-        let need = width as usize * height as usize * 4;
+        let need = f.width as usize * f.height as usize * 4;
         if f.pixels.len() != need {
-            return Err(AnimationError::Pixels { index, got: f.pixels.len(), need, width, height });
+            return Err(AnimationError::Pixels { index, got: f.pixels.len(), need, width: f.width, height: f.height });
         }
     }
     let mut out = Vec::new();
@@ -67,7 +62,7 @@ pub fn animation(frames: &[RgbaFrame], timing: Timing) -> Result<Vec<u8>, Animat
         let mut encoder = ::gif::Encoder::new(&mut out, w, h, &[])?;
         encoder.set_repeat(::gif::Repeat::Infinite)?;
         for (i, f) in frames.iter().enumerate() {
-            let mut pixels = f.pixels.clone();
+            let mut pixels = padded(f, width, height);
             // Speed 10 of 30: quantising a board picture takes milliseconds, and its colours stay.
             let mut frame = ::gif::Frame::from_rgba_speed(w, h, &mut pixels, 10);
             frame.delay = if i + 1 == frames.len() { timing.last } else { timing.frame };
@@ -75,6 +70,22 @@ pub fn animation(frames: &[RgbaFrame], timing: Timing) -> Result<Vec<u8>, Animat
         }
     }
     Ok(out)
+}
+
+/// The pixels of `f` at the top left of a `width` x `height` canvas of its background colour.
+fn padded(f: &RgbaFrame, width: u32, height: u32) -> Vec<u8> {
+    if (f.width, f.height) == (width, height) {
+        return f.pixels.clone();
+    }
+    let corner = (f.height as usize).saturating_sub(1) * f.width as usize * 4;
+    let background: [u8; 4] = f.pixels.get(corner..corner + 4).and_then(|p| p.try_into().ok()).unwrap_or([255; 4]);
+    let mut out = background.repeat(width as usize * height as usize);
+    let row = f.width as usize * 4;
+    for (y, line) in f.pixels.chunks_exact(row.max(1)).enumerate() {
+        let at = y * width as usize * 4;
+        out[at..at + row].copy_from_slice(line);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -91,11 +102,23 @@ mod tests {
             animation(&[solid(4, 3, [255, 0, 0, 255]), solid(4, 3, [0, 0, 255, 255])], Timing::default()).unwrap();
         assert!(gif.starts_with(b"GIF89a"));
         assert!(matches!(animation(&[], Timing::default()), Err(AnimationError::Empty)));
-        let mixed = animation(&[solid(4, 3, [0; 4]), solid(3, 4, [0; 4])], Timing::default());
-        assert!(matches!(mixed, Err(AnimationError::SizesDiffer { index: 1, .. })));
         let short = RgbaFrame { width: 2, height: 2, pixels: vec![0; 15] };
         assert!(matches!(animation(&[short], Timing::default()), Err(AnimationError::Pixels { .. })));
         let huge = RgbaFrame { width: 70_000, height: 1, pixels: Vec::new() };
         assert!(matches!(animation(&[huge], Timing::default()), Err(AnimationError::TooLarge { .. })));
+    }
+
+    #[test]
+    fn smaller_pictures_are_padded_with_their_background() {
+        let mut f = solid(2, 2, [9, 9, 9, 255]);
+        f.pixels[..4].copy_from_slice(&[1, 2, 3, 255]);
+        let p = padded(&f, 3, 3);
+        assert_eq!(p.len(), 3 * 3 * 4);
+        assert_eq!(&p[..4], &[1, 2, 3, 255], "the picture stays at the top left");
+        assert_eq!(&p[8..12], &[9, 9, 9, 255], "the new column is background");
+        assert_eq!(&p[32..36], &[9, 9, 9, 255], "the new row is background");
+        let gif = animation(&[solid(4, 3, [0; 4]), solid(3, 4, [0; 4])], Timing::default()).unwrap();
+        // The logical screen is the largest picture: 4x4.
+        assert_eq!(&gif[6..10], &[4, 0, 4, 0]);
     }
 }

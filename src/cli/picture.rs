@@ -1,0 +1,348 @@
+//! `referee show --format svg|png` and `referee render`: pictures of a record's positions, wired
+//! from the library's scenes and renderers. Every picture is drawn whole in memory before
+//! anything is written, so an input problem never leaves half an image behind.
+
+use std::fs;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use referee::game::GameKind;
+use referee::picture::{self, Pictures};
+use referee::render::gif::{self, RgbaFrame, Timing};
+use referee::render::html;
+use referee::render::model::Scene;
+use referee::render::png;
+use referee::render::svg::{self, StyleName, SvgOptions};
+use referee::report;
+use referee::verdict::Verdict;
+use referee::verify::{self, VerifyOptions};
+
+use super::inputs;
+use super::out::note;
+
+/// How pictures look: the options sgf-render has.
+#[derive(Args, Debug, Clone)]
+pub struct Look {
+    /// Width of the picture in pixels (its height follows the board).
+    #[arg(long, default_value_t = 480, value_parser = clap::value_parser!(u32).range(64..=8192))]
+    width: u32,
+    /// Colours: light, dark, or print (black and white, for paper).
+    #[arg(long, value_enum, default_value_t = Style::Light)]
+    style: Style,
+    /// Leave out the column letters and row numbers around the board.
+    #[arg(long)]
+    no_coordinates: bool,
+    /// Leave out the caption line under the board (game, ply, side to move, score).
+    #[arg(long, overrides_with = "caption")]
+    no_caption: bool,
+    /// Draw the caption line under the board (the default).
+    #[arg(long, overrides_with = "no_caption")]
+    caption: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum Style {
+    Light,
+    Dark,
+    Print,
+}
+
+impl Look {
+    fn options(&self) -> SvgOptions {
+        let style = match self.style {
+            Style::Light => StyleName::Light,
+            Style::Dark => StyleName::Dark,
+            Style::Print => StyleName::Print,
+        };
+        SvgOptions { width: self.width, style, coordinates: !self.no_coordinates, caption: !self.no_caption }
+    }
+}
+
+/// What `show` prints.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum ShowFormat {
+    Ascii,
+    Svg,
+    Png,
+}
+
+/// What `render` writes.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum RenderFormat {
+    Svg,
+    Png,
+    Gif,
+    Html,
+}
+
+/// The format a file name asks for by its extension.
+pub fn format_of(path: &Path) -> Option<ShowFormat> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    match ext.as_str() {
+        "svg" => Some(ShowFormat::Svg),
+        "png" => Some(ShowFormat::Png),
+        "txt" => Some(ShowFormat::Ascii),
+        _ => None,
+    }
+}
+
+/// A file's text and its pictures, or the exit code of the error already reported.
+fn load(file: &Path, index: usize, game: Option<GameKind>) -> Result<(String, Pictures), ExitCode> {
+    let name = inputs::display_name(file);
+    let src = inputs::read(file).map_err(|p| {
+        note(&format!("{name}: {}", p.message));
+        ExitCode::from(2)
+    })?;
+    let options = VerifyOptions { game, ..VerifyOptions::default() };
+    match picture::pictures(&src, index, options) {
+        Ok(p) => Ok((src, p)),
+        Err((span, message)) => {
+            note_at(&name, &src, &span, &message);
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// Says on standard error why a record cannot be drawn: at its line and column, or of the whole
+/// file when the error has no place in it (an empty span at its start).
+pub fn note_at(name: &str, src: &str, span: &std::ops::Range<usize>, message: &str) {
+    if span.is_empty() && span.start == 0 {
+        note(&format!("{name}: {message}"));
+    } else {
+        let (line, col) = report::line_col(src, span.start);
+        note(&format!("{name}:{line}:{col}: {message}"));
+    }
+}
+
+/// Says on standard error what the picture shows when it is not the position asked for.
+fn explain(name: &str, src: &str, pictures: &Pictures, ply: Option<usize>) {
+    let played = pictures.scenes.len() - 1;
+    match (&pictures.error, ply) {
+        (Some((_, span)), None) => {
+            let (line, col) = report::line_col(src, span.start);
+            note(&format!(
+                "{name}: the move at {line}:{col} is illegal; drawing the position before it, with that move in red"
+            ));
+        }
+        (Some((_, span)), Some(p)) if p > played => {
+            let (line, col) = report::line_col(src, span.start);
+            note(&format!("{name}: stopped at an illegal move at {line}:{col}; showing the position before it"));
+        }
+        (None, Some(p)) if p > played => {
+            note(&format!("{name}: the record has only {played} moves; showing the last position"));
+        }
+        _ => {}
+    }
+}
+
+/// `show` as a picture: SVG or PNG, to `out` or standard output.
+pub fn show(
+    file: &Path,
+    index: usize,
+    ply: Option<usize>,
+    game: Option<GameKind>,
+    format: ShowFormat,
+    out: Option<&Path>,
+    look: &Look,
+) -> ExitCode {
+    let (src, pictures) = match load(file, index, game) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
+    explain(&inputs::display_name(file), &src, &pictures, ply);
+    let scene = pictures.scene(ply);
+    let drawn = svg::svg(scene, &look.options());
+    let bytes = match format {
+        ShowFormat::Svg => drawn.into_bytes(),
+        ShowFormat::Png => match png::png(&drawn) {
+            Ok(b) => b,
+            Err(e) => {
+                note(&format!("cannot draw the PNG: {e}"));
+                return ExitCode::from(2);
+            }
+        },
+        ShowFormat::Ascii => unreachable!("ASCII diagrams are drawn by show.rs"),
+    };
+    match out {
+        Some(path) => write_file(path, &bytes),
+        None => {
+            if format == ShowFormat::Png && std::io::stdout().is_terminal() {
+                note("a PNG is not for a terminal: name a file with -o, or redirect standard output");
+                return ExitCode::from(2);
+            }
+            let mut stdout = std::io::stdout().lock();
+            match stdout.write_all(&bytes).and_then(|()| stdout.flush()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    note(&format!("cannot write to standard output: {e}"));
+                    ExitCode::from(2)
+                }
+            }
+        }
+    }
+}
+
+/// Writes a whole file, or removes what was written of it; the exit code says how it went.
+pub fn write_file(path: &Path, bytes: &[u8]) -> ExitCode {
+    match fs::write(path, bytes) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = fs::remove_file(path);
+            note(&format!("cannot write {}: {e}", path.display()));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `referee render`.
+#[derive(Args, Debug)]
+pub struct RenderArgs {
+    /// The file holding the record.
+    file: PathBuf,
+    /// Which record of the file (1-based).
+    #[arg(long, default_value_t = 1)]
+    record: usize,
+    /// The folder to write into (created if missing).
+    #[arg(short, long, value_name = "DIR")]
+    out: PathBuf,
+    /// svg or png: one picture per position (and the error diagram); gif: one animation; html: one
+    /// self-contained replay page.
+    #[arg(long, value_enum, default_value_t = RenderFormat::Svg)]
+    format: RenderFormat,
+    /// One picture per turn rather than per move (a phages turn has several moves).
+    #[arg(long)]
+    per_turn: bool,
+    /// Read the record as this game (see `verify --game`).
+    #[arg(long, value_parser = super::game_arg)]
+    game: Option<GameKind>,
+    #[command(flatten)]
+    look: Look,
+}
+
+pub fn render(args: RenderArgs) -> ExitCode {
+    let (src, pictures) = match load(&args.file, args.record, args.game) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
+    let options = args.look.options();
+    let turns;
+    let scenes: Vec<&Scene> = if args.per_turn {
+        turns = pictures.per_turn();
+        turns.iter().collect()
+    } else {
+        pictures.scenes.iter().collect()
+    };
+    let stem = args.file.file_stem().and_then(|s| s.to_str()).unwrap_or("record").to_string();
+    let base = format!("{stem}-{}", args.record);
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let drawn = (|| -> Result<(), String> {
+        match args.format {
+            RenderFormat::Svg | RenderFormat::Png => {
+                let digits = scenes.len().to_string().len().max(3);
+                let ext = if args.format == RenderFormat::Svg { "svg" } else { "png" };
+                for scene in &scenes {
+                    let name = format!("{base}-ply{:0digits$}.{ext}", scene.ply);
+                    files.push((name, picture_bytes(scene, args.format, &options)?));
+                }
+                if let Some((error, _)) = &pictures.error {
+                    files.push((format!("{base}-error.{ext}"), picture_bytes(error, args.format, &options)?));
+                }
+            }
+            RenderFormat::Gif => {
+                let mut frames = Vec::new();
+                for scene in scenes.iter().copied().chain(pictures.error.as_ref().map(|e| &e.0)) {
+                    let (width, height, pixels) = png::rgba(&svg::svg(scene, &options)).map_err(|e| e.to_string())?;
+                    frames.push(RgbaFrame { width, height, pixels });
+                }
+                let animation = gif::animation(&frames, Timing::default()).map_err(|e| e.to_string())?;
+                files.push((format!("{base}.gif"), animation));
+            }
+            RenderFormat::Html => {
+                let verdict = verify::verify_records(&src, VerifyOptions { game: args.game, ..Default::default() })
+                    .nth(args.record - 1)
+                    .ok_or("the record has no verdict")?;
+                let page = replay_page(&args.file, &src, &pictures, &scenes, &verdict, &options);
+                files.push((format!("{base}.html"), page.into_bytes()));
+            }
+        }
+        Ok(())
+    })();
+    if let Err(e) = drawn {
+        note(&format!("cannot draw the pictures: {e}"));
+        return ExitCode::from(2);
+    }
+    if let Err(e) = fs::create_dir_all(&args.out) {
+        note(&format!("cannot create {}: {e}", args.out.display()));
+        return ExitCode::from(2);
+    }
+    for (name, bytes) in &files {
+        let code = write_file(&args.out.join(name), bytes);
+        if code != ExitCode::SUCCESS {
+            return code;
+        }
+    }
+    let what = if files.len() == 1 { files[0].0.clone() } else { format!("{} files", files.len()) };
+    note(&format!("wrote {what} to {}", args.out.display()));
+    ExitCode::SUCCESS
+}
+
+fn picture_bytes(scene: &Scene, format: RenderFormat, options: &SvgOptions) -> Result<Vec<u8>, String> {
+    let drawn = svg::svg(scene, options);
+    match format {
+        RenderFormat::Png => png::png(&drawn).map_err(|e| e.to_string()),
+        _ => Ok(drawn.into_bytes()),
+    }
+}
+
+/// The replay page of a record: its text, a frame per scene (and the error diagram last), the
+/// verdict and its claims.
+fn replay_page(
+    file: &Path,
+    src: &str,
+    pictures: &Pictures,
+    scenes: &[&Scene],
+    verdict: &Verdict,
+    options: &SvgOptions,
+) -> String {
+    // The page writes each caption under the board itself.
+    let options = &SvgOptions { caption: false, ..*options };
+    let start = pictures.span.start;
+    let record = &src[pictures.span.clone()];
+    let within = |s: &std::ops::Range<usize>| s.start - start..s.end - start;
+    let mut frames: Vec<html::Frame> = scenes
+        .iter()
+        .map(|scene| html::Frame {
+            svg: svg::svg(scene, options),
+            caption: scene.caption()[0].clone(),
+            token: scene.ply.checked_sub(1).and_then(|k| pictures.moves.get(k)).map(within),
+            illegal: false,
+        })
+        .collect();
+    let illegal = pictures.error.as_ref().map(|(scene, span)| {
+        frames.push(html::Frame {
+            svg: svg::svg(scene, options),
+            caption: scene.caption()[0].clone(),
+            token: Some(within(span)),
+            illegal: true,
+        });
+        // The page names the token itself: the reason alone, as the verdict words it.
+        let at = verdict.problems.iter().find(|p| p.span == *span);
+        (within(span), at.map_or_else(|| scene.illegal.clone().unwrap_or_default(), |p| p.message.clone()))
+    });
+    let status = report::status_name(verdict.status).replace('_', " ");
+    let played = if verdict.moves == 1 { "1 move".to_string() } else { format!("{} moves", verdict.moves) };
+    let mut lines = vec![format!("{status}: {}, {played} replayed", pictures.game.title())];
+    lines.extend(verdict.problems.iter().map(|p| p.message.clone()));
+    lines.extend(verdict.claims.iter().map(|c| format!("claim `{}`: {}, {}", c.text, c.status.name(), c.detail)));
+    html::page(&html::Page {
+        title: format!("{}, record {}: {}", inputs::display_name(file), verdict.index, pictures.game.title()),
+        record,
+        frames,
+        illegal,
+        verdict: lines,
+    })
+}

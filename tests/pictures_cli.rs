@@ -1,0 +1,113 @@
+//! `referee show --format svg|png` and `referee render`: pictures from the command line.
+
+mod support;
+
+use support::{arg, run};
+
+const BLOG: &str = "samples/quadraphages/blog-game-sample.txt";
+const QUAROD: &str = "samples/quarod/random-size-6.txt";
+
+#[test]
+fn show_draws_svg_and_png_and_the_format_follows_the_file_name() {
+    let (code, out, _) = run(&["show", "--format", "svg", "--ply", "3", QUAROD]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("<svg") || out.starts_with("<?xml"), "{}", &out[..out.len().min(200)]);
+    assert!(out.contains("ply 3"), "the caption names the ply");
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("board.png");
+    let (code, _, err) = run(&["show", "--ply", "3", "--width", "300", QUAROD, "-o", arg(&png)]);
+    assert_eq!(code, 0, "{err}");
+    let bytes = std::fs::read(&png).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+    // The IHDR chunk holds the width, big-endian, at byte 16.
+    assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 300);
+    let svg = dir.path().join("board.svg");
+    assert_eq!(run(&["show", QUAROD, "-o", arg(&svg)]).0, 0);
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("</svg>"));
+    let (code, _, err) = run(&["show", QUAROD, "-o", arg(&dir.path().join("board.bmp"))]);
+    assert_eq!(code, 2);
+    assert!(err.contains("give --format ascii, svg or png"), "{err}");
+}
+
+#[test]
+fn show_without_a_ply_draws_the_error_diagram() {
+    let (code, out, err) = run(&["show", "--format", "svg", BLOG]);
+    assert_eq!(code, 0);
+    assert!(err.contains("is illegal; drawing the position before it"), "{err}");
+    assert!(out.contains("no O stone on d2"), "the reason is in the caption");
+    assert!(out.contains("illegal"), "the move is drawn as illegal");
+}
+
+#[test]
+fn styles_and_options_change_the_picture() {
+    let light = run(&["show", "--format", "svg", QUAROD]).1;
+    let dark = run(&["show", "--format", "svg", "--style", "dark", QUAROD]).1;
+    let print = run(&["show", "--format", "svg", "--style", "print", QUAROD]).1;
+    assert!(light != dark && light != print && dark != print);
+    let bare = run(&["show", "--format", "svg", "--no-coordinates", "--no-caption", QUAROD]).1;
+    assert!(bare.len() < light.len());
+    assert!(!bare.contains("class=\"caption"), "no caption");
+    assert_eq!(run(&["show", "--format", "svg", "--style", "neon", QUAROD]).0, 2);
+}
+
+#[test]
+fn a_record_that_cannot_be_drawn_writes_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bad.png");
+    let (code, _, err) = run(&["show", "samples/quadraphages/broken/syntax-bad-token.txt", "-o", arg(&out)]);
+    assert_eq!(code, 2);
+    assert!(err.contains(":3:31: `d8-d5` is not a stone move"), "{err}");
+    assert!(!out.exists());
+    let folder = dir.path().join("frames");
+    let (code, _, _) = run(&["render", "samples/quadraphages/broken/syntax-bad-token.txt", "--out", arg(&folder)]);
+    assert_eq!(code, 2);
+    assert!(!folder.exists(), "nothing is written when nothing can be drawn");
+}
+
+#[test]
+fn render_writes_every_position_and_the_error_diagram() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = run(&["render", BLOG, "--out", arg(dir.path())]);
+    assert_eq!(code, 0, "{err}");
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    // The blog's game: three moves (the filler `....` is no move) before the illegal d2d5.
+    assert!(names.contains(&"blog-game-sample-1-ply000.svg".to_string()), "{names:?}");
+    assert!(names.contains(&"blog-game-sample-1-error.svg".to_string()), "{names:?}");
+    assert!(names.iter().all(|n| n.ends_with(".svg")));
+    assert!(err.contains(&format!("wrote {} files", names.len())), "{err}");
+}
+
+#[test]
+fn render_makes_a_gif_with_a_frame_per_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = run(&["render", QUAROD, "--format", "gif", "--width", "200", "--out", arg(dir.path())]);
+    assert_eq!(code, 0, "{err}");
+    let file = std::fs::File::open(dir.path().join("random-size-6-1.gif")).unwrap();
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(file).unwrap();
+    assert_eq!(decoder.width(), 200);
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    let json = run(&["verify", "--format", "json", QUAROD]).1;
+    let moves = support::json_lines(&json)[0]["moves"].as_u64().unwrap() as usize;
+    assert_eq!(frames, moves + 1, "the start and one frame per move");
+}
+
+#[test]
+fn render_makes_a_self_contained_replay_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = run(&["render", BLOG, "--format", "html", "--out", arg(dir.path())]);
+    assert_eq!(code, 0, "{err}");
+    let page = std::fs::read_to_string(dir.path().join("blog-game-sample-1.html")).unwrap();
+    assert!(page.contains("<svg"));
+    assert!(page.contains("no O stone on d2"));
+    assert!(page.contains("d2d5"));
+    for external in ["src=\"http", "href=\"http", "url(http", "@import"] {
+        assert!(!page.contains(external), "{external}");
+    }
+}
