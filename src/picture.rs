@@ -3,7 +3,7 @@
 //! the scenes; nothing here draws.
 
 use crate::game::GameKind;
-use crate::geometry::{CellLabel, Geometry};
+use crate::geometry::{Cell, CellLabel, Geometry};
 use crate::record::{Span, Token};
 use crate::render::model::{Board, Scene, Sign, Tone};
 use crate::replay::{replay_observed, Event, Notation, ReplayOptions};
@@ -101,15 +101,22 @@ fn draw<G: Notation>(start: G, tokens: &[Token]) -> Pictures {
                 Some(m) => on_board(position.signs(m)),
                 None => named_cells(geometry, tokens[token].text),
             };
-            let mut signs: Vec<(Sign, Tone)> = Vec::new();
+            let mut alternatives: Vec<Sign> = Vec::new();
             for m in position.legal_moves() {
                 for sign in on_board(position.signs(m)) {
-                    let cell_sign = !matches!(sign, Sign::Number(_) | Sign::Pass | Sign::Swap);
-                    if cell_sign && !signs.iter().any(|&(s, _)| s == sign) {
-                        signs.push((sign, Tone::Alternative));
+                    if !cells(&sign).is_empty() && !alternatives.contains(&sign) {
+                        alternatives.push(sign);
                     }
                 }
             }
+            // The moves that meet the written one at a cell (another step of the same stone,
+            // another stone to the same cell) say what the writer may have meant; only when none
+            // does is every legal move drawn.
+            let named: Vec<_> = written.iter().flat_map(cells).collect();
+            if alternatives.iter().any(|a| cells(a).iter().any(|c| named.contains(c))) {
+                alternatives.retain(|a| cells(a).iter().any(|c| named.contains(c)));
+            }
+            let mut signs: Vec<(Sign, Tone)> = alternatives.into_iter().map(|s| (s, Tone::Alternative)).collect();
             signs.extend(written.into_iter().map(|s| (s, Tone::Illegal)));
             let mut s = scene(position, scenes.len() - 1, signs);
             s.illegal = Some(format!("{}: {}", tokens[token].text, illegal_reason(position, tokens, token)));
@@ -128,13 +135,18 @@ fn illegal_reason<G: Notation>(position: &G, tokens: &[Token], i: usize) -> Stri
     }
 }
 
+/// The cells a sign names.
+fn cells(sign: &Sign) -> Vec<Cell> {
+    match *sign {
+        Sign::Arrow { from, to } => vec![from, to],
+        Sign::Ring(c) | Sign::Stay(c) => vec![c],
+        Sign::Number(_) | Sign::Pass | Sign::Swap => Vec::new(),
+    }
+}
+
 /// Whether every cell a sign names is on the board.
 fn cells_on(g: Geometry, sign: &Sign) -> bool {
-    match *sign {
-        Sign::Arrow { from, to } => g.contains(from) && g.contains(to),
-        Sign::Ring(c) | Sign::Stay(c) => g.contains(c),
-        Sign::Number(_) | Sign::Pass | Sign::Swap => true,
-    }
+    cells(sign).into_iter().all(|c| g.contains(c))
 }
 
 /// The signs of a token no move could be read from: the cells it names (`e5`-style labels) that

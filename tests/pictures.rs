@@ -327,18 +327,24 @@ fn write_docs_pictures() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/pictures");
     std::fs::create_dir_all(dir).expect("a folder");
     let scenes: BTreeMap<String, Scene> = scenes().into_iter().collect();
+    // The error diagrams are those of real records: the blog's game, and broken samples.
+    let error_of = |path: &str| {
+        let src = std::fs::read_to_string(format!("{}/samples/{path}", env!("CARGO_MANIFEST_DIR"))).expect("a sample");
+        let p = referee::picture::pictures(&src, 1, referee::verify::VerifyOptions::default()).expect("replays");
+        p.error.expect("the sample has an illegal move").0
+    };
     let chosen = [
-        ("quadraphages-error", "quadraphages-error", StyleName::Light),
-        ("hexaphages-middle", "hexaphages-middle", StyleName::Light),
-        ("quarod-middle", "quarod-middle", StyleName::Light),
-        ("petrify-error", "petrify-error", StyleName::Light),
-        ("vadrantir-middle", "vadrantir-middle", StyleName::Light),
-        ("splinter4-middle", "splinter-middle", StyleName::Light),
-        ("splinter4-error", "splinter-error-print", StyleName::Print),
-        ("quarod-middle", "quarod-middle-dark", StyleName::Dark),
+        (error_of("quadraphages/blog-game-sample.txt"), "quadraphages-error", StyleName::Light),
+        (scenes["hexaphages-middle"].clone(), "hexaphages-middle", StyleName::Light),
+        (scenes["quarod-middle"].clone(), "quarod-middle", StyleName::Light),
+        (error_of("petrify/broken/illegal-capture-not-straight.txt"), "petrify-error", StyleName::Light),
+        (scenes["vadrantir-middle"].clone(), "vadrantir-middle", StyleName::Light),
+        (scenes["splinter4-middle"].clone(), "splinter-middle", StyleName::Light),
+        (error_of("splinter/broken/illegal-not-a-one-square-step.txt"), "splinter-error-print", StyleName::Print),
+        (scenes["quarod-middle"].clone(), "quarod-middle-dark", StyleName::Dark),
     ];
     for (scene, file, style) in chosen {
-        let picture = svg(&scenes[scene], &SvgOptions { width: 420, ..options(style) });
+        let picture = svg(&scene, &SvgOptions { width: 420, ..options(style) });
         let bytes = png::png(&picture).expect("rasterised");
         // READMEs load every picture they show: each stays small.
         assert!(bytes.len() < 60_000, "{file}: {} bytes", bytes.len());

@@ -811,6 +811,12 @@ impl<'a> Painter<'a> {
                 let side = if reverse { s * 0.13 } else { 0.0 };
                 arrow((ax, ay), (bx, by), side, width, s, ink.colour, self.style.halo, halo)
             }
+            // A cell the record could have played instead is a faint dot, not a ring: on a
+            // placement game nearly every empty cell is one, and rings would cover the board.
+            Sign::Ring(cell) if tone == Tone::Alternative => {
+                let (x, y) = self.layout.centre(cell);
+                format!("<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\"/>", Num(x), Num(y), Num(s * 0.12), ink.colour,)
+            }
             Sign::Ring(cell) => {
                 let (x, y) = self.layout.centre(cell);
                 format!(
