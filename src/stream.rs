@@ -239,7 +239,9 @@ fn find<'a>(
 }
 
 /// Where to cut `window` from `from` on into about `parts` pieces: the starts of lines that follow
-/// a blank line (LF or CRLF), at least [`MIN_PIECE`] apart.
+/// a blank line (LF or CRLF), at least [`MIN_PIECE`] apart. A line that opens a record of the
+/// common format is preferred: a common record holds blank lines of its own (after its tags,
+/// before its final diagram), and a cut there would have the rest of the window read again.
 fn cuts(window: &str, from: usize, parts: usize) -> Vec<usize> {
     let b = window.as_bytes();
     let len = b.len().saturating_sub(from);
@@ -247,14 +249,25 @@ fn cuts(window: &str, from: usize, parts: usize) -> Vec<usize> {
         return Vec::new();
     }
     let step = (len / parts).max(MIN_PIECE);
+    let after_blank = |p: usize| match (b[p], b[p + 1], b.get(p + 2)) {
+        (b'\n', b'\n', _) => Some(p + 2),
+        (b'\n', b'\r', Some(b'\n')) => Some(p + 3),
+        _ => None,
+    };
+    let opens_record = |at: usize| {
+        let line = &window[at..];
+        let line = &line[..memchr::memchr2(b'\n', b'\r', line.as_bytes()).unwrap_or(line.len())];
+        crate::record::common::opens_record(line)
+    };
     let mut out: Vec<usize> = Vec::new();
     let mut target = from + step;
     while target + MIN_PIECE < b.len() {
-        let blank = (target..b.len().saturating_sub(2)).find_map(|p| match (b[p], b[p + 1], b.get(p + 2)) {
-            (b'\n', b'\n', _) => Some(p + 2),
-            (b'\n', b'\r', Some(b'\n')) => Some(p + 3),
-            _ => None,
-        });
+        let end = b.len().saturating_sub(2);
+        // Look a little way on for a record's first line before taking any blank line.
+        let near = (target + step / 4).min(end);
+        let blank = (target..near)
+            .find_map(|p| after_blank(p).filter(|&c| c < b.len() && opens_record(c)))
+            .or_else(|| (target..end).find_map(after_blank));
         match blank {
             Some(cut) if cut < b.len() && out.last().is_none_or(|&l| cut > l) => out.push(cut),
             _ => break,
@@ -307,6 +320,17 @@ mod tests {
         assert!(same_as_one_reader(&text, 4) > 0, "the text is cut");
         assert!(same_as_one_reader(&text.replace('\n', "\r\n"), 3) > 0, "CRLF text is cut");
         assert_eq!(same_as_one_reader(&text[..1000], 4), 0, "a short text is read in one piece");
+    }
+
+    #[test]
+    fn common_records_are_cut_where_one_opens_not_at_their_own_blank_lines() {
+        // Each Quarod record has blank lines inside it, after its tags and before its final diagram.
+        let common = include_str!("../samples/quarod/random-size-8.txt");
+        let text = format!("{common}\n").repeat(600);
+        let cuts = cuts(&text, 0, 4);
+        assert_eq!(cuts.len(), 3);
+        assert!(cuts.iter().all(|&c| text[c..].starts_with("[Game")), "cut inside a record");
+        assert_eq!(same_as_one_reader(&text, 4), 3);
     }
 
     #[test]
