@@ -127,7 +127,11 @@ fn result_token(word: &str) -> Option<TokenKind> {
     if word == "*" {
         return Some(TokenKind::Result { winner: None, players: 0 });
     }
-    // Every move token is tried here: it is read in one pass, without allocating.
+    // Every move token is tried here: one that cannot be a result is told so at its first byte,
+    // and the others are read in one pass, without allocating.
+    if !word.starts_with(['0', '1']) {
+        return None;
+    }
     let (mut players, mut winner) = (0u8, None);
     for place in word.split('-') {
         match place {
