@@ -127,7 +127,8 @@ pub trait Recorded: Game {
 /// A rule engine: a position that knows its legal moves and how to play them.
 ///
 /// Legality is layered over an unchecked primitive, as in shakmaty: [`Game::play`] calls
-/// [`Game::check`] and then [`Game::play_unchecked`]; lenient replay uses the primitive directly.
+/// [`Game::check`] and then [`Game::play_unchecked`]; lenient replay plays a refused move through
+/// [`Game::play_refused`], which is that primitive unless the reason for the refusal matters.
 pub trait Game: Clone + BoardView {
     type Move: Copy + Eq + fmt::Debug;
     /// Why a move is illegal, in the game's own words.
@@ -140,6 +141,15 @@ pub trait Game: Clone + BoardView {
     fn legal_moves(&self) -> Vec<Self::Move>;
     fn check(&self, m: Self::Move) -> Result<(), Self::Illegal>;
     fn play_unchecked(&mut self, m: Self::Move);
+    /// Plays a move that [`Game::check`] refused with `why`, as lenient replay does: as written,
+    /// where it can be. An engine overrides it where the reason matters to the end of the game: a
+    /// stay or a pass written when a move was possible stands for that move, so it must not count
+    /// toward the stays or passes in a row that end the game. Doing that here, rather than in
+    /// [`Game::play_unchecked`], keeps the legal moves from paying for asking again.
+    fn play_refused(&mut self, m: Self::Move, why: &Self::Illegal) {
+        let _ = why;
+        self.play_unchecked(m);
+    }
     fn play(&mut self, m: Self::Move) -> Result<(), Self::Illegal> {
         self.check(m)?;
         self.play_unchecked(m);

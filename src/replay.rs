@@ -35,8 +35,8 @@ pub struct Violation {
     pub legal: Vec<String>,
     /// How many distinct legal moves there were.
     pub legal_count: u32,
-    /// The position before the token, as a diagram: for the first violation only (the one a
-    /// report draws), so that a lenient replay does not keep a board per violation.
+    /// The position before the token, as a diagram: every violation has its own, which a report
+    /// draws under it (a lenient replay keeps at most [`MAX_VIOLATIONS`] of them).
     pub board: Option<String>,
 }
 
@@ -54,16 +54,36 @@ pub struct Replay<G> {
     pub claim_at: Option<usize>,
     /// Who played the last move played, by place in turn order (see [`Notation::mover`]).
     pub last_mover: Option<usize>,
+    /// Whether the replay went on past illegal moves ([`ReplayOptions::lenient`]).
+    pub lenient: bool,
 }
 
 impl<G> Replay<G> {
     /// Why the replay is not the whole game the record describes, if it is not: claims cannot be
-    /// checked against it.
+    /// checked against it. A lenient replay that reached the end of the record is the game as
+    /// replayed past its violations ([`Replay::violations_accepted`]), and claims are checked
+    /// against that.
     pub fn incomplete(&self) -> Option<String> {
-        match self.violations.len() {
-            0 => self.stopped_at.map(|_| "the replay stopped before the end of the record".to_string()),
-            1 => Some("the record has 1 illegal move".to_string()),
-            n => Some(format!("the record has {n} illegal moves")),
+        match (self.violations.len(), self.stopped_at) {
+            (0, None) => None,
+            (0, Some(_)) => Some("the replay stopped before the end of the record".to_string()),
+            (_, None) if self.lenient => None,
+            (n, Some(_)) if self.lenient => {
+                Some(format!("the lenient replay stopped after {n} illegal moves, before the end of the record"))
+            }
+            (1, _) => Some("the record has 1 illegal move".to_string()),
+            (n, _) => Some(format!("the record has {n} illegal moves")),
+        }
+    }
+
+    /// How many violations a lenient replay went past to reach the end of the record: claims
+    /// checked against it hold or fail "as replayed, past N violations". 0 for a strict replay,
+    /// which stops at the first.
+    pub fn violations_accepted(&self) -> usize {
+        if self.lenient && self.stopped_at.is_none() {
+            self.violations.len()
+        } else {
+            0
         }
     }
 }
@@ -120,7 +140,8 @@ pub fn replay_observed<G: Notation>(
             stopped_at = Some(i);
             break;
         }
-        let (problem, apply) = match position.read(tokens, i) {
+        // The refused move's reason, which lenient replay hands to the engine with it.
+        let (problem, apply, refused) = match position.read(tokens, i) {
             Reading::Nothing => continue,
             Reading::Move(m) => match position.check(m) {
                 Ok(()) => {
@@ -133,12 +154,12 @@ pub fn replay_observed<G: Notation>(
                 }
                 Err(why) => {
                     observe(Event::Illegal { token: i, position: &position, attempted: Some(m) });
-                    (why.to_string(), Some(m))
+                    (why.to_string(), Some(m), Some(why))
                 }
             },
             Reading::Problem { message, apply } => {
                 observe(Event::Illegal { token: i, position: &position, attempted: None });
-                (message, apply)
+                (message, apply, None)
             }
         };
         let (legal, legal_count) = written_legal_moves(&position);
@@ -148,7 +169,7 @@ pub fn replay_observed<G: Notation>(
             message: problem,
             legal,
             legal_count,
-            board: violations.is_empty().then(|| ascii::diagram(&position)),
+            board: Some(ascii::diagram(&position)),
         });
         if !options.lenient || violations.len() >= MAX_VIOLATIONS {
             stopped_at = Some(i);
@@ -158,13 +179,16 @@ pub fn replay_observed<G: Notation>(
             if !position.is_over() {
                 observe(Event::Playing { token: i, position: &position, m });
                 last_mover = Some(position.mover());
-                position.play_unchecked(m);
+                match &refused {
+                    Some(why) => position.play_refused(m, why),
+                    None => position.play_unchecked(m),
+                }
                 moves += 1;
                 observe(Event::Played { position: &position });
             }
         }
     }
-    Replay { position, violations, moves, stopped_at, claim_at, last_mover }
+    Replay { position, violations, moves, stopped_at, claim_at, last_mover, lenient: options.lenient }
 }
 
 /// The first [`LEGAL_LISTED`](crate::verdict::LEGAL_LISTED) distinct legal moves as written, and

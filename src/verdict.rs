@@ -39,8 +39,8 @@ pub struct Problem {
     pub legal: Vec<String>,
     /// How many distinct legal moves there were in all.
     pub legal_count: u32,
-    /// The board at that moment, as a diagram: kept for the first problem only, the one reports
-    /// draw.
+    /// The board before an illegal move, as a diagram, which the report draws under the problem;
+    /// `None` for other problems.
     pub board: Option<String>,
 }
 
@@ -89,6 +89,22 @@ pub struct ClaimCheck {
     pub text: String,
     pub status: ClaimStatus,
     pub detail: String,
+    /// How many violations the lenient replay this claim was judged against went past (0 when it
+    /// was judged against a replay without any, or not against the replay at all).
+    pub violations_accepted: usize,
+}
+
+impl ClaimCheck {
+    /// The claim judged against a lenient replay that went past `violations` violations: its
+    /// detail says so, since it holds or fails for the game as replayed, not for the record's.
+    pub fn as_replayed(mut self, violations: usize) -> ClaimCheck {
+        if violations > 0 {
+            let s = if violations == 1 { "" } else { "s" };
+            self.detail = format!("as replayed, past {violations} violation{s}: {}", self.detail);
+            self.violations_accepted = violations;
+        }
+        self
+    }
 }
 
 /// Why a claim is left unchecked.

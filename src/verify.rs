@@ -210,8 +210,8 @@ fn prepare_record<'r, 'a>(src: &str, r: &'r Record<'a>, options: VerifyOptions) 
         v.status = status_of(&v.problems);
         return Prepared::Done(v);
     }
-    let rep = replay(start, &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
-    v.problems.extend(rep.violations.iter().map(illegal_move));
+    let mut rep = replay(start, &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
+    v.problems.extend(rep.violations.iter_mut().map(illegal_move));
     v.notes.extend(cap_note(&rep));
     if !phages::claims::needs_search(&r.tokens, &rep) {
         // Judged here, where records are judged side by side: no budget is drawn on.
@@ -243,7 +243,8 @@ fn cap_note<G>(rep: &Replay<G>) -> Option<String> {
         .then(|| format!("lenient replay stopped after {} illegal moves", crate::replay::MAX_VIOLATIONS))
 }
 
-fn illegal_move(viol: &crate::replay::Violation) -> Problem {
+/// The problem of a violation, which takes its board: the replay's claims do not need it.
+fn illegal_move(viol: &mut crate::replay::Violation) -> Problem {
     Problem {
         kind: ProblemKind::Illegal,
         span: viol.span.clone(),
@@ -251,7 +252,7 @@ fn illegal_move(viol: &crate::replay::Violation) -> Problem {
         message: viol.message.clone(),
         legal: viol.legal.clone(),
         legal_count: viol.legal_count,
-        board: viol.board.clone(),
+        board: viol.board.take(),
     }
 }
 
@@ -411,10 +412,11 @@ fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOpti
     if !v.problems.is_empty() {
         return;
     }
-    let rep = replay(start, &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
-    v.problems.extend(rep.violations.iter().map(illegal_move));
+    let mut rep = replay(start, &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
+    v.problems.extend(rep.violations.iter_mut().map(illegal_move));
     v.notes.extend(cap_note(&rep));
     let gap = rep.incomplete();
+    let accepted = rep.violations_accepted();
     let position = &rep.position;
     let names = position.player_names();
     let outcome = position.outcome();
@@ -434,6 +436,8 @@ fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOpti
     }
     let claimed = token.map(|(k, s, t)| (Some(k), s, t)).or(tag);
     if let Some((kind, span, text)) = claimed {
+        // The violations past which the claim was judged: none unless judged against the replay.
+        let mut past = 0;
         let (status, detail) = match kind {
             None => (
                 ClaimStatus::Refuted,
@@ -446,39 +450,47 @@ fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOpti
                 ClaimStatus::Refuted,
                 format!("`{text}` has {players} places but the game has {} players", names.len()),
             ),
-            Some(TokenKind::Result { winner, .. }) => match (&gap, &outcome) {
-                (Some(g), _) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g.clone()),
-                (None, None) => (
-                    ClaimStatus::Unchecked(Unchecked::NotSearched),
-                    "the record stops before the game is over, and referee does not search continuations of this game"
-                        .to_string(),
-                ),
-                (None, Some(o)) => {
-                    let said = winner.map_or("nobody wins".to_string(), |w| format!("{} wins", names[w as usize]));
-                    let real = describe_outcome(names, o);
-                    if o.winner == winner.map(usize::from) {
-                        (ClaimStatus::Confirmed, format!("the game is over: {real}"))
-                    } else {
-                        (ClaimStatus::Refuted, format!("the record says {said}, but the game is over: {real}"))
+            Some(TokenKind::Result { winner, .. }) => {
+                past = accepted;
+                match (&gap, &outcome) {
+                    (Some(g), _) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g.clone()),
+                    (None, None) => (
+                        ClaimStatus::Unchecked(Unchecked::NotSearched),
+                        "the record stops before the game is over, and referee does not search continuations of this game"
+                            .to_string(),
+                    ),
+                    (None, Some(o)) => {
+                        let said = winner.map_or("nobody wins".to_string(), |w| format!("{} wins", names[w as usize]));
+                        let real = describe_outcome(names, o);
+                        if o.winner == winner.map(usize::from) {
+                            (ClaimStatus::Confirmed, format!("the game is over: {real}"))
+                        } else {
+                            (ClaimStatus::Refuted, format!("the record says {said}, but the game is over: {real}"))
+                        }
                     }
                 }
-            },
+            }
             Some(_) => (ClaimStatus::Unchecked(Unchecked::NotSearched), String::new()),
         };
-        v.claims.push(ClaimCheck { kind: ClaimKind::Result, span, text, status, detail });
+        let claim = ClaimCheck { kind: ClaimKind::Result, span, text, status, detail, violations_accepted: 0 };
+        v.claims.push(claim.as_replayed(past));
     }
     if let Some(d) = &r.final_position {
         let (status, detail) = match &gap {
             Some(g) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g.clone()),
             None => compare_diagram(position, d),
         };
-        v.claims.push(ClaimCheck {
-            kind: ClaimKind::FinalPosition,
-            span: d.span.clone(),
-            text: "final position diagram".into(),
-            status,
-            detail,
-        });
+        v.claims.push(
+            ClaimCheck {
+                kind: ClaimKind::FinalPosition,
+                span: d.span.clone(),
+                text: "final position diagram".into(),
+                status,
+                detail,
+                violations_accepted: 0,
+            }
+            .as_replayed(accepted),
+        );
     }
     v.problems.extend(refuted_claims(&v.claims));
     v.moves = rep.moves;

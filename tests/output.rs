@@ -150,6 +150,30 @@ fn json_fields_come_in_the_documented_order() {
     assert_eq!(v[3]["errors"][0]["kind"].as_str(), Some("input"));
 }
 
+/// A claim judged against a lenient replay past violations says how many, last in its object;
+/// other claims have no such key.
+#[test]
+fn json_claims_judged_past_violations_say_how_many() {
+    let (_, out, _) = run(&["verify", "--format", "json", "--lenient", ILLEGAL]);
+    let lines: Vec<&str> = out.lines().collect();
+    let v = json_lines(&out);
+    for (line, (record, accepted)) in lines.iter().zip([(&v[0], 6), (&v[1], 2)]) {
+        for c in record["claims"].as_array().unwrap() {
+            assert_eq!(c["violations_accepted"].as_u64(), Some(accepted), "{c}");
+            assert_ne!(c["status"].as_str(), Some("unchecked"), "{c}");
+            assert!(c["detail"].as_str().unwrap().starts_with(&format!("as replayed, past {accepted} violations: ")));
+        }
+        let claims_start = line.find("\"claims\":[").unwrap() + "\"claims\":[".len();
+        let claim_end = claims_start + line[claims_start..].find('}').unwrap() + 1;
+        assert_eq!(
+            keys(&line[claims_start..claim_end]),
+            ["kind", "text", "status", "reason", "line", "column", "detail", "violations_accepted"]
+        );
+    }
+    let (_, strict, _) = run(&["verify", "--format", "json", ILLEGAL]);
+    assert!(!strict.contains("violations_accepted"), "{strict}");
+}
+
 #[test]
 fn a_record_of_an_unknown_game_says_so() {
     let src = "[Game \"Chess\"]\n\n1. e4 e5 *\n";

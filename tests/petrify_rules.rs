@@ -13,6 +13,8 @@ use referee::games::petrify::{
 use referee::geometry::{Cell, CellLabel};
 use referee::random::random_game;
 use referee::render::ascii::diagram;
+use referee::verdict::ClaimStatus;
+use referee::verify::{verify_source, VerifyOptions};
 
 fn label(s: &str) -> CellLabel {
     CellLabel::parse(s).unwrap_or_else(|| panic!("{s} is not a cell label"))
@@ -75,6 +77,17 @@ impl Session {
         let before = self.pos.clone();
         assert_eq!(self.try_play(tok), Err(expected), "{tok}\n{}", self.log);
         assert_eq!(self.pos, before, "a refused move changed the position");
+    }
+
+    /// Plays a token the rules refuse for exactly this reason, as lenient replay does: through
+    /// `play_refused`.
+    fn lenient(&mut self, tok: &str, expected: Illegal) {
+        let who = self.pos.to_move();
+        let written = Petrify::parse_move(tok).unwrap_or_else(|e| panic!("{tok}: {e}"));
+        let m = self.pos.resolve(written).unwrap_or_else(|e| panic!("{tok}: {e}"));
+        assert_eq!(self.pos.check(m), Err(expected.clone()), "{tok}\n{}", self.log);
+        self.log.push_str(&format!("{who} {tok}: refused, played leniently: {expected}\n"));
+        self.pos.play_refused(m, &expected);
     }
 
     fn show(&mut self) {
@@ -542,6 +555,30 @@ fn a_tie_is_lost_by_the_last_board_play() {
     assert_eq!(o.detail, "Blue and Orange both own 12 squares and nobody made a board play: a draw");
     log.push_str(&s.transcript());
     insta::assert_snapshot!(log);
+}
+
+/// RULINGS Petrify 3 in lenient play: a pass written by a player who had a board play stands for
+/// it. It does not count toward the two passes in a row that end the game, so two such passes
+/// leave the game going; a record that goes on after them is replayed to its end, and its claims
+/// are judged on the game as replayed.
+#[test]
+fn a_pass_by_a_player_with_a_board_play_does_not_count_toward_the_end() {
+    let mut s = Session::new(Petrify::start(Some(6), None).unwrap());
+    s.lenient("pass", Illegal::MayNotPass { colour: Colour::Blue, play: BoardPlay::Placement });
+    s.lenient("pass", Illegal::MayNotPass { colour: Colour::Orange, play: BoardPlay::Placement });
+    s.note("two passes in a row, but both players could place: not over");
+    assert!(!s.pos.is_over());
+    assert_eq!(s.pos.to_move(), Colour::Blue);
+    s.ok("a1 b2");
+    assert!(!s.pos.is_over());
+
+    let src = std::fs::read_to_string("samples/petrify/broken/illegal-passes-then-play-on.txt").unwrap();
+    let lenient = &verify_source(&src, VerifyOptions { lenient: true, ..VerifyOptions::default() })[0];
+    assert_eq!(lenient.problems.len(), 2, "{:?}", lenient.problems);
+    assert!(lenient.game_over);
+    let claims: Vec<_> = lenient.claims.iter().map(|c| (c.status, c.violations_accepted)).collect();
+    assert_eq!(claims, [(ClaimStatus::Confirmed, 2), (ClaimStatus::Confirmed, 2)]);
+    insta::assert_snapshot!(s.transcript());
 }
 
 /// RULINGS Petrify 3: a pass is allowed only when the mover has no board play (a capture that

@@ -11,6 +11,8 @@ use referee::games::quarod::{Colour, Illegal, Piece, Quarod, QuarodMove, Rod, Wr
 use referee::geometry::{Cell, CellLabel};
 use referee::random::random_game;
 use referee::render::ascii::diagram;
+use referee::verdict::{ClaimStatus, Unchecked};
+use referee::verify::{verify_source, VerifyOptions};
 
 fn label(s: &str) -> CellLabel {
     CellLabel::parse(s).unwrap_or_else(|| panic!("{s} is not a cell label"))
@@ -74,6 +76,16 @@ impl Session {
         let before = self.pos.clone();
         assert_eq!(self.try_play(tok), Err(expected), "{tok}\n{}", self.log);
         assert_eq!(self.pos, before, "a refused move changed the position");
+    }
+
+    /// Plays a token the rules refuse for exactly this reason, as lenient replay does: through
+    /// `play_refused`.
+    fn lenient(&mut self, tok: &str, expected: Illegal) {
+        let mover = self.pos.colour_to_move();
+        let m = read(&self.pos, tok).unwrap_or_else(|e| panic!("{tok}: {e}"));
+        assert_eq!(self.pos.check(m), Err(expected.clone()), "{tok}\n{}", self.log);
+        self.log.push_str(&format!("{mover} {tok}: refused, played leniently: {expected}\n"));
+        self.pos.play_refused(m, &expected);
     }
 
     fn show(&mut self) {
@@ -334,6 +346,41 @@ fn two_passes_in_a_row_end_the_game_and_nothing_may_follow() {
     pie.refused("pass", Illegal::GameOver);
     pie.outcome();
     insta::assert_snapshot!(format!("{}\n{}", s.transcript(), pie.transcript()));
+}
+
+/// RULINGS Quarod 5 in lenient play: a pass written by a player who had a placement or a board
+/// swap stands for that move. It does not count toward the two passes in a row that end the game,
+/// so two such passes leave the game going, and it ends by two real passes.
+#[test]
+fn a_pass_by_a_player_who_had_a_move_does_not_count_toward_the_end() {
+    let mut s = Session::new(empty(2));
+    let place = |colour| Illegal::MayNotPass {
+        colour,
+        possible: WrittenMove::Place { black: label("a1"), white: label("b1") },
+    };
+    s.lenient("pass", place(Colour::Black));
+    s.lenient("pass", place(Colour::White));
+    s.note("two passes in a row, but both players could place: not over");
+    assert!(!s.pos.is_over());
+    assert_eq!(s.pos.colour_to_move(), Colour::Black);
+    s.ok("a1b1 b2a2 a1xa2 pass");
+    assert!(!s.pos.is_over());
+    s.ok("pass");
+    assert!(s.pos.is_over());
+    s.outcome();
+
+    // A record that goes on after two such passes is replayed to its end, and its claims are
+    // judged on the game as replayed; strict replay stops at the first pass.
+    let src = std::fs::read_to_string("samples/quarod/broken/illegal-passes-then-play-on.txt").unwrap();
+    let lenient = &verify_source(&src, VerifyOptions { lenient: true, ..VerifyOptions::default() })[0];
+    assert_eq!(lenient.problems.len(), 2, "{:?}", lenient.problems);
+    assert!(lenient.game_over);
+    let claims: Vec<_> = lenient.claims.iter().map(|c| (c.status, c.violations_accepted)).collect();
+    assert_eq!(claims, [(ClaimStatus::Confirmed, 2), (ClaimStatus::Confirmed, 2)]);
+    let strict = &verify_source(&src, VerifyOptions::default())[0];
+    assert_eq!(strict.problems.len(), 1);
+    assert!(strict.claims.iter().all(|c| c.status == ClaimStatus::Unchecked(Unchecked::IllegalMoves)));
+    insta::assert_snapshot!(s.transcript());
 }
 
 /// Ends a game with no moves left by two passes.

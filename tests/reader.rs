@@ -3,8 +3,9 @@
 
 use referee::game::GameKind;
 use referee::record::{self, Found, MAX_SYNTAX_ERRORS};
+use referee::report;
 use referee::verdict::{ClaimStatus, ProblemKind, Status, Verdict, LEGAL_LISTED};
-use referee::verify::{verify_source, VerifyOptions};
+use referee::verify::{position_diagram, verify_source, VerifyOptions};
 
 fn sample(path: &str) -> String {
     std::fs::read_to_string(format!("{}/samples/{path}", env!("CARGO_MANIFEST_DIR"))).expect("sample")
@@ -202,13 +203,37 @@ fn an_illegal_move_lists_a_few_dozen_legal_moves_and_counts_them_all() {
     assert!(p.board.is_some());
 }
 
+/// Each violation of a lenient replay keeps the board before it, and the human report draws it
+/// under that violation: the first one's board is where strict replay stops, the last one's is
+/// later in the game.
 #[test]
-fn lenient_replay_keeps_a_board_for_the_first_violation_only() {
-    let text = sample("quadraphages/blog-game-sample.txt");
+fn lenient_replay_keeps_a_board_for_every_violation_and_draws_it_under_it() {
+    let text = std::sync::Arc::new(sample("quadraphages/blog-game-sample.txt"));
     let v = &verify_source(&text, VerifyOptions { lenient: true, ..VerifyOptions::default() })[0];
-    assert!(v.problems.len() > 1);
-    assert!(v.problems[0].board.is_some());
-    assert!(v.problems[1..].iter().all(|p| p.board.is_none()));
+    let boards: Vec<&str> = v.problems.iter().filter_map(|p| p.board.as_deref()).collect();
+    let illegal = v.problems.iter().filter(|p| p.kind == ProblemKind::Illegal).count();
+    assert!(illegal > 1, "{:?}", messages(v));
+    assert_eq!(boards.len(), illegal, "a board per illegal move, none for a refuted claim");
+    let (strict_stop, _) = position_diagram(&text, 1, None, VerifyOptions::default()).unwrap();
+    assert_eq!(boards[0], strict_stop);
+    assert_ne!(boards[0], boards[illegal - 1]);
+
+    let source = report::Source::new("blog-game-sample.txt", text.clone());
+    let human = report::human(&source, v, report::HumanStyle::default());
+    // One block per problem, each illegal move's with its own board and nothing else's.
+    let blocks: Vec<&str> = human.split("\nError: ").collect();
+    assert_eq!(blocks.len(), v.problems.len(), "{human}");
+    for (block, p) in blocks.iter().zip(&v.problems) {
+        assert!(block.contains(&p.message), "{block}");
+        let drawn = block.split_once("  board before that move:\n").map(|(_, b)| b);
+        match &p.board {
+            Some(board) => {
+                let indented: String = board.lines().map(|l| format!("    {l}\n")).collect();
+                assert!(drawn.is_some_and(|d| d.starts_with(&indented)), "{block}");
+            }
+            None => assert!(drawn.is_none(), "{block}"),
+        }
+    }
 }
 
 #[test]

@@ -59,13 +59,18 @@ impl Session {
         Session { pos, log }
     }
 
+    /// Who plays in which phase, with the number in force: `X (c, 2)`.
+    fn context(&self) -> String {
+        match self.pos.phase() {
+            Phase::Announce => format!("{} (b)", self.pos.to_move()),
+            phase => format!("{} ({}, {})", self.pos.to_move(), phase.letter(), self.pos.number()),
+        }
+    }
+
     /// Tries a token: plays it if legal; logs the outcome either way.
     fn try_play(&mut self, tok: &str) -> Result<(), Illegal> {
         let m = parse(self.pos.geometry(), tok);
-        let context = match self.pos.phase() {
-            Phase::Announce => format!("{} (b)", self.pos.to_move()),
-            phase => format!("{} ({}, {})", self.pos.to_move(), phase.letter(), self.pos.number()),
-        };
+        let context = self.context();
         let result = self.pos.play(m);
         match &result {
             Ok(()) => self.log.push_str(&format!("{context} {tok}: ok\n")),
@@ -88,6 +93,15 @@ impl Session {
         let before = self.pos.clone();
         assert_eq!(self.try_play(tok), Err(expected), "{tok}\n{}", self.log);
         assert_eq!(self.pos, before, "a refused move changed the position");
+    }
+
+    /// Plays a move the rules refuse, as lenient replay does: through `play_refused`, after
+    /// checking that it is refused for exactly this reason.
+    fn lenient(&mut self, tok: &str, expected: Illegal) {
+        let m = parse(self.pos.geometry(), tok);
+        assert_eq!(self.pos.check(m), Err(expected.clone()), "{tok}\n{}", self.log);
+        self.log.push_str(&format!("{} {tok}: refused, played leniently: {expected}\n", self.context()));
+        self.pos.play_refused(m, &expected);
     }
 
     /// Adds the current diagram to the transcript.
@@ -407,6 +421,53 @@ fn the_game_ends_when_all_four_stones_fail_in_succession() {
     s.refused("----d2", Illegal::GameOver);
     s.refused("1", Illegal::GameOver);
     s.refused("a3a4", Illegal::GameOver);
+    insta::assert_snapshot!(s.transcript());
+}
+
+/// RULINGS 5 and 8 in lenient play: a `----` for a stone that could move is no failure to move.
+/// The stone stays and its turn in the phase is used, but like the move it should have made, it
+/// breaks the run of failures. Here X is walled in and fails four times, then O writes two stays
+/// for stones that could move: the game is not over, and it goes on.
+#[test]
+fn a_stay_for_a_stone_that_could_move_does_not_count_toward_the_end() {
+    let mut s = Session::new(walled_in_start());
+    s.ok(WALLED_IN[0]);
+    s.ok("----b1 ----c4 1 ----c4 ----b1");
+    let could_move = |cell: &str| Illegal::CouldMove { side: Side::O, cell: label(cell), to: label("c2"), number: 1 };
+    s.lenient("----b2", could_move("b2"));
+    s.lenient("----c3", could_move("c3"));
+    s.note("four stays in a row, but O's two could have moved: not over");
+    assert!(!s.pos.is_over());
+    assert_eq!((s.pos.to_move(), s.pos.phase()), (Side::O, Phase::Announce));
+    assert_eq!(s.pos.score().marks, [2, 4], "a stay marks nothing");
+    s.ok("1 b2c2 c3d3 ----b1 ----c4 2 ----c4 b1b3");
+    s.show();
+
+    // A step lenient replay cannot play (onto a stone) leaves the stone where it stands: it is
+    // that stone's stay, a failure only if the stone cannot move.
+    let stay_of = |pos: &Phages, step: &str, stay: &str| {
+        let [by_step, by_stay] = [step, stay].map(|tok| {
+            let (mut after, m) = (pos.clone(), parse(pos.geometry(), tok));
+            match pos.check(m) {
+                Ok(()) => after.play_unchecked(m),
+                Err(why) => after.play_refused(m, &why),
+            }
+            after
+        });
+        assert_eq!(by_step, by_stay, "{step} and {stay} differ");
+    };
+    stay_of(&s.pos, "c2c4", "----c2");
+    s.lenient("c2c4", Illegal::LandsOnStone { cell: label("c4"), stone: Side::X });
+    s.note("c2 could move 2 (to a2): its stay broke the run; d3 cannot, so its stay is a failure");
+    assert!(s.pos.check(parse(s.pos.geometry(), "----d3")).is_ok());
+    stay_of(&s.pos, "d3b3", "----d3");
+    s.lenient("d3b3", Illegal::LandsOnStone { cell: label("b3"), stone: Side::X });
+    s.ok("2 ----d3 c2a2 ----b3 ----c4 1 ----c4 b3a3 ----a2 d3d2 2 ----a2");
+    assert!(!s.pos.is_over());
+    s.note("O's a2 and d2 fail, and X's a3 and c4 cannot move 2: the run must include all four stones");
+    s.ok("----d2");
+    assert!(s.pos.is_over());
+    assert_eq!(s.pos.score().marks, [4, 8]);
     insta::assert_snapshot!(s.transcript());
 }
 

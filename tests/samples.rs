@@ -52,3 +52,37 @@ fn published_records_stop_at_their_first_illegal_move() {
         assert_eq!(v.problems[0].token, token);
     }
 }
+
+/// Lenient replay: a `----` for a stone that could move is one violation, not the end of the game
+/// (it would have been the fourth stay in a row), and the claims are checked against the game as
+/// replayed past it. Strict replay stops there and leaves the claims unchecked.
+#[test]
+fn a_lenient_replay_goes_past_an_illegal_stay_and_checks_the_claims() {
+    use referee::verdict::{ClaimStatus, ProblemKind, Status, Unchecked};
+    let src = std::fs::read_to_string("samples/quadraphages/broken/illegal-stay-then-play-on.txt").unwrap();
+    let lenient = &verify_source(&src, VerifyOptions { lenient: true, ..VerifyOptions::default() })[0];
+    assert_eq!(lenient.status, Status::Illegal);
+    assert_eq!(lenient.problems.len(), 1, "{:?}", lenient.problems);
+    assert_eq!(lenient.problems[0].kind, ProblemKind::Illegal);
+    assert_eq!(lenient.problems[0].message, "O's stone on a2 could still move 3 (to d2), so it may not stay");
+    assert!(lenient.game_over, "the record's own last stays end the game");
+    assert_eq!(lenient.winner.as_deref(), Some("O"));
+    for c in &lenient.claims {
+        assert_eq!((c.status, c.violations_accepted), (ClaimStatus::Confirmed, 1), "{c:?}");
+        assert!(c.detail.starts_with("as replayed, past 1 violation: "), "{}", c.detail);
+    }
+    assert_eq!(lenient.claims.len(), 2);
+
+    let strict = &verify_source(&src, VerifyOptions::default())[0];
+    assert_eq!(strict.problems, lenient.problems);
+    for c in &strict.claims {
+        assert_eq!((c.status, c.violations_accepted), (ClaimStatus::Unchecked(Unchecked::IllegalMoves), 0));
+    }
+
+    // The blog's hex game: two violations, after which the record agrees with itself.
+    let src = std::fs::read_to_string("samples/quadraphages/blog-page.txt").unwrap();
+    let hex = &verify_source(&src, VerifyOptions { lenient: true, ..VerifyOptions::default() })[1];
+    assert_eq!(hex.problems.len(), 2);
+    let judged: Vec<_> = hex.claims.iter().map(|c| (c.status, c.violations_accepted)).collect();
+    assert_eq!(judged, [(ClaimStatus::Confirmed, 2), (ClaimStatus::Confirmed, 2)]);
+}

@@ -94,6 +94,17 @@ impl Session {
         assert_eq!(self.pos, before, "a refused move changed the position");
     }
 
+    /// Plays a token the rules refuse for exactly this reason, as lenient replay does: through
+    /// `play_refused`.
+    fn lenient(&mut self, tok: &str, expected: Illegal) {
+        let who = self.pos.to_move();
+        let written = Splinter::parse_move(tok).unwrap_or_else(|e| panic!("{tok}: {e}"));
+        let m = self.pos.resolve(written).unwrap_or_else(|e| panic!("{tok}: {e}"));
+        assert_eq!(self.pos.check(m), Err(expected.clone()), "{tok}\n{}", self.log);
+        self.log.push_str(&format!("{who} {tok}: refused, played leniently: {expected}\n"));
+        self.pos.play_refused(m, &expected);
+    }
+
     fn show(&mut self) {
         let head = format!("{} to move ({}):\n", self.pos.to_move(), self.pos.score());
         self.log.push_str(&head);
@@ -955,6 +966,36 @@ fn a_hundred_quiet_moves_end_the_game() {
          and Blue wins with the most pieces (Red 2, Blue 3)",
     );
     s.refused("c3b3", Illegal::GameOver(Ending::Quiet));
+    insta::assert_snapshot!(s.transcript());
+}
+
+/// The quiet-move rule in lenient play: a move that cannot be played at all (here not a step)
+/// passes the turn but is no quiet move. It stands for a move the player should have made, which
+/// might have put a piece off the board, so it must not be the hundredth quiet move that ends the
+/// game; the next real quiet move is.
+#[test]
+fn a_move_that_cannot_be_played_is_no_quiet_move() {
+    let mut s = Session::new(board(
+        2,
+        ".. .. .. .. .. ..
+         .. .. .. .. .. ..
+         .. .. 1K 2K .. ..
+         .. .. 1P 2P .. ..
+         .. .. .. 2B .. ..
+         .. .. .. .. .. ..",
+    ));
+    let cycle = ["c3b3", "d3e3", "b3c3", "e3d3"];
+    for tok in cycle.iter().cycle().take(QUIET_MOVES as usize - 1) {
+        let m = s.pos.resolve(Splinter::parse_move(tok).unwrap()).unwrap();
+        s.pos.play(m).unwrap_or_else(|e| panic!("{tok}: {e}"));
+    }
+    assert_eq!((s.pos.quiet_moves(), s.pos.to_move()), (QUIET_MOVES - 1, Player::Blue));
+    s.note(&format!("the kings stepped to and fro: {} quiet moves in a row", s.pos.quiet_moves()));
+    s.show();
+    s.lenient("e3e5", Illegal::NotAStep { from: label("e3"), to: label("e5") });
+    assert_eq!((s.pos.quiet_moves(), s.pos.is_over(), s.pos.to_move()), (QUIET_MOVES - 1, false, Player::Red));
+    s.ok("c3b3");
+    assert_eq!(s.pos.ending(), Some(&Ending::Quiet));
     insta::assert_snapshot!(s.transcript());
 }
 

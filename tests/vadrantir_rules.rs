@@ -121,6 +121,17 @@ impl Session {
         assert_eq!(self.pos, before, "a refused move changed the position");
     }
 
+    /// Plays a token the rules refuse for exactly this reason, as lenient replay does: through
+    /// `play_refused`.
+    fn lenient(&mut self, tok: &str, expected: Illegal) {
+        let who = self.pos.to_move();
+        let written = Vadrantir::parse_move(tok).unwrap_or_else(|e| panic!("{tok}: {e}"));
+        let m = self.pos.resolve(written).unwrap_or_else(|e| panic!("{tok}: {e}"));
+        assert_eq!(self.pos.check(m), Err(expected.clone()), "{tok}\n{}", self.log);
+        self.log.push_str(&format!("{who} {tok}: refused, played leniently: {expected}\n"));
+        self.pos.play_refused(m, &expected);
+    }
+
     fn show(&mut self) {
         self.log.push_str(&diagram(&self.pos));
     }
@@ -956,6 +967,31 @@ fn every_random_game_ends_within_one_move_per_cell_and_the_swap() {
             }
         }
     }
+}
+
+/// RULINGS Vadrantir 4 in lenient play: a violation can end the game, since the end is no count
+/// a violation adds to but a fact of the board and the turn. Here White writes a placement on a
+/// full cell: nothing is placed, the turn passes to Black, who has no legal placement, so the game
+/// as replayed is over (had White filled h2 or h8 instead, Black would be as stuck).
+#[test]
+fn a_violation_ends_the_game_only_by_the_board_and_turn_it_leaves() {
+    let mut s = Session::new(rows_without(&["h2", "a5", "h8"]));
+    s.ok("a5");
+    assert_eq!(s.legal(), strings(&["h2", "h8", "swap"]));
+    s.lenient("e1", Illegal::NotEmpty { cell: label("e1") });
+    assert_eq!(s.pos.to_move(), Colour::Black);
+    assert!(s.pos.is_over());
+    for hole in ["h2", "h8"] {
+        assert!(!s.formed(hole, Colour::Black).allowed(), "{hole}");
+    }
+    s.note("Black cannot place: the game is over");
+    for after in ["h2", "h8"] {
+        let mut legal = rows_without(&["h2", "a5", "h8"]);
+        legal.play(VadrantirMove::Place(cell(&legal, "a5"))).unwrap();
+        legal.play(VadrantirMove::Place(cell(&legal, after))).unwrap();
+        assert!(legal.is_over(), "after White's {after}");
+    }
+    insta::assert_snapshot!(s.transcript());
 }
 
 /// Lenient replay: `play_unchecked` never panics. A placement on an empty cell is played as

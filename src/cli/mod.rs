@@ -60,7 +60,8 @@ pub struct VerifyArgs {
     /// Files, folders or `-`.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// Go on past illegal moves where the move can still be played as written, listing every violation.
+    /// Go on past illegal moves where the move can still be played as written, listing every violation
+    /// with the board before it, and check the claims against the game as replayed.
     #[arg(long)]
     lenient: bool,
     /// human: a report per record; json: one JSON object per record per line; short: one line per

@@ -1,5 +1,6 @@
-//! The report for people: a summary line per record, a miette report of its problems drawn on
-//! the lines around the first, the board there, its claims and notes.
+//! The report for people: a summary line per record, a miette report of each of its problems
+//! drawn on the lines around it, with the board before it for an illegal move, its claims and
+//! notes.
 
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteSpanContents, SourceCode};
 
@@ -141,7 +142,7 @@ impl SourceCode for Snippet {
     }
 }
 
-/// A problem as a miette diagnostic; the record's other problems hang under the first as related.
+/// A problem as a miette diagnostic.
 #[derive(Debug, thiserror::Error)]
 #[error("{message}")]
 struct ProblemReport {
@@ -150,7 +151,6 @@ struct ProblemReport {
     labels: Vec<LabeledSpan>,
     help: Option<String>,
     code: &'static str,
-    related: Vec<ProblemReport>,
 }
 
 impl Diagnostic for ProblemReport {
@@ -165,12 +165,6 @@ impl Diagnostic for ProblemReport {
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         Some(Box::new(self.labels.iter().cloned()))
-    }
-    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
-        if self.related.is_empty() {
-            return None;
-        }
-        Some(Box::new(self.related.iter().map(|r| r as &dyn Diagnostic)))
     }
 }
 
@@ -207,7 +201,6 @@ fn to_report(p: &Problem, source: &Source) -> ProblemReport {
         src_code: snippet,
         help: legal_help(p),
         code,
-        related: vec![],
     }
 }
 
@@ -215,8 +208,8 @@ fn claim_line(c: &ClaimCheck) -> String {
     format!("  claim `{}`: {}: {}\n", c.text, c.status.name(), c.detail)
 }
 
-/// The human report for one record: a summary line, a miette report of its problems, the board at
-/// the first problem, its claims and notes.
+/// The human report for one record: a summary line, a miette report of each problem with the board
+/// before it (an illegal move's), its claims and notes.
 pub fn human(source: &Source, v: &Verdict, style: HumanStyle) -> String {
     let file = source.name();
     let (line, _) = source.line_col(v.span.start);
@@ -232,27 +225,33 @@ pub fn human(source: &Source, v: &Verdict, style: HumanStyle) -> String {
         _ => {
             let count = v.problems.len();
             out.push_str(&format!("{status} ({count} problem{})\n", if count == 1 { "" } else { "s" }));
-            let mut first = to_report(&v.problems[0], source);
             const SHOWN: usize = 12;
-            first.related = v.problems[1..].iter().take(SHOWN - 1).map(|p| to_report(p, source)).collect();
             let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
             let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width);
-            let mut rendered = String::new();
-            if handler.render_report(&mut rendered, &first).is_err() {
-                rendered = format!("{}\n", first.message);
+            for (k, p) in v.problems.iter().take(SHOWN).enumerate() {
+                // Each problem is its own report, so that its board comes right under it; the ones
+                // after the first are introduced as miette introduces related diagnostics.
+                if k > 0 {
+                    out.push_str("\nError: ");
+                }
+                let report = to_report(p, source);
+                let mut rendered = String::new();
+                if handler.render_report(&mut rendered, &report).is_err() {
+                    rendered = format!("{}\n", report.message);
+                }
+                out.push_str(&rendered);
+                if let Some(board) = &p.board {
+                    out.push_str("  board before that move:\n");
+                    for l in board.lines() {
+                        out.push_str(&format!("    {l}\n"));
+                    }
+                }
             }
-            out.push_str(&rendered);
             if v.problems.len() > SHOWN {
                 out.push_str(&format!(
                     "  … and {} more problems (--format json lists them all)\n",
                     v.problems.len() - SHOWN
                 ));
-            }
-            if let Some(board) = &v.problems[0].board {
-                out.push_str("  board before that move:\n");
-                for l in board.lines() {
-                    out.push_str(&format!("    {l}\n"));
-                }
             }
         }
     }

@@ -79,6 +79,13 @@ struct ClaimItem<'a> {
     line: usize,
     column: usize,
     detail: &'a str,
+    /// Only for a claim judged against a lenient replay past violations: how many.
+    #[serde(skip_serializing_if = "is_zero")]
+    violations_accepted: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Points per player, as an object in turn order: whole numbers as integers, half points as
@@ -122,7 +129,16 @@ impl<'a> ErrorItem<'a> {
 impl<'a> ClaimItem<'a> {
     fn of(c: &'a ClaimCheck, (line, column): (usize, usize)) -> Self {
         let (text, detail) = (&c.text, &c.detail);
-        ClaimItem { kind: c.kind, text, status: c.status.name(), reason: c.status.reason(), line, column, detail }
+        ClaimItem {
+            kind: c.kind,
+            text,
+            status: c.status.name(),
+            reason: c.status.reason(),
+            line,
+            column,
+            detail,
+            violations_accepted: c.violations_accepted,
+        }
     }
 }
 

@@ -755,6 +755,17 @@ impl Game for Petrify {
         self.plies += 1;
     }
 
+    /// A pass written by a player who had a board play stands for it: it does not count toward
+    /// the two passes in a row that end the game (RULINGS Petrify 3), and like the play it breaks
+    /// a run of passes. Otherwise two wrong passes would end the game, and every later move of the
+    /// record would come after the end.
+    fn play_refused(&mut self, m: PetrifyMove, why: &Illegal) {
+        self.play_unchecked(m);
+        if let Illegal::MayNotPass { .. } = why {
+            self.passes = 0;
+        }
+    }
+
     fn is_over(&self) -> bool {
         self.passes >= 2
     }

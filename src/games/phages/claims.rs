@@ -57,16 +57,16 @@ impl SearchBudget {
 }
 
 /// Whether checking the claims of a record searches continuations (RULINGS 9), and so draws on
-/// its file's budget: a claimed result of a record that replays without fault and stops before
-/// the game is over.
+/// its file's budget: a claimed result of a record that replays to its end (without fault, or
+/// leniently past its faults) and stops before the game is over.
 pub fn needs_search(tokens: &[Token], replay: &Replay<Phages>) -> bool {
     let claim = tokens.iter().find(|t| t.kind.is_claim());
     let claims = claim.is_some_and(|t| matches!(t.kind, TokenKind::Resign | TokenKind::Wins { .. }));
     claims && replay.incomplete().is_none() && !replay.position.is_over()
 }
 
-/// The claims of a record, checked against its replay; searches of continuations (RULINGS 9)
-/// draw on `budget`.
+/// The claims of a record, checked against its replay (a lenient one as replayed, past its
+/// violations); searches of continuations (RULINGS 9) draw on `budget`.
 pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget: &mut SearchBudget) -> Vec<ClaimCheck> {
     let mut out = Vec::new();
     let gap = replay.incomplete();
@@ -125,13 +125,17 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
                 }
             }
         };
-        out.push(ClaimCheck {
-            kind: ClaimKind::Result,
-            span: token.span.clone(),
-            text: token.text.to_string(),
-            status,
-            detail,
-        });
+        out.push(
+            ClaimCheck {
+                kind: ClaimKind::Result,
+                span: token.span.clone(),
+                text: token.text.to_string(),
+                status,
+                detail,
+                violations_accepted: 0,
+            }
+            .as_replayed(replay.violations_accepted()),
+        );
     }
     if let Some(d) = &record.final_position {
         let (status, detail) = match &gap {
@@ -153,13 +157,17 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
                 compare_final_position(position, &shown)
             }
         };
-        out.push(ClaimCheck {
-            kind: ClaimKind::FinalPosition,
-            span: d.span.clone(),
-            text: "final position diagram".into(),
-            status,
-            detail,
-        });
+        out.push(
+            ClaimCheck {
+                kind: ClaimKind::FinalPosition,
+                span: d.span.clone(),
+                text: "final position diagram".into(),
+                status,
+                detail,
+                violations_accepted: 0,
+            }
+            .as_replayed(replay.violations_accepted()),
+        );
     }
     out
 }

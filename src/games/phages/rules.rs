@@ -487,6 +487,28 @@ impl Phages {
         }
     }
 
+    /// The mover's stone `i`, standing on `stone`, uses its turn in the phase where it stands, as
+    /// lenient replay plays a `----` written for a stone that could move, or a step it cannot play
+    /// as written.
+    ///
+    /// It fails to move (RULINGS 8) only if it cannot move. A stone that could move did not fail,
+    /// it was due to move, so it breaks the run of failures as the move it stands for would have.
+    /// Were it to join the run, two such stays could end the game, and every later move of the
+    /// record would be a move after the end.
+    fn stand(&mut self, i: usize, stone: Cell) {
+        // Only lenient replay offers a stone that has already acted: its turn is used, nothing to play.
+        if self.acted & (1 << i) != 0 {
+            return;
+        }
+        self.acted |= 1 << i;
+        if self.can_move(stone, self.number) {
+            self.failed = 0;
+        } else {
+            self.failed |= 1 << (self.to_move.index() * MAX_STONES + i);
+        }
+        self.advance_after_stone();
+    }
+
     fn advance_after_stone(&mut self) {
         if self.acted.count_ones() as u8 == self.per_side {
             self.acted = 0;
@@ -614,6 +636,14 @@ impl Game for Phages {
         }
     }
 
+    /// Lenient replay plays here the moves `check` refuses, as written where they can be, and no
+    /// such move ends a game that the legal move in its place would not have ended: a refused
+    /// step to an empty or marked cell moves the stone, which breaks the run of failures
+    /// (RULINGS 8); a step onto a stone, for a stone that could move, breaks it too
+    /// ([`Phages::stand`]), as a stay for such a stone does ([`Game::play_refused`]); a refused
+    /// number is announced, and the mover's stones failing it cannot complete a run, which would
+    /// have to hold the opponent's stones with nothing moved since, so the mover's own phase (a)
+    /// would have completed it already.
     fn play_unchecked(&mut self, m: PhagesMove) {
         let side = self.to_move;
         // Lenient replay may offer a stone move where a number is due, or the reverse: such a move
@@ -631,23 +661,24 @@ impl Game for Phages {
                 let Some(i) = self.stone_index(side, from) else { return };
                 match self.content(to) {
                     // Only lenient replay plays such a move (`to` may be `from` itself): the stone
-                    // cannot get there, so it stays, and its turn in the phase is used.
-                    Content::Stone(_) => {
+                    // cannot get there, so it stays where it stands.
+                    Content::Stone(_) => self.stand(i, from),
+                    content => {
+                        if let Content::Mark(owner) = content {
+                            self.marks[owner.index()] -= 1;
+                        }
+                        self.cells[from.0 as usize] = Content::Mark(side);
+                        self.marks[side.index()] += 1;
+                        self.cells[to.0 as usize] = Content::Stone(side);
+                        self.stones[side.index()][i] = to;
                         self.acted |= 1 << i;
+                        self.failed = 0;
                         self.advance_after_stone();
-                        return;
                     }
-                    Content::Mark(owner) => self.marks[owner.index()] -= 1,
-                    Content::Empty => {}
                 }
-                self.cells[from.0 as usize] = Content::Mark(side);
-                self.marks[side.index()] += 1;
-                self.cells[to.0 as usize] = Content::Stone(side);
-                self.stones[side.index()][i] = to;
-                self.acted |= 1 << i;
-                self.failed = 0;
-                self.advance_after_stone();
             }
+            // A stay is a stone that cannot move, and fails (RULINGS 8); lenient replay plays a
+            // stay for a stone that could move through `play_refused`.
             PhagesMove::Stay { stone } => {
                 let Some(i) = self.stone_index(side, stone) else { return };
                 self.acted |= 1 << i;
@@ -656,6 +687,19 @@ impl Game for Phages {
             }
         }
         self.settle_end();
+    }
+
+    /// A `----` for a stone that could move is played as a stay that is no failure
+    /// ([`Phages::stand`]); any other refused move, as written ([`Game::play_unchecked`]).
+    fn play_refused(&mut self, m: PhagesMove, why: &Illegal) {
+        match (m, why) {
+            (PhagesMove::Stay { stone }, Illegal::CouldMove { .. }) if !self.over => {
+                let Some(i) = self.stone_index(self.to_move, stone) else { return };
+                self.stand(i, stone);
+                self.settle_end();
+            }
+            _ => self.play_unchecked(m),
+        }
     }
 
     fn is_over(&self) -> bool {

@@ -680,6 +680,17 @@ impl Game for Quarod {
         self.to_move = mover.opponent();
     }
 
+    /// A pass written by a player who had a placement or a board swap stands for that move: it
+    /// does not count toward the two passes in a row that end the game (RULINGS Quarod 5), and
+    /// like the move it breaks a run of passes. Otherwise two wrong passes would end the game, and
+    /// every later move of the record would be a move after the end.
+    fn play_refused(&mut self, m: QuarodMove, why: &Illegal) {
+        self.play_unchecked(m);
+        if let Illegal::MayNotPass { .. } = why {
+            self.passes = 0;
+        }
+    }
+
     fn is_over(&self) -> bool {
         self.passes >= 2
     }

@@ -992,10 +992,14 @@ impl Splinter {
     }
 
     /// A move that `play_unchecked` cannot play as written: nothing moves, the turn passes.
+    ///
+    /// It does not count toward the quiet-move rule: it stands for a move the player should have
+    /// made, which might have put pieces off the board, so counting it could end a game that the
+    /// move would have kept going. (Resetting the count would keep going a game that a quiet move
+    /// would have ended; leaving it as it was does neither.)
     fn pass_turn(&mut self) {
         let mover = self.to_move;
         self.just_moved.clear();
-        self.quiet = self.quiet.saturating_add(1);
         self.finish_turn(mover, self.standing);
     }
 
@@ -1714,6 +1718,11 @@ impl Game for Splinter {
     /// groups) keeps the largest group that comes first in reading order. Anything else (a square
     /// off the board, no piece of the mover's, not a step) moves nothing but uses the turn, so
     /// the players stay in step with the record. A finished game does not change.
+    ///
+    /// A step played as written can end the game: it is a move on the board, and what it pushes
+    /// off, splinters off or puts out is gone as after any move, so the end (one player left, or a
+    /// hundred quiet moves) is that of the board the record's moves leave. A move that cannot be
+    /// played adds no quiet move ([`Splinter::pass_turn`]).
     fn play_unchecked(&mut self, m: SplinterMove) {
         if self.ending.is_some() {
             return;

@@ -845,6 +845,13 @@ impl Game for Vadrantir {
     /// cell is played as written, whatever group it forms; one on a full cell or off the board
     /// changes nothing, but the turn passes, so the colours stay in step with the record. A swap
     /// exchanges the players' colours whenever it comes.
+    ///
+    /// Such a move can end the game. Nothing counts toward the end here that a violation could add
+    /// to: the game is over when the colour to move has no legal placement (RULINGS Vadrantir 4),
+    /// a fact of the board and the turn. A stone placed as written, or a turn handed over by a
+    /// placement on a full cell (replay keeps to the record's turns), can leave that colour
+    /// without a placement, and the game as replayed is then over: the record's later moves come
+    /// after its end, which the report says of each.
     fn play_unchecked(&mut self, m: VadrantirMove) {
         let mover = self.to_move;
         self.plies = self.plies.saturating_add(1);
