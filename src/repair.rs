@@ -886,7 +886,7 @@ pub enum Reach {
 }
 
 /// Legal alternatives tried for one illegal move: those nearest the written token.
-pub const ALTERNATIVES_TRIED: usize = 8;
+pub const ALTERNATIVES_TRIED: usize = 4;
 /// Alternatives shown: those with which the rest replays furthest.
 pub const ALTERNATIVES_SHOWN: usize = 3;
 

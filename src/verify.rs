@@ -210,9 +210,9 @@ fn prepare_record<'r, 'a>(src: &str, r: &'r Record<'a>, options: VerifyOptions) 
         v.status = status_of(&v.problems);
         return Prepared::Done(v);
     }
-    let rep = replay(start.clone(), &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
+    let rep = replay(start, &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
     v.problems.extend(rep.violations.iter().map(illegal_move));
-    with_alternatives(&mut v, &start, &r.tokens, &rep, options);
+    with_alternatives(&mut v, || phages_start(r, options).ok(), &r.tokens, &rep, options);
     v.notes.extend(cap_note(&rep));
     if !phages::claims::needs_search(&r.tokens, &rep) {
         // Judged here, where records are judged side by side: no budget is drawn on.
@@ -245,10 +245,11 @@ fn cap_note<G>(rep: &Replay<G>) -> Option<String> {
 }
 
 /// Gives the first illegal move its legal alternatives, each with how far the rest of the record
-/// replays with it: a few replays, for illegal records only.
+/// replays with it: a few replays, for illegal records only (which alone make the `start` again,
+/// so that a valid record costs nothing more).
 fn with_alternatives<G: crate::repair::Repairable>(
     v: &mut Verdict,
-    start: &G,
+    start: impl FnOnce() -> Option<G>,
     tokens: &[record::Token],
     rep: &Replay<G>,
     options: VerifyOptions,
@@ -256,13 +257,14 @@ fn with_alternatives<G: crate::repair::Repairable>(
     if !v.problems.iter().any(|p| p.kind == ProblemKind::Illegal) {
         return;
     }
+    let Some(start) = start() else { return };
     // A lenient replay went on past the first violation: find where it was.
     let at = match (options.lenient, rep.stopped_at) {
         (false, at) => at,
         (true, _) => replay(start.clone(), tokens, ReplayOptions::default()).stopped_at,
     };
     if let Some(i) = at {
-        v.alternatives = crate::repair::alternatives(start, tokens, i);
+        v.alternatives = crate::repair::alternatives(&start, tokens, i);
     }
 }
 
@@ -434,9 +436,9 @@ fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOpti
     if !v.problems.is_empty() {
         return;
     }
-    let rep = replay(start.clone(), &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
+    let rep = replay(start, &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
     v.problems.extend(rep.violations.iter().map(illegal_move));
-    with_alternatives(v, &start, &r.tokens, &rep, options);
+    with_alternatives(v, || common_start::<G>(src, r).ok(), &r.tokens, &rep, options);
     v.notes.extend(cap_note(&rep));
     judge_recorded(r, &rep, v);
 }
