@@ -282,8 +282,10 @@ impl Candidate {
         self.result_claims().all(|c| c.status == ClaimStatus::Confirmed)
     }
 
+    /// The claimed results, but `*`, which claims none.
     fn result_claims(&self) -> impl Iterator<Item = &ClaimCheck> {
-        self.claims.iter().filter(|c| c.kind == ClaimKind::Result)
+        let claims_one = |c: &&ClaimCheck| c.status != ClaimStatus::Unchecked(crate::verdict::Unchecked::NoResult);
+        self.claims.iter().filter(|c| c.kind == ClaimKind::Result).filter(claims_one)
     }
 
     /// Replays to the end, the diagram matches and the claims hold: no repair can rank above it
@@ -295,21 +297,37 @@ impl Candidate {
     /// Best first: replays to the end (else further); the final diagram matches (fewest cells
     /// differ); the claims hold; fewest edits; earliest first edit; then the fewest edits the
     /// notation cannot write, and the edits nearest the written text.
-    #[allow(clippy::type_complexity)]
-    fn rank(&self) -> (Reverse<usize>, usize, usize, usize, usize, usize, usize, usize) {
+    fn rank(&self) -> RankKey {
         let refuted = self.result_claims().filter(|c| c.status == ClaimStatus::Refuted).count();
         let open = self.result_claims().filter(|c| c.status != ClaimStatus::Confirmed).count();
-        (
-            Reverse(self.reach),
-            self.final_cells_differing.unwrap_or(0),
-            refuted,
-            open,
-            self.edits.len(),
-            self.edits.first().map_or(0, |e| e.at),
-            unwritable(&self.edits),
-            self.distance,
-        )
+        RankKey { claims: (refuted, open), ..self.rank_before_claims() }
     }
+
+    /// The same, every claim counting as holding: the claims of most candidates are never judged.
+    fn rank_before_claims(&self) -> RankKey {
+        RankKey {
+            reach: Reverse(self.reach),
+            differing: self.final_cells_differing.unwrap_or(0),
+            claims: (0, 0),
+            edits: self.edits.len(),
+            first: self.edits.first().map_or(0, |e| e.at),
+            unwritable: unwritable(&self.edits),
+            distance: self.distance,
+        }
+    }
+}
+
+/// A candidate's place in the ranking, its keys in order.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+struct RankKey {
+    reach: Reverse<usize>,
+    differing: usize,
+    /// Claimed results refuted, and not confirmed.
+    claims: (usize, usize),
+    edits: usize,
+    first: usize,
+    unwritable: usize,
+    distance: usize,
 }
 
 /// How many of the edits the notation cannot write legally.
@@ -832,7 +850,7 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
         // A repair that replays to the end with its diagram matching and its claims holding ends
         // the search: one of more edits cannot rank above it.
         let new = &mut finished[found..];
-        new.sort_by_key(|c| c.rank());
+        new.sort_by_key(|c| c.rank_before_claims());
         let mut perfect = false;
         for c in new.iter_mut().filter(|c| c.final_cells_differing.unwrap_or(0) == 0).take(JUDGED) {
             s.judge(c);
@@ -851,9 +869,8 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
         let c = s.finish(edits);
         finished.push(c);
     }
-    // Ranked first by every key but the claims (unjudged claims count as holding), then the best
-    // judged and ranked again.
-    finished.sort_by_key(|c| c.rank());
+    // Ranked first by every key but the claims, then the best judged and ranked again.
+    finished.sort_by_key(|c| c.rank_before_claims());
     finished.truncate(JUDGED.max(options.shown));
     for c in &mut finished {
         s.judge(c);

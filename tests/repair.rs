@@ -377,3 +377,45 @@ fn verify_says_how_far_the_rest_replays_with_each_legal_alternative() {
     }
     assert!(alternatives[0].ends_with("the rest replays to the end"), "{alternatives:?}");
 }
+
+/// Over every broken sample, of every game: the repairs come in the order the issue ranks them
+/// (replays to the end, the diagram matches, the claims hold, fewest edits, earliest first edit),
+/// and a record that claims no result (`*`) stands once a repair replays it to the end.
+#[test]
+fn repairs_of_every_broken_sample_come_in_ranking_order() {
+    let mut searched = 0;
+    for game in ["quadraphages", "quarod", "petrify", "vadrantir", "splinter"] {
+        let dir = std::path::Path::new("samples").join(game).join("broken");
+        let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        paths.sort();
+        for path in paths {
+            let src = std::fs::read_to_string(&path).unwrap();
+            for r in repair_source(&src, VerifyOptions::default(), options(), None).unwrap() {
+                let Some(search) = &r.search else { continue };
+                searched += 1;
+                let key = |c: &referee::repair::Candidate| {
+                    (
+                        !c.replays_to_end,
+                        c.final_cells_differing.unwrap_or(0),
+                        !c.claims_hold(),
+                        c.edits.len(),
+                        c.edits.first().map_or(0, |e| e.at),
+                    )
+                };
+                // Those that replay to the end first, in the order of the keys; the others rank
+                // by how far they replay, then the same keys.
+                let ends = search.candidates.iter().take_while(|c| c.replays_to_end).count();
+                assert!(search.candidates[ends..].iter().all(|c| !c.replays_to_end), "{}", path.display());
+                let keys: Vec<_> = search.candidates[..ends].iter().map(key).collect();
+                assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{}: {keys:?}", path.display());
+                let best = search.candidates.first().unwrap_or_else(|| panic!("{}: no repair", path.display()));
+                let claims_nothing =
+                    r.verdict.claims.iter().all(|c| c.text == "*" || c.kind != referee::verdict::ClaimKind::Result);
+                if best.replays_to_end && best.final_cells_differing.unwrap_or(0) == 0 && claims_nothing {
+                    assert!(r.stands(), "{}", path.display());
+                }
+            }
+        }
+    }
+    assert!(searched > 20, "{searched} records searched");
+}
