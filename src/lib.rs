@@ -7,6 +7,7 @@ pub mod picture;
 pub mod random;
 pub mod record;
 pub mod render;
+pub mod repair;
 pub mod replay;
 pub mod report;
 pub mod stream;

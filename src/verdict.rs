@@ -164,6 +164,10 @@ pub struct Verdict {
     pub score_text: Option<String>,
     /// What the reader should know beyond the problems (conventions used, defaults assumed).
     pub notes: Vec<String>,
+    /// A few legal moves in place of the first illegal move, each with how far the rest of the
+    /// record replays with it (see [`crate::repair::alternatives`]); reports give them with that
+    /// problem.
+    pub alternatives: Vec<crate::repair::Alternative>,
 }
 
 /// Checks a final-position diagram, one glyph per cell, against the position the replay reached.
@@ -202,6 +206,7 @@ impl Verdict {
             score_with_stones: None,
             score_text: None,
             notes: Vec::new(),
+            alternatives: Vec::new(),
         }
     }
 }

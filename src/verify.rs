@@ -107,7 +107,7 @@ pub fn replay_record(
 
 /// The start of a record in the published notation: a fault of its own start diagram is a
 /// syntax error; a board with no known start cannot be judged.
-fn phages_start(r: &Record, options: VerifyOptions) -> Result<Phages, Problem> {
+pub(crate) fn phages_start(r: &Record, options: VerifyOptions) -> Result<Phages, Problem> {
     phages::notation::setup(r, options.game).map_err(|p| {
         let kind = if p.in_diagram { ProblemKind::Syntax } else { ProblemKind::Undecided };
         problem(kind, p.span, "", p.message)
@@ -212,6 +212,7 @@ fn prepare_record<'r, 'a>(src: &str, r: &'r Record<'a>, options: VerifyOptions) 
     }
     let mut rep = replay(start, &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
     v.problems.extend(rep.violations.iter_mut().map(illegal_move));
+    with_alternatives(&mut v, || phages_start(r, options).ok(), &r.tokens, &rep, options);
     v.notes.extend(cap_note(&rep));
     if !phages::claims::needs_search(&r.tokens, &rep) {
         // Judged here, where records are judged side by side: no budget is drawn on.
@@ -243,6 +244,30 @@ fn cap_note<G>(rep: &Replay<G>) -> Option<String> {
         .then(|| format!("lenient replay stopped after {} illegal moves", crate::replay::MAX_VIOLATIONS))
 }
 
+/// Gives the first illegal move its legal alternatives, each with how far the rest of the record
+/// replays with it: a few replays, for illegal records only (which alone make the `start` again,
+/// so that a valid record costs nothing more).
+fn with_alternatives<G: crate::repair::Repairable>(
+    v: &mut Verdict,
+    start: impl FnOnce() -> Option<G>,
+    tokens: &[record::Token],
+    rep: &Replay<G>,
+    options: VerifyOptions,
+) {
+    if !v.problems.iter().any(|p| p.kind == ProblemKind::Illegal) {
+        return;
+    }
+    let Some(start) = start() else { return };
+    // A lenient replay went on past the first violation: find where it was.
+    let at = match (options.lenient, rep.stopped_at) {
+        (false, at) => at,
+        (true, _) => replay(start.clone(), tokens, ReplayOptions::default()).stopped_at,
+    };
+    if let Some(i) = at {
+        v.alternatives = crate::repair::alternatives(&start, tokens, i);
+    }
+}
+
 /// The problem of a violation, which takes its board: the replay's claims do not need it.
 fn illegal_move(viol: &mut crate::replay::Violation) -> Problem {
     Problem {
@@ -272,7 +297,7 @@ fn refuted_claims(claims: &[ClaimCheck]) -> Vec<Problem> {
 }
 
 /// The game a common-format record is of: `--game`, else its `[Game]` tag.
-fn common_kind(src: &str, r: &CommonRecord, forced: Option<GameKind>) -> Result<GameKind, Problem> {
+pub(crate) fn common_kind(src: &str, r: &CommonRecord, forced: Option<GameKind>) -> Result<GameKind, Problem> {
     if let Some(kind) = forced {
         return Ok(kind);
     }
@@ -414,7 +439,14 @@ fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOpti
     }
     let mut rep = replay(start, &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
     v.problems.extend(rep.violations.iter_mut().map(illegal_move));
+    with_alternatives(v, || common_start::<G>(src, r).ok(), &r.tokens, &rep, options);
     v.notes.extend(cap_note(&rep));
+    judge_recorded(r, &rep, v);
+}
+
+/// Judges the claims of a replayed common-format record (its result, its final diagram) and
+/// gives the verdict its score; `repair` judges a repaired replay with it too.
+pub(crate) fn judge_recorded<G: Recorded>(r: &CommonRecord, rep: &Replay<G>, v: &mut Verdict) {
     let gap = rep.incomplete();
     let accepted = rep.violations_accepted();
     let position = &rep.position;

@@ -133,7 +133,15 @@ fn json_fields_come_in_the_documented_order() {
     let error = serde_json::to_string(&json_lines(lines[0])[0]["errors"][0]).unwrap();
     let error_start = lines[0].find("\"errors\":[").unwrap() + "\"errors\":[".len();
     let error_text = &lines[0][error_start..error_start + error.len()];
-    assert_eq!(keys(error_text), ["kind", "line", "column", "token", "message", "legal", "legal_count"]);
+    // `alternatives` only on an illegal move.
+    assert_eq!(
+        keys(error_text),
+        ["kind", "line", "column", "token", "message", "legal", "legal_count", "alternatives"]
+    );
+    let alternative_start = error_text.find("\"alternatives\":[").unwrap() + "\"alternatives\":[".len();
+    // The blog game's one alternative stops at a later token: its object ends with that place's.
+    let alternative_end = alternative_start + error_text[alternative_start..].find("}}").unwrap() + 2;
+    assert_eq!(keys(&error_text[alternative_start..alternative_end]), ["move", "replays_to_end", "stops_at"]);
     let claims_start = lines[0].find("\"claims\":[").unwrap() + "\"claims\":[".len();
     let claim_end = claims_start + lines[0][claims_start..].find('}').unwrap() + 1;
     assert_eq!(

@@ -12,6 +12,7 @@ mod generate;
 mod inputs;
 mod out;
 mod picture;
+mod repair;
 mod show;
 mod verify;
 
@@ -53,6 +54,15 @@ enum Command {
     Render(picture::RenderArgs),
     /// Play random legal games and write their records, with the computed results.
     Random(RandomArgs),
+    /// Search for the smallest sets of token edits after which a record replays further, ideally
+    /// to its end, and check its claims and final diagram against each repair.
+    ///
+    /// Edits: another legal move in place of one, a token or a stretch of play (a phase, a
+    /// half-turn) deleted or inserted, two tokens swapped. Repairs rank by: replays to the end,
+    /// final diagram matches, claims hold, fewest edits, earliest first edit. Exit code 0 when the
+    /// best repair of every record replays to the end with its diagram and claims confirmed.
+    #[command(after_help = EXIT_CODES)]
+    Repair(repair::RepairArgs),
 }
 
 #[derive(Args, Debug)]
@@ -160,5 +170,6 @@ pub fn run() -> ExitCode {
         Command::Show(args) => show::run(args),
         Command::Render(args) => picture::render(args),
         Command::Random(args) => generate::run(args),
+        Command::Repair(args) => repair::run(args),
     }
 }

@@ -51,6 +51,13 @@ fn move_token(i: &str) -> IResult<&str, TokenKind> {
     .parse(i)
 }
 
+/// The kind of a movetext word of the published notation, as the reader classifies it (a claim is
+/// not a word); `None` when the word is no token. Repairs make their tokens with it, so that the
+/// notation reads them exactly as it reads the record's own.
+pub fn token_kind(word: &str) -> Option<TokenKind> {
+    move_token(word).ok().map(|(_, kind)| kind)
+}
+
 fn score(i: &str) -> IResult<&str, (u16, u16)> {
     (map_res(digit1, str::parse), preceded(one_of("-:"), map_res(digit1, str::parse))).parse(i)
 }

@@ -20,7 +20,7 @@ use crate::games::phages::Side;
 use crate::geometry::{CellLabel, Geometry};
 
 pub use cursor::Lines;
-pub use lines::{classify, LineKind};
+pub use lines::{classify, token_kind, LineKind};
 
 /// Byte offsets into the file.
 pub type Span = Range<usize>;

@@ -6,6 +6,7 @@ use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, Mi
 
 use super::{painted, status_name, Source};
 use crate::record::Span;
+use crate::repair::Alternative;
 use crate::verdict::{ClaimCheck, Problem, ProblemKind, Status, Verdict};
 
 /// Settings of the human report.
@@ -177,7 +178,7 @@ fn kind_words(k: ProblemKind) -> (&'static str, &'static str) {
     }
 }
 
-fn legal_help(p: &Problem) -> Option<String> {
+fn legal_help(p: &Problem, source: &Source, alternatives: &[Alternative]) -> Option<String> {
     if p.legal.is_empty() {
         return None;
     }
@@ -187,11 +188,15 @@ fn legal_help(p: &Problem) -> Option<String> {
     if p.legal_count as usize > shown {
         h.push_str(&format!(" … and {} more", p.legal_count as usize - shown));
     }
+    for a in alternatives {
+        h.push_str(&format!("\n{}: {}", a.text, super::reach_words(source, &a.reach)));
+    }
     Some(h)
 }
 
-/// The report of a problem, drawn on its lines of `source`.
-fn to_report(p: &Problem, source: &Source) -> ProblemReport {
+/// The report of a problem, drawn on its lines of `source`; `alternatives` to it when it is the
+/// first illegal move.
+fn to_report(p: &Problem, source: &Source, alternatives: &[Alternative]) -> ProblemReport {
     let (words, code) = kind_words(p.kind);
     let (snippet, span) = Snippet::around(source, &p.span);
     let len = span.len().max(1).min(snippet.text.len() - span.offset());
@@ -199,7 +204,7 @@ fn to_report(p: &Problem, source: &Source) -> ProblemReport {
         message: format!("{words}: {}", p.message),
         labels: vec![LabeledSpan::new(Some(p.message.clone()), span.offset(), len)],
         src_code: snippet,
-        help: legal_help(p),
+        help: legal_help(p, source, alternatives),
         code,
     }
 }
@@ -225,6 +230,9 @@ pub fn human(source: &Source, v: &Verdict, style: HumanStyle) -> String {
         _ => {
             let count = v.problems.len();
             out.push_str(&format!("{status} ({count} problem{})\n", if count == 1 { "" } else { "s" }));
+            // The alternatives' reach belongs to the record's first illegal move.
+            let illegal = v.problems.iter().position(|p| p.kind == ProblemKind::Illegal);
+            let alternatives = |i| if Some(i) == illegal { &v.alternatives[..] } else { &[] };
             const SHOWN: usize = 12;
             let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
             let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width);
@@ -234,7 +242,7 @@ pub fn human(source: &Source, v: &Verdict, style: HumanStyle) -> String {
                 if k > 0 {
                     out.push_str("\nError: ");
                 }
-                let report = to_report(p, source);
+                let report = to_report(p, source, alternatives(k));
                 let mut rendered = String::new();
                 if handler.render_report(&mut rendered, &report).is_err() {
                     rendered = format!("{}\n", report.message);

@@ -68,10 +68,29 @@ struct ErrorItem<'a> {
     message: &'a str,
     legal: &'a [String],
     legal_count: u32,
+    /// Illegal moves only: legal moves in its place, and how far the rest replays with each.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    alternatives: Option<Vec<AlternativeItem<'a>>>,
 }
 
 #[derive(Serialize)]
-struct ClaimItem<'a> {
+struct AlternativeItem<'a> {
+    #[serde(rename = "move")]
+    text: &'a str,
+    replays_to_end: bool,
+    /// The token where the rest stops replaying, when it does.
+    stops_at: Option<StopItem<'a>>,
+}
+
+#[derive(Serialize)]
+struct StopItem<'a> {
+    line: usize,
+    column: usize,
+    token: &'a str,
+}
+
+#[derive(Serialize)]
+pub(super) struct ClaimItem<'a> {
     kind: ClaimKind,
     text: &'a str,
     status: &'static str,
@@ -106,14 +125,26 @@ impl Serialize for Points<'_> {
     }
 }
 
-fn to_line<T: Serialize>(value: &T) -> String {
+pub(super) fn to_line<T: Serialize>(value: &T) -> String {
     // Our types have string keys and no failing Serialize impl: this cannot fail, but a report
     // never panics.
     serde_json::to_string(value).unwrap_or_else(|e| format!("{{\"schema\":{SCHEMA},\"error\":\"{e}\"}}"))
 }
 
 impl<'a> ErrorItem<'a> {
-    fn of(p: &'a Problem, (line, column): (usize, usize)) -> Self {
+    /// `alternatives`: those of the record's first illegal move, when `p` is that move.
+    fn of(p: &'a Problem, source: &Source, alternatives: &'a [crate::repair::Alternative]) -> Self {
+        let (line, column) = source.line_col(p.span.start);
+        let alternative = |a: &'a crate::repair::Alternative| {
+            let stops_at = match &a.reach {
+                crate::repair::Reach::End => None,
+                crate::repair::Reach::StopsAt { span, token } => {
+                    let (line, column) = source.line_col(span.start);
+                    Some(StopItem { line, column, token })
+                }
+            };
+            AlternativeItem { text: &a.text, replays_to_end: stops_at.is_none(), stops_at }
+        };
         ErrorItem {
             kind: p.kind.into(),
             line: Some(line),
@@ -122,12 +153,13 @@ impl<'a> ErrorItem<'a> {
             message: &p.message,
             legal: &p.legal,
             legal_count: p.legal_count,
+            alternatives: (p.kind == ProblemKind::Illegal).then(|| alternatives.iter().map(alternative).collect()),
         }
     }
 }
 
 impl<'a> ClaimItem<'a> {
-    fn of(c: &'a ClaimCheck, (line, column): (usize, usize)) -> Self {
+    pub(super) fn of(c: &'a ClaimCheck, (line, column): (usize, usize)) -> Self {
         let (text, detail) = (&c.text, &c.detail);
         ClaimItem {
             kind: c.kind,
@@ -144,7 +176,13 @@ impl<'a> ClaimItem<'a> {
 
 /// One JSON object for a record, on one line.
 pub fn json_line(source: &Source, v: &Verdict) -> String {
-    let errors = v.problems.iter().map(|p| ErrorItem::of(p, source.line_col(p.span.start))).collect();
+    let illegal = v.problems.iter().position(|p| p.kind == ProblemKind::Illegal);
+    let errors = v
+        .problems
+        .iter()
+        .enumerate()
+        .map(|(i, p)| ErrorItem::of(p, source, if Some(i) == illegal { &v.alternatives } else { &[] }))
+        .collect();
     let claims = v.claims.iter().map(|c| ClaimItem::of(c, source.line_col(c.span.start))).collect();
     to_line(&RecordLine {
         schema: SCHEMA,
@@ -188,6 +226,7 @@ pub fn file_json_line(p: &FileProblem) -> String {
             message: &p.message,
             legal: &[],
             legal_count: 0,
+            alternatives: None,
         }],
         claims: vec![],
         notes: &[],

@@ -9,10 +9,12 @@ use crate::verdict::Status;
 
 mod human;
 mod json;
+mod repair;
 mod short;
 
 pub use human::{human, HumanStyle};
 pub use json::{file_json_line, json_line, SCHEMA};
+pub use repair::{repair_human, repair_json};
 pub use short::{file_short_line, short_lines};
 
 /// Byte offsets where lines start. A line ends at `\r\n`, `\n`, or a lone `\r` (old Mac files).
@@ -110,6 +112,39 @@ impl Source {
         let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
         let line = self.line_of(offset);
         (line + 1, column(&self.text, self.line_starts[line], offset, self.at_start))
+    }
+}
+
+/// The move number a token belongs to, as its line writes it: the last move number before the
+/// token on its line (`5.` in `5. b4a4 b4xc4`), else a number opening the line (the published
+/// notation's `10  ----  ----`; its other numbers are announcements).
+fn move_number(source: &Source, offset: usize) -> Option<u32> {
+    let line = source.line_of(offset.min(source.text().len()));
+    let start = source.line_starts[line];
+    let before = source.text().get(start..offset)?;
+    let words = before.split_ascii_whitespace();
+    let first = words.clone().next()?;
+    let numbered = |w: &str| {
+        let digits = w.trim_end_matches('.');
+        (digits.len() < w.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| digits.parse().ok())
+            .flatten()
+    };
+    words.filter_map(numbered).next_back().or_else(|| first.parse().ok())
+}
+
+/// How far the rest of a record replays with an alternative: `the rest replays to the end`, or
+/// `the rest replays up to move 4 (`i6i9` at 30:4)`.
+pub(crate) fn reach_words(source: &Source, reach: &crate::repair::Reach) -> String {
+    match reach {
+        crate::repair::Reach::End => "the rest replays to the end".to_string(),
+        crate::repair::Reach::StopsAt { span, token } => {
+            let (line, column) = source.line_col(span.start);
+            match move_number(source, span.start) {
+                Some(n) => format!("the rest replays up to move {n} (`{token}` at {line}:{column})"),
+                None => format!("the rest replays up to `{token}` at {line}:{column}"),
+            }
+        }
     }
 }
 

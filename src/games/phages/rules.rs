@@ -509,6 +509,19 @@ impl Phages {
         self.advance_after_stone();
     }
 
+    /// The mover's stone on `stone` loses its turn in this phase without moving or failing to move:
+    /// play that did not happen, as a repaired record may have it (`repair`, for a phase a record
+    /// skips while its stones could move). The run of failed moves is left as it is.
+    pub fn lose_turn(&mut self, stone: Cell) {
+        if self.over || self.phase == Phase::Announce {
+            return;
+        }
+        let Some(i) = self.stone_index(self.to_move, stone) else { return };
+        self.acted |= 1 << i;
+        self.advance_after_stone();
+        self.settle_end();
+    }
+
     fn advance_after_stone(&mut self) {
         if self.acted.count_ones() as u8 == self.per_side {
             self.acted = 0;

@@ -1,0 +1,1218 @@
+//! Repairing a record: the smallest sets of token edits after which it replays further, ideally to
+//! its end, and what its final diagram and claims say of each repair (`referee repair`); and the
+//! hint under an illegal move in `verify`, how far the rest replays with each legal alternative.
+//!
+//! The search works on a record's token list, the same way for every game: a candidate is a list
+//! of edits (replace a token, delete one or a stretch of them, insert one or a stretch, swap two),
+//! and the edited list is replayed strictly. Edits are tried only where a slip of the writer could
+//! have caused the first violation still left: at it, or a few tokens before it (a slip may read
+//! as legal for a while), and their texts are the engine's own legal moves there. So a candidate
+//! grows one edit at a time, each edit at the violation the previous ones left, and one level of
+//! the search costs "window x legal moves" replays. The levels are searched breadth first, each
+//! cut to the candidates that replay furthest (a beam), so that a record with several mistakes
+//! can be repaired to its end; the search stops at the first level whose best repair replays to
+//! the end with its diagram and claims confirmed, since a longer repair cannot rank above it.
+//!
+//! Replays start from a position cached at the edit (less the tokens a notation reads ahead),
+//! not from the record's start; every candidate that is reported is replayed again from the start.
+
+use std::cmp::Reverse;
+use std::hash::{Hash, Hasher};
+use std::time::{Duration, Instant};
+
+use crate::game::{BoardView, Game, GameKind, Recorded, WithRecorded};
+use crate::games::phages::{self, Phages, Phase};
+use crate::record::common::CommonRecord;
+use crate::record::{self, Found, Record, Span, Token, TokenKind};
+use crate::replay::{replay, Notation, Reading, Replay, ReplayOptions, Violation};
+use crate::verdict::{ClaimCheck, ClaimKind, ClaimStatus, ProblemKind, Verdict};
+use crate::verify::{self, VerifyOptions};
+
+/// What the search needs to know of a notation beyond reading tokens: how it classifies the tokens
+/// a repair writes, and what slips of a writer look like in it.
+pub trait Repairable: Notation {
+    /// How many tokens after a token its reading may look at: an edit can change how the tokens
+    /// this far before it read (Quadraphages' `----` looks at the rest of its phase).
+    const READ_AHEAD: usize;
+    /// How the reader classifies a token written into a record of this notation.
+    fn token_kind(text: &str) -> TokenKind;
+    /// How many tokens before the first violation a slip may stand and still read as legal until
+    /// there.
+    fn window(&self) -> usize;
+    /// Lengths in tokens (more than one) of the stretches of play starting here that a writer may
+    /// have added or left out as one slip: a phase, a half-turn.
+    fn stretches(&self) -> Vec<usize>;
+    /// The tokens that would record the stretch starting here as not played, when the rules do not
+    /// allow that (a stay for a stone that could move, a pass with a move on the board): the
+    /// notation cannot write such play legally, but the writer's record may be all there is.
+    fn skipped(&self) -> Option<Vec<String>>;
+    /// Plays a move of such a token, which the rules refuse here: by default as written.
+    fn play_forced(&mut self, m: Self::Move) {
+        self.play_unchecked(m);
+    }
+}
+
+impl Repairable for Phages {
+    // `----` reads ahead over the other stone tokens of its phase: one fewer than a side's stones.
+    const READ_AHEAD: usize = phages::rules::MAX_STONES - 1;
+
+    fn token_kind(text: &str) -> TokenKind {
+        record::token_kind(text).unwrap_or(TokenKind::Written)
+    }
+
+    /// A slip may show only in the writer's next turn (a phase that did not happen leaves the
+    /// stones where the next turn's tokens do not expect them): up to a whole turn of both sides.
+    fn window(&self) -> usize {
+        4 * self.stones_per_side() + 2
+    }
+
+    fn stretches(&self) -> Vec<usize> {
+        let k = self.stones_per_side();
+        let fresh = self.stones_to_act().count() == k;
+        match self.phase() {
+            _ if self.is_over() => vec![],
+            Phase::Move if fresh => vec![k, 2 * k + 1],
+            Phase::MoveAgain if fresh => vec![k],
+            Phase::Announce => vec![k + 1],
+            _ => vec![],
+        }
+    }
+
+    fn skipped(&self) -> Option<Vec<String>> {
+        if self.is_over() || self.phase() == Phase::Announce {
+            return None;
+        }
+        let left: Vec<_> = self.stones_to_act().collect();
+        let could_move = left.iter().any(|&c| self.destinations(c, self.number()).next().is_some());
+        could_move.then(|| vec!["----".to_string(); left.len()])
+    }
+
+    /// A stay the rules refuse is play that did not happen: the stone loses its turn, and does
+    /// not count as failing to move, which could end the game.
+    fn play_forced(&mut self, m: phages::PhagesMove) {
+        match m {
+            phages::PhagesMove::Stay { stone } => self.lose_turn(stone),
+            m => self.play_unchecked(m),
+        }
+    }
+}
+
+/// The games of the common format: one token a move, read on its own.
+impl<G: Recorded> Repairable for G {
+    const READ_AHEAD: usize = 0;
+
+    fn token_kind(_: &str) -> TokenKind {
+        TokenKind::Written
+    }
+
+    /// A dropped or doubled move gives the next moves to the wrong players, which may stay legal
+    /// for a round.
+    fn window(&self) -> usize {
+        self.player_names().len().max(2)
+    }
+
+    fn stretches(&self) -> Vec<usize> {
+        Vec::new()
+    }
+
+    fn skipped(&self) -> Option<Vec<String>> {
+        let pass = self.resolve(G::parse_move("pass").ok()?).ok()?;
+        (!self.is_over() && self.check(pass).is_err()).then(|| vec!["pass".to_string()])
+    }
+}
+
+/// One change to a record's token list.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `count` tokens from this one on are replaced by `texts`: a replacement, a deletion (no
+    /// texts), an insertion before this token (no count).
+    Splice { count: usize, texts: Vec<String> },
+    /// This token and the next change places.
+    Swap,
+}
+
+impl Op {
+    fn replace(text: String) -> Op {
+        Op::Splice { count: 1, texts: vec![text] }
+    }
+
+    fn delete(count: usize) -> Op {
+        Op::Splice { count, texts: Vec::new() }
+    }
+
+    fn insert(texts: Vec<String>) -> Op {
+        Op::Splice { count: 0, texts }
+    }
+
+    /// How many of the record's tokens the edit takes.
+    fn count(&self) -> usize {
+        match self {
+            Op::Splice { count, .. } => *count,
+            Op::Swap => 2,
+        }
+    }
+
+    /// How many of the record's tokens the edit takes away, beyond those it puts back.
+    fn dropped(&self) -> usize {
+        match self {
+            Op::Splice { count, texts } => count.saturating_sub(texts.len()),
+            Op::Swap => 0,
+        }
+    }
+}
+
+/// An edit of the record's token list at `at`, an index into the record's own tokens (an insertion
+/// goes before that token; at the list's length, after the last one).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Edit {
+    pub at: usize,
+    pub op: Op,
+    /// Whether the notation can write the edited record legally; when not, the repaired replay
+    /// plays the edit's tokens as written anyway (see [`Repairable::skipped`]).
+    pub expressible: bool,
+}
+
+/// An edit as a report shows it, in the record's own text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    pub kind: ChangeKind,
+    /// The record's tokens it touches: one for a replacement; each one deleted; the two swapped;
+    /// for an insertion, the token it goes before (or, at the end, the record's last token).
+    pub spans: Vec<Span>,
+    /// The tokens as written (empty for an insertion) and as repaired (empty for a deletion),
+    /// separated by spaces.
+    pub from: String,
+    pub to: String,
+    pub expressible: bool,
+    /// An insertion after the record's last token.
+    pub at_end: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChangeKind {
+    Replace,
+    Delete,
+    Insert,
+    Swap,
+}
+
+impl ChangeKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ChangeKind::Replace => "replace",
+            ChangeKind::Delete => "delete",
+            ChangeKind::Insert => "insert",
+            ChangeKind::Swap => "swap",
+        }
+    }
+}
+
+/// How far the search may go.
+#[derive(Clone, Copy, Debug)]
+pub struct RepairOptions {
+    /// Most edits in one candidate.
+    pub max_edits: usize,
+    /// Candidates carried from one level of the search to the next, those that replay furthest.
+    pub beam: usize,
+    /// Most tokens replayed in all, over every candidate of one record.
+    pub max_positions: u64,
+    /// Most time spent on one record.
+    pub time_limit: Option<Duration>,
+    /// Candidates reported, best first.
+    pub shown: usize,
+}
+
+pub const DEFAULT_MAX_EDITS: usize = 12;
+pub const DEFAULT_MAX_POSITIONS: u64 = 5_000_000;
+
+impl Default for RepairOptions {
+    fn default() -> Self {
+        RepairOptions {
+            max_edits: DEFAULT_MAX_EDITS,
+            beam: 64,
+            max_positions: DEFAULT_MAX_POSITIONS,
+            time_limit: Some(Duration::from_secs(10)),
+            shown: 3,
+        }
+    }
+}
+
+/// What stopped a search before it was done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Positions(u64),
+    Time(Duration),
+}
+
+/// A repair found, and what the record says once repaired.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    pub edits: Vec<Edit>,
+    pub changes: Vec<Change>,
+    /// Whether the repaired record replays to its end with no violation.
+    pub replays_to_end: bool,
+    /// The violations left: the first is where the repaired record's strict replay stops; the
+    /// others are found by a lenient replay past it (at most [`crate::replay::MAX_VIOLATIONS`]).
+    pub violations: Vec<Violation>,
+    /// How many cells of the record's final diagram differ from where the repaired replay ends
+    /// (leniently past any violation left); `None` without a diagram.
+    pub final_cells_differing: Option<usize>,
+    /// The claims, as `verify` judges them on the repaired record.
+    pub claims: Vec<ClaimCheck>,
+    judged: bool,
+    /// Moves the repaired replay played.
+    pub moves: usize,
+    /// The score where the repaired replay ended, in words.
+    pub score: String,
+    /// Where the strict replay stops, as an index into the record's own tokens (its length when
+    /// it replays to the end): the key "replays further" ranks by.
+    reach: usize,
+    distance: usize,
+}
+
+impl Candidate {
+    /// The final diagram's claim: confirmed when every cell matches, refuted when any differs,
+    /// `None` without a diagram.
+    pub fn final_position(&self) -> Option<ClaimStatus> {
+        self.final_cells_differing.map(|n| if n == 0 { ClaimStatus::Confirmed } else { ClaimStatus::Refuted })
+    }
+
+    /// Whether every claimed result is confirmed (a record that claims none has nothing to fail).
+    pub fn claims_hold(&self) -> bool {
+        self.result_claims().all(|c| c.status == ClaimStatus::Confirmed)
+    }
+
+    /// The claimed results, but `*`, which claims none.
+    fn result_claims(&self) -> impl Iterator<Item = &ClaimCheck> {
+        let claims_one = |c: &&ClaimCheck| c.status != ClaimStatus::Unchecked(crate::verdict::Unchecked::NoResult);
+        self.claims.iter().filter(|c| c.kind == ClaimKind::Result).filter(claims_one)
+    }
+
+    /// Replays to the end, the diagram matches and the claims hold: no repair can rank above it
+    /// but one of fewer edits.
+    fn is_perfect(&self) -> bool {
+        self.replays_to_end && self.final_cells_differing.unwrap_or(0) == 0 && self.claims_hold()
+    }
+
+    /// Best first: replays to the end (else further); the final diagram matches (fewest cells
+    /// differ); the claims hold; fewest edits; earliest first edit; then the fewest edits the
+    /// notation cannot write, and the edits nearest the written text.
+    fn rank(&self) -> RankKey {
+        let refuted = self.result_claims().filter(|c| c.status == ClaimStatus::Refuted).count();
+        let open = self.result_claims().filter(|c| c.status != ClaimStatus::Confirmed).count();
+        RankKey { claims: (refuted, open), ..self.rank_before_claims() }
+    }
+
+    /// The same, every claim counting as holding: the claims of most candidates are never judged.
+    fn rank_before_claims(&self) -> RankKey {
+        RankKey {
+            reach: Reverse(self.reach),
+            differing: self.final_cells_differing.unwrap_or(0),
+            claims: (0, 0),
+            edits: self.edits.len(),
+            first: self.edits.first().map_or(0, |e| e.at),
+            unwritable: unwritable(&self.edits),
+            distance: self.distance,
+        }
+    }
+}
+
+/// A candidate's place in the ranking, its keys in order.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+struct RankKey {
+    reach: Reverse<usize>,
+    differing: usize,
+    /// Claimed results refuted, and not confirmed.
+    claims: (usize, usize),
+    edits: usize,
+    first: usize,
+    unwritable: usize,
+    distance: usize,
+}
+
+/// How many of the edits the notation cannot write legally.
+fn unwritable(edits: &[Edit]) -> usize {
+    edits.iter().filter(|e| !e.expressible).count()
+}
+
+/// The outcome of a search on one record.
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// The best candidates, best first.
+    pub candidates: Vec<Candidate>,
+    /// What stopped the search before it had tried every candidate it meant to, if anything.
+    pub stopped: Option<Bound>,
+    /// Tokens replayed, over all candidates.
+    pub positions: u64,
+    /// Candidates tried.
+    pub tried: usize,
+    /// Edits per candidate at the deepest level searched.
+    pub depth: usize,
+}
+
+/// A record's claims and final diagram, judged on a replay of (edited) tokens.
+pub trait Judge<G> {
+    fn claims(&mut self, tokens: &[Token], replay: &Replay<G>) -> Vec<ClaimCheck>;
+    /// How many cells of the record's final diagram differ from `position`; `None` without one.
+    fn cells_differing(&self, position: &G) -> Option<usize>;
+}
+
+/// The tokens of a candidate: the record's own, edited.
+struct Edited<'a> {
+    tokens: Vec<Token<'a>>,
+    /// Tokens played as written, legal or not (see [`Edit::expressible`]).
+    forced: Vec<bool>,
+    /// For each token, the index of the record's token it stands at (an inserted one: the token it
+    /// goes before), and whether it is that token, unchanged and in its place.
+    origin: Vec<(usize, bool)>,
+}
+
+fn apply<'a, G: Repairable>(original: &[Token<'a>], edits: &'a [Edit]) -> Edited<'a> {
+    let n = original.len() + edits.len() * 2;
+    let mut out =
+        Edited { tokens: Vec::with_capacity(n), forced: Vec::with_capacity(n), origin: Vec::with_capacity(n) };
+    let push = |out: &mut Edited<'a>, t: Token<'a>, forced: bool, origin: usize, kept: bool| {
+        out.tokens.push(t);
+        out.forced.push(forced);
+        out.origin.push((origin, kept));
+    };
+    let made = |text: &'a str, span: Span| Token { text, span, kind: G::token_kind(text) };
+    let end = original.last().map_or(0..0, |t| t.span.end..t.span.end);
+    let mut k = 0;
+    for e in edits {
+        while k < e.at {
+            push(&mut out, original[k].clone(), false, k, true);
+            k += 1;
+        }
+        match &e.op {
+            Op::Splice { count, texts } => {
+                // A new token is located at the token it replaces, or goes before.
+                for (n, t) in texts.iter().enumerate() {
+                    let span = match original.get(k + n.min(count.saturating_sub(1))) {
+                        Some(o) if *count > 0 => o.span.clone(),
+                        Some(o) => o.span.start..o.span.start,
+                        None => end.clone(),
+                    };
+                    push(&mut out, made(t, span), !e.expressible, k, false);
+                }
+                k += count;
+            }
+            Op::Swap => {
+                push(&mut out, original[k + 1].clone(), false, k, false);
+                push(&mut out, original[k].clone(), false, k + 1, false);
+                k += 2;
+            }
+        }
+    }
+    while k < original.len() {
+        push(&mut out, original[k].clone(), false, k, true);
+        k += 1;
+    }
+    out
+}
+
+/// A strict replay from token `from` on, as [`replay`] does it, but playing the forced tokens as
+/// written, legal or not.
+struct Run<G> {
+    /// Where the replay ended: before the token it stopped at, or at the end.
+    position: G,
+    /// The first token that could not be played.
+    stop: Option<usize>,
+    moves: usize,
+    last_mover: Option<usize>,
+    claim_at: Option<usize>,
+}
+
+/// `visit` sees the position before each token read; `spent` counts the tokens read.
+fn run<G: Repairable>(
+    mut position: G,
+    tokens: &[Token],
+    forced: &[bool],
+    from: usize,
+    spent: &mut u64,
+    mut visit: impl FnMut(usize, &G),
+) -> Run<G> {
+    let (mut moves, mut last_mover, mut stop, mut claim_at) = (0, None, None, None);
+    for i in from..tokens.len() {
+        if tokens[i].kind.is_claim() {
+            claim_at = Some(i);
+            break;
+        }
+        visit(i, &position);
+        *spent += 1;
+        let playable = !position.is_over() || !forced[i];
+        let m = match position.read(tokens, i) {
+            Reading::Nothing => continue,
+            Reading::Move(m) if playable && (forced[i] || position.check(m).is_ok()) => m,
+            Reading::Problem { apply: Some(m), .. } if playable && forced[i] => m,
+            _ => {
+                stop = Some(i);
+                break;
+            }
+        };
+        last_mover = Some(position.mover());
+        if forced[i] && position.check(m).is_err() {
+            position.play_forced(m);
+        } else {
+            position.play_unchecked(m);
+        }
+        moves += 1;
+    }
+    Run { position, stop, moves, last_mover, claim_at }
+}
+
+/// The distinct legal moves of a position, as written, in the engine's order.
+fn written_legal<G: Game>(position: &G) -> Vec<String> {
+    let mut seen = rustc_hash::FxHashSet::default();
+    position.legal_moves().into_iter().map(|m| position.write_move(m)).filter(|w| seen.insert(w.clone())).collect()
+}
+
+/// Edits of characters between two tokens: how far a repair is from what was written, to break
+/// ties between repairs that are otherwise as good (a mistyped destination is one character off).
+fn text_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let here = (prev + usize::from(ca != cb)).min(row[j] + 1).min(row[j + 1] + 1);
+            prev = row[j + 1];
+            row[j + 1] = here;
+        }
+    }
+    row[b.len()]
+}
+
+fn edit_distance(original: &[Token], e: &Edit) -> usize {
+    match &e.op {
+        Op::Splice { count: 1, texts } if texts.len() == 1 => text_distance(original[e.at].text, &texts[0]),
+        Op::Splice { count, texts } => {
+            original[e.at..e.at + count].iter().map(|t| t.text.len()).sum::<usize>()
+                + texts.iter().map(|t| t.len()).sum::<usize>()
+        }
+        Op::Swap => 2,
+    }
+}
+
+/// Most sequences of moves tried when a stretch of play is inserted at one place.
+const STRETCH_SEQUENCES: usize = 64;
+
+/// Sequences of `n` legal moves from `position`, as written, at most [`STRETCH_SEQUENCES`].
+fn sequences<G: Repairable>(position: &G, n: usize) -> Vec<Vec<String>> {
+    fn go<G: Repairable>(p: &G, n: usize, seq: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+        if seq.len() == n {
+            out.push(seq.clone());
+            return;
+        }
+        let mut seen = rustc_hash::FxHashSet::default();
+        for m in p.legal_moves() {
+            if out.len() >= STRETCH_SEQUENCES {
+                return;
+            }
+            let w = p.write_move(m);
+            if !seen.insert(w.clone()) {
+                continue;
+            }
+            let mut q = p.clone();
+            q.play_unchecked(m);
+            seq.push(w);
+            go(&q, n, seq, out);
+            seq.pop();
+        }
+    }
+    let mut out = Vec::new();
+    go(position, n, &mut Vec::new(), &mut out);
+    out
+}
+
+/// The edits tried at token `j` of a candidate (the record's token `at`), standing in `position`:
+/// `violation` when `j` is the first violation itself; `end` is where the record's moves end (its
+/// first claim, or its length), which no edit passes.
+fn edits_at<G: Repairable>(position: &G, written: &str, at: usize, violation: bool, end: usize) -> Vec<Edit> {
+    let edit = |op, expressible| Edit { at, op, expressible };
+    let legal = written_legal(position);
+    let skipped = position.skipped();
+    let stretches: Vec<usize> = position.stretches().into_iter().filter(|&n| n > 1).collect();
+    let mut out = Vec::new();
+    // Another move where this one stands: another destination, another stone, a stay, a number.
+    out.extend(legal.iter().filter(|t| *t != written).map(|t| edit(Op::replace(t.clone()), true)));
+    if let Some(s) = skipped.as_ref().filter(|_| violation) {
+        if s[0] != written {
+            out.push(edit(Op::replace(s[0].clone()), false));
+        }
+    }
+    // A token, a phase or a half-turn the writer added (a doubled move).
+    out.push(edit(Op::delete(1), true));
+    out.extend(stretches.iter().filter(|&&n| at + n <= end).map(|&n| edit(Op::delete(n), true)));
+    // A move, a phase or a half-turn the writer left out.
+    out.extend(legal.iter().map(|t| edit(Op::insert(vec![t.clone()]), true)));
+    for &n in &stretches {
+        out.extend(sequences(position, n).into_iter().map(|s| edit(Op::insert(s), true)));
+    }
+    if let Some(s) = skipped {
+        // A phase that did not happen, written as if it had, or left out.
+        if at + s.len() <= end {
+            out.push(edit(Op::Splice { count: s.len(), texts: s.clone() }, false));
+        }
+        out.push(edit(Op::insert(s), false));
+    }
+    // Two tokens written in the wrong order.
+    if at + 2 <= end {
+        out.push(edit(Op::Swap, true));
+    }
+    out
+}
+
+/// A candidate still to extend: its edits, and where its replay stops.
+struct Node<G> {
+    edits: Vec<Edit>,
+    /// The record's token where the next edit may start: after this candidate's last edit.
+    frontier: usize,
+    /// A position of this candidate's replay, and the index in its edited tokens it stands before.
+    checkpoint: (usize, G),
+    /// The first violation, as an index in the edited tokens and in the record's own.
+    stop: usize,
+    stop_origin: usize,
+    /// The record's tokens its edits take away, beyond those they put back.
+    dropped: usize,
+    distance: usize,
+}
+
+/// How a candidate still to extend ranks among those of its level: see [`Node::beam_key`].
+type BeamKey = (Reverse<usize>, usize, usize, usize);
+
+impl<G> Node<G> {
+    /// Replays furthest first, counting only the record's tokens that replay (deleting the rest of
+    /// a record is no progress); then the fewest edits the notation cannot write; then the edits
+    /// nearest what was written.
+    fn beam_key(&self) -> BeamKey {
+        (
+            Reverse(self.stop_origin.saturating_sub(self.dropped)),
+            unwritable(&self.edits),
+            self.distance,
+            self.edits.first().map_or(0, |e| e.at),
+        )
+    }
+}
+
+/// The work of one search, and what it has spent.
+struct Searcher<'t, 'a, 'j, G: Repairable> {
+    start: G,
+    tokens: &'t [Token<'a>],
+    judge: &'j mut dyn Judge<G>,
+    options: RepairOptions,
+    /// Where the record's moves end: its first claim, or its length.
+    end: usize,
+    spent: u64,
+    tried: usize,
+    began: Instant,
+    stopped: Option<Bound>,
+    /// Hashes of the edited token lists tried: the same list reached by other edits is not tried
+    /// again.
+    seen: rustc_hash::FxHashSet<u64>,
+}
+
+impl<G: Repairable> Searcher<'_, '_, '_, G> {
+    fn out_of_bounds(&mut self) -> bool {
+        if self.stopped.is_none() {
+            if self.spent >= self.options.max_positions {
+                self.stopped = Some(Bound::Positions(self.options.max_positions));
+            } else if let Some(limit) = self.options.time_limit.filter(|&l| self.began.elapsed() >= l) {
+                self.stopped = Some(Bound::Time(limit));
+            }
+        }
+        self.stopped.is_some()
+    }
+
+    /// Whether this edited list is new to the search.
+    fn first_time(&mut self, edited: &Edited) -> bool {
+        let mut h = rustc_hash::FxHasher::default();
+        for (t, f) in edited.tokens.iter().zip(&edited.forced) {
+            t.text.hash(&mut h);
+            f.hash(&mut h);
+        }
+        self.seen.insert(h.finish())
+    }
+
+    /// Tries every edit at the node's first violation and in the window before it: the children
+    /// that replay to the end go to `ends`, those that replay further than the node to `next`.
+    fn expand(&mut self, node: &Node<G>, ends: &mut Vec<Vec<Edit>>, next: &mut Vec<Node<G>>) {
+        let edited = apply::<G>(self.tokens, &node.edits);
+        let v = node.stop;
+        let window = (v.saturating_sub(self.start.window())..=v)
+            .filter(|&j| edited.origin[j].1 && edited.origin[j].0 >= node.frontier)
+            .collect::<Vec<_>>();
+        let Some(&lowest) = window.first() else { return };
+        // The positions before each token from the lowest checkpoint a child needs to the violation.
+        let base = lowest.saturating_sub(G::READ_AHEAD).max(node.checkpoint.0);
+        let mut positions = Vec::with_capacity(v + 1 - base);
+        run(node.checkpoint.1.clone(), &edited.tokens, &edited.forced, node.checkpoint.0, &mut self.spent, |i, p| {
+            if (base..=v).contains(&i) {
+                positions.push(p.clone());
+            }
+        });
+        if positions.len() != v + 1 - base {
+            // The node's replay no longer stops where it did: nothing to build on (never expected).
+            return;
+        }
+        for &j in window.iter().rev() {
+            let at = edited.origin[j].0;
+            let edits = edits_at(&positions[j - base], edited.tokens[j].text, at, j == v, self.end);
+            for e in edits {
+                if self.out_of_bounds() {
+                    return;
+                }
+                let frontier = at + e.op.count();
+                let distance = node.distance + edit_distance(self.tokens, &e);
+                let dropped = node.dropped + e.op.dropped();
+                let mut edits = node.edits.clone();
+                edits.push(e);
+                let child = apply::<G>(self.tokens, &edits);
+                if !self.first_time(&child) {
+                    continue;
+                }
+                self.tried += 1;
+                let from = j.saturating_sub(G::READ_AHEAD).max(base);
+                let start = positions[from - base].clone();
+                let r = run(start.clone(), &child.tokens, &child.forced, from, &mut self.spent, |_, _| {});
+                let stop = r.stop.map(|s| (s, child.origin[s].0));
+                drop(child);
+                match stop {
+                    None => ends.push(edits),
+                    Some((stop, stop_origin)) if stop_origin > node.stop_origin => next.push(Node {
+                        edits,
+                        frontier,
+                        checkpoint: (from, start),
+                        stop,
+                        stop_origin,
+                        dropped,
+                        distance,
+                    }),
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+
+    /// The replay of a candidate's edited tokens from the start: strict up to its first violation
+    /// (forced tokens played as written), lenient after it; and how far it replays, counting only
+    /// the record's tokens (see [`Node::beam_key`]).
+    fn replayed(&mut self, edited: &Edited, edits: &[Edit]) -> (Replay<G>, usize) {
+        let r = run(self.start.clone(), &edited.tokens, &edited.forced, 0, &mut self.spent, |_, _| {});
+        match r.stop {
+            None => (
+                Replay {
+                    position: r.position,
+                    violations: Vec::new(),
+                    moves: r.moves,
+                    stopped_at: None,
+                    claim_at: r.claim_at,
+                    last_mover: r.last_mover,
+                    lenient: false,
+                },
+                self.tokens.len(),
+            ),
+            Some(s) => {
+                // Every forced token comes before the first violation, so the rest is the
+                // record's own reading: a lenient replay of it lists what is left.
+                let rest = replay(r.position, &edited.tokens[s..], ReplayOptions { lenient: true, max_moves: None });
+                let rep = Replay {
+                    position: rest.position,
+                    violations: rest.violations,
+                    moves: r.moves + rest.moves,
+                    stopped_at: rest.stopped_at.map(|i| i + s),
+                    claim_at: rest.claim_at.map(|i| i + s),
+                    last_mover: rest.last_mover.or(r.last_mover),
+                    lenient: true,
+                };
+                (rep, edited.origin[s].0.saturating_sub(edits.iter().map(|e| e.op.dropped()).sum()))
+            }
+        }
+    }
+
+    /// A candidate replayed again from the start, its final diagram compared; its claims are
+    /// judged later, and only for the best candidates (see [`Searcher::judge`]), since a claimed
+    /// result of a record that stops before the end is judged by a search of its own.
+    fn finish(&mut self, edits: Vec<Edit>) -> Candidate {
+        let edited = apply::<G>(self.tokens, &edits);
+        let (rep, reach) = self.replayed(&edited, &edits);
+        let distance = edits.iter().map(|e| edit_distance(self.tokens, e)).sum();
+        drop(edited);
+        Candidate {
+            changes: edits.iter().map(|e| change(self.tokens, e)).collect(),
+            replays_to_end: rep.violations.is_empty(),
+            final_cells_differing: self.judge.cells_differing(&rep.position),
+            claims: Vec::new(),
+            judged: false,
+            moves: rep.moves,
+            score: rep.position.score().to_string(),
+            violations: rep.violations,
+            reach,
+            distance,
+            edits,
+        }
+    }
+
+    /// Judges a candidate's claims, once.
+    fn judge(&mut self, c: &mut Candidate) {
+        if c.judged {
+            return;
+        }
+        let edits = c.edits.clone();
+        let edited = apply::<G>(self.tokens, &edits);
+        let (rep, _) = self.replayed(&edited, &edits);
+        c.claims = self.judge.claims(&edited.tokens, &rep);
+        c.judged = true;
+    }
+}
+
+/// Candidates whose claims are judged to rank them: the best by every other key. A claimed result
+/// of a record that stops before the end takes a search of its own for each candidate.
+const JUDGED: usize = 32;
+
+fn change(tokens: &[Token], e: &Edit) -> Change {
+    let joined = |ts: &[Token]| ts.iter().map(|t| t.text).collect::<Vec<_>>().join(" ");
+    let make = |kind, spans: Vec<Span>, from: String, to: String| Change {
+        kind,
+        spans,
+        from,
+        to,
+        expressible: e.expressible,
+        at_end: false,
+    };
+    match &e.op {
+        Op::Splice { count: 0, texts } => {
+            let (span, at_end) = match tokens.get(e.at) {
+                Some(t) => (t.span.clone(), false),
+                None => (tokens.last().map_or(0..0, |t| t.span.clone()), true),
+            };
+            Change { at_end, ..make(ChangeKind::Insert, vec![span], String::new(), texts.join(" ")) }
+        }
+        Op::Splice { count, texts } => {
+            let gone = &tokens[e.at..e.at + count];
+            let kind = if texts.is_empty() { ChangeKind::Delete } else { ChangeKind::Replace };
+            make(kind, gone.iter().map(|t| t.span.clone()).collect(), joined(gone), texts.join(" "))
+        }
+        Op::Swap => {
+            let pair = &tokens[e.at..e.at + 2];
+            let spans = pair.iter().map(|t| t.span.clone()).collect();
+            make(ChangeKind::Swap, spans, joined(pair), format!("{} {}", pair[1].text, pair[0].text))
+        }
+    }
+}
+
+/// Searches for the best repairs of a record that starts at `start` and has `tokens`; a record that
+/// replays without violation gets none.
+pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G>, options: RepairOptions) -> Search {
+    let end = tokens.iter().position(|t| t.kind.is_claim()).unwrap_or(tokens.len());
+    let mut s = Searcher {
+        start,
+        tokens,
+        judge,
+        options,
+        end,
+        spent: 0,
+        tried: 0,
+        began: Instant::now(),
+        stopped: None,
+        seen: Default::default(),
+    };
+    let none = vec![false; tokens.len()];
+    let root = run(s.start.clone(), tokens, &none, 0, &mut s.spent, |_, _| {});
+    let Some(stop) = root.stop else {
+        return Search { candidates: Vec::new(), stopped: None, positions: s.spent, tried: 0, depth: 0 };
+    };
+    let mut level = vec![Node {
+        edits: Vec::new(),
+        frontier: 0,
+        checkpoint: (0, s.start.clone()),
+        stop,
+        stop_origin: stop,
+        dropped: 0,
+        distance: 0,
+    }];
+    let mut finished: Vec<Candidate> = Vec::new();
+    // The candidates that replay furthest without reaching the end, over all levels.
+    let mut furthest: Vec<(BeamKey, Vec<Edit>)> = Vec::new();
+    let mut depth = 0;
+    while depth < options.max_edits && !level.is_empty() && !s.out_of_bounds() {
+        depth += 1;
+        let (mut ends, mut next) = (Vec::new(), Vec::new());
+        for node in &level {
+            s.expand(node, &mut ends, &mut next);
+            if s.stopped.is_some() {
+                break;
+            }
+        }
+        let found = finished.len();
+        for edits in ends {
+            finished.push(s.finish(edits));
+        }
+        // A repair that replays to the end with its diagram matching and its claims holding ends
+        // the search: one of more edits cannot rank above it.
+        let new = &mut finished[found..];
+        new.sort_by_key(|c| c.rank_before_claims());
+        let mut perfect = false;
+        for c in new.iter_mut().filter(|c| c.final_cells_differing.unwrap_or(0) == 0).take(JUDGED) {
+            s.judge(c);
+            perfect |= c.is_perfect();
+        }
+        next.sort_by_key(|n| n.beam_key());
+        next.truncate(options.beam.max(1));
+        furthest.extend(next.iter().take(options.shown).map(|n| (n.beam_key(), n.edits.clone())));
+        if perfect {
+            break;
+        }
+        level = next;
+    }
+    furthest.sort_by_key(|(key, _)| *key);
+    for (_, edits) in furthest.into_iter().take(options.shown) {
+        let c = s.finish(edits);
+        finished.push(c);
+    }
+    // Ranked first by every key but the claims, then the best judged and ranked again.
+    finished.sort_by_key(|c| c.rank_before_claims());
+    finished.truncate(JUDGED.max(options.shown));
+    for c in &mut finished {
+        s.judge(c);
+    }
+    finished.sort_by_key(|c| c.rank());
+    // Two repairs that differ only in which of their tokens are played as written, legal or not,
+    // read alike: the better one is shown.
+    let mut shown = rustc_hash::FxHashSet::default();
+    finished.retain(|c| {
+        let edited = apply::<G>(tokens, &c.edits);
+        shown.insert(edited.tokens.iter().map(|t| t.text.to_string()).collect::<Vec<_>>())
+    });
+    finished.truncate(options.shown);
+    Search { candidates: finished, stopped: s.stopped, positions: s.spent, tried: s.tried, depth }
+}
+
+/// A legal move in place of an illegal one, and how far the rest of the record replays with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alternative {
+    pub text: String,
+    pub reach: Reach,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// The rest replays to the end with no violation.
+    End,
+    /// The rest replays up to this token, which is illegal.
+    StopsAt { span: Span, token: String },
+}
+
+/// Legal alternatives tried for one illegal move: those nearest the written token.
+pub const ALTERNATIVES_TRIED: usize = 4;
+/// Alternatives shown: those with which the rest replays furthest.
+pub const ALTERNATIVES_SHOWN: usize = 3;
+
+/// The legal moves in place of token `i` of a record that starts at `start`, each with how far the
+/// rest of the record replays with it: of the [`ALTERNATIVES_TRIED`] nearest the written token,
+/// the [`ALTERNATIVES_SHOWN`] that replay furthest. One replay of the rest each.
+pub fn alternatives<G: Repairable>(start: &G, tokens: &[Token], i: usize) -> Vec<Alternative> {
+    let none = vec![false; tokens.len()];
+    let from = i.saturating_sub(G::READ_AHEAD);
+    let (mut before, mut here) = (None, None);
+    let mut spent = 0;
+    run(start.clone(), tokens, &none, 0, &mut spent, |k, p| {
+        if k == from {
+            before = Some(p.clone());
+        }
+        if k == i {
+            here = Some(p.clone());
+        }
+    });
+    let (Some(before), Some(here)) = (before, here) else { return Vec::new() };
+    let written = tokens[i].text;
+    let mut legal = written_legal(&here);
+    legal.retain(|t| t != written);
+    legal.sort_by_key(|t| text_distance(written, t));
+    legal.truncate(ALTERNATIVES_TRIED);
+    let mut found: Vec<(usize, Alternative)> = Vec::new();
+    for text in legal {
+        let mut edited = tokens.to_vec();
+        edited[i] = Token { text: &text, span: tokens[i].span.clone(), kind: G::token_kind(&text) };
+        let r = run(before.clone(), &edited, &none, from, &mut spent, |_, _| {});
+        let (reach, key) = match r.stop {
+            None => (Reach::End, usize::MAX),
+            // Read in its context, the move is no alternative after all.
+            Some(s) if s <= i => continue,
+            Some(s) => (Reach::StopsAt { span: tokens[s].span.clone(), token: tokens[s].text.to_string() }, s),
+        };
+        found.push((key, Alternative { text: text.clone(), reach }));
+    }
+    found.sort_by_key(|(key, _)| Reverse(*key));
+    found.into_iter().take(ALTERNATIVES_SHOWN).map(|(_, a)| a).collect()
+}
+
+/// The claims of a published record.
+struct PublishedJudge<'r, 'a> {
+    record: &'r Record<'a>,
+    budget: phages::claims::SearchBudget,
+}
+
+impl Judge<Phages> for PublishedJudge<'_, '_> {
+    fn claims(&mut self, tokens: &[Token], replay: &Replay<Phages>) -> Vec<ClaimCheck> {
+        phages::claims::check(self.record, tokens, replay, &mut self.budget)
+    }
+
+    fn cells_differing(&self, position: &Phages) -> Option<usize> {
+        let d = self.record.final_position.as_ref()?;
+        let g = position.geometry();
+        if d.geometry != g {
+            return Some(d.cells.len().max(g.cells().count()));
+        }
+        let differs = |label, glyph: char| {
+            g.parse_label(label).is_none_or(|cell| position.glyph(cell) != glyph.encode_utf8(&mut [0; 4]))
+        };
+        Some(d.cells.iter().filter(|c| differs(c.0, c.1)).count())
+    }
+}
+
+/// The claims of a common-format record.
+struct CommonJudge<'r, 'a> {
+    record: &'r CommonRecord<'a>,
+}
+
+impl<G: Recorded> Judge<G> for CommonJudge<'_, '_> {
+    fn claims(&mut self, _: &[Token], replay: &Replay<G>) -> Vec<ClaimCheck> {
+        let mut v = Verdict::new(self.record.index, self.record.span.clone(), None);
+        verify::judge_recorded(self.record, replay, &mut v);
+        v.claims
+    }
+
+    fn cells_differing(&self, position: &G) -> Option<usize> {
+        let d = self.record.final_position.as_ref()?;
+        let g = position.geometry();
+        let cells: Vec<_> = g.cells().collect();
+        let glyphs = d.glyphs();
+        if glyphs.len() != cells.len() || d.rows.len() != g.height() as usize {
+            return Some(cells.len());
+        }
+        Some(cells.iter().zip(glyphs).filter(|(&c, glyph)| position.glyph(c) != *glyph).count())
+    }
+}
+
+/// One record of a file: `verify`'s verdict on it as written, and the repairs found when it has an
+/// illegal move.
+#[derive(Clone, Debug)]
+pub struct RecordRepair {
+    pub verdict: Verdict,
+    /// `None` when nothing was searched: the record has no illegal move, or cannot be judged.
+    pub search: Option<Search>,
+}
+
+impl RecordRepair {
+    /// Whether the record stands once repaired: its best repair replays to the end with its
+    /// claims holding and its diagram matching, or it needed none.
+    pub fn stands(&self) -> bool {
+        match &self.search {
+            Some(s) => s.candidates.first().is_some_and(Candidate::is_perfect),
+            None => self.verdict.status == crate::verdict::Status::Valid,
+        }
+    }
+}
+
+/// The records of `src`, or record `only` (1-based), each with its verdict and, when it has an
+/// illegal move, its best repairs. `Err` when there is no record `only`.
+pub fn repair_source(
+    src: &str,
+    options: VerifyOptions,
+    repair: RepairOptions,
+    only: Option<usize>,
+) -> Result<Vec<RecordRepair>, String> {
+    // Repairs are judged on strict replays, as `verify` judges records by default.
+    let options = VerifyOptions { lenient: false, ..options };
+    let mut budget = phages::claims::SearchBudget::for_file(options.search_limit);
+    let mut out = Vec::new();
+    let mut count = 0;
+    for found in record::read(src, options.game) {
+        count += 1;
+        if only.is_some_and(|n| n != found.index()) {
+            continue;
+        }
+        let verdict = verify::prepare(src, &found, options).finish(&mut budget);
+        let judged = !verdict.problems.iter().any(|p| matches!(p.kind, ProblemKind::Syntax | ProblemKind::Undecided));
+        let illegal = verdict.problems.iter().any(|p| p.kind == ProblemKind::Illegal);
+        let search = (judged && illegal).then(|| search_record(src, &found, options, repair)).flatten();
+        out.push(RecordRepair { verdict, search });
+    }
+    match only {
+        Some(n) if out.is_empty() => Err(format!("there is no record {n} (the file has {count})")),
+        _ => Ok(out),
+    }
+}
+
+fn search_record(src: &str, found: &Found, options: VerifyOptions, repair: RepairOptions) -> Option<Search> {
+    match found {
+        Found::Published(r) => {
+            let start = verify::phages_start(r, options).ok()?;
+            // The claims of every candidate judged share twice the bound of one claim, so that a
+            // record that stops before the end costs a bounded time to repair.
+            let budget =
+                phages::claims::SearchBudget { per_claim: options.search_limit, file_left: options.search_limit * 2 };
+            let mut judge = PublishedJudge { record: r, budget };
+            Some(search(start, &r.tokens, &mut judge, repair))
+        }
+        Found::Common(r) => {
+            struct Work<'s, 'r, 'a> {
+                src: &'s str,
+                record: &'r CommonRecord<'a>,
+                repair: RepairOptions,
+            }
+            impl WithRecorded for Work<'_, '_, '_> {
+                type Output = Option<Search>;
+                fn run<G: Recorded>(self) -> Option<Search> {
+                    let start = verify::common_start::<G>(self.src, self.record).ok()?;
+                    let mut judge = CommonJudge { record: self.record };
+                    Some(search(start, &self.record.tokens, &mut judge, self.repair))
+                }
+            }
+            let kind: GameKind = verify::common_kind(src, r, options.game).ok()?;
+            kind.with_recorded(Work { src, record: r, repair }).flatten()
+        }
+    }
+}
+
+/// The text of a record (`span` of `src`) with a repair's changes made: what `--write` prints.
+pub fn repaired_text(src: &str, span: &Span, changes: &[Change]) -> String {
+    let mut splices: Vec<(Span, String)> = Vec::new();
+    for c in changes {
+        match c.kind {
+            ChangeKind::Replace | ChangeKind::Delete => {
+                // Token by token where the counts agree; else the first token takes every new one.
+                // A token that goes takes the blanks after it, never the move numbers and line
+                // ends between tokens.
+                let new: Vec<&str> = c.to.split_whitespace().collect();
+                let one_each = new.len() == c.spans.len();
+                for (n, s) in c.spans.iter().enumerate() {
+                    let text = match (one_each, n) {
+                        (true, n) => new[n].to_string(),
+                        (false, 0) if !new.is_empty() => c.to.clone(),
+                        _ => String::new(),
+                    };
+                    let blanks = if text.is_empty() {
+                        src[s.end..].bytes().take_while(|b| matches!(b, b' ' | b'\t')).count()
+                    } else {
+                        0
+                    };
+                    splices.push((s.start..s.end + blanks, text));
+                }
+            }
+            ChangeKind::Insert if c.at_end => {
+                let at = c.spans[0].end;
+                splices.push((at..at, format!(" {}", c.to)));
+            }
+            ChangeKind::Insert => {
+                let at = c.spans[0].start;
+                splices.push((at..at, format!("{} ", c.to)));
+            }
+            ChangeKind::Swap => {
+                let (a, b) = (&c.spans[0], &c.spans[1]);
+                splices
+                    .push((a.start..b.end, format!("{}{}{}", &src[b.clone()], &src[a.end..b.start], &src[a.clone()])));
+            }
+        }
+    }
+    splices.sort_by_key(|(s, _)| (s.start, s.end));
+    let mut out = String::new();
+    let mut at = span.start;
+    for (s, text) in splices {
+        out.push_str(&src[at..s.start.max(at)]);
+        out.push_str(&text);
+        at = at.max(s.end);
+    }
+    out.push_str(&src[at..span.end]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::{with_record, WithStart};
+
+    /// The records of the samples that replay: every one in the folders given.
+    fn each_record(folders: &[&str], mut work: impl FnMut(&str, usize, &str)) {
+        for folder in folders {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples").join(folder);
+            let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+            paths.sort();
+            for path in paths.iter().filter(|p| p.extension().is_some_and(|e| e == "txt")) {
+                let src = std::fs::read_to_string(path).unwrap();
+                for index in 1..=record::read(&src, None).count() {
+                    work(&src, index, &path.display().to_string());
+                }
+            }
+        }
+    }
+
+    /// The search's replay reads tokens as `verify` does: it stops at the same token, after the
+    /// same moves.
+    #[test]
+    fn the_search_replays_records_as_verify_does() {
+        struct Strict;
+        impl WithStart for Strict {
+            type Output = (Option<usize>, usize);
+            fn run<G: Notation>(self, start: G, tokens: &[Token]) -> Self::Output {
+                let strict = replay(start, tokens, ReplayOptions::default());
+                (strict.stopped_at, strict.moves)
+            }
+        }
+        let mut compared = 0;
+        each_record(&["quadraphages", "quadraphages/broken", "hexaphages"], |src, index, name| {
+            let Ok((expected, _)) = with_record(src, index, VerifyOptions::default(), Strict) else { return };
+            let r = match record::read(src, None).nth(index - 1) {
+                Some(Found::Published(r)) => r,
+                _ => return,
+            };
+            let Ok(start) = verify::phages_start(&r, VerifyOptions::default()) else { return };
+            let ours = run(start, &r.tokens, &vec![false; r.tokens.len()], 0, &mut 0, |_, _| {});
+            assert_eq!((ours.stop, ours.moves), expected, "{name} #{index}");
+            compared += 1;
+        });
+        assert!(compared > 10, "{compared} records compared");
+    }
+
+    /// A candidate replayed from the position its edit leaves alone (the edit's place less what the
+    /// notation reads ahead) stops where its replay from the start stops: so the search may start
+    /// there. Every legal move in place of every token of the published records, and before it.
+    #[test]
+    fn a_replay_from_before_an_edit_stops_where_one_from_the_start_does() {
+        let mut compared = 0;
+        each_record(&["quadraphages", "hexaphages"], |src, index, name| {
+            let Some(Found::Published(r)) = record::read(src, None).nth(index - 1) else { return };
+            let Ok(start) = verify::phages_start(&r, VerifyOptions::default()) else { return };
+            let tokens = &r.tokens;
+            let mut positions = Vec::new();
+            let root =
+                run(start.clone(), tokens, &vec![false; tokens.len()], 0, &mut 0, |_, p| positions.push(p.clone()));
+            let stop = root.stop.unwrap_or(positions.len());
+            for j in 0..stop.min(positions.len()) {
+                for text in written_legal(&positions[j]) {
+                    for op in [Op::replace(text.clone()), Op::insert(vec![text])] {
+                        let edits = [Edit { at: j, op, expressible: true }];
+                        let edited = apply::<Phages>(tokens, &edits);
+                        let from = j.saturating_sub(Phages::READ_AHEAD);
+                        let whole = run(start.clone(), &edited.tokens, &edited.forced, 0, &mut 0, |_, _| {});
+                        let part =
+                            run(positions[from].clone(), &edited.tokens, &edited.forced, from, &mut 0, |_, _| {});
+                        assert_eq!(whole.stop, part.stop, "{name} #{index}: {edits:?}");
+                        compared += 1;
+                    }
+                }
+            }
+        });
+        assert!(compared > 1000, "{compared} candidates compared");
+    }
+
+    #[test]
+    fn text_distance_counts_character_edits() {
+        assert_eq!(text_distance("d2d5", "d8d5"), 1);
+        assert_eq!(text_distance("g7g5", "g3g5"), 1);
+        assert_eq!(text_distance("", "abc"), 3);
+        assert_eq!(text_distance("a7a8", "a8a7"), 2);
+    }
+}

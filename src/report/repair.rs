@@ -1,0 +1,283 @@
+//! The reports of `referee repair`: per record, its first illegal move and its best repairs, each
+//! with its edits in the record's own text, what is still wrong, the final diagram and the claims.
+
+use serde::Serialize;
+
+use super::json::{to_line, ClaimItem};
+use super::{painted, reach_words, status_name, HumanStyle, Source};
+use crate::repair::{Bound, Candidate, Change, ChangeKind, Reach, RecordRepair, Search};
+use crate::verdict::{ClaimStatus, Problem, ProblemKind, Status};
+
+/// Violations left that a candidate lists by place; the others are counted.
+const VIOLATIONS_LISTED: usize = 3;
+
+fn at(source: &Source, offset: usize) -> String {
+    let (line, column) = source.line_col(offset);
+    format!("{line}:{column}")
+}
+
+/// An edit in words: `28:31 d2d5 → d8d5`, `30:4 insert ---- before i6i9`.
+fn change_words(source: &Source, c: &Change) -> String {
+    let place = at(source, c.spans[0].start);
+    let mut words = match c.kind {
+        ChangeKind::Replace if c.from == c.to => format!("{place} {} as written", c.from),
+        ChangeKind::Replace => format!("{place} {} → {}", c.from, c.to),
+        ChangeKind::Delete => format!("{place} delete {}", c.from),
+        ChangeKind::Insert if c.at_end => format!("{} insert {} at the end", at(source, c.spans[0].end), c.to),
+        ChangeKind::Insert => {
+            let before = &source.text()[c.spans[0].clone()];
+            format!("{place} insert {} before {before}", c.to)
+        }
+        ChangeKind::Swap => format!("{place} swap {} → {}", c.from, c.to),
+    };
+    if !c.expressible {
+        words.push_str(" (play that did not happen: not legal as written, replayed anyway)");
+    }
+    words
+}
+
+fn claim_line(c: &crate::verdict::ClaimCheck) -> String {
+    format!("claim `{}`: {}: {}", c.text, c.status.name(), c.detail)
+}
+
+fn first_illegal(problems: &[Problem]) -> Option<&Problem> {
+    problems.iter().find(|p| p.kind == ProblemKind::Illegal)
+}
+
+/// What is still wrong with a candidate: nothing, or where its replay stops and what follows.
+fn remaining_words(source: &Source, c: &Candidate) -> String {
+    let Some(first) = c.violations.first() else {
+        return format!("the record then replays to the end ({} moves): {}", c.moves, c.score);
+    };
+    let stop = reach_words(source, &Reach::StopsAt { span: first.span.clone(), token: first.token.clone() })
+        .replace("the rest replays up to", "the record then replays up to");
+    let mut words = format!("{stop}: {}", first.message);
+    let more = &c.violations[1..];
+    if !more.is_empty() {
+        let listed: Vec<String> = more
+            .iter()
+            .take(VIOLATIONS_LISTED)
+            .map(|v| format!("`{}` at {}", v.token, at(source, v.span.start)))
+            .collect();
+        let rest = more.len().saturating_sub(VIOLATIONS_LISTED);
+        let n = more.len();
+        words.push_str(&format!(
+            "; read leniently past it, {n} more violation{} follow{}: {}{}",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "s" } else { "" },
+            listed.join(", "),
+            if rest > 0 { format!(" and {rest} more") } else { String::new() }
+        ));
+    }
+    words
+}
+
+fn diagram_words(c: &Candidate) -> Option<String> {
+    let claim = c.claims.iter().find(|k| k.kind == crate::verdict::ClaimKind::FinalPosition)?;
+    let status = c.final_position()?;
+    let n = c.final_cells_differing?;
+    let detail = if c.replays_to_end {
+        claim.detail.clone()
+    } else {
+        // The claim itself is unchecked; the cells are compared where the lenient replay ends.
+        match n {
+            0 => "every cell matches where a lenient replay past the violations left ends".to_string(),
+            1 => "1 cell differs from where a lenient replay past the violations left ends".to_string(),
+            n => format!("{n} cells differ from where a lenient replay past the violations left ends"),
+        }
+    };
+    Some(format!("final diagram: {}: {detail}", status.name()))
+}
+
+fn search_words(s: &Search) -> String {
+    let mut words = format!(
+        "searched {} candidate{} of up to {} edit{} ({} tokens replayed)",
+        s.tried,
+        if s.tried == 1 { "" } else { "s" },
+        s.depth,
+        if s.depth == 1 { "" } else { "s" },
+        s.positions
+    );
+    match s.stopped {
+        None => {}
+        Some(Bound::Positions(n)) => words.push_str(&format!(
+            "; the search stopped at its bound of {n} tokens replayed (raise it with --max-positions): a better repair may exist"
+        )),
+        Some(Bound::Time(t)) => words.push_str(&format!(
+            "; the search stopped at its time limit of {} s (raise it with --time-limit): a better repair may exist",
+            t.as_secs_f64()
+        )),
+    }
+    words
+}
+
+/// The human report of one record: its first illegal move and its best repairs, or why it has none.
+pub fn repair_human(source: &Source, r: &RecordRepair, style: HumanStyle) -> String {
+    let v = &r.verdict;
+    let (line, _) = source.line_col(v.span.start);
+    let game = v.game.map_or("unknown game", |g| g.name());
+    let mut out = format!("{}: record {} ({game}, line {line}): ", source.name(), v.index);
+    let status = painted(&status_name(v.status).replace('_', " "), v.status.into(), style.color);
+    let first = v.problems.first();
+    match (&r.search, v.status) {
+        (_, Status::Valid) => out.push_str(&format!("{status}: nothing to repair\n")),
+        (None, Status::Undecided | Status::SyntaxError) => {
+            let p = first.expect("a record that is not valid has a problem");
+            out.push_str(&format!(
+                "{status} at {}: {}\n  referee repairs the moves of records it can read and judge, so this one is left as it is\n",
+                at(source, p.span.start),
+                p.message
+            ));
+        }
+        (None, _) => {
+            out.push_str(&format!("{status}\n"));
+            match first_illegal(&v.problems) {
+                Some(p) => out.push_str(&format!("  illegal move at {}: {}\n", at(source, p.span.start), p.message)),
+                None => out.push_str("  every move is legal: repair edits moves, and only where one is illegal\n"),
+            }
+            for c in &v.claims {
+                out.push_str(&format!("  {}\n", claim_line(c)));
+            }
+        }
+        (Some(s), _) => {
+            match first_illegal(&v.problems) {
+                Some(p) => {
+                    out.push_str(&format!("{status} at {} `{}`: {}\n", at(source, p.span.start), p.token, p.message))
+                }
+                None => out.push_str(&format!("{status}\n")),
+            }
+            if s.candidates.is_empty() {
+                out.push_str("  no repair found\n");
+            }
+            for (n, c) in s.candidates.iter().enumerate() {
+                out.push_str(&format!("  repair {}:\n", n + 1));
+                for ch in &c.changes {
+                    out.push_str(&format!("    {}\n", change_words(source, ch)));
+                }
+                out.push_str(&format!("    {}\n", remaining_words(source, c)));
+                if let Some(d) = diagram_words(c) {
+                    out.push_str(&format!("    {d}\n"));
+                }
+                for claim in c.claims.iter().filter(|k| k.kind == crate::verdict::ClaimKind::Result) {
+                    out.push_str(&format!("    {}\n", claim_line(claim)));
+                }
+            }
+            out.push_str(&format!("  {}\n", search_words(s)));
+        }
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct RecordLine<'a> {
+    file: &'a str,
+    index: usize,
+    line: usize,
+    game: Option<&'static str>,
+    /// `verify`'s status of the record as written.
+    status: Status,
+    candidates: Vec<CandidateItem<'a>>,
+    /// `null` when nothing was searched.
+    search: Option<SearchItem>,
+    /// Why nothing was searched, when nothing was.
+    note: Option<String>,
+}
+
+#[derive(Serialize)]
+struct EditItem<'a> {
+    line: usize,
+    column: usize,
+    from: &'a str,
+    to: &'a str,
+    kind: &'static str,
+    expressible: bool,
+}
+
+#[derive(Serialize)]
+struct ViolationItem<'a> {
+    line: usize,
+    column: usize,
+    token: &'a str,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct CandidateItem<'a> {
+    edits: Vec<EditItem<'a>>,
+    replays_to_end: bool,
+    violations_remaining: usize,
+    /// Where the repaired record's replay stops, when it does.
+    first_violation: Option<ViolationItem<'a>>,
+    final_position: Option<&'static str>,
+    final_cells_differing: Option<usize>,
+    claims: Vec<ClaimItem<'a>>,
+}
+
+#[derive(Serialize)]
+struct SearchItem {
+    tried: usize,
+    positions: u64,
+    edits: usize,
+    /// `positions` or `time` when a bound stopped the search; `null` when it was done.
+    stopped_by: Option<&'static str>,
+}
+
+fn candidate_item<'a>(source: &Source, c: &'a Candidate) -> CandidateItem<'a> {
+    let edits = c
+        .changes
+        .iter()
+        .map(|ch| {
+            let offset = if ch.at_end { ch.spans[0].end } else { ch.spans[0].start };
+            let (line, column) = source.line_col(offset);
+            EditItem { line, column, from: &ch.from, to: &ch.to, kind: ch.kind.name(), expressible: ch.expressible }
+        })
+        .collect();
+    let first_violation = c.violations.first().map(|v| {
+        let (line, column) = source.line_col(v.span.start);
+        ViolationItem { line, column, token: &v.token, message: &v.message }
+    });
+    CandidateItem {
+        edits,
+        replays_to_end: c.replays_to_end,
+        violations_remaining: c.violations.len(),
+        first_violation,
+        final_position: c.final_position().map(ClaimStatus::name),
+        final_cells_differing: c.final_cells_differing,
+        claims: c.claims.iter().map(|k| ClaimItem::of(k, source.line_col(k.span.start))).collect(),
+    }
+}
+
+/// One JSON object for a record, on one line: its repairs, best first.
+pub fn repair_json(source: &Source, r: &RecordRepair) -> String {
+    let v = &r.verdict;
+    let note = match (&r.search, v.status) {
+        (Some(_), _) => None,
+        (None, Status::Valid) => Some("nothing to repair".to_string()),
+        (None, _) => Some(v.problems.first().map_or_else(
+            || "every move is legal: repair edits moves, and only where one is illegal".to_string(),
+            |p| match p.kind {
+                ProblemKind::Illegal => format!("no repair was searched: {}", p.message),
+                ProblemKind::Claim => "every move is legal: repair edits moves, and only where one is illegal".into(),
+                _ => format!("not repaired: {}", p.message),
+            },
+        )),
+    };
+    to_line(&RecordLine {
+        file: source.name(),
+        index: v.index,
+        line: source.line_col(v.span.start).0,
+        game: v.game.map(|g| g.name()),
+        status: v.status,
+        candidates: r.search.iter().flat_map(|s| s.candidates.iter().map(|c| candidate_item(source, c))).collect(),
+        search: r.search.as_ref().map(|s| SearchItem {
+            tried: s.tried,
+            positions: s.positions,
+            edits: s.depth,
+            stopped_by: s.stopped.map(|b| match b {
+                Bound::Positions(_) => "positions",
+                Bound::Time(_) => "time",
+            }),
+        }),
+        note,
+    })
+}
