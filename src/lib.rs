@@ -9,6 +9,7 @@ pub mod record;
 pub mod render;
 pub mod replay;
 pub mod report;
+pub mod search;
 pub mod stream;
 pub mod verdict;
 pub mod verify;
