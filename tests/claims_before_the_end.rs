@@ -320,3 +320,32 @@ fn the_searches_of_a_file_share_one_budget_in_file_order_however_it_is_read() {
     let strip = |v: Vec<(Status, ClaimCheck)>| v.into_iter().map(|(s, c)| (s, c.status, c.detail)).collect::<Vec<_>>();
     assert_eq!(strip(streamed), strip(expected));
 }
+
+#[test]
+fn a_lenient_replay_past_a_violation_is_searched_as_replayed() {
+    // A pass written where a placement was possible, a few moves before the end (random games end
+    // in two passes): lenient replay goes past it, and the claim is searched from the game as
+    // replayed, and says so.
+    let mut searched = 0;
+    for seed in 0..6 {
+        let start = Quarod::start(Some(4), None).expect("4x4");
+        let moves = random_game(&start, seed, 100);
+        let record = claiming(&write_common_record(&start, &moves[..moves.len() - 4], &[]), "1-0");
+        let text = record.replacen(" 1-0\n", " pass 1-0\n", 1);
+        let options = VerifyOptions { lenient: true, ..VerifyOptions::default() };
+        let v = &verify_source(&text, options)[0];
+        let claim = result_claim(v);
+        if v.problems.iter().filter(|p| p.kind == referee::verdict::ProblemKind::Illegal).count() != 1 || v.game_over {
+            continue;
+        }
+        assert!(
+            claim.detail.starts_with("as replayed, past 1 violation: the record stops before the game is over, and "),
+            "{}",
+            claim.detail
+        );
+        assert!(claim.detail.ends_with("positions searched)"), "{}", claim.detail);
+        assert_eq!(claim.violations_accepted, 1);
+        searched += 1;
+    }
+    assert!(searched > 0, "no record had the one violation");
+}

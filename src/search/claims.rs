@@ -47,7 +47,8 @@ pub fn winners<G: Recorded>(position: &G, limits: Limits) -> Result<Searched<Opt
     search(position, &Winner::of(position), limits)
 }
 
-/// `Black wins`, `nobody wins`.
+/// A result as a claim or best play says it: `Black wins`, `nobody wins` (`a tie` in a claim, which
+/// continuations "give").
 fn stated(names: &[&str], winner: Option<u8>) -> String {
     match winner {
         Some(w) => format!("{} wins", names[usize::from(w)]),
@@ -80,7 +81,7 @@ pub fn judge<G: Recorded>(position: &G, claimed: Option<u8>, budget: &mut Search
         Ok(found) => found,
     };
     let names = position.player_names();
-    let said = stated(names, claimed);
+    let said = if claimed.is_some() { stated(names, claimed) } else { "a tie".to_string() };
     let searched = format!("{} positions searched", found.positions);
     let mut reach = reachable_words(names, &found.results);
     if let Some(best) = found.best {

@@ -51,20 +51,16 @@ pub trait Position: Game {
     }
 }
 
-/// A hash of a board and the rest of a position, for [`Position::key_hash`]: `cells` gives each
-/// cell's content as a small number, written eight cells to a word.
-pub fn board_hash(cells: impl IntoIterator<Item = u8>, rest: impl Hash) -> u64 {
+/// A hash of a board and the rest of a position, for [`Position::key_hash`]: `code` gives each
+/// cell's content as a small number, and the cells go eight to a word.
+pub fn board_hash<T>(cells: &[T], code: impl Fn(&T) -> u8, rest: impl Hash) -> u64 {
+    let word = |cells: &[T]| cells.iter().fold(0u64, |w, c| w << 8 | u64::from(code(c)));
     let mut h = FxHasher::default();
-    let (mut word, mut n) = (0u64, 0);
-    for c in cells {
-        word = word << 8 | u64::from(c);
-        n += 1;
-        if n == 8 {
-            h.write_u64(word);
-            (word, n) = (0, 0);
-        }
+    let mut words = cells.chunks_exact(8);
+    for eight in &mut words {
+        h.write_u64(word(eight));
     }
-    h.write_u64(word);
+    h.write_u64(word(words.remainder()));
     rest.hash(&mut h);
     h.finish()
 }

@@ -661,7 +661,7 @@ impl crate::search::Position for Petrify {
             Square::Block => 3,
         };
         let rest = (key.size, key.to_move, key.plies, key.swapped, key.passes, key.last_board_play);
-        crate::search::board_hash(key.squares.iter().map(square), rest)
+        crate::search::board_hash(&key.squares, square, rest)
     }
 }
 

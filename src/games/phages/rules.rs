@@ -577,7 +577,7 @@ impl crate::search::Position for Phages {
             Content::Stone(s) => 3 + *s as u8,
         };
         let rest = (key.stones, key.to_move, key.phase, key.number, key.acted, key.failed, key.over, key.first_turn);
-        crate::search::board_hash(key.cells.iter().map(cell), rest)
+        crate::search::board_hash(&key.cells, cell, rest)
     }
 }
 

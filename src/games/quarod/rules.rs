@@ -616,7 +616,7 @@ impl crate::search::Position for Quarod {
     fn key_hash(key: &Quarod) -> u64 {
         let cell = |c: &Option<Piece>| c.map_or(0, |p| 1 + 4 * p.colour as u8 + p.rod as u8);
         let rest = (key.geo, key.to_move, key.turns, key.passes, key.swapped, key.last_actor);
-        crate::search::board_hash(key.cells.iter().map(cell), rest)
+        crate::search::board_hash(&key.cells, cell, rest)
     }
 }
 

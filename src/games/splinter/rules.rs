@@ -1670,7 +1670,7 @@ impl crate::search::Position for Splinter {
     fn key_hash(key: &Splinter) -> u64 {
         let square = |s: &Option<Piece>| s.map_or(0, |p| 1 + 4 * p.player as u8 + p.kind as u8);
         let rest = (key.size, key.to_move, &key.just_moved, key.quiet, key.moves, key.standing);
-        crate::search::board_hash(key.squares.iter().map(square), rest)
+        crate::search::board_hash(&key.squares, square, rest)
     }
 }
 
