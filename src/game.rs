@@ -95,7 +95,10 @@ pub struct Outcome {
 /// Notation is read in two stages, each with its own error: [`Recorded::parse_move`] checks a
 /// token's syntax alone; [`Recorded::resolve`] places it on the board (cells off the board are
 /// illegal, not a syntax error, since the board's size is the record's).
-pub trait Recorded: Game {
+///
+/// A result claimed before the end is searched ([`crate::search::Position`]), and records are
+/// verified on several threads, their searches waiting for their turn (hence `Send`).
+pub trait Recorded: Game + crate::search::Position + Send + 'static {
     /// A move as written, before it meets a position.
     type Written: Copy + fmt::Debug;
     /// The game's name in the `[Game "..."]` tag.

@@ -10,6 +10,7 @@ pub mod render;
 pub mod repair;
 pub mod replay;
 pub mod report;
+pub mod search;
 pub mod stream;
 pub mod verdict;
 pub mod verify;

@@ -15,7 +15,6 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::games::phages::claims::SearchBudget;
 use crate::record::{self, Found, Resume};
 use crate::verdict::Verdict;
 use crate::verify::{prepare, Prepared, VerifyOptions};
@@ -85,7 +84,7 @@ pub fn verify_stream<R: Read, E>(
     let mut eof = false;
     let mut from = Resume::default();
     let mut handed_on = 0;
-    let mut budget = SearchBudget::for_file(options.search_limit);
+    let mut budget = options.file_budget();
     let mut want = chunk_size;
     let mut broken = None;
     loop {

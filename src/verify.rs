@@ -6,6 +6,7 @@ use crate::record::common::{CommonRecord, TextDiagram};
 use crate::record::{self, Found, Record, TokenKind};
 use crate::render::ascii;
 use crate::replay::{replay, Notation, Reading, Replay, ReplayOptions};
+use crate::search::{SearchBudget, DEFAULT_SEARCH_BYTES};
 use crate::verdict::{
     compare_final_position, ClaimCheck, ClaimKind, ClaimStatus, Problem, ProblemKind, Status, Unchecked, Verdict,
 };
@@ -18,16 +19,31 @@ pub struct VerifyOptions {
     pub game: Option<GameKind>,
     /// Most positions searched to judge a claim made before the game is over.
     pub search_limit: usize,
+    /// Most bytes one such search may hold, whatever `search_limit` says.
+    pub search_bytes: usize,
 }
 
 impl Default for VerifyOptions {
     fn default() -> Self {
-        VerifyOptions { lenient: false, game: None, search_limit: DEFAULT_SEARCH_LIMIT }
+        VerifyOptions {
+            lenient: false,
+            game: None,
+            search_limit: DEFAULT_SEARCH_LIMIT,
+            search_bytes: DEFAULT_SEARCH_BYTES,
+        }
+    }
+}
+
+impl VerifyOptions {
+    /// What the searches of one file may spend: `search_limit` positions a claim, four times that
+    /// in all, `search_bytes` a search.
+    pub fn file_budget(&self) -> SearchBudget {
+        SearchBudget::for_file(self.search_limit, self.search_bytes)
     }
 }
 
 /// Enough for real endgames (thousands of positions) while a hopeless search stops in about a
-/// second and 100 MB.
+/// second (README, "Claims before the end", has the figures per game).
 pub const DEFAULT_SEARCH_LIMIT: usize = 250_000;
 
 impl Notation for Phages {
@@ -64,11 +80,8 @@ pub fn verify_source(src: &str, options: VerifyOptions) -> Vec<Verdict> {
 
 /// The verdicts on the records of `src`, one at a time as the reader finds them.
 pub fn verify_records(src: &str, options: VerifyOptions) -> impl Iterator<Item = Verdict> + '_ {
-    let mut budget = phages::claims::SearchBudget::for_file(options.search_limit);
-    record::read(src, options.game).map(move |found| match &found {
-        Found::Published(r) => verify_record(src, r, options, &mut budget),
-        Found::Common(r) => verify_common(src, r, options),
-    })
+    let mut budget = options.file_budget();
+    record::read(src, options.game).map(move |found| prepare(src, &found, options).finish(&mut budget))
 }
 
 fn problem(kind: ProblemKind, span: record::Span, token: &str, message: String) -> Problem {
@@ -132,19 +145,62 @@ fn status_of(problems: &[Problem]) -> Status {
 /// which draw on the search budget its file shares and so are judged in file order.
 pub enum Prepared<'r, 'a> {
     Done(Verdict),
-    Claims { verdict: Verdict, record: &'r Record<'a>, replay: Box<Replay<Phages>> },
+    /// A published record: its claims are still to judge.
+    Claims {
+        verdict: Verdict,
+        record: &'r Record<'a>,
+        replay: Box<Replay<Phages>>,
+    },
+    /// A common-format record: its claimed result is still to search.
+    Search {
+        verdict: Verdict,
+        pending: PendingSearch,
+    },
 }
 
 impl Prepared<'_, '_> {
     /// The verdict, its claims judged with the file's `budget`.
-    pub fn finish(self, budget: &mut phages::claims::SearchBudget) -> Verdict {
+    pub fn finish(self, budget: &mut SearchBudget) -> Verdict {
         match self {
             Prepared::Done(v) => v,
             Prepared::Claims { mut verdict, record, replay } => {
                 finish_record(&mut verdict, record, &replay, budget);
                 verdict
             }
+            Prepared::Search { mut verdict, pending } => {
+                pending.0.judge(&mut verdict, budget);
+                verdict
+            }
         }
+    }
+}
+
+/// A result claimed before a common-format game is over, with the position where the record stops,
+/// waiting for its search.
+pub struct PendingSearch(Box<dyn JudgeLater>);
+
+trait JudgeLater: Send {
+    /// Searches, and settles the claim and what follows from it in `v`.
+    fn judge(self: Box<Self>, v: &mut Verdict, budget: &mut SearchBudget);
+}
+
+struct PendingClaim<G> {
+    position: G,
+    /// The claim's place in the verdict's claims.
+    claim: usize,
+    winner: Option<u8>,
+}
+
+impl<G: Recorded> JudgeLater for PendingClaim<G> {
+    fn judge(self: Box<Self>, v: &mut Verdict, budget: &mut SearchBudget) {
+        let (status, detail) = crate::search::claims::judge(&self.position, self.winner, budget);
+        let claim = &mut v.claims[self.claim];
+        // A lenient replay's claim holds or fails as replayed: its detail says so again.
+        let past = claim.violations_accepted;
+        *claim = ClaimCheck { status, detail, violations_accepted: 0, ..claim.clone() }.as_replayed(past);
+        v.problems.extend(refuted_claims(std::slice::from_ref(claim)));
+        v.problems.sort_by_key(|p| p.span.start);
+        v.status = status_of(&v.problems);
     }
 }
 
@@ -152,12 +208,8 @@ impl Prepared<'_, '_> {
 pub fn prepare<'r, 'a>(src: &str, found: &'r Found<'a>, options: VerifyOptions) -> Prepared<'r, 'a> {
     match found {
         Found::Published(r) => prepare_record(src, r, options),
-        Found::Common(r) => Prepared::Done(verify_common(src, r, options)),
+        Found::Common(r) => prepare_common(src, r, options),
     }
-}
-
-fn verify_record(src: &str, r: &Record, options: VerifyOptions, budget: &mut phages::claims::SearchBudget) -> Verdict {
-    prepare_record(src, r, options).finish(budget)
 }
 
 /// A published record replayed, its claims still to judge; or its whole verdict when it cannot be
@@ -216,14 +268,14 @@ fn prepare_record<'r, 'a>(src: &str, r: &'r Record<'a>, options: VerifyOptions) 
     v.notes.extend(cap_note(&rep));
     if !phages::claims::needs_search(&r.tokens, &rep) {
         // Judged here, where records are judged side by side: no budget is drawn on.
-        finish_record(&mut v, r, &rep, &mut phages::claims::SearchBudget::for_file(0));
+        finish_record(&mut v, r, &rep, &mut SearchBudget::for_file(0, 0));
         return Prepared::Done(v);
     }
     Prepared::Claims { verdict: v, record: r, replay: Box::new(rep) }
 }
 
 /// Judges a replayed published record's claims, and what follows from them.
-fn finish_record(v: &mut Verdict, r: &Record, rep: &Replay<Phages>, budget: &mut phages::claims::SearchBudget) {
+fn finish_record(v: &mut Verdict, r: &Record, rep: &Replay<Phages>, budget: &mut SearchBudget) {
     v.claims = phages::claims::check(r, &r.tokens, rep, budget);
     v.problems.extend(refuted_claims(&v.claims));
     v.status = status_of(&v.problems);
@@ -322,7 +374,8 @@ pub(crate) fn common_kind(src: &str, r: &CommonRecord, forced: Option<GameKind>)
     })
 }
 
-fn verify_common(src: &str, r: &CommonRecord, options: VerifyOptions) -> Verdict {
+/// A common-format record verified, all but a claimed result that needs a search.
+fn prepare_common<'r, 'a>(src: &str, r: &CommonRecord, options: VerifyOptions) -> Prepared<'r, 'a> {
     let kind = common_kind(src, r, options.game);
     let mut v = Verdict::new(r.index, r.span.clone(), kind.as_ref().ok().copied());
     v.problems = r.syntax_errors.iter().map(|e| syntax_problem(src, e)).collect();
@@ -342,17 +395,21 @@ fn verify_common(src: &str, r: &CommonRecord, options: VerifyOptions) -> Verdict
         verdict: &'r mut Verdict,
     }
     impl WithRecorded for Verify<'_, '_, '_> {
-        type Output = ();
-        fn run<G: Recorded>(self) {
+        type Output = Option<PendingSearch>;
+        fn run<G: Recorded>(self) -> Option<PendingSearch> {
             verify_recorded::<G>(self.src, self.record, self.options, self.verdict)
         }
     }
+    let mut pending = None;
     match kind {
         Err(p) => v.problems.push(p),
         // Syntax errors stop a record before replay: its claims are not judged.
         Ok(_) if !v.problems.is_empty() => {}
         Ok(k) => {
-            if k.with_recorded(Verify { src, record: r, options, verdict: &mut v }).is_none() {
+            let verify = Verify { src, record: r, options, verdict: &mut v };
+            if let Some(p) = k.with_recorded(verify) {
+                pending = p;
+            } else {
                 let tag = r.tag("Game").map_or(r.span.start..r.span.start, |t| t.value_span.clone());
                 v.problems.push(problem(
                     ProblemKind::Syntax,
@@ -367,7 +424,10 @@ fn verify_common(src: &str, r: &CommonRecord, options: VerifyOptions) -> Verdict
     }
     v.problems.sort_by_key(|p| p.span.start);
     v.status = status_of(&v.problems);
-    v
+    match pending {
+        Some(pending) => Prepared::Search { verdict: v, pending },
+        None => Prepared::Done(v),
+    }
 }
 
 fn syntax_problem(src: &str, e: &record::SyntaxError) -> Problem {
@@ -406,19 +466,26 @@ pub fn common_start<G: Recorded>(src: &str, r: &CommonRecord) -> Result<G, Probl
     }
 }
 
-fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOptions, v: &mut Verdict) {
+/// Verifies a common-format record of game `G` into `v`; a result claimed before the game is over
+/// is left to search later, in file order, and returned as pending.
+fn verify_recorded<G: Recorded>(
+    src: &str,
+    r: &CommonRecord,
+    options: VerifyOptions,
+    v: &mut Verdict,
+) -> Option<PendingSearch> {
     let start = match common_start::<G>(src, r) {
         Ok(s) => s,
         Err(p) => {
             v.problems.push(p);
-            return;
+            return None;
         }
     };
     if r.setup.is_none() {
         if let Some(why) = start.no_game() {
             let at = r.tag("Size").or(r.tag("Players")).map_or(r.span.start..r.span.start, |t| t.value_span.clone());
             v.problems.push(problem(ProblemKind::Undecided, at.clone(), &src[at], why));
-            return;
+            return None;
         }
     }
     let mut errors = r.tokens.iter().filter(|t| t.kind == TokenKind::Written).filter_map(|t| {
@@ -435,7 +502,7 @@ fn verify_recorded<G: Recorded>(src: &str, r: &CommonRecord, options: VerifyOpti
         });
     }
     if !v.problems.is_empty() {
-        return;
+        return None;
     }
     let mut rep = replay(start, &r.tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
     v.problems.extend(rep.violations.iter_mut().map(illegal_move));
@@ -467,6 +534,7 @@ pub(crate) fn judge_recorded<G: Recorded>(r: &CommonRecord, rep: &Replay<G>, v: 
         }
     }
     let claimed = token.map(|(k, s, t)| (Some(k), s, t)).or(tag);
+    let mut pending = None;
     if let Some((kind, span, text)) = claimed {
         // The violations past which the claim was judged: none unless judged against the replay.
         let mut past = 0;
@@ -486,11 +554,15 @@ pub(crate) fn judge_recorded<G: Recorded>(r: &CommonRecord, rep: &Replay<G>, v: 
                 past = accepted;
                 match (&gap, &outcome) {
                     (Some(g), _) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g.clone()),
-                    (None, None) => (
-                        ClaimStatus::Unchecked(Unchecked::NotSearched),
-                        "the record stops before the game is over, and referee does not search continuations of this game"
-                            .to_string(),
-                    ),
+                    (None, None) => {
+                        // Searched later, in file order, since the file's searches share one budget.
+                        pending = Some(PendingClaim { position: position.clone(), claim: v.claims.len(), winner });
+                        (
+                            ClaimStatus::Unchecked(Unchecked::NotSearched),
+                            "the record stops before the game is over; its continuations are still to search"
+                                .to_string(),
+                        )
+                    }
                     (None, Some(o)) => {
                         let said = winner.map_or("nobody wins".to_string(), |w| format!("{} wins", names[w as usize]));
                         let real = describe_outcome(names, o);
@@ -534,6 +606,7 @@ pub(crate) fn judge_recorded<G: Recorded>(r: &CommonRecord, rep: &Replay<G>, v: 
     let points = outcome.as_ref().map_or_else(|| position.points(), |o| o.points.clone());
     v.score = names.iter().map(|n| n.to_string()).zip(points).collect();
     v.winner = outcome.as_ref().and_then(|o| o.winner).map(|w| names[w].to_string());
+    pending.map(|p| PendingSearch(Box::new(p)))
 }
 
 /// `Blue wins 20-16: ...` in the game's words.

@@ -182,7 +182,8 @@ fn the_search_bound_is_reported_when_it_stops_the_search() {
     assert!(out.contains("every one of its 7 reachable final scores gives X wins"), "{out}");
     let (code, out, _) = run(&["verify", "--search-limit", "100", file]);
     assert_eq!(code, 0, "an unchecked claim is not a false one");
-    assert!(out.contains("unchecked: the record stops before the game is over; the search of every continuation stopped at its bound of 100 positions"), "{out}");
+    assert!(out.contains("unchecked: the record stops before the game is over; the search of every continuation stopped at 100 positions / "), "{out}");
+    assert!(out.contains(", its bound of 100 positions (raise it with --search-limit)"), "{out}");
 }
 
 #[test]
@@ -235,7 +236,8 @@ fn the_searches_of_one_file_share_a_bounded_budget() {
         .collect();
     assert_eq!(details.len(), 7);
     assert!(
-        details[..4].iter().all(|d| d.ends_with("stopped at its bound of 50 positions (raise it with --search-limit)")),
+        details[..4].iter().all(|d| d.contains("stopped at 50 positions / ")
+            && d.ends_with("its bound of 50 positions (raise it with --search-limit)")),
         "{details:?}"
     );
     assert!(

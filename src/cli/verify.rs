@@ -358,7 +358,12 @@ pub fn run(args: VerifyArgs) -> ExitCode {
         let _ = rayon::ThreadPoolBuilder::new().num_threads(jobs as usize).build_global();
     }
     let mut run = Run {
-        options: VerifyOptions { lenient: args.lenient, game: args.game, search_limit: args.search_limit },
+        options: VerifyOptions {
+            lenient: args.lenient,
+            game: args.game,
+            search_limit: args.search_limit,
+            ..VerifyOptions::default()
+        },
         render: Render { format: args.format, quiet: args.quiet, style: HumanStyle { color, width: 80 } },
         parallel: rayon::current_num_threads() > 1,
         out: Out::new(),

@@ -637,6 +637,34 @@ impl BoardView for Petrify {
     }
 }
 
+/// The search stores Petrify positions whole: they are plain data (a board and the turn's state), and
+/// equal positions have the same continuations.
+impl crate::search::Position for Petrify {
+    type Key = Petrify;
+
+    fn key(&self) -> std::borrow::Cow<'_, Petrify> {
+        std::borrow::Cow::Borrowed(self)
+    }
+
+    fn into_key(self) -> Petrify {
+        self
+    }
+
+    fn key_heap_bytes(key: &Petrify) -> usize {
+        crate::search::allocation(std::mem::size_of_val(&*key.squares))
+    }
+
+    fn key_hash(key: &Petrify) -> u64 {
+        let square = |s: &Square| match s {
+            Square::Empty => 0,
+            Square::Disk(c) => 1 + *c as u8,
+            Square::Block => 3,
+        };
+        let rest = (key.size, key.to_move, key.plies, key.swapped, key.passes, key.last_board_play);
+        crate::search::board_hash(&key.squares, square, rest)
+    }
+}
+
 impl Game for Petrify {
     type Move = PetrifyMove;
     type Illegal = Illegal;

@@ -1,16 +1,16 @@
 //! What play can still reach from a position: used to decide a claimed result when a record
 //! stops before the game is over.
 //!
-//! The search is exhaustive (every legal continuation) and bounded by a number of distinct
-//! positions, so that a real endgame is settled quickly and an opening is refused rather than
-//! searched for hours. Every step fills an empty cell and a run of stays ends the game, so play
-//! is finite and the positions form a DAG: memoising each position's result is exact.
-
-use std::collections::HashMap;
-use std::rc::Rc;
+//! The search is the one every game uses ([`crate::search`]): exhaustive (every legal
+//! continuation), memoised, and bounded by a number of distinct positions and a number of bytes,
+//! so that a real endgame is settled quickly and an opening is refused rather than searched for
+//! hours or until memory runs out. Every step fills an empty cell and a run of stays ends the
+//! game, so play is finite and the positions form a DAG: memoising each position's result is
+//! exact. Claims name a score, so the results searched are the final marks of both sides.
 
 use super::rules::{Phages, Side};
 use crate::game::Game;
+use crate::search::{search, Goal, Limits, Stopped};
 
 /// Final marks: (X marks, O marks).
 type Marks = (u16, u16);
@@ -28,89 +28,45 @@ pub struct Analysis {
     pub positions: usize,
 }
 
-/// The search was stopped by its bound: `positions` distinct positions had been solved, one more
-/// than allowed, before the position asked about.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("the search was stopped after {positions} distinct positions, before deciding the result")]
-pub struct SearchLimit {
-    pub positions: usize,
+impl crate::search::Solved for Analysis {
+    fn positions(&self) -> usize {
+        self.positions
+    }
 }
 
-/// Searches every legal continuation of `position`, storing at most `max_positions` distinct
-/// positions. A position that is already over needs no search and is always answered.
-pub fn analyse(position: &Phages, max_positions: usize) -> Result<Analysis, SearchLimit> {
-    if position.is_over() {
-        return Ok(Analysis { outcomes: vec![marks(position)], best_play: marks(position), positions: 1 });
+/// The final marks of both sides, each side to move preferring its own margin.
+struct FinalMarks;
+
+impl Goal<Phages> for FinalMarks {
+    type Result = Marks;
+
+    fn result(&self, end: &Phages) -> Marks {
+        marks(end)
     }
-    let mut search = Search { table: HashMap::default(), max_positions };
-    let root = search.solve(position)?;
-    Ok(Analysis { outcomes: root.outcomes.to_vec(), best_play: root.best, positions: search.table.len() })
+
+    fn best_play(&self) -> bool {
+        true
+    }
+
+    fn prefers(&self, at: &Phages, a: Marks, b: Marks) -> bool {
+        preference(at.to_move(), a) > preference(at.to_move(), b)
+    }
+}
+
+/// Searches every legal continuation of `position` within `limits`. A position that is already
+/// over needs no search and is always answered.
+pub fn analyse(position: &Phages, limits: Limits) -> Result<Analysis, Stopped> {
+    let found = search(position, &FinalMarks, limits)?;
+    Ok(Analysis {
+        best_play: found.best.unwrap_or_else(|| marks(position)),
+        outcomes: found.results,
+        positions: found.positions,
+    })
 }
 
 fn marks(position: &Phages) -> Marks {
     let m = position.score().marks;
     (m[0], m[1])
-}
-
-/// A position's result. Sets are shared because many positions reach exactly the outcomes of
-/// one of their children (forced stays, single moves).
-#[derive(Clone)]
-struct Entry {
-    outcomes: Rc<[Marks]>,
-    best: Marks,
-}
-
-struct Search {
-    // The derived `Hash` of a position writes every cell separately, and with the default SipHash
-    // that took three quarters of the search time; nobody picks positions to attack the table.
-    table: HashMap<Phages, Entry, rustc_hash::FxBuildHasher>,
-    max_positions: usize,
-}
-
-impl Search {
-    fn solve(&mut self, position: &Phages) -> Result<Entry, SearchLimit> {
-        if let Some(entry) = self.table.get(position) {
-            return Ok(entry.clone());
-        }
-        let moves = position.legal_moves();
-        // An empty move list on a game not over cannot arise from a valid setup; scoring it as
-        // final keeps the search total instead of panicking.
-        let entry = if moves.is_empty() {
-            Entry { outcomes: Rc::from([marks(position)]), best: marks(position) }
-        } else {
-            let mover = position.to_move();
-            let mut merged: Vec<Marks> = Vec::new();
-            let mut largest: Option<Rc<[Marks]>> = None;
-            let mut best: Option<Marks> = None;
-            for m in moves {
-                let mut child = position.clone();
-                child.play_unchecked(m);
-                let result = self.solve(&child)?;
-                merged.extend_from_slice(&result.outcomes);
-                // `Option::is_none_or` is newer than the crate's rust-version (1.80).
-                if largest.as_ref().is_none_or(|l| l.len() < result.outcomes.len()) {
-                    largest = Some(result.outcomes);
-                }
-                if best.is_none_or(|b| preference(mover, result.best) > preference(mover, b)) {
-                    best = Some(result.best);
-                }
-            }
-            merged.sort_unstable();
-            merged.dedup();
-            // The union contains every child's set, so if it is no larger than the largest one it
-            // is that set: share it rather than store a copy.
-            let outcomes = match largest {
-                Some(l) if l.len() == merged.len() => l,
-                _ => Rc::from(merged),
-            };
-            Entry { outcomes, best: best.unwrap_or_else(|| marks(position)) }
-        };
-        if self.table.len() >= self.max_positions {
-            return Err(SearchLimit { positions: self.table.len() + 1 });
-        }
-        self.table.insert(position.clone(), entry.clone());
-        Ok(entry)
-    }
 }
 
 /// How much `side` likes a final score: its margin first, then its own marks.
@@ -127,6 +83,12 @@ mod tests {
     use super::*;
     use crate::games::phages::PhagesMove;
     use crate::geometry::{Cell, CellLabel, Geometry};
+    use crate::search::{Bound, DEFAULT_SEARCH_BYTES};
+
+    /// Limits of `positions` positions and the default byte budget.
+    fn at_most(positions: usize) -> Limits {
+        Limits { positions, bytes: DEFAULT_SEARCH_BYTES }
+    }
 
     fn cell(geo: Geometry, s: &str) -> Cell {
         geo.parse_label(CellLabel::parse(s).unwrap()).unwrap()
@@ -166,9 +128,9 @@ mod tests {
         // X's d1 is shut in, so its stay is forced and ends the game with O's last stay.
         assert!(p.is_over());
         let want = Analysis { outcomes: vec![(3, 2)], best_play: (3, 2), positions: 1 };
-        assert_eq!(analyse(&p, 1000), Ok(want.clone()));
+        assert_eq!(analyse(&p, at_most(1000)), Ok(want.clone()));
         // Nothing is searched, so even a zero bound answers.
-        assert_eq!(analyse(&p, 0), Ok(want));
+        assert_eq!(analyse(&p, at_most(0)), Ok(want));
     }
 
     #[test]
@@ -183,7 +145,7 @@ mod tests {
         //      From b1, O's only cell b1 is taken: O stays whatever m, (4, 2).
         //      From a2, m=1 leaves O stuck, (4, 2); m=2 lets O go b3-b1 across X's mark on b2
         //      (marks do not block), O has 3 marks and then everyone is stuck: (4, 3).
-        let a = analyse(&three_by_three_endgame(), 10_000).unwrap();
+        let a = analyse(&three_by_three_endgame(), at_most(10_000)).unwrap();
         assert_eq!(a.outcomes, vec![(3, 2), (3, 4), (4, 2), (4, 3)]);
     }
 
@@ -195,9 +157,9 @@ mod tests {
         let line = "2 a1c1 c3a3 1 a3b3 c1c2 1 c2b2 -b3";
         let o_to_announce = after(Geometry::Square { size: 3 }, &["a1"], &["c3"], line);
         assert_eq!(o_to_announce.to_move(), Side::O);
-        assert_eq!(analyse(&o_to_announce, 10_000).unwrap().best_play, (3, 2));
+        assert_eq!(analyse(&o_to_announce, at_most(10_000)).unwrap().best_play, (3, 2));
         // X then compares 1, worth (3, 2) = +1, with 2, worth (3, 4) = -1, and announces 1.
-        let a = analyse(&p, 10_000).unwrap();
+        let a = analyse(&p, at_most(10_000)).unwrap();
         assert_eq!(a.best_play, (3, 2));
         assert!(a.outcomes.contains(&a.best_play));
         // (4, 2) is reachable and better for X, but only if O helps.
@@ -207,11 +169,28 @@ mod tests {
     #[test]
     fn the_bound_stops_the_search_and_says_where() {
         let p = Phages::from_labels(Geometry::Hex { side: 2 }, &["a2"], &["e2"], Side::X).unwrap();
-        assert_eq!(analyse(&p, 1), Err(SearchLimit { positions: 2 }));
-        let full = analyse(&p, usize::MAX).unwrap();
+        let stopped = analyse(&p, at_most(1)).unwrap_err();
+        assert_eq!((stopped.bound, stopped.positions), (Bound::Positions, 1));
+        let full = analyse(&p, at_most(usize::MAX)).unwrap();
         assert!(full.positions > 100);
-        assert_eq!(analyse(&p, full.positions), Ok(full.clone()));
-        assert_eq!(analyse(&p, full.positions - 1), Err(SearchLimit { positions: full.positions }));
+        assert_eq!(analyse(&p, at_most(full.positions)), Ok(full.clone()));
+        let stopped = analyse(&p, at_most(full.positions - 1)).unwrap_err();
+        assert_eq!((stopped.bound, stopped.positions), (Bound::Positions, full.positions - 1));
+    }
+
+    #[test]
+    fn the_byte_budget_stops_the_search_whatever_the_position_bound() {
+        let p = Phages::from_labels(Geometry::Hex { side: 2 }, &["a2"], &["e2"], Side::X).unwrap();
+        let whole = crate::search::search(&p, &FinalMarks, at_most(usize::MAX)).unwrap();
+        assert!(whole.bytes > 0 && whole.bytes < DEFAULT_SEARCH_BYTES, "{}", whole.bytes);
+        // Half the bytes the whole search held stop it, before its end, within the budget.
+        let budget = whole.bytes / 2;
+        let stopped = analyse(&p, Limits { positions: usize::MAX, bytes: budget }).unwrap_err();
+        assert_eq!(stopped.bound, Bound::Bytes);
+        assert!(stopped.bytes <= budget && stopped.positions < whole.positions, "{stopped:?}");
+        // Exactly the bytes it needs let it end.
+        let exact = analyse(&p, Limits { positions: usize::MAX, bytes: whole.bytes }).unwrap();
+        assert_eq!(exact.positions, whole.positions);
     }
 
     /// The same answers from a plain tree walk, with no transposition table to get wrong.
@@ -242,7 +221,7 @@ mod tests {
             let best = walk(&p, &mut outcomes);
             outcomes.sort_unstable();
             outcomes.dedup();
-            let a = analyse(&p, 100_000).unwrap();
+            let a = analyse(&p, at_most(100_000)).unwrap();
             assert_eq!((a.outcomes, a.best_play), (outcomes, best));
         }
     }

@@ -35,26 +35,8 @@ fn result_words(marks: (u16, u16), stones: u16) -> String {
     format!("{lead} on marked cells ({a}-{b} counting the cells under each side's own stones)")
 }
 
-/// How many positions the searches of continuations may visit: per claim, and over all the claims
-/// of one file, so that a file of many records that each stop early cannot take unbounded time.
-#[derive(Clone, Copy, Debug)]
-pub struct SearchBudget {
-    pub per_claim: usize,
-    pub file_left: usize,
-}
-
-impl SearchBudget {
-    /// A file may search as much as this many claims at their full bound.
-    pub const CLAIMS_PER_FILE: usize = 4;
-
-    pub fn for_file(per_claim: usize) -> SearchBudget {
-        SearchBudget { per_claim, file_left: per_claim.saturating_mul(Self::CLAIMS_PER_FILE) }
-    }
-
-    fn per_file(&self) -> usize {
-        self.per_claim.saturating_mul(Self::CLAIMS_PER_FILE)
-    }
-}
+/// The budget the searches of one file share: see [`crate::search::SearchBudget`].
+pub use crate::search::SearchBudget;
 
 /// Whether checking the claims of a record searches continuations (RULINGS 9), and so draws on
 /// its file's budget: a claimed result of a record that replays to its end (without fault, or
@@ -103,27 +85,10 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
                     None => (ClaimStatus::Refuted, format!("the game is over: {}", result_words(marks, stones))),
                 }
             }
-            None if budget.file_left == 0 => (
-                ClaimStatus::Unchecked(Unchecked::SearchLimit),
-                format!(
-                    "the record stops before the game is over, and this file's searches have used up their budget of {} positions (raise it with --search-limit)",
-                    budget.per_file()
-                ),
-            ),
-            None => {
-                let bound = budget.per_claim.min(budget.file_left);
-                let found = analyse(position, bound);
-                budget.file_left -= found.as_ref().map_or(bound, |a| a.positions).min(budget.file_left);
-                match found {
-                    Err(_) => (
-                        ClaimStatus::Unchecked(Unchecked::SearchLimit),
-                        format!(
-                            "the record stops before the game is over; the search of every continuation stopped at its bound of {bound} positions (raise it with --search-limit)"
-                        ),
-                    ),
-                    Ok(a) => judge_continuations(&a, stones, claimant, score, &stated),
-                }
-            }
+            None => match budget.spend(|limits| analyse(position, limits)) {
+                Err(why) => (ClaimStatus::Unchecked(Unchecked::SearchLimit), why.to_string()),
+                Ok(a) => judge_continuations(&a, stones, claimant, score, &stated),
+            },
         };
         out.push(
             ClaimCheck {

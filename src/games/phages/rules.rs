@@ -566,6 +566,34 @@ impl BoardView for Phages {
     }
 }
 
+/// The search stores Quadraphages and Hexaphages positions whole: they are plain data (a board,
+/// the stones, the turn's state).
+impl crate::search::Position for Phages {
+    type Key = Phages;
+
+    fn key(&self) -> std::borrow::Cow<'_, Phages> {
+        std::borrow::Cow::Borrowed(self)
+    }
+
+    fn into_key(self) -> Phages {
+        self
+    }
+
+    fn key_heap_bytes(key: &Phages) -> usize {
+        crate::search::allocation(std::mem::size_of_val(&*key.cells))
+    }
+
+    fn key_hash(key: &Phages) -> u64 {
+        let cell = |c: &Content| match c {
+            Content::Empty => 0,
+            Content::Mark(s) => 1 + *s as u8,
+            Content::Stone(s) => 3 + *s as u8,
+        };
+        let rest = (key.stones, key.to_move, key.phase, key.number, key.acted, key.failed, key.over, key.first_turn);
+        crate::search::board_hash(&key.cells, cell, rest)
+    }
+}
+
 impl Game for Phages {
     type Move = PhagesMove;
     type Illegal = Illegal;

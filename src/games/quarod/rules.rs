@@ -596,6 +596,30 @@ impl BoardView for Quarod {
     }
 }
 
+/// The search stores Quarod positions whole: they are plain data (a board and the turn's state), and
+/// equal positions have the same continuations.
+impl crate::search::Position for Quarod {
+    type Key = Quarod;
+
+    fn key(&self) -> std::borrow::Cow<'_, Quarod> {
+        std::borrow::Cow::Borrowed(self)
+    }
+
+    fn into_key(self) -> Quarod {
+        self
+    }
+
+    fn key_heap_bytes(key: &Quarod) -> usize {
+        crate::search::allocation(std::mem::size_of_val(&*key.cells))
+    }
+
+    fn key_hash(key: &Quarod) -> u64 {
+        let cell = |c: &Option<Piece>| c.map_or(0, |p| 1 + 4 * p.colour as u8 + p.rod as u8);
+        let rest = (key.geo, key.to_move, key.turns, key.passes, key.swapped, key.last_actor);
+        crate::search::board_hash(&key.cells, cell, rest)
+    }
+}
+
 impl Game for Quarod {
     type Move = QuarodMove;
     type Illegal = Illegal;

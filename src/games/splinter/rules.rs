@@ -1645,6 +1645,35 @@ impl BoardView for Splinter {
     }
 }
 
+/// The search stores Splinter Quad positions whole. Besides the board they hold what the rules look
+/// back at (the pieces the last move moved, the quiet moves, the standings) and two things derived
+/// from the board (`counts`, `one_group`), which are equal whenever the boards are: equality is
+/// never looser than the rules.
+impl crate::search::Position for Splinter {
+    type Key = Splinter;
+
+    fn key(&self) -> std::borrow::Cow<'_, Splinter> {
+        std::borrow::Cow::Borrowed(self)
+    }
+
+    fn into_key(self) -> Splinter {
+        self
+    }
+
+    fn key_heap_bytes(key: &Splinter) -> usize {
+        crate::search::allocation(std::mem::size_of_val(&*key.squares))
+            + crate::search::allocation(key.just_moved.capacity() * std::mem::size_of::<(Cell, Cell)>())
+    }
+
+    /// The board and what the rules look back at; the rest follows from them or from the start, and
+    /// equality still compares it.
+    fn key_hash(key: &Splinter) -> u64 {
+        let square = |s: &Option<Piece>| s.map_or(0, |p| 1 + 4 * p.player as u8 + p.kind as u8);
+        let rest = (key.size, key.to_move, &key.just_moved, key.quiet, key.moves, key.standing);
+        crate::search::board_hash(&key.squares, square, rest)
+    }
+}
+
 impl Game for Splinter {
     type Move = SplinterMove;
     type Illegal = Illegal;

@@ -803,6 +803,24 @@ impl BoardView for Vadrantir {
     }
 }
 
+/// The search stores a Vadrantir position as its state, what equality compares (about 50 bytes),
+/// not as the position with its group tables (several hundred), which follow from the stones.
+impl crate::search::Position for Vadrantir {
+    type Key = (u8, [Cells; 2], Colour, u32, bool);
+
+    fn key(&self) -> std::borrow::Cow<'_, Self::Key> {
+        std::borrow::Cow::Owned(self.state())
+    }
+
+    fn into_key(self) -> Self::Key {
+        self.state()
+    }
+
+    fn key_heap_bytes(_: &Self::Key) -> usize {
+        0
+    }
+}
+
 impl Game for Vadrantir {
     type Move = VadrantirMove;
     type Illegal = Illegal;

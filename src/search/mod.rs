@@ -1,0 +1,576 @@
+//! One bounded search of every continuation of a position, over the [`Game`] trait: what play can
+//! still reach when a record stops before the game is over (RULINGS 9), for every game.
+//!
+//! The search is exhaustive and memoised: a transposition table maps each position solved to the
+//! set of final results reachable from it (and the result of best play, where that is defined).
+//! Every game ends (each engine says why: its moves fill the board, take pieces off, or count
+//! towards a limit), so no position can come back after it was left, the positions form a DAG,
+//! and a position's results are exactly the union of its children's: memoising them is exact.
+//!
+//! Two bounds stop it, whichever comes first, and the answer says which: a number of distinct
+//! positions (the time a search may take, `--search-limit`) and a number of bytes (the memory it
+//! may hold, whatever the position bound says). Either way nothing is concluded from a search that
+//! did not finish: callers get [`Stopped`] instead of a partial answer.
+
+pub mod claims;
+
+use std::borrow::Cow;
+use std::fmt;
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::rc::Rc;
+
+use hashbrown::HashTable;
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHasher};
+
+use crate::game::Game;
+
+/// A position the search can store in its table.
+///
+/// The table is keyed by the key itself, found by its hash ([`Position::key_hash`]): keys are
+/// compared in full, so two positions share an entry only when they are the same position. A hash
+/// collision costs a comparison, never a wrong verdict, which a 64-bit Zobrist key alone could not
+/// promise.
+pub trait Position: Game {
+    /// Everything the position's continuations and results depend on: two positions with equal
+    /// keys must have the same legal moves and the same results. A key may tell apart more than
+    /// that (a move counter, a cache that depends on the path): that only costs transpositions.
+    type Key: Hash + Eq + Clone;
+    /// The position's key: the position itself where it is plain data (borrowed, not copied, to
+    /// look it up), or a smaller summary where the position holds derived tables.
+    fn key(&self) -> Cow<'_, Self::Key>;
+    /// The key of a position no longer needed, without a copy where the key is the position.
+    fn into_key(self) -> Self::Key;
+    /// Bytes a stored key holds on the heap, allocator overhead included (see [`allocation`]), for
+    /// the byte budget.
+    fn key_heap_bytes(key: &Self::Key) -> usize;
+    /// The key's hash: equal keys must hash equal. By default its `Hash` through FxHash; a board
+    /// does better through [`board_hash`], since a derived `Hash` writes each field of each cell
+    /// on its own, and that was most of the search's time on a large board.
+    fn key_hash(key: &Self::Key) -> u64 {
+        FxBuildHasher.hash_one(key)
+    }
+}
+
+/// A hash of a board and the rest of a position, for [`Position::key_hash`]: `code` gives each
+/// cell's content as a small number, and the cells go eight to a word.
+pub fn board_hash<T>(cells: &[T], code: impl Fn(&T) -> u8, rest: impl Hash) -> u64 {
+    let word = |cells: &[T]| cells.iter().fold(0u64, |w, c| w << 8 | u64::from(code(c)));
+    let mut h = FxHasher::default();
+    let mut words = cells.chunks_exact(8);
+    for eight in &mut words {
+        h.write_u64(word(eight));
+    }
+    h.write_u64(word(words.remainder()));
+    rest.hash(&mut h);
+    h.finish()
+}
+
+/// What a search looks for: the result of a finished game, and (for two players) which result the
+/// player to move would rather have.
+pub trait Goal<G> {
+    /// A final result, as fine as claims need it: the winner for the common format, the two marks
+    /// counts for Quadraphages (whose claims name a score).
+    type Result: Copy + Ord + Hash + fmt::Debug;
+    /// The result of a position where play has ended.
+    fn result(&self, end: &G) -> Self::Result;
+    /// Whether best play is defined: with two players, each choosing the result of best play they
+    /// like best. With three or more, a player who cannot win has no reason to prefer one winner to
+    /// another, so there is no single result of best play, only the set of reachable results.
+    fn best_play(&self) -> bool;
+    /// Whether the player to move in `at` would rather have `a` than `b` (with [`Goal::best_play`]).
+    fn prefers(&self, at: &G, a: Self::Result, b: Self::Result) -> bool;
+}
+
+/// The bounds of one search: whichever is reached first stops it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Most distinct positions solved (stored in the table): the time a search may take.
+    pub positions: usize,
+    /// Most bytes held at once, as [`Searched::bytes`] counts them: the memory a search may take.
+    pub bytes: usize,
+}
+
+/// The byte budget of one search: a hopeless search stops here whatever `--search-limit` says.
+/// Every game's default board reaches the default position bound first (Splinter Quad's 10x10, the
+/// largest position, needs 155 MiB at its last table growth), so the ceiling only stops searches
+/// on large boards and searches whose position bound was raised (README, "Claims before the end",
+/// has the measured figures).
+pub const DEFAULT_SEARCH_BYTES: usize = 192 << 20;
+
+/// What a finished search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Searched<R> {
+    /// Every reachable final result, sorted, without duplicates.
+    pub results: Vec<R>,
+    /// The result of best play, where the goal defines it.
+    pub best: Option<R>,
+    /// Distinct positions solved.
+    pub positions: usize,
+    /// The most bytes the search held at once (an estimate: see [`Limits::bytes`]).
+    pub bytes: usize,
+}
+
+/// The answer of a finished search, as far as budgets care: how many positions it solved.
+pub trait Solved {
+    fn positions(&self) -> usize;
+}
+
+impl<R> Solved for Searched<R> {
+    fn positions(&self) -> usize {
+        self.positions
+    }
+}
+
+/// Which bound stopped a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Positions,
+    Bytes,
+}
+
+/// A search stopped by one of its bounds, before it could say anything about the position asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped {
+    pub bound: Bound,
+    /// Distinct positions solved when it stopped.
+    pub positions: usize,
+    /// Bytes held when it stopped.
+    pub bytes: usize,
+    /// Bytes the next step would have held: past the ceiling when the bytes stopped the search
+    /// (more than one position's worth when it was the table's turn to grow).
+    pub needed: usize,
+    pub limits: Limits,
+}
+
+impl fmt::Display for Stopped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the search stopped at {} positions / {}, {}", self.positions, mib(self.bytes), self.bound_words())
+    }
+}
+
+impl std::error::Error for Stopped {}
+
+impl Stopped {
+    /// The bound that stopped the search, and how to raise it.
+    fn bound_words(&self) -> String {
+        match self.bound {
+            Bound::Positions => {
+                format!("its bound of {} positions (raise it with --search-limit)", self.limits.positions)
+            }
+            // The table grows by doubling: the step that stops a search may need much more than the
+            // search holds, and the report says so rather than seem to stop short of its ceiling.
+            Bound::Bytes if self.needed - self.bytes > 1 << 20 => format!(
+                "as its table would grow to {}, past its memory ceiling of {}, whatever --search-limit says",
+                mib(self.needed),
+                mib(self.limits.bytes)
+            ),
+            Bound::Bytes => {
+                format!("its memory ceiling of {}, whatever --search-limit says", mib(self.limits.bytes))
+            }
+        }
+    }
+}
+
+/// Bytes in MiB, as reports write them: `0.4 MiB`, `128 MiB`.
+pub fn mib(bytes: usize) -> String {
+    let m = bytes as f64 / f64::from(1 << 20);
+    if m < 10.0 && m.fract() != 0.0 {
+        format!("{m:.1} MiB")
+    } else {
+        format!("{m:.0} MiB")
+    }
+}
+
+/// The bytes an allocation of `requested` bytes takes from the allocator: glibc's malloc adds an
+/// 8-byte header and rounds to 16, 32 bytes at least.
+pub fn allocation(requested: usize) -> usize {
+    if requested == 0 {
+        0
+    } else {
+        (requested + 8).next_multiple_of(16).max(32)
+    }
+}
+
+/// Whether play has ended at `p`. A position with no legal move that is not over cannot arise from
+/// a valid start; taking it as final keeps the search total instead of panicking.
+fn is_final<G: Game>(p: &G, moves: &[G::Move]) -> bool {
+    p.is_over() || moves.is_empty()
+}
+
+/// Searches every continuation of `root` to the end, within `limits`.
+///
+/// A root where play has ended needs no search and is answered whatever the limits (one position).
+pub fn search<G: Position, J: Goal<G>>(root: &G, goal: &J, limits: Limits) -> Result<Searched<J::Result>, Stopped> {
+    let moves = root.legal_moves();
+    if is_final(root, &moves) {
+        let r = goal.result(root);
+        return Ok(Searched { results: vec![r], best: goal.best_play().then_some(r), positions: 1, bytes: 0 });
+    }
+    let mut s = Search::<G, J> {
+        goal,
+        limits,
+        table: HashTable::new(),
+        sets: Vec::new(),
+        ids: FxHashMap::default(),
+        held: 0,
+        stack: 0,
+        peak: 0,
+    };
+    let root_hash = G::key_hash(&root.key());
+    let mut stack = vec![s.frame(root.clone(), root_hash, moves)];
+    loop {
+        let Some(top) = stack.last_mut() else { unreachable!("the root's frame is popped last") };
+        if let Some(&m) = top.moves.get(top.next) {
+            top.next += 1;
+            let mut child = top.position.clone();
+            child.play_unchecked(m);
+            let hash = {
+                let key = child.key();
+                let hash = G::key_hash(&key);
+                if let Some(slot) = s.table.find(hash, |slot| slot.hash == hash && slot.key == *key) {
+                    let e = slot.entry;
+                    s.fold(top, e);
+                    continue;
+                }
+                hash
+            };
+            let moves = child.legal_moves();
+            if is_final(&child, &moves) {
+                let r = goal.result(&child);
+                let set = s.intern(vec![r]);
+                let e = s.insert(hash, child.into_key(), Entry { set, best: r })?;
+                s.fold(top, e);
+                continue;
+            }
+            let frame = s.frame(child, hash, moves);
+            stack.push(frame);
+        } else {
+            let Some(done) = stack.pop() else { unreachable!("the stack is not empty here") };
+            s.stack -= done.bytes;
+            let set = match done.children {
+                Children::Same(id) => id,
+                Children::Mixed(union) => s.intern(union),
+                Children::None => unreachable!("a position that is not final has a move"),
+            };
+            let best = done.best.unwrap_or_else(|| s.sets[set as usize][0]);
+            let e = s.insert(done.hash, done.position.into_key(), Entry { set, best })?;
+            match stack.last_mut() {
+                Some(parent) => s.fold(parent, e),
+                None => {
+                    return Ok(Searched {
+                        results: s.sets[e.set as usize].to_vec(),
+                        best: goal.best_play().then_some(e.best),
+                        positions: s.table.len(),
+                        bytes: s.peak,
+                    })
+                }
+            }
+        }
+    }
+}
+
+/// A solved position: its set of reachable results (an index into the interned sets) and the
+/// result of best play (any reachable result when the goal has no best play).
+#[derive(Clone, Copy)]
+struct Entry<R> {
+    set: u32,
+    best: R,
+}
+
+/// What the children of a position searched so far reach.
+enum Children<R> {
+    None,
+    /// All of them the same set: the common case (forced moves, moves that transpose), kept
+    /// without building a union.
+    Same(u32),
+    /// Their union, sorted, without duplicates.
+    Mixed(Vec<R>),
+}
+
+/// A solved position in the table, with its key's hash (kept: the table moves entries by it when it
+/// grows, and a board's hash is worth keeping).
+struct Slot<K, R> {
+    hash: u64,
+    key: K,
+    entry: Entry<R>,
+}
+
+/// A position being searched: its moves, the next one to try, and what its children reach.
+struct Frame<G: Game, R> {
+    position: G,
+    hash: u64,
+    moves: Vec<G::Move>,
+    next: usize,
+    children: Children<R>,
+    best: Option<R>,
+    /// What the frame holds, as counted in [`Search::stack`].
+    bytes: usize,
+}
+
+struct Search<'g, G: Position, J: Goal<G>> {
+    goal: &'g J,
+    limits: Limits,
+    table: HashTable<Slot<G::Key, J::Result>>,
+    /// Every distinct set of results met, once: a board has far fewer distinct sets than
+    /// positions (a few dozen for winners), so entries name them by index.
+    sets: Vec<Rc<[J::Result]>>,
+    ids: FxHashMap<Rc<[J::Result]>, u32>,
+    /// Heap bytes of the stored keys and sets.
+    held: usize,
+    /// Bytes of the frames on the stack (deep games, such as Splinter Quad's, hold thousands).
+    stack: usize,
+    peak: usize,
+}
+
+impl<G: Position, J: Goal<G>> Search<'_, G, J> {
+    fn frame(&mut self, position: G, hash: u64, moves: Vec<G::Move>) -> Frame<G, J::Result> {
+        let bytes = std::mem::size_of::<Frame<G, J::Result>>()
+            + G::key_heap_bytes(&position.key())
+            + allocation(moves.capacity() * std::mem::size_of::<G::Move>());
+        self.stack += bytes;
+        Frame { position, hash, moves, next: 0, children: Children::None, best: None, bytes }
+    }
+
+    /// Adds a child's entry to what its parent's children reach.
+    fn fold(&mut self, frame: &mut Frame<G, J::Result>, e: Entry<J::Result>) {
+        match &mut frame.children {
+            Children::None => frame.children = Children::Same(e.set),
+            Children::Same(id) if *id == e.set => {}
+            Children::Same(id) => {
+                let union = union(&self.sets[*id as usize], &self.sets[e.set as usize]);
+                self.resize(frame, union.capacity());
+                frame.children = Children::Mixed(union);
+            }
+            Children::Mixed(so_far) => {
+                let set = &self.sets[e.set as usize];
+                if !set.iter().all(|r| so_far.binary_search(r).is_ok()) {
+                    let union = union(so_far, set);
+                    self.resize(frame, union.capacity());
+                    frame.children = Children::Mixed(union);
+                }
+            }
+        }
+        if self.goal.best_play() && frame.best.is_none_or(|b| self.goal.prefers(&frame.position, e.best, b)) {
+            frame.best = Some(e.best);
+        }
+    }
+
+    /// Counts a frame's union at its new size.
+    fn resize(&mut self, frame: &mut Frame<G, J::Result>, capacity: usize) {
+        let was = match &frame.children {
+            Children::Mixed(u) => allocation(u.capacity() * std::mem::size_of::<J::Result>()),
+            _ => 0,
+        };
+        let now = allocation(capacity * std::mem::size_of::<J::Result>());
+        self.stack = self.stack + now - was;
+        frame.bytes = frame.bytes + now - was;
+    }
+
+    /// The index of a set of results, stored once.
+    fn intern(&mut self, set: Vec<J::Result>) -> u32 {
+        if let Some(&id) = self.ids.get(&set[..]) {
+            return id;
+        }
+        let id = self.sets.len() as u32;
+        let set: Rc<[J::Result]> = Rc::from(set);
+        // The reference counts, the slice, and its pointer in `sets`.
+        self.held += allocation(2 * std::mem::size_of::<usize>() + std::mem::size_of_val(&*set))
+            + std::mem::size_of::<Rc<[J::Result]>>();
+        self.sets.push(set.clone());
+        self.ids.insert(set, id);
+        id
+    }
+
+    /// Stores a solved position, unless that would pass a bound.
+    fn insert(&mut self, hash: u64, key: G::Key, e: Entry<J::Result>) -> Result<Entry<J::Result>, Stopped> {
+        let key_bytes = G::key_heap_bytes(&key);
+        let bytes = self.bytes(true) + key_bytes;
+        let stopped = |bound| Stopped {
+            bound,
+            positions: self.table.len(),
+            bytes: self.bytes(false),
+            needed: bytes,
+            limits: self.limits,
+        };
+        if self.table.len() >= self.limits.positions {
+            return Err(stopped(Bound::Positions));
+        }
+        if bytes > self.limits.bytes {
+            return Err(stopped(Bound::Bytes));
+        }
+        self.peak = self.peak.max(bytes);
+        self.held += key_bytes;
+        self.table.insert_unique(hash, Slot { hash, key, entry: e }, |slot| slot.hash);
+        Ok(e)
+    }
+
+    /// The bytes held; `inserting`: as the next insertion into the table leaves them, with the
+    /// moment a table grows counted in full (its old and new buckets are both held while entries
+    /// move, and that is the peak a budget must cover).
+    fn bytes(&self, inserting: bool) -> usize {
+        let growing = |len: usize, capacity: usize| inserting && len == capacity;
+        let sets = &self.ids;
+        self.held
+            + self.stack
+            + self.sets.capacity() * std::mem::size_of::<Rc<[J::Result]>>()
+            + table_bytes(
+                self.table.capacity(),
+                std::mem::size_of::<Slot<G::Key, J::Result>>(),
+                growing(self.table.len(), self.table.capacity()),
+            )
+            + table_bytes(sets.capacity(), std::mem::size_of::<(Rc<[J::Result]>, u32)>(), false)
+    }
+}
+
+/// The union of two sorted sets without duplicates.
+fn union<R: Ord + Copy>(a: &[R], b: &[R]) -> Vec<R> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out.shrink_to_fit();
+    out
+}
+
+/// The bytes of a hash table (std's hashbrown) with room for `capacity` entries of `entry` bytes:
+/// a power of two of buckets, at most 7/8 of them full, a control byte each. `growing`: the next
+/// insertion doubles the buckets, and the old ones are held until the entries have moved.
+fn table_bytes(capacity: usize, entry: usize, growing: bool) -> usize {
+    let buckets = match capacity {
+        0 => 0,
+        1..=7 => (capacity + 1).next_power_of_two(),
+        _ => (capacity * 8 / 7).next_power_of_two(),
+    };
+    let now = buckets * (entry + 1);
+    if growing {
+        now + (2 * buckets).max(4) * (entry + 1)
+    } else {
+        now
+    }
+}
+
+/// How many positions the searches may visit: per claim, and over all the claims of one file, so
+/// that a file of many records that each stop early cannot take unbounded time; and how many bytes
+/// one search may hold (searches run one at a time in a file, each freeing its table).
+#[derive(Clone, Copy, Debug)]
+pub struct SearchBudget {
+    pub per_claim: usize,
+    pub file_left: usize,
+    pub bytes: usize,
+}
+
+/// Why a claim was not searched to the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unsearched {
+    /// The file's searches had used up their budget of this many positions.
+    Spent {
+        per_file: usize,
+    },
+    Stopped(Stopped),
+}
+
+impl fmt::Display for Unsearched {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unsearched::Spent { per_file } => write!(
+                f,
+                "the record stops before the game is over, and this file's searches have used up their budget of {per_file} positions (raise it with --search-limit)"
+            ),
+            Unsearched::Stopped(s) => write!(
+                f,
+                "the record stops before the game is over; the search of every continuation stopped at {} positions / {}, {}",
+                s.positions,
+                mib(s.bytes),
+                s.bound_words()
+            ),
+        }
+    }
+}
+
+impl SearchBudget {
+    /// A file may search as much as this many claims at their full bound.
+    pub const CLAIMS_PER_FILE: usize = 4;
+
+    /// The budget of a file: `per_claim` positions a claim, four times that in all, and `bytes` for
+    /// each search.
+    pub fn for_file(per_claim: usize, bytes: usize) -> SearchBudget {
+        SearchBudget { per_claim, file_left: per_claim.saturating_mul(Self::CLAIMS_PER_FILE), bytes }
+    }
+
+    pub fn per_file(&self) -> usize {
+        self.per_claim.saturating_mul(Self::CLAIMS_PER_FILE)
+    }
+
+    /// Runs one search within what is left of the file's positions and the byte budget, and takes
+    /// the positions it solved off what is left.
+    pub fn spend<T: Solved>(&mut self, run: impl FnOnce(Limits) -> Result<T, Stopped>) -> Result<T, Unsearched> {
+        if self.file_left == 0 {
+            return Err(Unsearched::Spent { per_file: self.per_file() });
+        }
+        let found = run(Limits { positions: self.per_claim.min(self.file_left), bytes: self.bytes });
+        let used = match &found {
+            Ok(s) => s.positions(),
+            Err(s) => s.positions,
+        };
+        self.file_left -= used.min(self.file_left);
+        found.map_err(Unsearched::Stopped)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_in_mib_read_as_reports_write_them() {
+        assert_eq!(mib(128 << 20), "128 MiB");
+        assert_eq!(mib(3 << 19), "1.5 MiB");
+        assert_eq!(mib(0), "0 MiB");
+        assert_eq!(mib((10 << 20) + 1), "10 MiB");
+    }
+
+    #[test]
+    fn table_bytes_follow_hashbrown_buckets() {
+        // 3 entries fit 4 buckets, 7 fit 8, 14 fit 16 (7/8 full).
+        assert_eq!(table_bytes(3, 7, false), 4 * 8);
+        assert_eq!(table_bytes(7, 7, false), 8 * 8);
+        assert_eq!(table_bytes(14, 7, false), 16 * 8);
+        assert_eq!(table_bytes(14, 7, true), (16 + 32) * 8);
+        assert_eq!(table_bytes(0, 7, true), 4 * 8);
+        // Every capacity the table reports as it grows is 7/8 of a power of two of buckets.
+        let mut t: HashTable<u64> = HashTable::new();
+        let mut seen = Vec::new();
+        for i in 0..5000u64 {
+            t.insert_unique(i, i, |&v| v);
+            if seen.last() != Some(&t.capacity()) {
+                seen.push(t.capacity());
+            }
+        }
+        let buckets: Vec<usize> = seen.iter().map(|&c| table_bytes(c, 8, false) / 9).collect();
+        assert_eq!(buckets, [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192]);
+        assert_eq!(seen[4..], [56, 112, 224, 448, 896, 1792, 3584, 7168]);
+    }
+
+    #[test]
+    fn unions_are_sorted_without_duplicates() {
+        assert_eq!(union(&[1, 3, 5], &[2, 3, 6, 7]), vec![1, 2, 3, 5, 6, 7]);
+        assert_eq!(union::<u8>(&[], &[4]), vec![4]);
+    }
+}
