@@ -25,6 +25,7 @@ use crate::games::phages::{self, Phages, Phase};
 use crate::record::common::CommonRecord;
 use crate::record::{self, Found, Record, Span, Token, TokenKind};
 use crate::replay::{replay, Notation, Reading, Replay, ReplayOptions, Violation};
+use crate::search::SearchBudget;
 use crate::verdict::{ClaimCheck, ClaimKind, ClaimStatus, ProblemKind, Verdict};
 use crate::verify::{self, VerifyOptions};
 
@@ -951,7 +952,7 @@ pub fn alternatives<G: Repairable>(start: &G, tokens: &[Token], i: usize) -> Vec
 /// The claims of a published record.
 struct PublishedJudge<'r, 'a> {
     record: &'r Record<'a>,
-    budget: phages::claims::SearchBudget,
+    budget: SearchBudget,
 }
 
 impl Judge<Phages> for PublishedJudge<'_, '_> {
@@ -972,15 +973,24 @@ impl Judge<Phages> for PublishedJudge<'_, '_> {
     }
 }
 
+/// The claims of every candidate judged share twice the bound of one claim, so that a record that
+/// stops before the end costs a bounded time to repair.
+fn candidates_budget(options: VerifyOptions) -> SearchBudget {
+    SearchBudget { file_left: options.search_limit.saturating_mul(2), ..options.file_budget() }
+}
+
 /// The claims of a common-format record.
 struct CommonJudge<'r, 'a> {
     record: &'r CommonRecord<'a>,
+    budget: SearchBudget,
 }
 
 impl<G: Recorded> Judge<G> for CommonJudge<'_, '_> {
     fn claims(&mut self, _: &[Token], replay: &Replay<G>) -> Vec<ClaimCheck> {
         let mut v = Verdict::new(self.record.index, self.record.span.clone(), None);
-        verify::judge_recorded(self.record, replay, &mut v);
+        if let Some(pending) = verify::judge_recorded(self.record, replay, &mut v) {
+            pending.judge(&mut v, &mut self.budget);
+        }
         v.claims
     }
 
@@ -1026,7 +1036,7 @@ pub fn repair_source(
 ) -> Result<Vec<RecordRepair>, String> {
     // Repairs are judged on strict replays, as `verify` judges records by default.
     let options = VerifyOptions { lenient: false, ..options };
-    let mut budget = phages::claims::SearchBudget::for_file(options.search_limit);
+    let mut budget = options.file_budget();
     let mut out = Vec::new();
     let mut count = 0;
     for found in record::read(src, options.game) {
@@ -1052,9 +1062,7 @@ fn search_record(src: &str, found: &Found, options: VerifyOptions, repair: Repai
             let start = verify::phages_start(r, options).ok()?;
             // The claims of every candidate judged share twice the bound of one claim, so that a
             // record that stops before the end costs a bounded time to repair.
-            let budget =
-                phages::claims::SearchBudget { per_claim: options.search_limit, file_left: options.search_limit * 2 };
-            let mut judge = PublishedJudge { record: r, budget };
+            let mut judge = PublishedJudge { record: r, budget: candidates_budget(options) };
             Some(search(start, &r.tokens, &mut judge, repair))
         }
         Found::Common(r) => {
@@ -1062,17 +1070,18 @@ fn search_record(src: &str, found: &Found, options: VerifyOptions, repair: Repai
                 src: &'s str,
                 record: &'r CommonRecord<'a>,
                 repair: RepairOptions,
+                options: VerifyOptions,
             }
             impl WithRecorded for Work<'_, '_, '_> {
                 type Output = Option<Search>;
                 fn run<G: Recorded>(self) -> Option<Search> {
                     let start = verify::common_start::<G>(self.src, self.record).ok()?;
-                    let mut judge = CommonJudge { record: self.record };
+                    let mut judge = CommonJudge { record: self.record, budget: candidates_budget(self.options) };
                     Some(search(start, &self.record.tokens, &mut judge, self.repair))
                 }
             }
             let kind: GameKind = verify::common_kind(src, r, options.game).ok()?;
-            kind.with_recorded(Work { src, record: r, repair }).flatten()
+            kind.with_recorded(Work { src, record: r, repair, options }).flatten()
         }
     }
 }

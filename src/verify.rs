@@ -168,7 +168,7 @@ impl Prepared<'_, '_> {
                 verdict
             }
             Prepared::Search { mut verdict, pending } => {
-                pending.0.judge(&mut verdict, budget);
+                pending.judge(&mut verdict, budget);
                 verdict
             }
         }
@@ -178,6 +178,13 @@ impl Prepared<'_, '_> {
 /// A result claimed before a common-format game is over, with the position where the record stops,
 /// waiting for its search.
 pub struct PendingSearch(Box<dyn JudgeLater>);
+
+impl PendingSearch {
+    /// Searches now, with `budget`, and settles the claim in `v`.
+    pub fn judge(self, v: &mut Verdict, budget: &mut SearchBudget) {
+        self.0.judge(v, budget);
+    }
+}
 
 trait JudgeLater: Send {
     /// Searches, and settles the claim and what follows from it in `v`.
@@ -508,12 +515,13 @@ fn verify_recorded<G: Recorded>(
     v.problems.extend(rep.violations.iter_mut().map(illegal_move));
     with_alternatives(v, || common_start::<G>(src, r).ok(), &r.tokens, &rep, options);
     v.notes.extend(cap_note(&rep));
-    judge_recorded(r, &rep, v);
+    judge_recorded(r, &rep, v)
 }
 
 /// Judges the claims of a replayed common-format record (its result, its final diagram) and
-/// gives the verdict its score; `repair` judges a repaired replay with it too.
-pub(crate) fn judge_recorded<G: Recorded>(r: &CommonRecord, rep: &Replay<G>, v: &mut Verdict) {
+/// gives the verdict its score; a result claimed before the game is over comes back as a search
+/// still to make. `repair` judges a repaired replay with it too.
+pub(crate) fn judge_recorded<G: Recorded>(r: &CommonRecord, rep: &Replay<G>, v: &mut Verdict) -> Option<PendingSearch> {
     let gap = rep.incomplete();
     let accepted = rep.violations_accepted();
     let position = &rep.position;

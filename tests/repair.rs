@@ -190,7 +190,10 @@ fn check_slips<G: Repairable>(
             if at > i + positions[i].window() {
                 continue;
             }
-            let repaired = repair_source(&text, VerifyOptions::default(), options(), None).expect("records");
+            // A record cut before its end may claim a result: its continuations are searched to a
+            // smaller bound than `verify`'s, to keep the test fast (the slips are what is tested).
+            let verify = VerifyOptions { search_limit: 5_000, ..VerifyOptions::default() };
+            let repaired = repair_source(&text, verify, options(), None).expect("records");
             let search = repaired[0].search.as_ref().expect("an illegal record is searched");
             let best = search.candidates.first().unwrap_or_else(|| panic!("{name} {slip:?} at {i}: no repair"));
             let fixed = repaired_text(&text, &repaired[0].verdict.span, &best.changes);
