@@ -245,3 +245,21 @@ fn the_searches_of_one_file_share_a_bounded_budget() {
         "{details:?}"
     );
 }
+
+#[test]
+fn completions_and_the_manual_page_are_printed() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let (code, out, err) = run(&["completions", shell]);
+        assert_eq!(code, 0, "{shell}: {err}");
+        // Every command is offered, and the values of an enumerated option.
+        for word in ["verify", "show", "render", "repair", "random"] {
+            assert!(out.contains(word), "{shell} completion lacks {word}");
+        }
+    }
+    assert!(run(&["completions", "bash"]).1.contains("svg"), "--format values complete");
+    assert_eq!(run(&["completions", "tcsh"]).0, 2, "an unknown shell is a usage error");
+    let (code, man, _) = run(&["man"]);
+    assert_eq!(code, 0);
+    assert!(man.contains(".TH referee 1"), "a roff manual page");
+    assert!(man.contains("verify") && man.contains("Exit codes"), "it lists the commands and the exit codes");
+}

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use referee::game::GameKind;
 use referee::verify::DEFAULT_SEARCH_LIMIT;
@@ -54,6 +54,14 @@ enum Command {
     Render(picture::RenderArgs),
     /// Play random legal games and write their records, with the computed results.
     Random(RandomArgs),
+    /// Print a shell completion script: `referee completions bash > ~/.local/share/bash-completion/completions/referee`.
+    Completions {
+        /// The shell: bash, zsh, fish, powershell or elvish.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff): `referee man > referee.1; man ./referee.1`.
+    Man,
     /// Search for the smallest sets of token edits after which a record replays further, ideally
     /// to its end, and check its claims and final diagram against each repair.
     ///
@@ -163,6 +171,14 @@ fn game_arg(name: &str) -> Result<GameKind, String> {
     })
 }
 
+/// Prints generated text (a completion script, the manual page) to standard output.
+fn print_bytes(bytes: &[u8]) -> ExitCode {
+    match out::Out::new().finish(&String::from_utf8_lossy(bytes)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(closed) => closed.exit_code(),
+    }
+}
+
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -170,6 +186,21 @@ pub fn run() -> ExitCode {
         Command::Show(args) => show::run(args),
         Command::Render(args) => picture::render(args),
         Command::Random(args) => generate::run(args),
+        Command::Completions { shell } => {
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "referee", &mut text);
+            print_bytes(&text)
+        }
+        Command::Man => {
+            let mut text = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut text) {
+                Ok(()) => print_bytes(&text),
+                Err(e) => {
+                    out::note(&format!("cannot write the manual page: {e}"));
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Repair(args) => repair::run(args),
     }
 }
