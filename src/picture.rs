@@ -96,7 +96,7 @@ fn draw<G: Notation>(start: G, tokens: &[Token]) -> Pictures {
             let signs = std::mem::take(&mut last).into_iter().map(|s| (s, Tone::Last)).collect();
             scenes.push(scene(position, scenes.len(), signs));
         }
-        Event::Illegal { token, position, attempted } => {
+        Event::Illegal { token, position, attempted, why } => {
             let written = match attempted {
                 Some(m) => on_board(position.signs(m)),
                 None => named_cells(geometry, tokens[token].text),
@@ -119,20 +119,11 @@ fn draw<G: Notation>(start: G, tokens: &[Token]) -> Pictures {
             let mut signs: Vec<(Sign, Tone)> = alternatives.into_iter().map(|s| (s, Tone::Alternative)).collect();
             signs.extend(written.into_iter().map(|s| (s, Tone::Illegal)));
             let mut s = scene(position, scenes.len() - 1, signs);
-            s.illegal = Some(format!("{}: {}", tokens[token].text, illegal_reason(position, tokens, token)));
+            s.illegal = Some(format!("{}: {why}", tokens[token].text));
             error = Some((s, tokens[token].span.clone()));
         }
     });
     Pictures { game: start.kind(), scenes, moves, error, span: 0..0 }
-}
-
-/// Why token `i` is illegal in `position`, as the replay says it.
-fn illegal_reason<G: Notation>(position: &G, tokens: &[Token], i: usize) -> String {
-    match position.read(tokens, i) {
-        crate::replay::Reading::Move(m) => position.check(m).err().map_or_else(String::new, |why| why.to_string()),
-        crate::replay::Reading::Problem { message, .. } => message,
-        crate::replay::Reading::Nothing => String::new(),
-    }
 }
 
 /// The cells a sign names.

@@ -108,8 +108,9 @@ pub enum Event<'p, G: Game> {
     /// The move announced by the last [`Event::Playing`] was played: this is the position now.
     Played { position: &'p G },
     /// Token `token` is illegal in `position`; `attempted` is the move it stands for, if it
-    /// stands for one (a move may be unreadable here, or name a cell that is not on the board).
-    Illegal { token: usize, position: &'p G, attempted: Option<G::Move> },
+    /// stands for one (a move may be unreadable here, or name a cell that is not on the board);
+    /// `why` is the violation's message.
+    Illegal { token: usize, position: &'p G, attempted: Option<G::Move>, why: &'p str },
 }
 
 /// Replays `tokens` from `start`.
@@ -141,7 +142,7 @@ pub fn replay_observed<G: Notation>(
             break;
         }
         // The refused move's reason, which lenient replay hands to the engine with it.
-        let (problem, apply, refused) = match position.read(tokens, i) {
+        let (problem, apply, refused, attempted) = match position.read(tokens, i) {
             Reading::Nothing => continue,
             Reading::Move(m) => match position.check(m) {
                 Ok(()) => {
@@ -152,16 +153,11 @@ pub fn replay_observed<G: Notation>(
                     observe(Event::Played { position: &position });
                     continue;
                 }
-                Err(why) => {
-                    observe(Event::Illegal { token: i, position: &position, attempted: Some(m) });
-                    (why.to_string(), Some(m), Some(why))
-                }
+                Err(why) => (why.to_string(), Some(m), Some(why), Some(m)),
             },
-            Reading::Problem { message, apply } => {
-                observe(Event::Illegal { token: i, position: &position, attempted: None });
-                (message, apply, None)
-            }
+            Reading::Problem { message, apply } => (message, apply, None, None),
         };
+        observe(Event::Illegal { token: i, position: &position, attempted, why: &problem });
         let (legal, legal_count) = written_legal_moves(&position);
         violations.push(Violation {
             span: token.span.clone(),

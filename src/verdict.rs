@@ -95,6 +95,20 @@ pub struct ClaimCheck {
 }
 
 impl ClaimCheck {
+    /// The check of a record's final-position diagram (at `span`), judged against a replay that
+    /// went past `violations` violations (0 for a strict one).
+    pub fn final_position(span: Span, (status, detail): (ClaimStatus, String), violations: usize) -> ClaimCheck {
+        let check = ClaimCheck {
+            kind: ClaimKind::FinalPosition,
+            span,
+            text: "final position diagram".into(),
+            status,
+            detail,
+            violations_accepted: 0,
+        };
+        check.as_replayed(violations)
+    }
+
     /// The claim judged against a lenient replay that went past `violations` violations: its
     /// detail says so, since it holds or fails for the game as replayed, not for the record's.
     pub fn as_replayed(mut self, violations: usize) -> ClaimCheck {

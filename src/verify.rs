@@ -592,17 +592,7 @@ pub(crate) fn judge_recorded<G: Recorded>(r: &CommonRecord, rep: &Replay<G>, v: 
             Some(g) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g.clone()),
             None => compare_diagram(position, d),
         };
-        v.claims.push(
-            ClaimCheck {
-                kind: ClaimKind::FinalPosition,
-                span: d.span.clone(),
-                text: "final position diagram".into(),
-                status,
-                detail,
-                violations_accepted: 0,
-            }
-            .as_replayed(accepted),
-        );
+        v.claims.push(ClaimCheck::final_position(d.span.clone(), (status, detail), accepted));
     }
     v.problems.extend(refuted_claims(&v.claims));
     v.moves = rep.moves;

@@ -122,17 +122,7 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
                 compare_final_position(position, &shown)
             }
         };
-        out.push(
-            ClaimCheck {
-                kind: ClaimKind::FinalPosition,
-                span: d.span.clone(),
-                text: "final position diagram".into(),
-                status,
-                detail,
-                violations_accepted: 0,
-            }
-            .as_replayed(replay.violations_accepted()),
-        );
+        out.push(ClaimCheck::final_position(d.span.clone(), (status, detail), replay.violations_accepted()));
     }
     out
 }
