@@ -263,3 +263,36 @@ fn completions_and_the_manual_page_are_printed() {
     assert!(man.contains(".TH referee 1"), "a roff manual page");
     assert!(man.contains("verify") && man.contains("Exit codes"), "it lists the commands and the exit codes");
 }
+
+#[test]
+fn every_game_option_lists_the_games_and_reads_them_in_any_spelling() {
+    for command in ["verify", "show", "render", "random", "repair"] {
+        let (code, help, _) = run(&[command, "--help"]);
+        assert_eq!(code, 0);
+        for game in ["quadraphages", "hexaphages", "quarod", "petrify", "vadrantir", "splinter"] {
+            assert!(help.contains(&format!("- {game}:")), "{command} --help lacks {game}:\n{help}");
+        }
+    }
+    // Completions offer the games too.
+    assert!(run(&["completions", "fish"]).1.contains("vadrantir"));
+    for name in ["Quarod", "SPLINTER", "Splinter Quad", "splinter-quad"] {
+        let (code, record, err) = run(&["random", "--game", name, "--seed", "3"]);
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(record.starts_with("[Game \""), "{name}: {record}");
+    }
+    let (code, _, err) = run(&["random", "--game", "quard"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("[possible values: quadraphages, hexaphages, quarod, petrify, vadrantir, splinter]"), "{err}");
+    assert!(err.contains("a similar value exists: 'quarod'"), "{err}");
+}
+
+#[test]
+fn outputs_have_the_short_flag_o() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = run(&["random", "--game", "quarod", "--seed", "5", "-o", support::arg(dir.path())]);
+    assert_eq!(code, 0, "{err}");
+    assert!(dir.path().join("quarod-5.txt").exists());
+    for command in ["show", "render", "random"] {
+        assert!(run(&[command, "--help"]).1.contains("-o, --out <"), "{command}");
+    }
+}

@@ -216,8 +216,8 @@ pub struct RenderArgs {
     /// One picture per turn rather than per move (a phages turn has several moves).
     #[arg(long)]
     per_turn: bool,
-    /// Read the record as this game (see `verify --game`).
-    #[arg(long, value_parser = super::game_arg)]
+    /// Read the record as this game, whatever its text suggests.
+    #[arg(long, value_parser = super::GameParser)]
     game: Option<GameKind>,
     #[command(flatten)]
     look: Look,
