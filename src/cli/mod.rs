@@ -25,6 +25,24 @@ Exit codes:
   2  the run could not do its job: an input could not be read (missing, not permitted, not UTF-8),
      or a usage error";
 
+const SHOW_EXIT_CODES: &str = "\
+Exit codes:
+  0  the position is drawn, and the record is valid up to it
+  1  the record is not valid up to that position, as verify would say: an illegal move at or before
+     it (the position before that move is drawn, and the move named on standard error), or a
+     syntax error or no known start (nothing is drawn); or the file holds no record
+  2  the run could not do its job: the file could not be read or written, there is no record N, or
+     a usage error";
+
+const RENDER_EXIT_CODES: &str = "\
+Exit codes:
+  0  every position of the record is drawn
+  1  the record has an illegal move (the positions before it and that move in red are drawn), or it
+     cannot be replayed: a syntax error or no known start (nothing is drawn); or the file holds no
+     record
+  2  the run could not do its job: the file could not be read, a picture could not be written, there
+     is no record N, or a usage error";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "referee",
@@ -50,9 +68,11 @@ enum Command {
     ///
     /// Without --ply, the last position; when the record has an illegal move, the position before
     /// it (pictures draw that move in red, the legal moves faint and the reason under the board).
+    #[command(after_help = SHOW_EXIT_CODES)]
     Show(ShowArgs),
     /// Draw every position of a record into a folder: SVG or PNG pictures, an animated GIF, or a
     /// self-contained HTML replay page.
+    #[command(after_help = RENDER_EXIT_CODES)]
     Render(picture::RenderArgs),
     /// Play random legal games and write their records, with the computed results.
     Random(RandomArgs),
