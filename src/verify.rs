@@ -547,10 +547,7 @@ pub(crate) fn judge_recorded<G: Recorded>(r: &CommonRecord, rep: &Replay<G>, v: 
         // The violations past which the claim was judged: none unless judged against the replay.
         let mut past = 0;
         let (status, detail) = match kind {
-            None => (
-                ClaimStatus::Refuted,
-                format!("`{text}` is not a result: write 1-0, 0-1 (one place per player, 1 for the winner) or *"),
-            ),
+            None => (ClaimStatus::Refuted, format!("`{text}` is not a result: {}", record::common::RESULT_SYNTAX)),
             Some(TokenKind::Result { winner: None, players: 0 }) => {
                 (ClaimStatus::Unchecked(Unchecked::NoResult), "the record claims no result (`*`)".to_string())
             }

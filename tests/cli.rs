@@ -155,12 +155,33 @@ fn show_prints_a_diagram_that_reads_back_as_the_same_position() {
 #[test]
 fn show_stops_at_an_illegal_move_and_says_so() {
     let (code, out, err) = run(&["show", "samples/quadraphages/blog-page.txt"]);
-    assert_eq!(code, 0);
+    assert_eq!(code, 1, "the record is not valid up to the position drawn, as verify says");
     assert!(err.contains("stopped at an illegal move at 28:31 (no O stone on d2)"), "{err}");
     insta::assert_snapshot!(out);
     let (code, _, err) = run(&["show", "samples/quadraphages/blog-page.txt", "--record", "3"]);
     assert_eq!(code, 2);
     assert!(err.contains("there is no record 3 (the file has 2)"), "{err}");
+}
+
+#[test]
+fn show_exits_as_verify_does_when_the_record_is_not_valid_up_to_the_position() {
+    let blog = "samples/quadraphages/blog-page.txt";
+    // The blog's d2d5 is its 15th move (the fillers `....` are no moves): the 14 before it are legal.
+    for (ply, code) in [("0", 0), ("14", 0), ("15", 1), ("30", 1)] {
+        for format in ["ascii", "svg"] {
+            let (got, out, err) = run(&["show", blog, "--ply", ply, "--format", format]);
+            assert_eq!(got, code, "--ply {ply} --format {format}: {err}");
+            assert!(!out.is_empty(), "the position is drawn all the same");
+        }
+    }
+    let (code, out, err) = run(&["show", "samples/quadraphages/broken/syntax-bad-token.txt"]);
+    assert_eq!((code, out.as_str()), (1, ""), "a syntax error: nothing to draw");
+    assert!(err.contains(":3:31: `d8-d5` is not a stone move"), "{err}");
+    let (code, _, err) = run(&["show", "samples/quadraphages/random-seed-1.txt"]);
+    assert_eq!(code, 0, "{err}");
+    for command in ["show", "render"] {
+        assert!(run(&[command, "--help"]).1.contains("Exit codes:\n  0  "), "{command} --help");
+    }
 }
 
 #[test]
@@ -262,4 +283,37 @@ fn completions_and_the_manual_page_are_printed() {
     assert_eq!(code, 0);
     assert!(man.contains(".TH referee 1"), "a roff manual page");
     assert!(man.contains("verify") && man.contains("Exit codes"), "it lists the commands and the exit codes");
+}
+
+#[test]
+fn every_game_option_lists_the_games_and_reads_them_in_any_spelling() {
+    for command in ["verify", "show", "render", "random", "repair"] {
+        let (code, help, _) = run(&[command, "--help"]);
+        assert_eq!(code, 0);
+        for game in ["quadraphages", "hexaphages", "quarod", "petrify", "vadrantir", "splinter"] {
+            assert!(help.contains(&format!("- {game}:")), "{command} --help lacks {game}:\n{help}");
+        }
+    }
+    // Completions offer the games too.
+    assert!(run(&["completions", "fish"]).1.contains("vadrantir"));
+    for name in ["Quarod", "SPLINTER", "Splinter Quad", "splinter-quad"] {
+        let (code, record, err) = run(&["random", "--game", name, "--seed", "3"]);
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(record.starts_with("[Game \""), "{name}: {record}");
+    }
+    let (code, _, err) = run(&["random", "--game", "quard"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("[possible values: quadraphages, hexaphages, quarod, petrify, vadrantir, splinter]"), "{err}");
+    assert!(err.contains("a similar value exists: 'quarod'"), "{err}");
+}
+
+#[test]
+fn outputs_have_the_short_flag_o() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = run(&["random", "--game", "quarod", "--seed", "5", "-o", support::arg(dir.path())]);
+    assert_eq!(code, 0, "{err}");
+    assert!(dir.path().join("quarod-5.txt").exists());
+    for command in ["show", "render", "random"] {
+        assert!(run(&[command, "--help"]).1.contains("-o, --out <"), "{command}");
+    }
 }

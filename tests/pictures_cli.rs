@@ -32,7 +32,7 @@ fn show_draws_svg_and_png_and_the_format_follows_the_file_name() {
 #[test]
 fn show_without_a_ply_draws_the_error_diagram() {
     let (code, out, err) = run(&["show", "--format", "svg", BLOG]);
-    assert_eq!(code, 0);
+    assert_eq!(code, 1, "the record is not valid up to the position drawn, as verify says");
     assert!(err.contains("is illegal; drawing the position before it"), "{err}");
     assert!(out.contains("no O stone on d2"), "the reason is in the caption");
     assert!(out.contains("illegal"), "the move is drawn as illegal");
@@ -55,12 +55,12 @@ fn a_record_that_cannot_be_drawn_writes_no_file() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bad.png");
     let (code, _, err) = run(&["show", "samples/quadraphages/broken/syntax-bad-token.txt", "-o", arg(&out)]);
-    assert_eq!(code, 2);
+    assert_eq!(code, 1, "a syntax error, as verify says");
     assert!(err.contains(":3:31: `d8-d5` is not a stone move"), "{err}");
     assert!(!out.exists());
     let folder = dir.path().join("frames");
     let (code, _, _) = run(&["render", "samples/quadraphages/broken/syntax-bad-token.txt", "--out", arg(&folder)]);
-    assert_eq!(code, 2);
+    assert_eq!(code, 1);
     assert!(!folder.exists(), "nothing is written when nothing can be drawn");
 }
 
@@ -68,7 +68,8 @@ fn a_record_that_cannot_be_drawn_writes_no_file() {
 fn render_writes_every_position_and_the_error_diagram() {
     let dir = tempfile::tempdir().unwrap();
     let (code, _, err) = run(&["render", BLOG, "--out", arg(dir.path())]);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, 1, "the record has an illegal move: {err}");
+    assert!(err.contains("the move at 15:31 is illegal; the positions before it are drawn"), "{err}");
     let mut names: Vec<String> =
         std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     names.sort();
@@ -102,7 +103,7 @@ fn render_makes_a_gif_with_a_frame_per_move() {
 fn render_makes_a_self_contained_replay_page() {
     let dir = tempfile::tempdir().unwrap();
     let (code, _, err) = run(&["render", BLOG, "--format", "html", "--out", arg(dir.path())]);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, 1, "the record has an illegal move: {err}");
     let page = std::fs::read_to_string(dir.path().join("blog-game-sample-1.html")).unwrap();
     assert!(page.contains("<svg"));
     assert!(page.contains("no O stone on d2"));

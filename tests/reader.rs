@@ -263,3 +263,30 @@ fn a_final_diagram_waits_for_its_record_at_most_a_thousand_lines_of_prose() {
         assert_eq!(r.final_position.is_some(), attached, "{prose} lines of prose");
     }
 }
+
+/// The mistakes of a record written by hand, each with an error on its line that says what to
+/// write (grammar.md, "Writing a record by hand"): the human report of each, one snapshot.
+#[test]
+fn hand_written_mistakes_get_errors_that_say_what_to_write() {
+    let cases = [
+        ("quadraphages-no-fillers.txt", "QUADRAPHAGES\n_xx_ _oo_\n1. 1 a7a8 i3i2 c1c2 g9g8 3 c2f2 g8d8\n"),
+        ("hexaphages-no-fillers.txt", "HEXAPHAGE\n_xx_ _oo_\n1. 1 j5h5 d3e4\n"),
+        ("quarod-half-points.txt", "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. d1d2 a2a3 1/2-1/2\n"),
+        ("petrify-draw.txt", "[Game \"Petrify\"]\n[Size \"6\"]\n\n1. c3 d4 2. e5 b2 draw {agreed}\n"),
+        ("vadrantir-halves.txt", "[Game \"Vadrantir\"]\n[Size \"5\"]\n\n1. e5 g5 ½-½\n"),
+        ("splinter-decimals.txt", "[Game \"Splinter Quad\"]\n[Players \"3\"]\n\n1. e6e5 0.5-0.5-0\n"),
+        ("quarod-two-winners.txt", "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. d1d2 a2a3 1-1\n"),
+        ("quarod-tag-draw.txt", "[Game \"Quarod\"]\n[Size \"4\"]\n[Result \"1/2-1/2\"]\n\n1. d1d2 a2a3\n"),
+    ];
+    let mut reports = String::new();
+    for (name, src) in cases {
+        let verdicts = verify(src);
+        assert_eq!(verdicts.len(), 1, "{name}");
+        let source = report::Source::new(name.to_string(), std::sync::Arc::new(src.to_string()));
+        reports.push_str(&report::human(&source, &verdicts[0], report::HumanStyle::default()));
+        reports.push('\n');
+    }
+    insta::assert_snapshot!(reports);
+    // Numbered prose is still prose.
+    assert!(record::parse("1. 2 eggs\n2. 3 cups of flour\n").is_empty());
+}

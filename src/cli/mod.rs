@@ -1,8 +1,10 @@
 //! The command line: clap types, and the wiring of library pieces. The library never sees clap.
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use referee::game::GameKind;
@@ -22,6 +24,24 @@ Exit codes:
   1  some record is not valid (illegal, syntax error, undecided, refuted claim), or a file holds no record
   2  the run could not do its job: an input could not be read (missing, not permitted, not UTF-8),
      or a usage error";
+
+const SHOW_EXIT_CODES: &str = "\
+Exit codes:
+  0  the position is drawn, and the record is valid up to it
+  1  the record is not valid up to that position, as verify would say: an illegal move at or before
+     it (the position before that move is drawn, and the move named on standard error), or a
+     syntax error or no known start (nothing is drawn); or the file holds no record
+  2  the run could not do its job: the file could not be read or written, there is no record N, or
+     a usage error";
+
+const RENDER_EXIT_CODES: &str = "\
+Exit codes:
+  0  every position of the record is drawn
+  1  the record has an illegal move (the positions before it and that move in red are drawn), or it
+     cannot be replayed: a syntax error or no known start (nothing is drawn); or the file holds no
+     record
+  2  the run could not do its job: the file could not be read, a picture could not be written, there
+     is no record N, or a usage error";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -48,15 +68,17 @@ enum Command {
     ///
     /// Without --ply, the last position; when the record has an illegal move, the position before
     /// it (pictures draw that move in red, the legal moves faint and the reason under the board).
+    #[command(after_help = SHOW_EXIT_CODES)]
     Show(ShowArgs),
     /// Draw every position of a record into a folder: SVG or PNG pictures, an animated GIF, or a
     /// self-contained HTML replay page.
+    #[command(after_help = RENDER_EXIT_CODES)]
     Render(picture::RenderArgs),
     /// Play random legal games and write their records, with the computed results.
     Random(RandomArgs),
     /// Print a shell completion script: `referee completions bash > ~/.local/share/bash-completion/completions/referee`.
     Completions {
-        /// The shell: bash, zsh, fish, powershell or elvish.
+        /// The shell to complete in.
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
@@ -96,9 +118,8 @@ pub struct VerifyArgs {
     /// Extensions of the files read in folders, any case, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "txt,pgn", value_name = "EXT,...")]
     ext: Vec<String>,
-    /// Read every record as this game, whatever its text suggests: quadraphages, hexaphages,
-    /// quarod, petrify, vadrantir or splinter.
-    #[arg(long, value_parser = game_arg)]
+    /// Read every record as this game, whatever its text suggests.
+    #[arg(long, value_parser = GameParser)]
     game: Option<GameKind>,
     /// Most positions searched to judge a result claimed before the game is over.
     #[arg(long, default_value_t = DEFAULT_SEARCH_LIMIT)]
@@ -119,8 +140,8 @@ pub struct ShowArgs {
     /// The position after this many moves (stone moves, stays and announcements); default: the last.
     #[arg(long)]
     ply: Option<usize>,
-    /// Read the record as this game (see `verify --game`).
-    #[arg(long, value_parser = game_arg)]
+    /// Read the record as this game, whatever its text suggests.
+    #[arg(long, value_parser = GameParser)]
     game: Option<GameKind>,
     /// ascii (a text diagram), svg or png. Default: the -o file's extension, else ascii.
     #[arg(long, value_enum)]
@@ -134,8 +155,8 @@ pub struct ShowArgs {
 
 #[derive(Args, Debug)]
 pub struct RandomArgs {
-    /// quadraphages, hexaphages, quarod, petrify, vadrantir or splinter.
-    #[arg(long, value_parser = game_arg)]
+    /// The game to play.
+    #[arg(long, value_parser = GameParser)]
     game: GameKind,
     /// Board size: the side of a square board, or of a hex board (hexaphages: 4 or 5).
     #[arg(long)]
@@ -152,7 +173,7 @@ pub struct RandomArgs {
     count: u64,
     /// Write each game to its own file in this folder, `<game>-<seed>.txt` (the folder is created),
     /// instead of to standard output.
-    #[arg(long, value_name = "DIR")]
+    #[arg(short, long, value_name = "DIR")]
     out: Option<PathBuf>,
 }
 
@@ -163,12 +184,48 @@ enum Format {
     Short,
 }
 
-/// Reads `--game`: a game's name, as `GameKind` spells it (the library knows nothing of clap).
-fn game_arg(name: &str) -> Result<GameKind, String> {
-    GameKind::from_name(name).ok_or_else(|| {
-        let known: Vec<_> = GameKind::ALL.iter().map(|g| g.name()).collect();
-        format!("unknown game `{name}`: one of {}", known.join(", "))
-    })
+/// Reads `--game` as `GameKind::from_name` does (any case; `Splinter Quad` and `splinter-quad`
+/// too), and offers the games' names to `--help` and to shell completion. The library knows
+/// nothing of clap, so the games' list stays `GameKind::ALL`.
+#[derive(Clone, Copy, Debug)]
+pub struct GameParser;
+
+impl GameParser {
+    fn values() -> impl Iterator<Item = PossibleValue> {
+        GameKind::ALL.into_iter().map(|game| {
+            let what = match game {
+                GameKind::Quadraphages => "Quadraphages: the published notation, a square board (9x9 by default)",
+                GameKind::Hexaphages => "Hexaphages: the published notation, a hex board of side 4 or 5",
+                GameKind::Quarod => "Quarod: the common format, a square board of side 2 to 26",
+                GameKind::Petrify => "Petrify: the common format, a square board of side 6 to 10",
+                GameKind::Vadrantir => "Vadrantir: the common format, a hex board of side 5 to 7",
+                GameKind::Splinter => "Splinter Quad (also `splinter-quad`): the common format, 2 to 4 players",
+            };
+            let value = PossibleValue::new(game.name()).help(what);
+            match game {
+                GameKind::Splinter => value.alias("splinter-quad"),
+                _ => value,
+            }
+        })
+    }
+}
+
+impl TypedValueParser for GameParser {
+    type Value = GameKind;
+
+    fn parse_ref(&self, cmd: &clap::Command, arg: Option<&clap::Arg>, value: &OsStr) -> Result<GameKind, clap::Error> {
+        let named = |name: &str| GameKind::from_name(&name.replace('-', " "));
+        if let Some(game) = value.to_str().and_then(named) {
+            return Ok(game);
+        }
+        // Not a game: clap's own error, with the possible values and a suggestion.
+        let name = PossibleValuesParser::new(Self::values()).parse_ref(cmd, arg, value)?;
+        named(&name).ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidValue).with_cmd(cmd))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(Self::values()))
+    }
 }
 
 /// Prints generated text (a completion script, the manual page) to standard output.

@@ -101,9 +101,27 @@ fn load(file: &Path, index: usize, game: Option<GameKind>) -> Result<(String, Pi
         Ok(p) => Ok((src, p)),
         Err((span, message)) => {
             note_at(&name, &src, &span, &message);
-            Err(ExitCode::from(2))
+            Err(undrawable(&src, index, game))
         }
     }
+}
+
+/// The exit code when a record cannot be replayed at all: 1 when the record is there but not
+/// valid (a syntax error, no known start) or the file holds no record, as `verify` says; 2 when
+/// `--record` asks for a record past the file's last.
+pub fn undrawable(src: &str, index: usize, game: Option<GameKind>) -> ExitCode {
+    let found = referee::record::read(src, game).take(index).count();
+    if found == 0 || found >= index {
+        ExitCode::from(1)
+    } else {
+        ExitCode::from(2)
+    }
+}
+
+/// Whether the picture `show` draws stands at or after an illegal move (or whether `render`,
+/// which draws every position, meets one): the record is not valid up to it.
+fn past_an_illegal_move(pictures: &Pictures, ply: Option<usize>) -> bool {
+    pictures.error.is_some() && ply.is_none_or(|p| p >= pictures.scenes.len())
 }
 
 /// Says on standard error why a record cannot be drawn: at its line and column, or of the whole
@@ -153,6 +171,7 @@ pub fn show(
         Err(code) => return code,
     };
     explain(&inputs::display_name(file), &src, &pictures, ply);
+    let verdict = if past_an_illegal_move(&pictures, ply) { ExitCode::from(1) } else { ExitCode::SUCCESS };
     let scene = pictures.scene(ply);
     let drawn = svg::svg(scene, &look.options());
     let bytes = match format {
@@ -166,7 +185,7 @@ pub fn show(
         },
         ShowFormat::Ascii => unreachable!("ASCII diagrams are drawn by show.rs"),
     };
-    match out {
+    let written = match out {
         Some(path) => write_file(path, &bytes),
         None => {
             if format == ShowFormat::Png && std::io::stdout().is_terminal() {
@@ -183,6 +202,11 @@ pub fn show(
                 }
             }
         }
+    };
+    if written == ExitCode::SUCCESS {
+        verdict
+    } else {
+        written
     }
 }
 
@@ -216,8 +240,8 @@ pub struct RenderArgs {
     /// One picture per turn rather than per move (a phages turn has several moves).
     #[arg(long)]
     per_turn: bool,
-    /// Read the record as this game (see `verify --game`).
-    #[arg(long, value_parser = super::game_arg)]
+    /// Read the record as this game, whatever its text suggests.
+    #[arg(long, value_parser = super::GameParser)]
     game: Option<GameKind>,
     #[command(flatten)]
     look: Look,
@@ -287,6 +311,14 @@ pub fn render(args: RenderArgs) -> ExitCode {
     }
     let what = if files.len() == 1 { files[0].0.clone() } else { format!("{} files", files.len()) };
     note(&format!("wrote {what} to {}", args.out.display()));
+    if let Some((_, span)) = &pictures.error {
+        let (line, col) = report::line_col(&src, span.start);
+        note(&format!(
+            "{}: the move at {line}:{col} is illegal; the positions before it are drawn, and that move in red",
+            inputs::display_name(&args.file)
+        ));
+        return ExitCode::from(1);
+    }
     ExitCode::SUCCESS
 }
 

@@ -14,7 +14,7 @@ use referee::report::{self, HumanStyle, Source};
 use referee::verify::{VerifyOptions, DEFAULT_SEARCH_LIMIT};
 
 use super::out::{self, note, Out};
-use super::{game_arg, inputs};
+use super::{inputs, GameParser};
 
 #[derive(Args, Debug)]
 pub struct RepairArgs {
@@ -44,8 +44,8 @@ pub struct RepairArgs {
     /// Most seconds spent on the search of one record.
     #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
     time_limit: f64,
-    /// Read every record as this game (see `verify --game`).
-    #[arg(long, value_parser = game_arg)]
+    /// Read every record as this game, whatever its text suggests.
+    #[arg(long, value_parser = GameParser)]
     game: Option<GameKind>,
     /// Most positions searched to judge a result claimed before the game is over (see `verify`).
     #[arg(long, default_value_t = DEFAULT_SEARCH_LIMIT)]

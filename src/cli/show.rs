@@ -45,27 +45,33 @@ fn ascii(file: &Path, index: usize, ply: Option<usize>, game: Option<GameKind>, 
     match verify::position_diagram(&src, index, ply, options) {
         Err((span, message)) => {
             picture::note_at(&name, &src, &span, &message);
-            ExitCode::from(2)
+            picture::undrawable(&src, index, game)
         }
         Ok((diagram, shown)) => {
+            // The record is not valid up to the position asked for: drawn all the same, but
+            // the exit code says so, as `verify`'s would.
+            let mut verdict = ExitCode::SUCCESS;
             match shown {
                 Some(verify::ShowNote::StoppedAt { span, message }) => {
                     let (line, col) = report::line_col(&src, span.start);
                     note(&format!(
                         "{name}: stopped at an illegal move at {line}:{col} ({message}); showing the position before it"
                     ));
+                    verdict = ExitCode::from(1);
                 }
                 Some(verify::ShowNote::Short { moves }) => {
                     note(&format!("{name}: the record has only {moves} moves; showing the last position"));
                 }
                 None => {}
             }
-            if let Some(path) = out {
-                return picture::write_file(path, diagram.as_bytes());
-            }
-            match Out::new().finish(&diagram) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(closed) => closed.exit_code(),
+            let written = match out {
+                Some(path) => picture::write_file(path, diagram.as_bytes()),
+                None => Out::new().finish(&diagram).map_or_else(|closed| closed.exit_code(), |()| ExitCode::SUCCESS),
+            };
+            if written == ExitCode::SUCCESS {
+                verdict
+            } else {
+                written
             }
         }
     }

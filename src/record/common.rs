@@ -149,6 +149,24 @@ fn result_token(word: &str) -> Option<TokenKind> {
     (players >= 2).then_some(TokenKind::Result { winner, players })
 }
 
+/// How the result token is written, for the errors of words meant as one.
+pub const RESULT_SYNTAX: &str = "write one place per player, in turn order, 1 for the winner and 0 for \
+     the others (`1-0`, `0-1`, `0-0-1-0`), all 0 when nobody won (`0-0`), or `*` for no result";
+
+/// The error of a word meant as a result that is none: a draw as other formats write it
+/// (`1/2-1/2`, `½-½`, `0.5-0.5`, `draw`), or places that are not 0 or one 1 (`1-1`, `2-0`).
+/// A move of any game starts with a letter, so none is taken for one.
+pub fn not_a_result(word: &str) -> Option<String> {
+    let bare = word.trim_end_matches(['.', '!']).to_ascii_lowercase();
+    let drawn = matches!(bare.as_str(), "draw" | "drawn" | "tie" | "=" | "½" | "1/2");
+    let places = !bare.is_empty()
+        && bare.chars().all(|c| matches!(c, '0'..='9' | '/' | '½' | '.' | '-' | ':' | '='))
+        && bare.contains(['-', ':', '½', '/', '='])
+        && bare.contains(|c: char| c.is_ascii_digit() || c == '½');
+    (result_token(word).is_none() && (drawn || places))
+        .then(|| format!("`{word}` is not a result token: {RESULT_SYNTAX}"))
+}
+
 /// A move number: `12.` or `12...`, alone or glued to the move that follows (`12.d4`).
 pub(crate) fn strip_move_number(word: &str) -> Option<&str> {
     let digits = word.bytes().take_while(u8::is_ascii_digit).count();
@@ -370,6 +388,13 @@ fn movetext_line<'a>(r: &mut CommonRecord<'a>, line: &'a str, at: usize, in_comm
         let len = trimmed.bytes().position(|c| c.is_ascii_whitespace() || c == b'{').unwrap_or(trimmed.len());
         let mut word = &trimmed[..len];
         rest = &trimmed[len..];
+        // Before the move number is taken off: `0.5-0.5` is no `0.` glued to a move.
+        if let Some(message) = not_a_result(word) {
+            // Meant as the result, so the movetext ends here too.
+            push_capped(&mut r.syntax_errors, SyntaxError { span: start..start + word.len(), message });
+            result = true;
+            continue;
+        }
         if let Some(after) = strip_move_number(word) {
             if after.is_empty() {
                 continue;
@@ -461,5 +486,15 @@ mod tests {
         assert_eq!(result_token("0-0-0"), Some(TokenKind::Result { winner: None, players: 3 }));
         assert_eq!(result_token("1-1"), None);
         assert_eq!(result_token("1/2-1/2"), None);
+    }
+
+    #[test]
+    fn draws_as_other_formats_write_them_are_told_the_result_syntax() {
+        for word in ["1/2-1/2", "½-½", "0.5-0.5", "draw", "Draw.", "1-1", "1-0-1", "2-0", "1:0"] {
+            assert!(not_a_result(word).is_some_and(|m| m.contains("is not a result token")), "{word}");
+        }
+        for word in ["1-0", "0-0-1", "*", "d4", "d4e5/f7", "pass", "12.", "12...", "--", "----"] {
+            assert_eq!(not_a_result(word), None, "{word}");
+        }
     }
 }

@@ -134,10 +134,43 @@ fn move_line_head(line: &str, continuing: bool) -> Option<(u32, &str)> {
         return None;
     }
     let first = rest.split_ascii_whitespace().next()?;
-    if (glued || !continuing) && !looks_like_move(first) {
+    let opens = looks_like_move(first) || (number == 1 && !glued && first_turn_unfilled(rest));
+    if (glued || !continuing) && !opens {
         return None;
     }
     Some((number, rest))
+}
+
+/// Whether the text after a line's `1.` is a first turn written without its `....`: `1 a7a8 i3i2
+/// …`, every word a token of the notation (up to a claim), a number first and a stone move in
+/// it. Numbered prose (`1. 2 eggs`) is none; such a line opens a record with an error that says
+/// what is missing ([`unfilled_first_turn`]).
+fn first_turn_unfilled(rest: &str) -> bool {
+    let mut kinds = rest.split_ascii_whitespace().take_while(|w| !starts_claim(w)).map(move_token);
+    matches!(kinds.next(), Some(Ok((_, TokenKind::Number(_)))))
+        && kinds.try_fold(false, |step, k| k.ok().map(|(_, k)| step || matches!(k, TokenKind::Step(..)))) == Some(true)
+}
+
+/// The error of a first line written without its `....` (see [`first_turn_unfilled`]), at its
+/// number, with the line as it should begin: one `....` for each stone the number moves. The
+/// stone moves after the number are the mover's phase (c) and then the other side's phase (a),
+/// as many each, when the other side's number follows them.
+fn unfilled_first_turn(tokens: &[Token]) -> SyntaxError {
+    let moves = |t: &&Token| matches!(t.kind, TokenKind::Step(..) | TokenKind::Stay);
+    let run = tokens[1..].iter().take_while(moves).count();
+    let answered = matches!(tokens.get(1 + run).map(|t| t.kind), Some(TokenKind::Number(_)));
+    let stones = if answered && run % 2 == 0 { run / 2 } else { run };
+    let shown: Vec<&str> = tokens[..=stones].iter().map(|t| t.text).collect();
+    let more = if tokens.len() > stones + 1 { " …" } else { "" };
+    SyntaxError {
+        span: tokens[0].span.clone(),
+        message: format!(
+            "the first turn is written without `....`: the notation fills its missing phase (a) with one \
+             `....` for each stone, before the number: write `1. {}{}{more}`",
+            ".... ".repeat(stones),
+            shown.join(" ")
+        ),
+    }
 }
 
 /// Reads the tokens of a move line (one [`move_line_head`] accepted) onto the end of `tokens`,
@@ -400,6 +433,9 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>) -> Option<Ele
             let (mut tokens, mut errors) = (Vec::new(), Vec::new());
             let head = move_line_head(line, false).expect("classified as a move line");
             let mut moves = vec![move_line(line, at, head, &mut tokens, &mut errors)];
+            if tokens.first().is_some_and(|t| matches!(t.kind, TokenKind::Number(_))) {
+                errors.insert(0, unfilled_first_turn(&tokens));
+            }
             while let Some((a, l)) = rest.peek() {
                 // A line numbered 1 opens the next record instead.
                 if let Some(head) = move_line_head(l, true).filter(|h| h.0 != 1) {
