@@ -67,6 +67,12 @@ pub fn pictures(src: &str, index: usize, options: VerifyOptions) -> Result<Pictu
     Ok(pictures)
 }
 
+/// The scene of a bare position, reached after `ply` moves, with nothing drawn over the board: what
+/// [`svg`](crate::render::svg::svg) draws for a position a program holds.
+pub fn position_scene<G: Notation>(position: &G, ply: usize) -> Scene {
+    scene(position, ply, Vec::new())
+}
+
 fn scene<G: Notation>(position: &G, ply: usize, signs: Vec<(Sign, Tone)>) -> Scene {
     Scene {
         game: position.kind(),
