@@ -29,7 +29,7 @@
 //! | [`search`] | The bounded search that judges claims made before the end |
 //! | [`repair`] | The smallest token edits after which a broken record replays further |
 //! | [`stream`] | Verifying a text of any size read in chunks, in parallel when asked |
-//! | [`write`] | Games played in code written as records |
+//! | [`write`](mod@write) | Games played in code written as records |
 //! | [`random`] | Random legal games |
 //! | [`picture`] | A record's positions as scenes for the renderers |
 //! | [`render`] | Text diagrams, SVG, PNG, GIF and an HTML replay page |
@@ -159,6 +159,8 @@
 //! let picture = svg(&scene, &SvgOptions::default());
 //! assert!(picture.starts_with("<svg"));
 //! ```
+
+#![deny(missing_docs)]
 
 pub mod game;
 pub mod games;

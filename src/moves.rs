@@ -3,7 +3,7 @@
 //! [`record_moves`] is the plain-data view of [`replay_observed`] for programs that want each
 //! move and position of a record without naming the game's engine type. Work that needs the
 //! engine itself (its legal moves, its score as a type) goes through
-//! [`with_record`](crate::verify::with_record) instead.
+//! [`crate::verify::with_record`] instead.
 
 use crate::game::GameKind;
 use crate::record::{Span, Token};

@@ -12,6 +12,7 @@ use crate::verify::{with_record, VerifyOptions, WithStart};
 /// The pictures of one record.
 #[derive(Clone, Debug)]
 pub struct Pictures {
+    /// The game the record was read as.
     pub game: GameKind,
     /// The start, then the position after each move played, each with the move that led there.
     pub scenes: Vec<Scene>,
