@@ -68,3 +68,17 @@ fn a_game_played_in_code_reads_back_move_by_move_in_all_six_games() {
         }
     }
 }
+
+/// The README's example ("Library"), as written there.
+#[test]
+fn the_readme_library_example_runs() {
+    use referee::games::petrify::Petrify;
+
+    let start = Petrify::start(Some(6), None).unwrap();
+    let moves = referee::random::random_game(&start, 7, 500);
+    let record = referee::write::write_common_record(&start, &moves, &[]);
+    assert_eq!(verify_source(&record, Default::default())[0].status, Status::Valid);
+    for m in record_moves(&record, 1, Default::default()).unwrap().moves {
+        println!("{}. {} {}\n{}", m.ply, m.player, m.written, m.board);
+    }
+}
