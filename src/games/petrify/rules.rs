@@ -81,7 +81,7 @@ pub enum Square {
     Empty,
     /// A disk of that colour.
     Disk(Colour),
-    /// A block, left where a capturing disk started: nobody's, and it never moves.
+    /// A block, left where a capturing disk started: nobody's.
     Block,
 }
 

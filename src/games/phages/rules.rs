@@ -313,7 +313,7 @@ pub struct Phages {
 /// Why a setup cannot start a game.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum SetupError {
-    /// The sides do not have the same number of stones, from 1 to [`MAX_STONES`].
+    /// A side has no stone, more than [`MAX_STONES`], or not as many as the other.
     #[error("{side} has {count} stones; each side needs the same number of stones, from 1 to {MAX_STONES}")]
     StoneCount {
         /// The side at fault.

@@ -24,7 +24,7 @@ pub const MIN_SIZE: u8 = 2;
 /// colour than the one they started with.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Colour {
-    /// Black: places the Black piece of every pair, and moves first.
+    /// Black: moves first.
     Black,
     /// White.
     White,
