@@ -8,15 +8,25 @@ use crate::render::model::{Figure, Sign};
 /// The games referee knows.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum GameKind {
+    /// Quadraphages: on a 9x9 board, each side's stones move the number of cells a player announced,
+    /// marking the cells they leave (published notation).
     Quadraphages,
+    /// Hexaphages: the rules of Quadraphages on a hex board (published notation).
     Hexaphages,
+    /// Quarod: pieces with rods, placed in engaged Black-White pairs and swapped along engagements.
     Quarod,
+    /// Petrify: placing disks and capturing by sliding, which leaves a block behind.
     Petrify,
+    /// Vadrantir: stones placed on a hex board, each group held to at most one stone more than the
+    /// largest enemy group it touches.
     Vadrantir,
+    /// Splinter Quad: two to four players slide pieces that push whole lines, off the board
+    /// included; after every move only the largest group of pieces stays.
     Splinter,
 }
 
 impl GameKind {
+    /// Every game, in the order of their names above.
     pub const ALL: [GameKind; 6] = [
         GameKind::Quadraphages,
         GameKind::Hexaphages,
@@ -68,6 +78,7 @@ impl fmt::Display for GameKind {
 
 /// What a renderer needs of a position: the board shape, what stands on each cell, the players.
 pub trait BoardView {
+    /// The board's shape and size.
     fn geometry(&self) -> Geometry;
     /// What a text diagram shows on this cell. Every glyph of one game has the same width (Quarod
     /// needs two characters: colour and rod), and none contains white space.
@@ -133,16 +144,21 @@ pub trait Recorded: Game + crate::search::Position + Send + 'static {
 /// [`Game::check`] and then [`Game::play_unchecked`]; lenient replay plays a refused move through
 /// [`Game::play_refused`], which is that primitive unless the reason for the refusal matters.
 pub trait Game: Clone + BoardView {
+    /// A move, resolved against a position: small and `Copy`, as the engine plays it.
     type Move: Copy + Eq + fmt::Debug;
     /// Why a move is illegal, in the game's own words.
     type Illegal: fmt::Display + fmt::Debug + Clone;
     /// The score where the game stands, for reports.
     type Score: fmt::Display + fmt::Debug + Clone;
 
+    /// Which game this is.
     fn kind(&self) -> GameKind;
     /// Every legal move in this position (empty once the game is over).
     fn legal_moves(&self) -> Vec<Self::Move>;
+    /// Whether `m` is legal here: `Err` says why not, in the game's own words.
     fn check(&self, m: Self::Move) -> Result<(), Self::Illegal>;
+    /// Plays `m` without checking it: the caller has checked it with [`Game::check`] (or took it
+    /// from [`Game::legal_moves`]). What an illegal move does to the position is not specified.
     fn play_unchecked(&mut self, m: Self::Move);
     /// Plays a move that [`Game::check`] refused with `why`, as lenient replay does: as written,
     /// where it can be. An engine overrides it where the reason matters to the end of the game: a
@@ -153,12 +169,15 @@ pub trait Game: Clone + BoardView {
         let _ = why;
         self.play_unchecked(m);
     }
+    /// Checks `m` and plays it: [`Game::check`], then [`Game::play_unchecked`].
     fn play(&mut self, m: Self::Move) -> Result<(), Self::Illegal> {
         self.check(m)?;
         self.play_unchecked(m);
         Ok(())
     }
+    /// Whether the game is over, by the game's own ending (no moves left, two passes in a row, ...).
     fn is_over(&self) -> bool;
+    /// The score where the game stands (marks, groups, pieces), as reports print it.
     fn score(&self) -> Self::Score;
     /// The move written in the game's notation.
     fn write_move(&self, m: Self::Move) -> String;
@@ -170,7 +189,9 @@ pub trait Game: Clone + BoardView {
 /// Work to do with the engine of a game in the common record format, written once for all of
 /// them: [`GameKind::with_recorded`] calls `run` with the engine type of the game at hand.
 pub trait WithRecorded {
+    /// What `run` gives back.
     type Output;
+    /// The work, with `G` the engine of the game at hand.
     fn run<G: Recorded>(self) -> Self::Output;
 }
 

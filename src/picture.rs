@@ -12,6 +12,7 @@ use crate::verify::{with_record, VerifyOptions, WithStart};
 /// The pictures of one record.
 #[derive(Clone, Debug)]
 pub struct Pictures {
+    /// The game the record was read as.
     pub game: GameKind,
     /// The start, then the position after each move played, each with the move that led there.
     pub scenes: Vec<Scene>,
@@ -65,6 +66,12 @@ pub fn pictures(src: &str, index: usize, options: VerifyOptions) -> Result<Pictu
     let (mut pictures, span) = with_record(src, index, options, Draw)?;
     pictures.span = span;
     Ok(pictures)
+}
+
+/// The scene of a bare position, reached after `ply` moves, with nothing drawn over the board: what
+/// [`svg`](crate::render::svg::svg) draws for a position a program holds.
+pub fn position_scene<G: Notation>(position: &G, ply: usize) -> Scene {
+    scene(position, ply, Vec::new())
 }
 
 fn scene<G: Notation>(position: &G, ply: usize, signs: Vec<(Sign, Tone)>) -> Scene {

@@ -127,7 +127,12 @@ impl<G: Recorded> Repairable for G {
 pub enum Op {
     /// `count` tokens from this one on are replaced by `texts`: a replacement, a deletion (no
     /// texts), an insertion before this token (no count).
-    Splice { count: usize, texts: Vec<String> },
+    Splice {
+        /// How many of the record's tokens are taken out.
+        count: usize,
+        /// The tokens put in their place, in order.
+        texts: Vec<String>,
+    },
     /// This token and the next change places.
     Swap,
 }
@@ -166,7 +171,9 @@ impl Op {
 /// goes before that token; at the list's length, after the last one).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Edit {
+    /// The index of the token edited, in the record's own token list.
     pub at: usize,
+    /// What is done there.
     pub op: Op,
     /// Whether the notation can write the edited record legally; when not, the repaired replay
     /// plays the edit's tokens as written anyway (see [`Repairable::skipped`]).
@@ -176,6 +183,7 @@ pub struct Edit {
 /// An edit as a report shows it, in the record's own text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Change {
+    /// What kind of edit it is.
     pub kind: ChangeKind,
     /// The record's tokens it touches: one for a replacement; each one deleted; the two swapped;
     /// for an insertion, the token it goes before (or, at the end, the record's last token).
@@ -183,21 +191,29 @@ pub struct Change {
     /// The tokens as written (empty for an insertion) and as repaired (empty for a deletion),
     /// separated by spaces.
     pub from: String,
+    /// See `from`.
     pub to: String,
+    /// Whether the notation can write the repaired tokens legally (see [`Edit::expressible`]).
     pub expressible: bool,
     /// An insertion after the record's last token.
     pub at_end: bool,
 }
 
+/// What an edit does to the record's tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChangeKind {
+    /// One token replaced by another.
     Replace,
+    /// Tokens taken out.
     Delete,
+    /// Tokens put in.
     Insert,
+    /// Two neighbouring tokens exchanged.
     Swap,
 }
 
 impl ChangeKind {
+    /// `replace`, `delete`, `insert` or `swap`, as reports print it.
     pub fn name(self) -> &'static str {
         match self {
             ChangeKind::Replace => "replace",
@@ -223,7 +239,9 @@ pub struct RepairOptions {
     pub shown: usize,
 }
 
+/// The default of [`RepairOptions::max_edits`].
 pub const DEFAULT_MAX_EDITS: usize = 12;
+/// The default of [`RepairOptions::max_positions`].
 pub const DEFAULT_MAX_POSITIONS: u64 = 5_000_000;
 
 impl Default for RepairOptions {
@@ -241,14 +259,18 @@ impl Default for RepairOptions {
 /// What stopped a search before it was done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
+    /// The tokens replayed reached [`RepairOptions::max_positions`]; it holds that bound.
     Positions(u64),
+    /// The time on the record reached [`RepairOptions::time_limit`]; it holds that limit.
     Time(Duration),
 }
 
 /// A repair found, and what the record says once repaired.
 #[derive(Clone, Debug)]
 pub struct Candidate {
+    /// The edits, in token order.
     pub edits: Vec<Edit>,
+    /// The edits as a report shows them, in the record's own text.
     pub changes: Vec<Change>,
     /// Whether the repaired record replays to its end with no violation.
     pub replays_to_end: bool,
@@ -353,6 +375,7 @@ pub struct Search {
 
 /// A record's claims and final diagram, judged on a replay of (edited) tokens.
 pub trait Judge<G> {
+    /// The checks of the record's claims (result, resignation) against `replay` of `tokens`.
     fn claims(&mut self, tokens: &[Token], replay: &Replay<G>) -> Vec<ClaimCheck>;
     /// How many cells of the record's final diagram differ from `position`; `None` without one.
     fn cells_differing(&self, position: &G) -> Option<usize>;
@@ -893,16 +916,24 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
 /// A legal move in place of an illegal one, and how far the rest of the record replays with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Alternative {
+    /// The legal move, as the notation writes it.
     pub text: String,
+    /// How far the rest of the record replays after it.
     pub reach: Reach,
 }
 
+/// How far the rest of a record replays after an alternative move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reach {
     /// The rest replays to the end with no violation.
     End,
     /// The rest replays up to this token, which is illegal.
-    StopsAt { span: Span, token: String },
+    StopsAt {
+        /// Where the illegal token is in the text.
+        span: Span,
+        /// The token as written.
+        token: String,
+    },
 }
 
 /// Legal alternatives tried for one illegal move: those nearest the written token.
@@ -1010,6 +1041,7 @@ impl<G: Recorded> Judge<G> for CommonJudge<'_, '_> {
 /// illegal move.
 #[derive(Clone, Debug)]
 pub struct RecordRepair {
+    /// The verdict on the record as written.
     pub verdict: Verdict,
     /// `None` when nothing was searched: the record has no illegal move, or cannot be judged.
     pub search: Option<Search>,

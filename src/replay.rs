@@ -12,7 +12,12 @@ pub enum Reading<M> {
     /// Notation only: nothing to play.
     Nothing,
     /// The token cannot be a move here; `apply` is what lenient replay plays instead, if anything.
-    Problem { message: String, apply: Option<M> },
+    Problem {
+        /// Why, in the game's words.
+        message: String,
+        /// The move lenient replay plays in its place, if any.
+        apply: Option<M>,
+    },
 }
 
 /// A game whose records can be read token by token.
@@ -27,8 +32,11 @@ pub trait Notation: Game {
 /// An illegal move: where, why, what was legal instead, and the board at that moment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
+    /// Where the token is in the text.
     pub span: Span,
+    /// The token as written.
     pub token: String,
+    /// Why the move is illegal, in the game's words.
     pub message: String,
     /// The legal moves at that point, written in the notation: the first
     /// [`LEGAL_LISTED`](crate::verdict::LEGAL_LISTED) distinct ones.
@@ -45,6 +53,7 @@ pub struct Violation {
 pub struct Replay<G> {
     /// The position where the replay ended.
     pub position: G,
+    /// The illegal moves met, in order: at most one unless the replay was lenient.
     pub violations: Vec<Violation>,
     /// How many moves were played.
     pub moves: usize,
@@ -104,13 +113,32 @@ pub const MAX_VIOLATIONS: usize = 1000;
 /// What a replay tells an observer as it goes (see [`replay_observed`]).
 pub enum Event<'p, G: Game> {
     /// The move of token `token` is about to be played in `position`.
-    Playing { token: usize, position: &'p G, m: G::Move },
+    Playing {
+        /// The move's index in the token list.
+        token: usize,
+        /// The position before the move.
+        position: &'p G,
+        /// The move.
+        m: G::Move,
+    },
     /// The move announced by the last [`Event::Playing`] was played: this is the position now.
-    Played { position: &'p G },
+    Played {
+        /// The position after the move.
+        position: &'p G,
+    },
     /// Token `token` is illegal in `position`; `attempted` is the move it stands for, if it
     /// stands for one (a move may be unreadable here, or name a cell that is not on the board);
     /// `why` is the violation's message.
-    Illegal { token: usize, position: &'p G, attempted: Option<G::Move>, why: &'p str },
+    Illegal {
+        /// The token's index in the token list.
+        token: usize,
+        /// The position the token is illegal in.
+        position: &'p G,
+        /// The move the token stands for, if it stands for one.
+        attempted: Option<G::Move>,
+        /// The violation's message.
+        why: &'p str,
+    },
 }
 
 /// Replays `tokens` from `start`.

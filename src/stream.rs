@@ -40,6 +40,7 @@ pub const MAX_HELD: usize = 256 << 20;
 /// A window of the text, as reports need it to locate and draw what its verdicts point at (spans
 /// are offsets into `text`).
 pub struct Stretch<'t> {
+    /// The window's text.
     pub text: &'t Arc<String>,
     /// The lines of the whole text before this window.
     pub first_line: usize,
@@ -50,19 +51,33 @@ pub struct Stretch<'t> {
 /// Why the text could not be read to its end (the records before were handed on).
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
+    /// The input failed.
     #[error("cannot read: {0}")]
     Read(#[from] std::io::Error),
     /// The records wholly before the line of the bad byte were verified.
     #[error("not valid UTF-8: byte 0x{byte:02X} at line {line}, column {column}")]
-    NotUtf8 { byte: u8, line: usize, column: usize },
+    NotUtf8 {
+        /// The byte.
+        byte: u8,
+        /// Its 1-based line in the text.
+        line: usize,
+        /// Its 1-based column (in characters) on that line.
+        column: usize,
+    },
+    /// A line or record longer than [`MAX_HELD`]; the records before it were verified.
     #[error("line {line} starts a line or record longer than {} MiB, more than referee holds at once", MAX_HELD >> 20)]
-    TooLong { line: usize },
+    TooLong {
+        /// The 1-based line where it starts.
+        line: usize,
+    },
 }
 
 /// What stopped a stream: its input, or the sink its verdicts went to.
 #[derive(Debug)]
 pub enum StreamError<E> {
+    /// Reading the input failed, or it is not text.
     Input(InputError),
+    /// The sink failed (a closed pipe, a full disk): its own error.
     Sink(E),
 }
 

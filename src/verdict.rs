@@ -8,6 +8,7 @@ use crate::record::Span;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
 #[serde(rename_all = "snake_case")]
+/// How a record fares: its worst problem decides.
 pub enum Status {
     /// Every move is legal and no claim is refuted.
     Valid,
@@ -21,19 +22,28 @@ pub enum Status {
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
 #[serde(rename_all = "snake_case")]
+/// What kind of problem: which [`Status`] it gives the record.
 pub enum ProblemKind {
+    /// The record does not follow its notation (gives [`Status::SyntaxError`]).
     Syntax,
+    /// A move the position does not allow (gives [`Status::Illegal`]).
     Illegal,
+    /// A claim (result, resignation, final diagram) the replay refutes (gives [`Status::Illegal`]).
     Claim,
+    /// The record cannot be judged, as a board with no known start (gives [`Status::Undecided`]).
     Undecided,
 }
 
 /// One thing wrong with a record, at a span of the file.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Problem {
+    /// What kind of problem, which decides the record's [`Status`].
     pub kind: ProblemKind,
+    /// Where the problem is in the text: the token, the line or the record.
     pub span: Span,
+    /// The token at fault as written (empty when the problem is not one token's).
     pub token: String,
+    /// What is wrong, in the game's words.
     pub message: String,
     /// Legal moves at that point, in the notation: the first [`LEGAL_LISTED`] of them.
     pub legal: Vec<String>,
@@ -49,14 +59,20 @@ pub const LEGAL_LISTED: usize = 32;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
 #[serde(rename_all = "snake_case")]
+/// What a record claims.
 pub enum ClaimKind {
+    /// A result: a result token, `X wins 38-37`, a resignation.
     Result,
+    /// A final-position diagram, which must match the position the replay reached.
     FinalPosition,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// What the replay says of a claim.
 pub enum ClaimStatus {
+    /// The replay (or the search of every continuation) gives the claim.
     Confirmed,
+    /// The replay (or the search of every continuation) gives something else.
     Refuted,
     /// Neither, and why.
     Unchecked(Unchecked),
@@ -84,10 +100,15 @@ impl ClaimStatus {
 /// A claim the record makes (a result, a resignation, a final diagram) and what the replay says of it.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct ClaimCheck {
+    /// What is claimed.
     pub kind: ClaimKind,
+    /// Where the claim is in the text.
     pub span: Span,
+    /// The claim as written, or a description of it (`final position diagram`).
     pub text: String,
+    /// Whether it holds.
     pub status: ClaimStatus,
+    /// Why, in words: the score or the cells that differ.
     pub detail: String,
     /// How many violations the lenient replay this claim was judged against went past (0 when it
     /// was judged against a replay without any, or not against the replay at all).
@@ -155,11 +176,15 @@ impl Unchecked {
 pub struct Verdict {
     /// 1-based position among the file's records.
     pub index: usize,
+    /// Where the record is in the text, from its first line to its last.
     pub span: Span,
     /// The game the record was read as; `None` when its `[Game]` tag names no known game.
     pub game: Option<GameKind>,
+    /// The record's worst problem: valid when there is none.
     pub status: Status,
+    /// Everything wrong with the record, in text order (strict replay stops at the first illegal move).
     pub problems: Vec<Problem>,
+    /// The record's claims and what the replay says of each.
     pub claims: Vec<ClaimCheck>,
     /// Moves played by the replay.
     pub moves: usize,

@@ -14,6 +14,8 @@ use crate::verdict::{
 /// How to verify.
 #[derive(Clone, Copy, Debug)]
 pub struct VerifyOptions {
+    /// Replay past illegal moves where the move can still be played as written, listing all of them
+    /// (at most [`MAX_VIOLATIONS`](crate::replay::MAX_VIOLATIONS)), rather than stopping at the first.
     pub lenient: bool,
     /// The game to read records as, overriding what their text suggests.
     pub game: Option<GameKind>,
@@ -144,16 +146,22 @@ fn status_of(problems: &[Problem]) -> Status {
 /// A record's verdict as far as it can be taken on its own: all of it, or all but its claims,
 /// which draw on the search budget its file shares and so are judged in file order.
 pub enum Prepared<'r, 'a> {
+    /// The verdict is whole.
     Done(Verdict),
     /// A published record: its claims are still to judge.
     Claims {
+        /// The verdict without its claims.
         verdict: Verdict,
+        /// The record the claims are in.
         record: &'r Record<'a>,
+        /// The replay the claims are judged against.
         replay: Box<Replay<Phages>>,
     },
     /// A common-format record: its claimed result is still to search.
     Search {
+        /// The verdict without its claimed result.
         verdict: Verdict,
+        /// The search that judges it.
         pending: PendingSearch,
     },
 }
@@ -632,15 +640,25 @@ fn compare_diagram<G: BoardView>(position: &G, d: &TextDiagram) -> (ClaimStatus,
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ShowNote {
     /// Replay stopped at an illegal move, at `span`; the diagram is the position before it.
-    StoppedAt { span: record::Span, message: String },
+    StoppedAt {
+        /// The illegal move's token.
+        span: record::Span,
+        /// Why it is illegal.
+        message: String,
+    },
     /// The record has only `moves` moves; the diagram is its last position.
-    Short { moves: usize },
+    Short {
+        /// How many moves the record has.
+        moves: usize,
+    },
 }
 
 /// Work to do with the start position and the tokens of one record, whatever its game: see
 /// [`with_record`].
 pub trait WithStart {
+    /// What `run` gives back.
     type Output;
+    /// The work, with the record's start position (of the game's engine type `G`) and its tokens.
     fn run<G: Notation>(self, start: G, tokens: &[record::Token]) -> Self::Output;
 }
 

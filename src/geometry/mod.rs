@@ -14,7 +14,9 @@ pub struct Cell(pub u16);
 /// A step between neighbouring cells, in grid columns and rows.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Direction {
+    /// Columns to the right (negative: to the left); a hex step across an edge moves two columns.
     pub dcol: i8,
+    /// Rows down (negative: up).
     pub drow: i8,
 }
 
@@ -38,9 +40,15 @@ const HEX: [Direction; 6] = [
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Geometry {
     /// `size x size` squares, files `a..` left to right, rank 1 at the top.
-    Square { size: u8 },
+    Square {
+        /// Squares a side, at most [`MAX_SQUARE`].
+        size: u8,
+    },
     /// A hexagon of `side` cells a side, in doubled-column coordinates.
-    Hex { side: u8 },
+    Hex {
+        /// Cells a side, at most [`MAX_HEX_SIDE`].
+        side: u8,
+    },
 }
 
 /// Largest board edge accepted anywhere, so that every cell index fits a `u16` and letters stay in `a..=z`.
@@ -49,6 +57,7 @@ pub const MAX_SQUARE: u8 = 26;
 pub const MAX_HEX_SIDE: u8 = 7;
 
 impl Geometry {
+    /// Grid columns: the squares of a row, or `4(side-1)+1` letter columns of a hex board.
     pub fn width(self) -> u16 {
         match self {
             Geometry::Square { size } => size as u16,
@@ -56,6 +65,7 @@ impl Geometry {
         }
     }
 
+    /// Grid rows: the squares of a column, or `2·side-1` rows of a hex board.
     pub fn height(self) -> u16 {
         match self {
             Geometry::Square { size } => size as u16,
@@ -103,14 +113,17 @@ impl Geometry {
         }
     }
 
+    /// The 0-based grid column of `c`.
     pub fn col(self, c: Cell) -> u16 {
         c.0 % self.width()
     }
 
+    /// The 0-based grid row of `c` (row 1 of a diagram is row 0).
     pub fn row(self, c: Cell) -> u16 {
         c.0 / self.width()
     }
 
+    /// Whether `c` is a cell of this board (on a hex board, not every grid slot is).
     pub fn contains(self, c: Cell) -> bool {
         match self {
             // Every slot of a square grid is a cell.
@@ -126,6 +139,7 @@ impl Geometry {
         (0..self.slots() as u16).map(Cell).filter(move |&c| self.contains(c))
     }
 
+    /// How many cells the board has.
     pub fn cell_count(self) -> usize {
         self.cells().count()
     }

@@ -10,8 +10,11 @@ use super::{cap_syntax_errors, push_capped, Span, SyntaxError, Token, TokenKind}
 /// A `[Name "value"]` pair.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Tag<'a> {
+    /// The tag's name (`Game`, `Size`, `Result`, ...).
     pub name: &'a str,
+    /// Its value, without the quotes.
     pub value: &'a str,
+    /// Where the whole tag is in the text.
     pub span: Span,
     /// Where the value is, without its quotes.
     pub value_span: Span,
@@ -20,11 +23,14 @@ pub struct Tag<'a> {
 /// A diagram as written: one glyph per cell, row by row, not yet read by any game.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct TextDiagram<'a> {
+    /// Where the diagram is in the text.
     pub span: Span,
+    /// Each row's glyphs with where each is, top row first.
     pub rows: Vec<Vec<(&'a str, Span)>>,
 }
 
 impl TextDiagram<'_> {
+    /// Every glyph, in reading order.
     pub fn glyphs(&self) -> Vec<&str> {
         self.rows.iter().flatten().map(|g| g.0).collect()
     }
@@ -33,17 +39,24 @@ impl TextDiagram<'_> {
 /// One record of the common format.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct CommonRecord<'a> {
+    /// 1-based position among the text's records.
     pub index: usize,
+    /// Where the record is in the text, from its first tag to its last line.
     pub span: Span,
+    /// Its tag pairs, in order.
     pub tags: Vec<Tag<'a>>,
+    /// The diagram before the moves (`Setup:`), when the game does not start on an empty board.
     pub setup: Option<TextDiagram<'a>>,
     /// Moves and the result token, in order (move numbers and comments are left out).
     pub tokens: Vec<Token<'a>>,
+    /// The diagram after the moves (`Final Position:`), which the replay must reach.
     pub final_position: Option<TextDiagram<'a>>,
+    /// Every syntax error of the record, in text order.
     pub syntax_errors: Vec<SyntaxError>,
 }
 
 impl<'a> CommonRecord<'a> {
+    /// The first tag of that name, whatever its case.
     pub fn tag(&self, name: &str) -> Option<&Tag<'a>> {
         self.tags.iter().find(|t| t.name.eq_ignore_ascii_case(name))
     }

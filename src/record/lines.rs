@@ -21,7 +21,9 @@ use crate::geometry::{CellLabel, Geometry};
 /// What one line of a file is.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum LineKind {
+    /// Nothing but white space.
     Blank,
+    /// A game's title, such as `QUADRAPHAGES`, which opens a record of the published notation.
     Title(GameKind),
     /// `Startup:` or `Final Position:`, possibly followed by column letters.
     DiagramLabel(DiagramLabel),

@@ -28,12 +28,16 @@ pub type Span = Range<usize>;
 /// One token of movetext.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Token<'a> {
+    /// The token as written.
     pub text: &'a str,
+    /// Where it is in the text.
     pub span: Span,
+    /// What the notation reads it as.
     pub kind: TokenKind,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// What a movetext token is, read on its own (a game's engine resolves moves later).
 pub enum TokenKind {
     /// `a7a8`: the stone on the first cell moves to the second.
     Step(CellLabel, CellLabel),
@@ -47,16 +51,27 @@ pub enum TokenKind {
     Resign,
     /// `and wins 40-39`, `X wins`: a claimed result. `side` is given when the claim names it;
     /// `and wins` means the side that wrote the last move.
-    Wins { side: Option<Side>, score: Option<(u16, u16)> },
+    Wins {
+        /// The side that wins, when the claim names it.
+        side: Option<Side>,
+        /// The claimed score, winner's first (`40-39`), when given.
+        score: Option<(u16, u16)>,
+    },
     /// A move in the common record format; its game reads it.
     Written,
     /// The result token of the common format: `1-0`, `0-1`, `0-0-1` (the winner's place holds
     /// 1), all zeros for a game nobody won, or `*` (no result claimed: `players` is 0);
     /// `players` is how many places it has.
-    Result { winner: Option<u8>, players: u8 },
+    Result {
+        /// The winner's place in turn order; `None` when nobody won or no result is claimed.
+        winner: Option<u8>,
+        /// How many places the token has: the number of players, 0 for `*`.
+        players: u8,
+    },
 }
 
 impl TokenKind {
+    /// Whether the token claims a result (`resign`, `X wins`, `1-0`): replay stops there.
     pub fn is_claim(self) -> bool {
         matches!(self, TokenKind::Resign | TokenKind::Wins { .. } | TokenKind::Result { .. })
     }
@@ -66,29 +81,40 @@ impl TokenKind {
 /// `record.tokens[line.tokens]`: a record keeps all of its tokens in one vector.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct MoveLine {
+    /// The line's move number as written.
     pub number: u32,
+    /// Where the line is in the text.
     pub span: Span,
+    /// The line's tokens, as indices into [`Record::tokens`].
     pub tokens: Range<usize>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// How a diagram of the published notation is labelled.
 pub enum DiagramLabel {
+    /// `Startup:`, the position the game starts from.
     Startup,
+    /// `Final Position:`, the position the record claims at the end.
     FinalPosition,
+    /// No label: a diagram before the moves is the start, after them the final position.
     None,
 }
 
 /// A board diagram: rows of `.`, `o`, `x` (marks) and `O`, `X` (stones).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Diagram {
+    /// Where the diagram is in the text.
     pub span: Span,
+    /// How it is labelled.
     pub label: DiagramLabel,
+    /// The board it draws, from its column letters and rows.
     pub geometry: Geometry,
     /// Every cell of the board in reading order, with the glyph written and where.
     pub cells: Vec<(CellLabel, char, Span)>,
 }
 
 impl Diagram {
+    /// Whether it shows marked cells (`x`, `o`): a start diagram shows only stones.
     pub fn has_marks(&self) -> bool {
         self.cells.iter().any(|c| matches!(c.1, 'o' | 'x'))
     }
@@ -97,7 +123,9 @@ impl Diagram {
 /// The header that names the side of each column, like `_xx_ _oo_` or `_Jx_ _Bo_`.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct ColumnHeader {
+    /// Where the header is in the text.
     pub span: Span,
+    /// The side of each column, left then right: the left column's side moves first.
     pub sides: [Side; 2],
     /// The first letter of each column's tag: a player's initial, or the side's letter again.
     pub initials: [char; 2],
@@ -107,7 +135,9 @@ pub struct ColumnHeader {
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 #[error("{message}")]
 pub struct SyntaxError {
+    /// Where the error is in the text.
     pub span: Span,
+    /// What the notation expected there.
     pub message: String,
 }
 
@@ -116,14 +146,21 @@ pub struct SyntaxError {
 pub struct Record<'a> {
     /// 1-based position among the file's records.
     pub index: usize,
+    /// Where the record is in the text, from its first line to its last.
     pub span: Span,
+    /// The title that opens the record (`QUADRAPHAGES`), and where it is.
     pub title: Option<(GameKind, Span)>,
+    /// The header naming each column's side.
     pub header: Option<ColumnHeader>,
+    /// The `Startup:` diagram, when the game does not start from the default position.
     pub startup: Option<Diagram>,
+    /// The final diagram the record claims.
     pub final_position: Option<Diagram>,
+    /// The numbered lines of movetext.
     pub lines: Vec<MoveLine>,
     /// Every token of the movetext, in order.
     pub tokens: Vec<Token<'a>>,
+    /// Every syntax error of the record, in text order.
     pub syntax_errors: Vec<SyntaxError>,
 }
 
@@ -188,6 +225,7 @@ impl Found<'_> {
         }
     }
 
+    /// Where the record is in the text.
     pub fn span(&self) -> Span {
         match self {
             Found::Published(r) => r.span.clone(),
@@ -245,7 +283,9 @@ pub fn read_window<'a>(
 /// many records had been found before it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Resume {
+    /// The byte offset of the line start.
     pub offset: usize,
+    /// How many records were found before it.
     pub found: usize,
 }
 

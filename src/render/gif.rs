@@ -3,20 +3,43 @@
 /// One picture of an animation: its size and its un-premultiplied RGBA pixels, row by row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RgbaFrame {
+    /// Pixels across.
     pub width: u32,
+    /// Pixels down.
     pub height: u32,
+    /// `width x height` RGBA quadruples, row by row from the top.
     pub pixels: Vec<u8>,
 }
 
 /// Why an animation could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum AnimationError {
+    /// No pictures were given.
     #[error("an animation needs at least one picture")]
     Empty,
+    /// The pictures are too large for a GIF.
     #[error("a GIF is at most 65535 pixels wide and high; the pictures are {width}x{height}")]
-    TooLarge { width: u32, height: u32 },
+    TooLarge {
+        /// Their width in pixels.
+        width: u32,
+        /// Their height in pixels.
+        height: u32,
+    },
+    /// A picture's pixel buffer does not have the size its width and height ask.
     #[error("picture {index} has {got} bytes of pixels where {width}x{height} RGBA needs {need}")]
-    Pixels { index: usize, got: usize, need: usize, width: u32, height: u32 },
+    Pixels {
+        /// The picture's index among the frames.
+        index: usize,
+        /// Bytes given.
+        got: usize,
+        /// Bytes needed: `4 x width x height`.
+        need: usize,
+        /// The picture's width.
+        width: u32,
+        /// The picture's height.
+        height: u32,
+    },
+    /// The GIF encoder failed.
     #[error("cannot encode the GIF: {0}")]
     Encoding(#[from] ::gif::EncodingError),
 }

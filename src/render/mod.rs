@@ -5,5 +5,6 @@ pub mod ascii;
 pub mod gif;
 pub mod html;
 pub mod model;
+#[cfg(feature = "png")]
 pub mod png;
 pub mod svg;

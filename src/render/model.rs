@@ -9,18 +9,26 @@ use crate::geometry::{Cell, Geometry};
 /// The edge of the picture a rod points to. Up is towards row 1, the top of every diagram.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Heading {
+    /// Towards row 1.
     Up,
+    /// Towards the last column.
     Right,
+    /// Away from row 1.
     Down,
+    /// Towards column `a`.
     Left,
 }
 
 /// The kinds of Splinter Quad's pieces, each drawn with its own shape.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Rank {
+    /// The king.
     King,
+    /// The rook.
     Rook,
+    /// The bishop.
     Bishop,
+    /// The pawn.
     Pawn,
 }
 
@@ -29,17 +37,36 @@ pub enum Rank {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Figure {
     /// A stone: Quadraphages, Hexaphages and Vadrantir.
-    Stone { owner: u8 },
+    Stone {
+        /// Whose stone, by place in turn order.
+        owner: u8,
+    },
     /// A cell a phages stone has left, in the colour of the stone that marked it.
-    Mark { owner: u8 },
+    Mark {
+        /// Whose stone marked it, by place in turn order.
+        owner: u8,
+    },
     /// A Petrify disk.
-    Disk { owner: u8 },
+    Disk {
+        /// Whose disk, by place in turn order.
+        owner: u8,
+    },
     /// A Petrify block: nobody's.
     Block,
     /// A Quarod piece and the edge its rod points to.
-    Rod { owner: u8, heading: Heading },
+    Rod {
+        /// Whose piece (by its colour), by place in turn order.
+        owner: u8,
+        /// Where its rod points.
+        heading: Heading,
+    },
     /// A Splinter Quad piece.
-    Piece { owner: u8, rank: Rank },
+    Piece {
+        /// Whose piece, by place in turn order.
+        owner: u8,
+        /// Which piece.
+        rank: Rank,
+    },
 }
 
 impl Figure {
@@ -60,7 +87,12 @@ impl Figure {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Sign {
     /// A piece goes from one cell to another (a step, a slide, a capture, a swap of two pieces).
-    Arrow { from: Cell, to: Cell },
+    Arrow {
+        /// Where the piece starts.
+        from: Cell,
+        /// Where it ends.
+        to: Cell,
+    },
     /// Something is placed on this cell, or the cell is named by the move.
     Ring(Cell),
     /// A phages stone stays on this cell (`----`).
@@ -87,6 +119,7 @@ pub enum Tone {
 /// A board and what stands on it.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Board {
+    /// The board's shape.
     pub geometry: Geometry,
     /// Every occupied cell and what stands there, in cell order.
     pub figures: Vec<(Cell, Figure)>,
@@ -107,8 +140,11 @@ impl Board {
 /// One picture: a board, the signs drawn over it, and the caption under it.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Scene {
+    /// The game, named in the caption.
     pub game: GameKind,
+    /// The board and what stands on it.
     pub board: Board,
+    /// Moves drawn over the board, each with why it is drawn.
     pub signs: Vec<(Sign, Tone)>,
     /// How many moves were played to reach this position.
     pub ply: usize,

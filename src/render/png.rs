@@ -21,10 +21,18 @@ pub const MAX_PIXELS: u64 = 64 * 1024 * 1024;
 /// Why a picture could not be rasterised.
 #[derive(thiserror::Error, Debug)]
 pub enum PictureError {
+    /// The SVG did not parse.
     #[error("the SVG could not be read: {0}")]
     Svg(#[from] usvg::Error),
+    /// The picture is empty or more than [`MAX_PIXELS`] pixels.
     #[error("a picture of {width}x{height} pixels is empty or too large to rasterise")]
-    Size { width: u32, height: u32 },
+    Size {
+        /// Its width in pixels.
+        width: u32,
+        /// Its height in pixels.
+        height: u32,
+    },
+    /// The PNG encoder failed.
     #[error("the PNG could not be encoded: {0}")]
     Encode(String),
 }

@@ -21,6 +21,7 @@ pub const FONT_FAMILY: &str = "DejaVu Sans, sans-serif";
 /// The narrowest and widest pictures drawn: narrower ones have no room for the coordinates,
 /// wider ones would only cost memory when rasterised.
 pub const MIN_WIDTH: u32 = 120;
+/// See [`MIN_WIDTH`].
 pub const MAX_WIDTH: u32 = 4096;
 
 /// The named styles the command line offers.
@@ -36,6 +37,7 @@ pub enum StyleName {
 }
 
 impl StyleName {
+    /// Every style, in the order the command line lists them.
     pub const ALL: [StyleName; 3] = [StyleName::Light, StyleName::Dark, StyleName::Print];
 
     /// The name used on the command line.
@@ -83,6 +85,7 @@ impl fmt::Display for Rgb {
 /// How a player's figures are painted.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Paint {
+    /// The figure's body.
     pub fill: Rgb,
     /// The outline, and the lines of the hatching.
     pub stroke: Rgb,
@@ -95,7 +98,9 @@ pub struct Paint {
 /// How the signs of one [`Tone`] are drawn.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Ink {
+    /// Its colour.
     pub colour: Rgb,
+    /// Its opacity, 0 (invisible) to 1.
     pub opacity: f64,
 }
 
@@ -121,6 +126,7 @@ pub struct Sizes {
 /// Everything a picture's look depends on: colours and sizes as data.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Style {
+    /// The named style it was made from.
     pub name: StyleName,
     /// Behind everything.
     pub background: Rgb,
@@ -128,6 +134,7 @@ pub struct Style {
     pub board: Rgb,
     /// The cells' outlines.
     pub lines: Rgb,
+    /// The column letters and row numbers.
     pub coordinates: Rgb,
     /// The caption.
     pub text: Rgb,
@@ -139,11 +146,15 @@ pub struct Style {
     pub indexed: &'static [Paint],
     /// Figures that belong to nobody.
     pub block: Paint,
+    /// Signs of the move that led to the position ([`Tone::Last`]).
     pub last: Ink,
+    /// Signs of an illegal move ([`Tone::Illegal`]).
     pub illegal: Ink,
+    /// Signs of the legal moves an error diagram offers instead ([`Tone::Alternative`]).
     pub alternative: Ink,
     /// Behind the text of badges (pass, swap, numbers).
     pub badge: Rgb,
+    /// The sizes of figures, lines and text.
     pub sizes: Sizes,
 }
 
@@ -303,6 +314,7 @@ pub struct SvgOptions {
     /// The picture's width in pixels (clamped to [`MIN_WIDTH`]..=[`MAX_WIDTH`]); the height
     /// follows from the board and the caption.
     pub width: u32,
+    /// The named style drawn in.
     pub style: StyleName,
     /// Column letters and row numbers around the board.
     pub coordinates: bool,

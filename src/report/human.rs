@@ -12,7 +12,9 @@ use crate::verdict::{ClaimCheck, Problem, ProblemKind, Status, Verdict};
 /// Settings of the human report.
 #[derive(Clone, Copy, Debug)]
 pub struct HumanStyle {
+    /// Whether to colour the report with ANSI escapes (miette's unicode theme) or not.
     pub color: bool,
+    /// The width the report is wrapped to, in columns.
     pub width: usize,
 }
 

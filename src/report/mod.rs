@@ -70,10 +70,12 @@ impl Source {
         Source { name: name.into(), text, line_starts, first_line, at_start }
     }
 
+    /// The file's name as reports print it.
     pub fn name(&self) -> &str {
         &self.name
     }
 
+    /// The text reports quote from (the window's text, for a window).
     pub fn text(&self) -> &str {
         &self.text
     }
@@ -176,6 +178,7 @@ pub enum FileStatus {
 }
 
 impl FileStatus {
+    /// The status as JSON and short lines write it: `unreadable`, `no_record`.
     pub fn name(self) -> &'static str {
         match self {
             FileStatus::Unreadable => "unreadable",
@@ -187,8 +190,11 @@ impl FileStatus {
 /// A problem with a whole input: its name, what went wrong, and where when that is known.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct FileProblem {
+    /// The input's name as given (a path, or `-` for standard input).
     pub file: String,
+    /// What kind of problem.
     pub status: FileStatus,
+    /// What went wrong, in words.
     pub message: String,
     /// 1-based line and column, when the problem has a place (a byte that is not UTF-8).
     pub at: Option<(usize, usize)>,

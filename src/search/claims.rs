@@ -12,6 +12,7 @@ pub struct Winner {
 }
 
 impl Winner {
+    /// The goal of a search in the game of `position`, which counts its players.
     pub fn of<G: Recorded>(position: &G) -> Winner {
         Winner { players: position.player_names().len() }
     }

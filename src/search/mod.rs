@@ -112,6 +112,7 @@ pub struct Searched<R> {
 
 /// The answer of a finished search, as far as budgets care: how many positions it solved.
 pub trait Solved {
+    /// Distinct positions the search solved.
     fn positions(&self) -> usize;
 }
 
@@ -124,13 +125,16 @@ impl<R> Solved for Searched<R> {
 /// Which bound stopped a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
+    /// The number of positions solved ([`Limits::positions`]).
     Positions,
+    /// The bytes held ([`Limits::bytes`]).
     Bytes,
 }
 
 /// A search stopped by one of its bounds, before it could say anything about the position asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stopped {
+    /// Which bound stopped it.
     pub bound: Bound,
     /// Distinct positions solved when it stopped.
     pub positions: usize,
@@ -139,6 +143,7 @@ pub struct Stopped {
     /// Bytes the next step would have held: past the ceiling when the bytes stopped the search
     /// (more than one position's worth when it was the table's turn to grow).
     pub needed: usize,
+    /// The limits it ran under.
     pub limits: Limits,
 }
 
@@ -471,8 +476,11 @@ fn table_bytes(capacity: usize, entry: usize, growing: bool) -> usize {
 /// one search may hold (searches run one at a time in a file, each freeing its table).
 #[derive(Clone, Copy, Debug)]
 pub struct SearchBudget {
+    /// Most positions one claim's search may solve.
     pub per_claim: usize,
+    /// Positions the file's searches may still solve, all claims together.
     pub file_left: usize,
+    /// Most bytes one search may hold.
     pub bytes: usize,
 }
 
@@ -481,8 +489,10 @@ pub struct SearchBudget {
 pub enum Unsearched {
     /// The file's searches had used up their budget of this many positions.
     Spent {
+        /// The budget, in positions, of the whole file.
         per_file: usize,
     },
+    /// The claim's own search stopped at a bound.
     Stopped(Stopped),
 }
 
@@ -514,6 +524,7 @@ impl SearchBudget {
         SearchBudget { per_claim, file_left: per_claim.saturating_mul(Self::CLAIMS_PER_FILE), bytes }
     }
 
+    /// The positions all the file's searches may solve: [`Self::CLAIMS_PER_FILE`] claims' worth.
     pub fn per_file(&self) -> usize {
         self.per_claim.saturating_mul(Self::CLAIMS_PER_FILE)
     }

@@ -8,9 +8,18 @@ use crate::geometry::{CellLabel, Geometry};
 /// A Petrify move as written, before it meets a position.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Written {
+    /// `d4`: a placement.
     Place(CellLabel),
-    Capture { from: CellLabel, to: CellLabel },
+    /// `d4xg7`: a capture.
+    Capture {
+        /// The capturing disk's square.
+        from: CellLabel,
+        /// The captured disk's square.
+        to: CellLabel,
+    },
+    /// `pass`.
     Pass,
+    /// `swap`: the pie rule.
     Swap,
 }
 

@@ -39,15 +39,19 @@ use crate::render::model::{Figure, Sign};
 /// The two colours, in turn order from the start.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Colour {
+    /// Blue: moves first.
     Blue,
+    /// Orange.
     Orange,
 }
 
 impl Colour {
+    /// 0 for Blue, 1 for Orange: the colour's index in [`BoardView::player_names`] and in scores.
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// The other colour.
     pub fn opponent(self) -> Colour {
         match self {
             Colour::Blue => Colour::Orange,
@@ -55,6 +59,7 @@ impl Colour {
         }
     }
 
+    /// `Blue` or `Orange`, as records and messages name the colour.
     pub fn name(self) -> &'static str {
         match self {
             Colour::Blue => "Blue",
@@ -72,8 +77,11 @@ impl fmt::Display for Colour {
 /// What stands on a square.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Square {
+    /// Nothing on it.
     Empty,
+    /// A disk of that colour.
     Disk(Colour),
+    /// A block, left where a capturing disk started: nobody's.
     Block,
 }
 
@@ -95,9 +103,12 @@ pub enum PetrifyMove {
     Place(Cell),
     /// The mover's disk on `from` slides to `to` and captures the enemy disk there; a block goes on `from`.
     Capture {
+        /// The capturing disk's square, where the block goes.
         from: Cell,
+        /// The captured disk's square.
         to: Cell,
     },
+    /// A pass: legal only when the mover has no board play.
     Pass,
     /// The pie rule: the players exchange colours.
     Swap,
@@ -116,8 +127,11 @@ pub enum Shape {
 /// and whether the ring of virtual blocks around the board (`the edge`) takes part.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Formation {
+    /// Mound or barricade.
     pub shape: Shape,
+    /// The formation's other blocks, real squares by file then rank.
     pub with: Vec<CellLabel>,
+    /// Whether the ring of virtual blocks around the board takes part.
     pub edge: bool,
 }
 
@@ -143,53 +157,87 @@ impl fmt::Display for Formation {
 /// What stops a sliding disk.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Obstacle {
+    /// A disk of that colour, on that square.
     Disk(Colour, CellLabel),
+    /// A block, on that square.
     Block(CellLabel),
 }
 
 /// A board play that forbids a pass.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum BoardPlay {
+    /// A placement is possible.
     Placement,
-    Capture { from: CellLabel, to: CellLabel },
+    /// A capture is possible.
+    Capture {
+        /// The capturing disk's square.
+        from: CellLabel,
+        /// The captured disk's square.
+        to: CellLabel,
+    },
 }
 
 /// Why a move is illegal, in the game's words. Cells are labels, so a message stands alone.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Illegal {
+    /// The game is over: both players passed in succession.
     GameOver,
+    /// A square is not on the board.
     OffBoard {
+        /// The square.
         cell: CellLabel,
+        /// The board's size.
         size: u8,
     },
+    /// A placement on an occupied square.
     NotEmpty {
+        /// The square.
         cell: CellLabel,
     },
+    /// A capture from a square without a disk of the mover's.
     NoDisk {
+        /// The colour to move.
         colour: Colour,
+        /// The square.
         cell: CellLabel,
     },
+    /// A capture of a square without an enemy disk.
     NothingToCapture {
+        /// The enemy's colour.
         enemy: Colour,
+        /// The square.
         cell: CellLabel,
     },
+    /// The capture's squares are not on one orthogonal or diagonal line.
     NotStraight {
+        /// Where the disk starts.
         from: CellLabel,
+        /// The square it captures.
         to: CellLabel,
     },
+    /// Something stops the slide before the captured disk.
     Blocked {
+        /// Where the disk starts.
         from: CellLabel,
+        /// The square it captures.
         to: CellLabel,
+        /// What is in the way.
         by: Obstacle,
     },
     /// The block the capturing disk leaves would complete a mound or barricade.
     Formation {
+        /// The block's square.
         block: CellLabel,
+        /// The formation it would make.
         formation: Formation,
     },
+    /// `swap` anywhere but on Orange's first turn.
     SwapNotAllowed,
+    /// A pass while a board play is possible.
     MayNotPass {
+        /// The colour to move.
         colour: Colour,
+        /// A board play it could make.
         play: BoardPlay,
     },
 }
@@ -225,16 +273,36 @@ impl fmt::Display for Illegal {
 /// Why a board size, player count or setup diagram cannot start a game.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum SetupError {
+    /// A board size outside [`Petrify::SIZES`].
     #[error("Petrify is played on boards from 6x6 to 10x10, not {0}x{0}")]
     Size(u8),
+    /// A player count other than two.
     #[error("Petrify is a game for two players, not {0}")]
     Players(u8),
+    /// A setup diagram with the wrong number of cells.
     #[error("the setup has {got} cells; the {size}x{size} board has {}", *size as usize * *size as usize)]
-    CellCount { size: u8, got: usize },
+    CellCount {
+        /// The board's size.
+        size: u8,
+        /// Cells in the diagram.
+        got: usize,
+    },
+    /// A setup glyph that is not Petrify's.
     #[error("{cell}: `{glyph}` is not a Petrify glyph (B, O, # or .)")]
-    Glyph { cell: CellLabel, glyph: String },
+    Glyph {
+        /// Where it is.
+        cell: CellLabel,
+        /// The glyph.
+        glyph: String,
+    },
+    /// A start position with a mound or a barricade.
     #[error("the block on {block} makes {formation}: a start position may hold no mound or barricade")]
-    Formation { block: CellLabel, formation: Formation },
+    Formation {
+        /// A block of it.
+        block: CellLabel,
+        /// The formation.
+        formation: Formation,
+    },
 }
 
 /// The score: the squares of the patches each colour owns.
@@ -245,6 +313,7 @@ pub struct PetrifyScore {
 }
 
 impl PetrifyScore {
+    /// The points of `colour`.
     pub fn of(&self, colour: Colour) -> u16 {
         self.points[colour.index()]
     }
@@ -294,7 +363,9 @@ pub struct Petrify {
 }
 
 impl Petrify {
+    /// The board's size when a record gives none.
     pub const DEFAULT_SIZE: u8 = 8;
+    /// The board sizes Petrify is played on.
     pub const SIZES: std::ops::RangeInclusive<u8> = 6..=10;
 
     /// An empty board of `size` x `size` squares, Blue to move.
@@ -337,14 +408,17 @@ impl Petrify {
         Ok(p)
     }
 
+    /// The board's side, in squares.
     pub fn size(&self) -> u8 {
         self.size
     }
 
+    /// The board's shape.
     pub fn geometry(&self) -> Geometry {
         Geometry::Square { size: self.size }
     }
 
+    /// What stands on `c`.
     pub fn square(&self, c: Cell) -> Square {
         self.squares[c.0 as usize]
     }

@@ -10,7 +10,9 @@ use crate::replay::Reading;
 /// Why a record cannot even start: no board or no start position can be had for it.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct SetupProblem {
+    /// Where the problem is: the `Startup:` diagram, or the record's board.
     pub span: crate::record::Span,
+    /// What is wrong.
     pub message: String,
     /// Whether the record's own `Startup:` diagram is at fault (a syntax error), rather than
     /// referee lacking a start for the board (undecided).
@@ -198,6 +200,7 @@ impl Mentions {
     }
 }
 
+/// The board as messages name it: `9x9 board`, `hex board of side 4`.
 pub fn board_name(g: Geometry) -> String {
     match g {
         Geometry::Square { size } => format!("{size}x{size} board"),

@@ -13,15 +13,19 @@ use crate::render::model::{Figure, Sign};
 /// The two sides, named by the letters of the published diagrams.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Side {
+    /// X: the side that moves first in the default starts.
     X,
+    /// O.
     O,
 }
 
 impl Side {
+    /// 0 for X, 1 for O: the side's index in arrays by side and in [`BoardView::player_names`].
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// The other side.
     pub fn opponent(self) -> Side {
         match self {
             Side::X => Side::O,
@@ -29,6 +33,7 @@ impl Side {
         }
     }
 
+    /// `X` or `O`, as diagrams and claims write the side.
     pub fn letter(self) -> char {
         match self {
             Side::X => 'X',
@@ -36,6 +41,7 @@ impl Side {
         }
     }
 
+    /// The side a letter names, in either case (`x` and `X` are X).
     pub fn from_letter(c: char) -> Option<Side> {
         match c.to_ascii_lowercase() {
             'x' => Some(Side::X),
@@ -54,9 +60,11 @@ impl fmt::Display for Side {
 /// What stands on a cell.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Content {
+    /// Nothing on it: a stone may land here.
     Empty,
     /// A cell a stone has left, marked with that stone's colour.
     Mark(Side),
+    /// A stone of that side.
     Stone(Side),
 }
 
@@ -72,6 +80,7 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// `a`, `b` or `c`, as the seed text names the phases.
     pub fn letter(self) -> char {
         match self {
             Phase::Move => 'a',
@@ -84,14 +93,19 @@ impl Phase {
 /// One action of the record: a stone moving, a stone that stays, or an announcement.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum PhagesMove {
+    /// A stone moves in a straight line from one cell to another, the number in force.
     Step {
+        /// The stone's cell.
         from: Cell,
+        /// Where it lands.
         to: Cell,
     },
     /// The stone on this cell stays because it cannot move (`----`).
     Stay {
+        /// The stone's cell.
         stone: Cell,
     },
+    /// A number announced in phase (b), from 1 to the board's [`Phages::max_number`].
     Announce(u8),
 }
 
@@ -101,63 +115,106 @@ pub const MAX_STONES: usize = 3;
 /// Why a move is illegal, in the game's words. Cells are given as labels so the message stands alone.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Illegal {
+    /// The game is over: every stone failed to move in succession.
     GameOver,
     /// A cell index outside the board (only reachable through the library API; records name cells by label).
     OffBoard {
+        /// The cell index.
         cell: u16,
     },
+    /// A number must be announced now (phase b).
     NumberExpected {
+        /// The side to move.
         side: Side,
     },
+    /// A move of the mover's stones is expected now (phases a and c), not a number.
     StoneMoveExpected {
+        /// The side to move.
         side: Side,
+        /// The phase.
         phase: Phase,
     },
+    /// No stone of the mover's on that cell.
     NoStone {
+        /// The side to move.
         side: Side,
+        /// The cell named.
         cell: CellLabel,
     },
+    /// The stone on that cell is the opponent's.
     OpponentStone {
+        /// The side to move.
         side: Side,
+        /// The cell named.
         cell: CellLabel,
     },
+    /// That stone has already moved or stayed in this phase.
     AlreadyMoved {
+        /// The side to move.
         side: Side,
+        /// The stone's cell.
         cell: CellLabel,
     },
+    /// The two cells are not on one straight line of the board.
     NotStraight {
+        /// Where the move starts.
         from: CellLabel,
+        /// Where it ends.
         to: CellLabel,
     },
+    /// The move covers a different number of cells than the number in force.
     WrongDistance {
+        /// Cells the move covers.
         cells: u16,
+        /// The number in force.
         number: u8,
+        /// Who announced it.
         announced_by: Side,
     },
+    /// A stone stands in the way.
     Blocked {
+        /// Whose stone.
         by: Side,
+        /// Its cell.
         cell: CellLabel,
     },
+    /// The move lands on a marked cell.
     LandsOnMark {
+        /// The cell.
         cell: CellLabel,
+        /// Whose mark.
         mark: Side,
     },
+    /// The move lands on a stone.
     LandsOnStone {
+        /// The cell.
         cell: CellLabel,
+        /// Whose stone.
         stone: Side,
     },
+    /// A stone stays (`----`) though it could move the number in force.
     CouldMove {
+        /// The side to move.
         side: Side,
+        /// The stone's cell.
         cell: CellLabel,
+        /// A cell it could move to.
         to: CellLabel,
+        /// The number in force.
         number: u8,
     },
+    /// The number is not between 1 and the largest the board allows.
     NumberOutOfRange {
+        /// The number announced.
         number: u8,
+        /// The largest number allowed.
         max: u8,
     },
+    /// The number lets none of the announcer's stones move (in phase c) while another number would.
     NumberLetsNoMove {
+        /// The number announced.
         number: u8,
+        /// A number that would let a stone move.
         would: u8,
     },
 }
@@ -196,7 +253,9 @@ impl fmt::Display for Illegal {
 /// The score: marked cells, and the cells under each side's own stones (RULINGS 8).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct PhagesScore {
+    /// Cells marked by each side, indexed by [`Side::index`].
     pub marks: [u16; 2],
+    /// Cells under each side's own stones, which a claim may count too (RULINGS 8).
     pub stones: [u16; 2],
 }
 
@@ -254,10 +313,18 @@ pub struct Phages {
 /// Why a setup cannot start a game.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum SetupError {
+    /// A side has no stone, more than [`MAX_STONES`], or not as many as the other.
     #[error("{side} has {count} stones; each side needs the same number of stones, from 1 to {MAX_STONES}")]
-    StoneCount { side: Side, count: usize },
+    StoneCount {
+        /// The side at fault.
+        side: Side,
+        /// How many stones it has.
+        count: usize,
+    },
+    /// Two stones stand on one cell.
     #[error("two stones stand on {0}")]
     SameCell(CellLabel),
+    /// A stone stands off the board.
     #[error("{0} is not on the board")]
     OffBoard(CellLabel),
 }
@@ -283,6 +350,8 @@ impl Phages {
         Some(setup.expect("default setup is valid"))
     }
 
+    /// [`Phages::new`] with cells given as labels (`a7`, `i3`). Panics when a label is not a cell
+    /// label at all; a label off the board is [`SetupError::OffBoard`].
     pub fn from_labels(geo: Geometry, x: &[&str], o: &[&str], first: Side) -> Result<Phages, SetupError> {
         let cell = |s: &&str| {
             let l = CellLabel::parse(s).expect("label");
@@ -330,6 +399,7 @@ impl Phages {
         })
     }
 
+    /// The board's shape.
     pub fn geometry(&self) -> Geometry {
         self.geo
     }
@@ -341,10 +411,12 @@ impl Phages {
         }
     }
 
+    /// The side to move.
     pub fn to_move(&self) -> Side {
         self.to_move
     }
 
+    /// The phase of the current turn.
     pub fn phase(&self) -> Phase {
         self.phase
     }
@@ -359,14 +431,17 @@ impl Phages {
         self.first_turn
     }
 
+    /// What stands on cell `c`.
     pub fn content(&self, c: Cell) -> Content {
         self.cells[c.0 as usize]
     }
 
+    /// The stones of `side`, in the order the setup gave them.
     pub fn stones(&self, side: Side) -> &[Cell] {
         &self.stones[side.index()][..self.per_side as usize]
     }
 
+    /// How many stones each side has (1 to [`MAX_STONES`]).
     pub fn stones_per_side(&self) -> usize {
         self.per_side as usize
     }
@@ -681,7 +756,7 @@ impl Game for Phages {
     /// such move ends a game that the legal move in its place would not have ended: a refused
     /// step to an empty or marked cell moves the stone, which breaks the run of failures
     /// (RULINGS 8); a step onto a stone, for a stone that could move, breaks it too
-    /// ([`Phages::stand`]), as a stay for such a stone does ([`Game::play_refused`]); a refused
+    /// (`Phages::stand`), as a stay for such a stone does ([`Game::play_refused`]); a refused
     /// number is announced, and the mover's stones failing it cannot complete a run, which would
     /// have to hold the opponent's stones with nothing moved since, so the mover's own phase (a)
     /// would have completed it already.
@@ -731,7 +806,7 @@ impl Game for Phages {
     }
 
     /// A `----` for a stone that could move is played as a stay that is no failure
-    /// ([`Phages::stand`]); any other refused move, as written ([`Game::play_unchecked`]).
+    /// (`Phages::stand`); any other refused move, as written ([`Game::play_unchecked`]).
     fn play_refused(&mut self, m: PhagesMove, why: &Illegal) {
         match (m, why) {
             (PhagesMove::Stay { stone }, Illegal::CouldMove { .. }) if !self.over => {

@@ -14,9 +14,19 @@ use crate::geometry::CellLabel;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum WrittenMove {
     /// `d4e4`: Black on the first square, White on the second.
-    Place { black: CellLabel, white: CellLabel },
+    Place {
+        /// The Black piece's square.
+        black: CellLabel,
+        /// The White piece's square.
+        white: CellLabel,
+    },
     /// `d4xe4`.
-    BoardSwap { a: CellLabel, b: CellLabel },
+    BoardSwap {
+        /// One piece's square.
+        a: CellLabel,
+        /// The other's.
+        b: CellLabel,
+    },
     /// `pass`.
     Pass,
     /// `swap`: the pie rule.

@@ -24,18 +24,22 @@ pub const MIN_SIZE: u8 = 2;
 /// colour than the one they started with.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Colour {
+    /// Black: moves first.
     Black,
+    /// White.
     White,
 }
 
 impl Colour {
+    /// Both colours, Black first.
     pub const BOTH: [Colour; 2] = [Colour::Black, Colour::White];
 
-    /// The index into [`crate::game::Recorded::player_names`]: Black 0, White 1.
+    /// The index into [`crate::game::BoardView::player_names`]: Black 0, White 1.
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// The other colour.
     pub fn opponent(self) -> Colour {
         match self {
             Colour::Black => Colour::White,
@@ -51,6 +55,7 @@ impl Colour {
         }
     }
 
+    /// `Black` or `White`, as records and messages name the colour.
     pub fn name(self) -> &'static str {
         match self {
             Colour::Black => "Black",
@@ -68,15 +73,21 @@ impl fmt::Display for Colour {
 /// The edge a piece's rod points to. North is towards row 1, the top of the diagram.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Rod {
+    /// Towards row 1.
     North,
+    /// Towards the last column.
     East,
+    /// Away from row 1.
     South,
+    /// Towards column `a`.
     West,
 }
 
 impl Rod {
+    /// Every rod, clockwise from North.
     pub const ALL: [Rod; 4] = [Rod::North, Rod::East, Rod::South, Rod::West];
 
+    /// The rod pointing the other way.
     pub fn opposite(self) -> Rod {
         match self {
             Rod::North => Rod::South,
@@ -106,6 +117,7 @@ impl Rod {
         }
     }
 
+    /// The rod a glyph's second character shows (`^`, `>`, `v`, `<`).
     pub fn from_symbol(c: char) -> Option<Rod> {
         Rod::ALL.into_iter().find(|r| r.symbol() == c)
     }
@@ -122,7 +134,9 @@ impl Rod {
 /// A piece on the board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Piece {
+    /// Its colour.
     pub colour: Colour,
+    /// Where its rod points.
     pub rod: Rod,
 }
 
@@ -154,15 +168,20 @@ impl Piece {
 pub enum QuarodMove {
     /// A Black piece on `black` and a White piece on the adjacent `white`, rods towards each other.
     Place {
+        /// The Black piece's square.
         black: Cell,
+        /// The White piece's square.
         white: Cell,
     },
     /// The pieces on `a` and `b` exchange squares and turn their rods towards each other. The same
     /// swap can be written in either order, and both orders are legal moves.
     BoardSwap {
+        /// One piece's square.
         a: Cell,
+        /// The other's, adjacent to it.
         b: Cell,
     },
+    /// A pass: legal only when the mover has neither a placement nor a board swap.
     Pass,
     /// The pie rule: the players exchange colours and White is to move again.
     SwapSides,
@@ -171,40 +190,63 @@ pub enum QuarodMove {
 /// Why a move is illegal, in the game's words. Cells are labels so the message stands alone.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Illegal {
+    /// The game is over: both players passed in succession.
     GameOver,
+    /// A square is not on the board.
     OffBoard {
+        /// The square.
         cell: CellLabel,
+        /// The board's size.
         size: u8,
     },
     /// Both squares of a placement or a board swap are the same.
     SameSquare {
+        /// The square.
         cell: CellLabel,
     },
+    /// The two squares are not side by side.
     NotAdjacent {
+        /// One square.
         a: CellLabel,
+        /// The other.
         b: CellLabel,
     },
+    /// A placement on an occupied square.
     NotEmpty {
+        /// The square.
         cell: CellLabel,
     },
+    /// A board swap names an empty square.
     NoPiece {
+        /// The square.
         cell: CellLabel,
     },
+    /// A board swap of two pieces of one colour.
     SameColour {
+        /// One piece's square.
         a: CellLabel,
+        /// The other's.
         b: CellLabel,
     },
+    /// A board swap of two pieces engaged to each other already.
     EngagedToEachOther {
+        /// One piece's square.
         a: CellLabel,
+        /// The other's.
         b: CellLabel,
     },
+    /// A board swap of a piece engaged to no piece.
     NotEngaged {
+        /// Its square.
         cell: CellLabel,
     },
+    /// `swap` anywhere but on White's first turn.
     SwapSidesNotNow,
     /// A pass while a placement or a board swap exists; `possible` is one of them.
     MayNotPass {
+        /// The colour to move.
         colour: Colour,
+        /// A move it could make instead.
         possible: WrittenMove,
     },
 }
@@ -350,10 +392,12 @@ impl Quarod {
         Quarod::from_pieces(size, &pieces)
     }
 
+    /// The board's side, in squares.
     pub fn size(&self) -> u8 {
         self.geo.width() as u8
     }
 
+    /// The piece on `c`, if any.
     pub fn piece(&self, c: Cell) -> Option<Piece> {
         self.cells.get(c.0 as usize).copied().flatten()
     }

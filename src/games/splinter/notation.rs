@@ -21,7 +21,9 @@ use crate::geometry::{CellLabel, Geometry};
 /// A move as written, before it meets a board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Written {
+    /// The square of the mover's piece.
     pub from: CellLabel,
+    /// The neighbouring square it slides to.
     pub to: CellLabel,
     /// The `/square`s, in order; unused slots are `None`.
     pub keep: [Option<CellLabel>; MAX_CHOICES],

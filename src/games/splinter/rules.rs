@@ -101,18 +101,23 @@ pub const EMPTY_GLYPH: &str = "..";
 /// The players, in turn order.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Player {
+    /// Red: moves first.
     Red,
+    /// Blue: second.
     Blue,
+    /// Green: third (three or four players).
     Green,
+    /// Yellow: fourth (four players).
     Yellow,
 }
 
 impl Player {
+    /// Every player, in turn order; a game of `n` players has the first `n`.
     pub const ALL: [Player; 4] = [Player::Red, Player::Blue, Player::Green, Player::Yellow];
     /// The names, in turn order, as the record tags name them.
     pub const NAMES: [&'static str; 4] = ["Red", "Blue", "Green", "Yellow"];
 
-    /// The index into [`Recorded::player_names`]: Red 0, Blue 1, Green 2, Yellow 3.
+    /// The index into [`BoardView::player_names`]: Red 0, Blue 1, Green 2, Yellow 3.
     pub fn index(self) -> usize {
         self as usize
     }
@@ -122,6 +127,7 @@ impl Player {
         self as u8 + 1
     }
 
+    /// `Red`, `Blue`, `Green` or `Yellow`, as records and messages name the player.
     pub fn name(self) -> &'static str {
         Self::NAMES[self.index()]
     }
@@ -136,15 +142,21 @@ impl fmt::Display for Player {
 /// The four types of piece. They all move alike; only knockouts tell them apart.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Kind {
+    /// The king (1 a player).
     King,
+    /// A rook (2 a player).
     Rook,
+    /// A bishop (2 a player).
     Bishop,
+    /// A pawn (4 a player).
     Pawn,
 }
 
 impl Kind {
+    /// Every type, in the order of the glyph letters `K`, `R`, `B`, `P`.
     pub const ALL: [Kind; 4] = [Kind::King, Kind::Rook, Kind::Bishop, Kind::Pawn];
 
+    /// The type's index: king 0, rook 1, bishop 2, pawn 3.
     pub fn index(self) -> usize {
         self as usize
     }
@@ -159,10 +171,12 @@ impl Kind {
         ['K', 'R', 'B', 'P'][self.index()]
     }
 
+    /// `king`, `rook`, `bishop` or `pawn`, as messages name the type.
     pub fn name(self) -> &'static str {
         ["king", "rook", "bishop", "pawn"][self.index()]
     }
 
+    /// The type a glyph's second character names (`K`, `R`, `B`, `P`).
     pub fn from_letter(c: char) -> Option<Kind> {
         Kind::ALL.into_iter().find(|k| k.letter() == c)
     }
@@ -177,7 +191,9 @@ impl fmt::Display for Kind {
 /// A piece on the board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Piece {
+    /// Whose piece.
     pub player: Player,
+    /// Its type.
     pub kind: Kind,
 }
 
@@ -214,8 +230,11 @@ impl fmt::Display for Piece {
 /// the group that stays; the unused slots are `None`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct SplinterMove {
+    /// The square of the mover's piece.
     pub from: Cell,
+    /// The neighbouring square it steps to.
     pub to: Cell,
+    /// For each tie between equal largest groups, in order, a square of the group that stays.
     pub keep: [Option<Cell>; MAX_CHOICES],
 }
 
@@ -243,10 +262,13 @@ impl SplinterMove {
 /// Where a player stands in the game.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Standing {
+    /// Still in the game.
     In,
     /// Out of the game, with the knockouts and pieces they had when they went out.
     Out {
+        /// Knockouts taken.
         knockouts: u8,
+        /// Pieces on the board.
         pieces: u8,
     },
 }
@@ -261,7 +283,12 @@ pub enum Ending {
     /// [`QUIET_MOVES`] moves in a row went by without a piece leaving the board.
     Quiet,
     /// The board is too small for the default start and no setup diagram was given.
-    NoStart { size: u8, players: u8 },
+    NoStart {
+        /// The board's size.
+        size: u8,
+        /// The number of players.
+        players: u8,
+    },
 }
 
 impl fmt::Display for Ending {
@@ -286,40 +313,60 @@ impl fmt::Display for Ending {
 /// Why a move is illegal, in the game's words. Squares are labels, so a message stands alone.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Illegal {
+    /// The game is over, and how it ended.
     GameOver(Ending),
+    /// A square is not on the board.
     OffBoard {
+        /// The square.
         cell: CellLabel,
+        /// The board's size.
         size: u8,
     },
+    /// No piece of the mover's on that square.
     NoPiece {
+        /// The player to move.
         player: Player,
+        /// The square.
         cell: CellLabel,
     },
+    /// The two squares are not neighbours (one step in any of the 8 directions).
     NotAStep {
+        /// Where the piece starts.
         from: CellLabel,
+        /// Where it was to go.
         to: CellLabel,
     },
     /// A piece, moved or pushed, would end on the square it left on the previous move.
     Returns {
+        /// The piece.
         piece: Piece,
+        /// Where it stands before the move.
         at: CellLabel,
+        /// Where it would go: the square it left on the previous move.
         back_to: CellLabel,
     },
     /// The move (or, once the players in `after` have gone out, the pieces left) splits into
     /// `groups` largest groups of `size` pieces, and the move does not say which stays.
     ChoiceNeeded {
+        /// The players who go out first, in order, before the tie.
         after: Vec<Player>,
+        /// How many equal largest groups.
         groups: u8,
+        /// Pieces in each.
         size: u16,
+        /// The move written with a choice, as an example (`d4e5/f7`).
         like: String,
     },
     /// A `/square` names a square outside every one of the equal largest groups.
     NotInLargest {
+        /// The square named.
         cell: CellLabel,
     },
     /// A `/square` with no tie left to decide: the move meets only `ties` ties.
     NoChoice {
+        /// The square named.
         cell: CellLabel,
+        /// How many ties the move meets.
         ties: u8,
     },
 }
@@ -370,26 +417,59 @@ impl std::error::Error for Illegal {}
 /// Why a board size, player count or setup diagram cannot start a game.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum SetupError {
+    /// A board size outside [`MIN_SIZE`] to [`MAX_SIZE`].
     #[error(
         "Splinter Quad is played on square boards from {MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE}, not {0}x{0}"
     )]
     Size(u8),
+    /// A player count other than two to four.
     #[error("Splinter Quad is a game for two to four players, not {0}")]
     Players(u8),
+    /// A setup diagram with the wrong number of cells.
     #[error("the setup has {got} cells; the {size}x{size} board has {}", *size as usize * *size as usize)]
-    CellCount { size: u8, got: usize },
+    CellCount {
+        /// The board's size.
+        size: u8,
+        /// Cells in the diagram.
+        got: usize,
+    },
+    /// A setup glyph that is not Splinter Quad's.
     #[error(
         "{cell}: `{glyph}` is not a Splinter Quad square: expected `..`, or a player's number 1-4 and K, R, B or P, \
          like 1K or 3P"
     )]
-    Glyph { cell: CellLabel, glyph: String },
+    Glyph {
+        /// Where it is.
+        cell: CellLabel,
+        /// The glyph.
+        glyph: String,
+    },
+    /// A setup piece of a player the game does not have.
     #[error("{cell}: `{glyph}` is a piece of player {number}, but the game has {players} players")]
-    NoSuchPlayer { cell: CellLabel, glyph: String, number: u8, players: u8 },
+    NoSuchPlayer {
+        /// Where it is.
+        cell: CellLabel,
+        /// The glyph.
+        glyph: String,
+        /// The player's number in the glyph.
+        number: u8,
+        /// The number of players.
+        players: u8,
+    },
+    /// More pieces of one type and player than a player starts with ([`Kind::full_army`]).
     #[error(
         "{cell}: a {} {piece}: each player has at most 1 king, 2 rooks, 2 bishops and 4 pawns",
         ordinal(*.nth)
     )]
-    TooMany { cell: CellLabel, piece: Piece, nth: u8 },
+    TooMany {
+        /// Where the piece too many is.
+        cell: CellLabel,
+        /// The piece.
+        piece: Piece,
+        /// Which one of its type it is (the third rook: 3).
+        nth: u8,
+    },
+    /// A player without any piece in the setup.
     #[error("the setup gives {0} no piece: every player needs at least one")]
     NoPiece(Player),
 }
@@ -404,11 +484,13 @@ pub struct SplinterScore {
 /// One player's part of the score.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct PlayerScore {
+    /// The player.
     pub player: Player,
     /// Pieces on the board (none once out).
     pub pieces: u8,
     /// Knockouts taken (as they stood when the player went out, if out).
     pub knockouts: u8,
+    /// Whether the player is out of the game.
     pub out: bool,
 }
 
@@ -623,10 +705,12 @@ impl Splinter {
         })
     }
 
+    /// The board's side, in squares.
     pub fn size(&self) -> u8 {
         self.size
     }
 
+    /// The board's shape.
     pub fn geometry(&self) -> Geometry {
         Geometry::Square { size: self.size }
     }
@@ -641,6 +725,7 @@ impl Splinter {
         &Player::ALL[..self.players as usize]
     }
 
+    /// The piece on `c`, if any.
     pub fn piece(&self, c: Cell) -> Option<Piece> {
         self.squares.get(c.0 as usize).copied().flatten()
     }
@@ -650,10 +735,12 @@ impl Splinter {
         self.to_move
     }
 
+    /// Where player `p` stands: in, or out with what they had.
     pub fn standing(&self, p: Player) -> Standing {
         self.standing[p.index()]
     }
 
+    /// Whether player `p` is in the game and still in.
     pub fn is_in(&self, p: Player) -> bool {
         p.index() < self.players as usize && self.standing[p.index()] == Standing::In
     }
@@ -1751,7 +1838,7 @@ impl Game for Splinter {
     /// A step played as written can end the game: it is a move on the board, and what it pushes
     /// off, splinters off or puts out is gone as after any move, so the end (one player left, or a
     /// hundred quiet moves) is that of the board the record's moves leave. A move that cannot be
-    /// played adds no quiet move ([`Splinter::pass_turn`]).
+    /// played adds no quiet move (`Splinter::pass_turn`).
     fn play_unchecked(&mut self, m: SplinterMove) {
         if self.ending.is_some() {
             return;

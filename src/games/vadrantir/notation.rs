@@ -8,7 +8,9 @@ use crate::geometry::{CellLabel, Geometry};
 /// A Vadrantir move as written, before it meets a position.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Written {
+    /// `g6`: a stone of the mover's colour on an empty cell.
     Place(CellLabel),
+    /// `swap`: the pie rule.
     Swap,
 }
 

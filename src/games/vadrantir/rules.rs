@@ -48,18 +48,22 @@ use crate::render::model::{Figure, Sign};
 /// The two colours, in turn order from the start.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Colour {
+    /// Black: moves first.
     Black,
+    /// White.
     White,
 }
 
 impl Colour {
+    /// Both colours, Black first.
     pub const BOTH: [Colour; 2] = [Colour::Black, Colour::White];
 
-    /// The index into [`Recorded::player_names`]: Black 0, White 1.
+    /// The index into [`BoardView::player_names`]: Black 0, White 1.
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// The other colour.
     pub fn opponent(self) -> Colour {
         match self {
             Colour::Black => Colour::White,
@@ -67,6 +71,7 @@ impl Colour {
         }
     }
 
+    /// `Black` or `White`, as records and messages name the colour.
     pub fn name(self) -> &'static str {
         match self {
             Colour::Black => "Black",
@@ -122,23 +127,34 @@ impl Formed {
 pub enum Illegal {
     /// The colour to move has no legal placement.
     GameOver {
+        /// That colour.
         colour: Colour,
     },
+    /// A cell is not on the board.
     OffBoard {
+        /// The cell.
         cell: CellLabel,
+        /// The board's side.
         side: u8,
     },
+    /// A placement on an occupied cell.
     NotEmpty {
+        /// The cell.
         cell: CellLabel,
     },
     /// A stone on `cell` would form a group of `stones` stones, more than one larger than the
     /// largest adjacent `enemy_colour` group, of `enemy` stones (0 if none is adjacent).
     GroupTooLarge {
+        /// The cell.
         cell: CellLabel,
+        /// Stones in the group it would form.
         stones: u16,
+        /// The other colour.
         enemy_colour: Colour,
+        /// Stones in its largest group adjacent to that group.
         enemy: u16,
     },
+    /// `swap` anywhere but on White's first turn.
     SwapNotAllowed,
 }
 
@@ -169,14 +185,30 @@ impl std::error::Error for Illegal {}
 /// Why a board side, player count or setup diagram cannot start a game.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum SetupError {
+    /// A board side outside [`Vadrantir::SIDES`].
     #[error("Vadrantir is played on hex boards of side 5 to 7, not {0}")]
     Side(u8),
+    /// A player count other than two.
     #[error("Vadrantir is a game for two players, not {0}")]
     Players(u8),
+    /// A setup diagram with the wrong number of cells.
     #[error("the setup has {got} cells; the side-{side} board has {cells}")]
-    CellCount { side: u8, got: usize, cells: usize },
+    CellCount {
+        /// The board's side.
+        side: u8,
+        /// Cells in the diagram.
+        got: usize,
+        /// Cells of the board.
+        cells: usize,
+    },
+    /// A setup glyph that is not Vadrantir's.
     #[error("{cell}: `{glyph}` is not a Vadrantir glyph (B, W or .)")]
-    Glyph { cell: CellLabel, glyph: String },
+    Glyph {
+        /// Where it is.
+        cell: CellLabel,
+        /// The glyph.
+        glyph: String,
+    },
 }
 
 /// The first difference between two lists of group sizes, largest first (RULINGS Vadrantir 5
@@ -466,7 +498,7 @@ impl Groups {
 /// A Vadrantir position.
 ///
 /// The board is two sets of cells, one per colour, and its groups are kept as they grow
-/// ([`Groups`]), so that checking a placement looks at the new stone's neighbours only and playing
+/// (`Groups`), so that checking a placement looks at the new stone's neighbours only and playing
 /// it touches only the group it joins: replays and playouts never relabel the whole board. The
 /// position holds no heap memory: a replay clones one per move. Territories and the score are
 /// worked out when asked.
@@ -518,8 +550,10 @@ impl fmt::Debug for Vadrantir {
 }
 
 impl Vadrantir {
+    /// The board's side when a record gives none.
     pub const DEFAULT_SIDE: u8 = 6;
     const MIN_SIDE: u8 = 5;
+    /// The board sides Vadrantir is played on.
     pub const SIDES: std::ops::RangeInclusive<u8> = Self::MIN_SIDE..=7;
 
     /// An empty hex board of side `side`, Black to move.
@@ -572,6 +606,7 @@ impl Vadrantir {
         self.side
     }
 
+    /// The board's shape.
     pub fn geometry(&self) -> Geometry {
         Geometry::Hex { side: self.side }
     }

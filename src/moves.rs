@@ -1,0 +1,104 @@
+//! A record replayed move by move, whatever its game: who played what, and the board after it.
+//!
+//! [`record_moves`] is the plain-data view of [`replay_observed`] for programs that want each
+//! move and position of a record without naming the game's engine type. Work that needs the
+//! engine itself (its legal moves, its score as a type) goes through
+//! [`crate::verify::with_record`] instead.
+
+use crate::game::GameKind;
+use crate::record::{Span, Token};
+use crate::render::ascii;
+use crate::replay::{replay_observed, Event, Notation, ReplayOptions, Violation};
+use crate::verify::{with_record, VerifyOptions, WithStart};
+
+/// One move of a replayed record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// How many moves were played once this one was: 1 for the first move.
+    pub ply: usize,
+    /// Who played it, as the record names the players (`X`, `Black`, `Red`).
+    pub player: &'static str,
+    /// The move as the game's notation writes it (which may differ from the record's token in
+    /// spelling, as `----` for a stone that stays in the published notation).
+    pub written: String,
+    /// Where the move's token is in the text.
+    pub token: Span,
+    /// The position after the move, as a text diagram ([`ascii::diagram`]).
+    pub board: String,
+}
+
+/// A record replayed up to its first illegal move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordMoves {
+    /// The game the record was read as.
+    pub game: GameKind,
+    /// Where the record is in the text.
+    pub span: Span,
+    /// The start position, as a text diagram.
+    pub start: String,
+    /// Every move played, in order.
+    pub moves: Vec<PlayedMove>,
+    /// The first illegal move, where the replay stopped: its token, why, and what was legal.
+    pub illegal: Option<Violation>,
+    /// Whether the game was over where the replay ended.
+    pub over: bool,
+    /// The score where the replay ended, in the game's words (`X 3 marks, O 2 marks`).
+    pub score: String,
+}
+
+/// Replays record `index` (1-based) of `src`, of any of the six games, keeping every move and the
+/// position after it; `Err` says why the record cannot be replayed (there is no such record, its
+/// syntax, its start position), and where in `src`.
+///
+/// ```
+/// let text = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 *\n";
+/// let replayed = referee::record_moves(text, 1, Default::default()).unwrap();
+/// assert_eq!(replayed.game, referee::GameKind::Quarod);
+/// let first = &replayed.moves[0];
+/// assert_eq!((first.ply, first.player, first.written.as_str()), (1, "Black", "c1d1"));
+/// assert_eq!(replayed.moves.len(), 2);
+/// assert!(replayed.illegal.is_none());
+/// ```
+pub fn record_moves(src: &str, index: usize, options: VerifyOptions) -> Result<RecordMoves, (Span, String)> {
+    struct Walk;
+    impl WithStart for Walk {
+        type Output = RecordMoves;
+        fn run<G: Notation>(self, start: G, tokens: &[Token]) -> RecordMoves {
+            walk(start, tokens)
+        }
+    }
+    let (mut replayed, span) = with_record(src, index, options, Walk)?;
+    replayed.span = span;
+    Ok(replayed)
+}
+
+fn walk<G: Notation>(start: G, tokens: &[Token]) -> RecordMoves {
+    let mut moves = Vec::new();
+    let mut pending: Option<(usize, &'static str, String)> = None;
+    let rep = replay_observed(start.clone(), tokens, ReplayOptions::default(), |event| match event {
+        Event::Playing { token, position, m } => {
+            pending = Some((token, position.player_names()[position.mover()], position.write_move(m)));
+        }
+        Event::Played { position } => {
+            if let Some((token, player, written)) = pending.take() {
+                moves.push(PlayedMove {
+                    ply: moves.len() + 1,
+                    player,
+                    written,
+                    token: tokens[token].span.clone(),
+                    board: ascii::diagram(position),
+                });
+            }
+        }
+        Event::Illegal { .. } => {}
+    });
+    RecordMoves {
+        game: start.kind(),
+        span: 0..0,
+        start: ascii::diagram(&start),
+        moves,
+        illegal: rep.violations.into_iter().next(),
+        over: rep.position.is_over(),
+        score: rep.position.score().to_string(),
+    }
+}

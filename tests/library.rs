@@ -1,0 +1,84 @@
+//! The library's front door on all six games: a game played in code is written as a record, and
+//! the record reads, replays move by move and verifies as the game that was played.
+
+use referee::game::WithRecorded;
+use referee::games::phages::{notation, Phages};
+use referee::random::random_game;
+use referee::write::write_common_record;
+use referee::{record_moves, verify_source, Game, GameKind, Recorded, Status};
+
+/// What a played game should read back as: its record, and each move as its engine writes it.
+struct Played {
+    record: String,
+    written: Vec<String>,
+    over: bool,
+}
+
+fn played<G: Game>(start: &G, moves: &[G::Move], record: String) -> Played {
+    let mut position = start.clone();
+    let mut written = Vec::new();
+    for &m in moves {
+        written.push(position.write_move(m));
+        position.play(m).expect("a random move is legal");
+    }
+    Played { record, written, over: position.is_over() }
+}
+
+struct PlayCommon(u64);
+
+impl WithRecorded for PlayCommon {
+    type Output = Played;
+    fn run<G: Recorded>(self) -> Played {
+        let start = G::start(None, None).expect("a default board");
+        let moves = random_game(&start, self.0, 300);
+        played(&start, &moves, write_common_record(&start, &moves, &[]))
+    }
+}
+
+fn play(kind: GameKind, seed: u64) -> Played {
+    let phages = match kind {
+        GameKind::Quadraphages => Phages::quadraphages(),
+        GameKind::Hexaphages => Phages::hexaphages(5).expect("the designers' board of side 5"),
+        _ => return kind.with_recorded(PlayCommon(seed)).expect("a game of the common format"),
+    };
+    let moves = random_game(&phages, seed, 10_000);
+    played(&phages, &moves, notation::write_record(&phages, &moves))
+}
+
+#[test]
+fn a_game_played_in_code_reads_back_move_by_move_in_all_six_games() {
+    for kind in GameKind::ALL {
+        for seed in 1..=3 {
+            let game = play(kind, seed);
+            let replayed = record_moves(&game.record, 1, Default::default())
+                .unwrap_or_else(|(_, why)| panic!("{kind} seed {seed}: {why}\n{}", game.record));
+            assert_eq!(replayed.game, kind);
+            assert!(replayed.illegal.is_none(), "{kind} seed {seed}: {:?}", replayed.illegal);
+            let written: Vec<_> = replayed.moves.iter().map(|m| m.written.clone()).collect();
+            assert_eq!(written, game.written, "{kind} seed {seed}");
+            assert_eq!(replayed.over, game.over, "{kind} seed {seed}");
+            // The record's final diagram is the board after the last move read back.
+            let last = replayed.moves.last().map_or(&replayed.start, |m| &m.board);
+            let (_, diagram) = game.record.rsplit_once("Final Position:").expect("a final diagram");
+            assert_eq!(last.trim_end(), diagram.trim_start_matches('\n').trim_end(), "{kind} seed {seed}");
+            let verdicts = verify_source(&game.record, Default::default());
+            assert_eq!(verdicts.len(), 1);
+            assert_eq!(verdicts[0].status, Status::Valid, "{kind} seed {seed}: {:?}", verdicts[0].problems);
+            assert_eq!(verdicts[0].moves, game.written.len());
+        }
+    }
+}
+
+/// The README's example ("Library"), as written there.
+#[test]
+fn the_readme_library_example_runs() {
+    use referee::games::petrify::Petrify;
+
+    let start = Petrify::start(Some(6), None).unwrap();
+    let moves = referee::random::random_game(&start, 7, 500);
+    let record = referee::write::write_common_record(&start, &moves, &[]);
+    assert_eq!(verify_source(&record, Default::default())[0].status, Status::Valid);
+    for m in record_moves(&record, 1, Default::default()).unwrap().moves {
+        println!("{}. {} {}\n{}", m.ply, m.player, m.written, m.board);
+    }
+}
