@@ -37,6 +37,7 @@ pub struct GameDocument {
     /// The record's tags as `[name, value]` pairs in the canonical order (see
     /// [`canonical_tag_order`]), without `Game`, `Size` and `Players`, which the fields above hold.
     /// The published notation has none.
+    #[serde(default)]
     pub tags: Vec<(String, String)>,
     /// The start position when it is not the board's default: one string per row, top row first,
     /// the glyphs of its cells separated by single spaces, as the record's diagrams draw them.
@@ -475,6 +476,14 @@ fn write_common<G: Recorded>(doc: &GameDocument) -> Result<String, ConvertError>
     };
     if doc.first != names[start.to_move()] {
         return Err(invalid(format!("{} moves first here, not {}", names[start.to_move()], doc.first)));
+    }
+    // A claim that is no result token can only be a `[Result]` tag's value, which the tag keeps.
+    if let Some(r) = doc.result.as_deref().filter(|r| record::common::result_kind(r).is_none()) {
+        if !doc.tags.iter().any(|(n, v)| n.eq_ignore_ascii_case("Result") && v == r) {
+            return Err(invalid(format!(
+                "`{r}` is not a result: write 1-0, 0-1 (one place per player, 1 for the winner) or *"
+            )));
+        }
     }
     let tokens = tokens_of(doc, |_| Some(TokenKind::Written))?;
     let game =

@@ -311,3 +311,25 @@ fn convert_reports_malformed_json_with_its_line_and_column() {
     assert_eq!(code, 1);
     assert!(err.contains("record 1: unknown game `chess`"), "{err}");
 }
+
+#[test]
+fn json_with_a_result_that_is_none_is_refused_unless_a_result_tag_holds_it() {
+    let doc = |tags: &str| {
+        format!(
+            r#"{{"game": "quarod", "size": 4, "players": ["Black", "White"], "first": "Black", "tags": [{tags}],
+            "moves": [{{"token": "c1d1"}}], "result": "won", "final_position": []}}"#
+        )
+    };
+    let e = convert::reread(&convert::read_json(&doc("")).unwrap()[0]).unwrap_err();
+    assert!(e.to_string().starts_with("`won` is not a result"), "{e}");
+    let kept = convert::reread(&convert::read_json(&doc(r#"["Result", "won"]"#)).unwrap()[0]).unwrap();
+    assert_eq!(kept.result.as_deref(), Some("won"));
+}
+
+#[test]
+fn help_says_what_is_refused_and_the_exit_codes() {
+    let (code, out, _) = run(&["convert", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Only a record that replays to its end is converted"), "{out}");
+    assert!(out.contains("0  the record was converted"), "{out}");
+}

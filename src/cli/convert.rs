@@ -14,6 +14,14 @@ use referee::verify::VerifyOptions;
 use super::out::{note, Out};
 use super::{game_arg, inputs, picture};
 
+pub const EXIT_CODES: &str = "\
+Exit codes:
+  0  the record was converted (a claim it makes is kept as written, even one the replay refutes)
+  1  the record does not replay to its end (syntax error, illegal move, undecided), nor does the
+     JSON document's game
+  2  the run could not do its job: an input could not be read, there is no such record, the JSON
+     is no game document, or a usage error";
+
 /// `referee convert`.
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
@@ -30,7 +38,7 @@ pub struct ConvertArgs {
     /// What the file holds: records in either notation, or JSON documents that `--to json` wrote.
     #[arg(long, value_enum, default_value_t = InputKind::Record)]
     from: InputKind,
-    /// Read the record as this game (see `verify --game`).
+    /// Read the record as this game (see `verify --game`); a JSON document names its own.
     #[arg(long, value_parser = game_arg)]
     game: Option<GameKind>,
     /// Write to this file rather than to standard output.

@@ -79,7 +79,7 @@ enum Command {
     /// or a start that cannot be had is refused with its problems on standard error, exit code 1.
     /// The canonical record claims what the input claims (its result and final diagram as written,
     /// refuted or not), so that it verifies as the input does; comments are not kept.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = convert::EXIT_CODES)]
     Convert(convert::ConvertArgs),
 }
 
