@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use referee::convert::{self, ConvertError, GameDocument};
 use referee::game::Recorded;
 use referee::games::petrify::Petrify;
-use referee::games::phages::{notation, Phages};
+use referee::games::phages::{notation, Phages, Side};
 use referee::games::quarod::Quarod;
 use referee::games::splinter::Splinter;
 use referee::games::vadrantir::Vadrantir;
@@ -121,8 +121,19 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
     #[test]
-    fn generated_quadraphages_and_hexaphages_games_convert(seed in any::<u64>(), hex in any::<bool>(), cut in any::<prop::sample::Index>()) {
-        let start = if hex { Phages::hexaphages(4).expect("side 4 has a start") } else { Phages::quadraphages() };
+    fn generated_quadraphages_and_hexaphages_games_convert(
+        seed in any::<u64>(),
+        board in 0u8..3,
+        o_first in any::<bool>(),
+        cut in any::<prop::sample::Index>(),
+    ) {
+        let mut start = match board {
+            0 => Phages::quadraphages(),
+            side => Phages::hexaphages(side + 3).expect("sides 4 and 5 have a start"),
+        };
+        if o_first {
+            start.set_first_mover(Side::O);
+        }
         let mut moves = random_game(&start, seed, 10_000);
         if seed % 2 == 1 {
             moves.truncate(cut.index(moves.len() + 1));
@@ -332,4 +343,36 @@ fn help_says_what_is_refused_and_the_exit_codes() {
     assert_eq!(code, 0);
     assert!(out.contains("Only a record that replays to its end is converted"), "{out}");
     assert!(out.contains("0  the record was converted"), "{out}");
+}
+
+#[test]
+fn convert_from_json_picks_a_document_of_several() {
+    let first = convert::to_json(&convert::document(RESIGNED, 1, options()).unwrap());
+    let second = convert::to_json(&convert::document(QUAROD, 1, options()).unwrap());
+    let out = support::referee()
+        .args(["convert", "--from", "json", "-", "--record", "2", "--to", "json"])
+        .write_stdin(format!("{first}{second}"))
+        .output()
+        .unwrap();
+    let (code, out, err) = support::outcome(out);
+    assert_eq!((code, out), (0, second), "{err}");
+}
+
+#[test]
+fn records_with_a_start_of_their_own_convert() {
+    // Petrify with a block and a disk of each colour placed before the first move.
+    let mut glyphs = vec!["."; 36];
+    (glyphs[0], glyphs[7], glyphs[35]) = ("B", "#", "O");
+    let start = Petrify::start(Some(6), None).unwrap().with_setup(&glyphs).unwrap();
+    let text = write_common_record(&start, &random_game(&start, 7, 100_000), &[]);
+    assert!(text.contains("Setup:"), "{text}");
+    assert_eq!(check_record(&text, 1), Ok(true), "{text}");
+    // Quadraphages on a 7x7 board, three stones a side: the start must be drawn.
+    let geometry = referee::geometry::Geometry::Square { size: 7 };
+    let start = Phages::from_labels(geometry, &["a1", "d4", "g7"], &["g1", "a7", "d1"], Side::X).unwrap();
+    let text = notation::write_record(&start, &random_game(&start, 7, 10_000));
+    assert!(text.contains("Startup:"), "{text}");
+    assert_eq!(check_record(&text, 1), Ok(true), "{text}");
+    let doc = convert::document(&text, 1, options()).unwrap();
+    assert_eq!(doc.setup.as_ref().map(Vec::len), Some(7));
 }
