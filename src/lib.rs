@@ -162,6 +162,7 @@
 
 #![deny(missing_docs)]
 
+pub mod convert;
 pub mod game;
 pub mod games;
 pub mod geometry;

@@ -10,6 +10,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use referee::game::GameKind;
 use referee::verify::DEFAULT_SEARCH_LIMIT;
 
+mod convert;
 mod generate;
 mod inputs;
 mod out;
@@ -93,6 +94,15 @@ enum Command {
     /// best repair of every record replays to the end with its diagram and claims confirmed.
     #[command(after_help = EXIT_CODES)]
     Repair(repair::RepairArgs),
+    /// Rewrite a record in its notation's canonical layout, or as one JSON object of the whole game
+    /// (docs/json.md), and read such JSON back (`--from json`).
+    ///
+    /// Only a record that replays to its end is converted: one with a syntax error, an illegal move
+    /// or a start that cannot be had is refused with its problems on standard error, exit code 1.
+    /// The canonical record claims what the input claims (its result and final diagram as written,
+    /// refuted or not), so that it verifies as the input does; comments are not kept.
+    #[command(after_help = convert::EXIT_CODES)]
+    Convert(convert::ConvertArgs),
 }
 
 #[derive(Args, Debug)]
@@ -259,5 +269,6 @@ pub fn run() -> ExitCode {
             }
         }
         Command::Repair(args) => repair::run(args),
+        Command::Convert(args) => convert::run(args),
     }
 }

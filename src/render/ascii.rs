@@ -4,11 +4,16 @@
 //! as the designers' side-5 record does, so the hexagon shows. The record parser reads both back.
 
 use crate::game::BoardView;
-use crate::geometry::Geometry;
+use crate::geometry::{Cell, Geometry};
 
 /// The diagram of a position, one line per row, ending with a newline.
 pub fn diagram(view: &impl BoardView) -> String {
-    let g = view.geometry();
+    diagram_of(view.geometry(), |c| view.glyph(c))
+}
+
+/// The diagram of a board of shape `g` whose cells show `glyph(cell)`: a position's, or one drawn
+/// in a record and laid out again (`referee convert`).
+pub fn diagram_of<'g>(g: Geometry, glyph: impl Fn(Cell) -> &'g str) -> String {
     let width = g.width() as usize;
     let letters: String = (0..width).map(|c| (b'a' + c as u8) as char).collect();
     let mut out = String::new();
@@ -17,7 +22,7 @@ pub fn diagram(view: &impl BoardView) -> String {
             out.push_str(&letters.chars().map(String::from).collect::<Vec<_>>().join(" "));
             out.push('\n');
             // Letters stand over the first character of each cell's glyph.
-            let wide = g.cells().map(|c| view.glyph(c).len()).max().unwrap_or(1);
+            let wide = g.cells().map(|c| glyph(c).len()).max().unwrap_or(1);
             if wide > 1 {
                 out.clear();
                 let pad = " ".repeat(wide);
@@ -28,7 +33,7 @@ pub fn diagram(view: &impl BoardView) -> String {
             }
             for row in 0..g.height() {
                 for cell in g.row_cells(row) {
-                    out.push_str(view.glyph(cell));
+                    out.push_str(glyph(cell));
                     out.push(' ');
                 }
                 out.push_str(&format!("{}.\n", row + 1));
@@ -40,7 +45,7 @@ pub fn diagram(view: &impl BoardView) -> String {
             for row in 0..g.height() {
                 let mut line = vec![' '; width];
                 for cell in g.row_cells(row) {
-                    line[g.col(cell) as usize] = view.glyph(cell).chars().next().unwrap_or('?');
+                    line[g.col(cell) as usize] = glyph(cell).chars().next().unwrap_or('?');
                 }
                 out.extend(line);
                 out.push_str(&format!(" {}\n", row + 1));

@@ -212,6 +212,25 @@ pub fn board_name(g: Geometry) -> String {
 /// (one turn of each column's side), the result as a claim, and the final position.
 pub fn write_record(start: &Phages, moves: &[PhagesMove]) -> String {
     use crate::game::Game;
+    let mut position = start.clone();
+    for &m in moves {
+        position.play_unchecked(m);
+    }
+    let claim = position.is_over().then(|| position.score()).and_then(|s| {
+        let w = s.winner()?;
+        let (a, b) = if w == Side::X { (s.marks[0], s.marks[1]) } else { (s.marks[1], s.marks[0]) };
+        Some(format!("{w} wins {a}-{b}"))
+    });
+    write_layout(start, moves, claim.as_deref(), &crate::render::ascii::diagram(&position))
+}
+
+/// The layout [`write_record`] writes, with a given claim (`and wins 40-39`, `resign`, or none)
+/// and final diagram (as [`crate::render::ascii::diagram`] draws it): title, `Startup:` diagram
+/// when the start is not the board's default, column header with the first mover's column first,
+/// one numbered line per turn of each side with `....` for the first turn's missing phase, the
+/// claim, and `Final Position:`. A resignation by the first column's side opens a line of its own.
+pub fn write_layout(start: &Phages, moves: &[PhagesMove], claim: Option<&str>, final_diagram: &str) -> String {
+    use crate::game::Game;
     let mut out = String::new();
     let title = match start.kind() {
         GameKind::Quadraphages => "QUADRAPHAGES",
@@ -234,16 +253,22 @@ pub fn write_record(start: &Phages, moves: &[PhagesMove]) -> String {
     let mut position = start.clone();
     let mut line = 0;
     let mut current = String::new();
-    for &m in moves {
+    let begins_line = |position: &Phages| {
         let begins_turn = position.stones_to_act().count() == position.stones_per_side()
             && (position.phase() == Phase::Move || position.is_first_turn() && position.phase() == Phase::Announce);
-        if begins_turn && position.to_move() == first {
-            if line > 0 {
-                out.push_str(current.trim_end());
-                out.push('\n');
-            }
-            line += 1;
-            current = format!("{line}.");
+        begins_turn && position.to_move() == first && !position.is_over()
+    };
+    let mut new_line = |out: &mut String, current: &mut String| {
+        if line > 0 {
+            out.push_str(current.trim_end());
+            out.push('\n');
+        }
+        line += 1;
+        *current = format!("{line}.");
+    };
+    for &m in moves {
+        if begins_line(&position) {
+            new_line(&mut out, &mut current);
         }
         if position.is_first_turn() && position.phase() == Phase::Announce {
             current.push_str(&" ....".repeat(position.stones_per_side()));
@@ -252,15 +277,16 @@ pub fn write_record(start: &Phages, moves: &[PhagesMove]) -> String {
         current.push_str(&position.write_move(m));
         position.play_unchecked(m);
     }
-    if position.is_over() {
-        let s = position.score();
-        if let Some(w) = s.winner() {
-            let (a, b) = if w == Side::X { (s.marks[0], s.marks[1]) } else { (s.marks[1], s.marks[0]) };
-            current.push_str(&format!(" {w} wins {a}-{b}"));
+    if let Some(claim) = claim {
+        let resigns = claim.to_ascii_lowercase().starts_with("resign");
+        if current.is_empty() || resigns && begins_line(&position) {
+            new_line(&mut out, &mut current);
         }
+        current.push(' ');
+        current.push_str(claim);
     }
     out.push_str(current.trim_end());
     out.push_str("\nFinal Position:");
-    out.push_str(&crate::render::ascii::diagram(&position));
+    out.push_str(final_diagram);
     out
 }

@@ -1,0 +1,624 @@
+//! Records rewritten: in their notation's canonical layout, or as a JSON document of the whole game,
+//! and back from that JSON (`referee convert`; the schema is in docs/json.md).
+//!
+//! Everything goes through one [`GameDocument`]: a record is replayed into one, and the canonical
+//! text is written from one, whether it came from a record or from JSON. Only a record that replays
+//! to its end is converted: a record with a syntax error, an illegal move or a start that cannot be
+//! had gets [`ConvertError::NotReplayed`] with its verdict, as `referee verify` would report it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{BoardView, Game, GameKind, Recorded, WithRecorded};
+use crate::games::phages::{self, Phages, Side};
+use crate::geometry::{Cell, Geometry};
+use crate::record::common::CommonRecord;
+use crate::record::{self, Found, Record, Token, TokenKind};
+use crate::render::ascii;
+use crate::replay::{replay_observed, Event, Notation, ReplayOptions};
+use crate::verdict::{ProblemKind, Verdict};
+use crate::verify::{self, Prepared, VerifyOptions};
+
+/// A whole game as `referee convert --to json` writes it and `--from json` reads it back
+/// (docs/json.md). Derived fields (each move's `ply`, `mover` and `canonical`, and the `outcome`)
+/// are written for readers and recomputed on reading, so they may be left out.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameDocument {
+    /// The game, as `--game` names it: `quadraphages`, `hexaphages`, `quarod`, `petrify`,
+    /// `vadrantir` or `splinter`.
+    pub game: String,
+    /// The board's side: of the square, or of the hexagon.
+    pub size: u8,
+    /// The players' colours in turn order from the start, as records name them (`X`, `Black`,
+    /// `Red`); as many as the game has players.
+    pub players: Vec<String>,
+    /// The colour that plays the first move (in the published notation, the column header and the
+    /// `....` of the first line say it; in the common format the first colour always begins).
+    pub first: String,
+    /// The record's tags as `[name, value]` pairs in the canonical order (see
+    /// [`canonical_tag_order`]), without `Game`, `Size` and `Players`, which the fields above hold.
+    /// The published notation has none.
+    #[serde(default)]
+    pub tags: Vec<(String, String)>,
+    /// The start position when it is not the board's default: one string per row, top row first,
+    /// the glyphs of its cells separated by single spaces, as the record's diagrams draw them.
+    pub setup: Option<Vec<String>>,
+    /// Every move played, in order.
+    pub moves: Vec<MoveEntry>,
+    /// The result the record claims, as written: the common format's result token (else its
+    /// `[Result]` tag's value), the published notation's claim (`and wins 40-39`, `resign`); `null`
+    /// when the record claims none. Not the computed result: that is [`GameDocument::outcome`].
+    pub result: Option<String>,
+    /// The final position the record draws, as [`GameDocument::setup`] writes rows; when it draws
+    /// none, the position the replay reached.
+    pub final_position: Vec<String>,
+    /// How the game ended, as the rules compute it; `null` while it is not over. Recomputed on
+    /// reading.
+    #[serde(default)]
+    pub outcome: Option<OutcomeEntry>,
+}
+
+/// One move of a [`GameDocument`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveEntry {
+    /// 1 for the first move: the position after it is `referee show --ply N`'s. Stone moves, stays
+    /// and announced numbers count; `....` is no move. Recomputed on reading.
+    #[serde(default)]
+    pub ply: usize,
+    /// The colour that played it. Recomputed on reading.
+    #[serde(default)]
+    pub mover: String,
+    /// The token as the record writes it: what `--from json` reads.
+    pub token: String,
+    /// The token as referee writes the move. Recomputed on reading.
+    #[serde(default)]
+    pub canonical: String,
+}
+
+/// How a game ended, in a [`GameDocument`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OutcomeEntry {
+    /// The winner's colour; `null` if nobody won.
+    pub winner: Option<String>,
+    /// Each player's points, in the order of [`GameDocument::players`] (Quadraphages and
+    /// Hexaphages: marked cells).
+    pub points: Vec<f64>,
+    /// How the winner was decided, in the game's words.
+    pub detail: String,
+}
+
+/// Why a record or a document cannot be converted.
+#[derive(Debug, thiserror::Error)]
+pub enum ConvertError {
+    /// The file holds no record (or JSON document) with this 1-based index.
+    #[error("there is no record {index} (the file has {count})")]
+    NoRecord {
+        /// The index asked for.
+        index: usize,
+        /// How many the file holds.
+        count: usize,
+    },
+    /// The record does not replay to its end (a syntax error, an illegal move, a start that cannot
+    /// be had): its verdict, with the problems that stop it.
+    #[error("{}", first_stop(.0))]
+    NotReplayed(Box<Verdict>),
+    /// The JSON is not a game document; serde_json's error says where (line and column).
+    #[error("not a game document: {0}")]
+    Json(#[from] serde_json::Error),
+    /// The document is well formed but holds no game that can be replayed to its end: an unknown
+    /// game, a setup that does not fit the board, an illegal move (at `ply`).
+    #[error("{}{message}", .ply.map(|p| format!("move {p}: ")).unwrap_or_default())]
+    Document {
+        /// The move at fault, if one is.
+        ply: Option<usize>,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// The problem that stops a record's replay, in words.
+fn first_stop(v: &Verdict) -> String {
+    v.problems
+        .iter()
+        .find(|p| stops(p.kind))
+        .map_or_else(|| "the record cannot be replayed".into(), |p| p.message.clone())
+}
+
+/// Whether a problem stops the replay before the record's end: anything but a claim.
+fn stops(kind: ProblemKind) -> bool {
+    kind != ProblemKind::Claim
+}
+
+/// Record `index` (1-based) of `src`, replayed into a document. Refuses a record that does not
+/// replay to its end ([`ConvertError::NotReplayed`]).
+pub fn document(src: &str, index: usize, options: VerifyOptions) -> Result<GameDocument, ConvertError> {
+    let options = VerifyOptions { lenient: false, ..options };
+    let Some(found) = record::read(src, options.game).nth(index.wrapping_sub(1)) else {
+        return Err(ConvertError::NoRecord { index, count: record::read(src, options.game).count() });
+    };
+    // The verdict before its claims are judged (no search is made): what stops the replay.
+    let verdict = match verify::prepare(src, &found, options) {
+        Prepared::Done(v) | Prepared::Claims { verdict: v, .. } | Prepared::Search { verdict: v, .. } => v,
+    };
+    if verdict.problems.iter().any(|p| stops(p.kind)) {
+        return Err(ConvertError::NotReplayed(Box::new(verdict)));
+    }
+    let unexpected = |message: String| ConvertError::Document { ply: None, message };
+    match &found {
+        Found::Published(r) => {
+            let start = verify::phages_start(r, options).map_err(|p| unexpected(p.message))?;
+            published_document(r, start)
+        }
+        Found::Common(r) => {
+            struct Work<'s, 'r, 'a> {
+                src: &'s str,
+                record: &'r CommonRecord<'a>,
+            }
+            impl WithRecorded for Work<'_, '_, '_> {
+                type Output = Result<GameDocument, ConvertError>;
+                fn run<G: Recorded>(self) -> Self::Output {
+                    let start = verify::common_start::<G>(self.src, self.record)
+                        .map_err(|p| ConvertError::Document { ply: None, message: p.message })?;
+                    common_document(self.record, start)
+                }
+            }
+            let kind = verify::common_kind(src, r, options.game).map_err(|p| unexpected(p.message))?;
+            kind.with_recorded(Work { src, record: r })
+                .unwrap_or_else(|| Err(unexpected(format!("{kind} records are not written in the common format"))))
+        }
+    }
+}
+
+/// Record `index` (1-based) of `src` in its notation's canonical layout: see [`canonical_of`].
+pub fn canonical(src: &str, index: usize, options: VerifyOptions) -> Result<String, ConvertError> {
+    canonical_of(&document(src, index, options)?)
+}
+
+/// The game documents of a JSON text: one object, or several one after the other (JSON Lines).
+pub fn read_json(text: &str) -> Result<Vec<GameDocument>, ConvertError> {
+    serde_json::Deserializer::from_str(text)
+        .into_iter::<GameDocument>()
+        .map(|d| d.map_err(ConvertError::from))
+        .collect()
+}
+
+/// A document as JSON, laid out for people as well as programs: one field per line, one move per
+/// line, one diagram row per line (what `serde_json::to_string_pretty` would spread over six lines
+/// a move). Ends with a newline.
+pub fn to_json(doc: &GameDocument) -> String {
+    fn json<T: Serialize + ?Sized>(value: &T) -> String {
+        serde_json::to_string(value).expect("a document is plain data")
+    }
+    fn list<T: Serialize>(items: &[T]) -> String {
+        if items.is_empty() {
+            return "[]".into();
+        }
+        let lines: Vec<String> = items.iter().map(|i| format!("    {}", json(i))).collect();
+        format!("[\n{}\n  ]", lines.join(",\n"))
+    }
+    let fields = [
+        ("game", json(&doc.game)),
+        ("size", json(&doc.size)),
+        ("players", json(&doc.players)),
+        ("first", json(&doc.first)),
+        ("tags", json(&doc.tags)),
+        ("setup", doc.setup.as_deref().map_or_else(|| "null".into(), list)),
+        ("moves", list(&doc.moves)),
+        ("result", json(&doc.result)),
+        ("final_position", list(&doc.final_position)),
+        ("outcome", json(&doc.outcome)),
+    ];
+    let body: Vec<String> = fields.iter().map(|(name, value)| format!("  \"{name}\": {value}")).collect();
+    format!("{{\n{}\n}}\n", body.join(",\n"))
+}
+
+/// A document read from JSON, checked: its game written as a record and read again, so that it
+/// is replayed as any record is, and its derived fields recomputed.
+pub fn reread(doc: &GameDocument) -> Result<GameDocument, ConvertError> {
+    let text = canonical_of(doc)?;
+    document(&text, 1, VerifyOptions::default()).map_err(|e| match e {
+        // The text is ours: a fault in it is the document's, and its line numbers mean nothing.
+        ConvertError::NotReplayed(v) => ConvertError::Document { ply: None, message: first_stop(&v) },
+        ConvertError::NoRecord { .. } => {
+            ConvertError::Document { ply: None, message: "the document has no moves and no result".into() }
+        }
+        other => other,
+    })
+}
+
+/// The canonical layout of a document's game, in its notation.
+///
+/// Common format: the tags (`Game`, `Size`, `Players` when not the game's default, then the
+/// others in [`canonical_tag_order`]), a blank line, `Setup:` and its diagram when the start is
+/// not the default, one numbered line per round of moves (a pair of moves with two players, as in
+/// PGN; with more, each player still in the game once), the result token at the end of the last
+/// line (none when the record claims none), a blank line, and `Final Position:` with its diagram.
+///
+/// Published notation: what `referee random` writes (see [`phages::notation::write_layout`]), with
+/// the record's own claim.
+///
+/// Comments are not kept. Either way the record claims what the document says: its result and
+/// its final diagram as the record wrote them (refuted or not), so that it verifies as its record
+/// did; a record without a final diagram gains the replay's, which holds.
+pub fn canonical_of(doc: &GameDocument) -> Result<String, ConvertError> {
+    let kind = GameKind::from_name(&doc.game).ok_or_else(|| invalid(format!("unknown game `{}`", doc.game)))?;
+    struct Write<'d>(&'d GameDocument);
+    impl WithRecorded for Write<'_> {
+        type Output = Result<String, ConvertError>;
+        fn run<G: Recorded>(self) -> Self::Output {
+            write_common::<G>(self.0)
+        }
+    }
+    match kind.with_recorded(Write(doc)) {
+        Some(text) => text,
+        None => write_published(kind, doc),
+    }
+}
+
+fn invalid(message: String) -> ConvertError {
+    ConvertError::Document { ply: None, message }
+}
+
+/// The rank of a tag in the canonical order: `Event`, `Site`, `Date`, `Round`, the players' tags in
+/// turn order (`Black`, `White`), any others as the record orders them, `Result` last. `None` for
+/// `Game`, `Size` and `Players`, which a document holds in fields of their own.
+pub fn canonical_tag_order(name: &str, players: &[&str]) -> Option<usize> {
+    const ROSTER: [&str; 4] = ["Event", "Site", "Date", "Round"];
+    let is = |n: &str| name.eq_ignore_ascii_case(n);
+    if ["Game", "Size", "Players"].into_iter().any(is) {
+        return None;
+    }
+    Some(if let Some(i) = ROSTER.into_iter().position(is) {
+        i
+    } else if let Some(i) = players.iter().position(|p| is(p)) {
+        ROSTER.len() + i
+    } else if is("Result") {
+        usize::MAX
+    } else {
+        ROSTER.len() + players.len()
+    })
+}
+
+/// Tags in [`canonical_tag_order`] (a stable sort: tags of one rank keep their order).
+fn ordered_tags<'t>(tags: impl Iterator<Item = (&'t str, &'t str)>, players: &[&str]) -> Vec<(String, String)> {
+    let mut ranked: Vec<_> = tags
+        .filter_map(|(n, v)| canonical_tag_order(n, players).map(|rank| (rank, n.to_string(), v.to_string())))
+        .collect();
+    ranked.sort_by_key(|t| t.0);
+    ranked.into_iter().map(|(_, n, v)| (n, v)).collect()
+}
+
+/// A game replayed from its start: each move with the token that wrote it, and where it ended.
+struct Replayed<G: Game> {
+    moves: Vec<(G::Move, String)>,
+    end: G,
+}
+
+/// Replays `tokens` from `start` to the end, or says at which move (1-based) and why it stops.
+fn replay_all<G: Notation>(start: &G, tokens: &[Token]) -> Result<Replayed<G>, (usize, String)> {
+    let mut moves = Vec::new();
+    let mut stop = None;
+    let rep = replay_observed(start.clone(), tokens, ReplayOptions::default(), |event| match event {
+        Event::Playing { token, m, .. } => moves.push((m, tokens[token].text.to_string())),
+        Event::Illegal { token, why, .. } => {
+            stop = Some((moves.len() + 1, format!("`{}` is not a legal move here: {why}", tokens[token].text)))
+        }
+        Event::Played { .. } => {}
+    });
+    match stop {
+        Some(s) => Err(s),
+        None => Ok(Replayed { moves, end: rep.position }),
+    }
+}
+
+/// The moves of a replay as a document writes them.
+fn move_entries<G: Notation>(start: &G, game: &Replayed<G>) -> Vec<MoveEntry> {
+    let mut position = start.clone();
+    let names = start.player_names();
+    game.moves
+        .iter()
+        .enumerate()
+        .map(|(i, (m, token))| {
+            let entry = MoveEntry {
+                ply: i + 1,
+                mover: names[position.mover()].to_string(),
+                token: token.clone(),
+                canonical: position.write_move(*m),
+            };
+            position.play_unchecked(*m);
+            entry
+        })
+        .collect()
+}
+
+/// A position's rows as a document writes them: glyphs separated by spaces, top row first.
+fn rows_of(view: &impl BoardView) -> Vec<String> {
+    let g = view.geometry();
+    (0..g.height()).map(|row| g.row_cells(row).map(|c| view.glyph(c)).collect::<Vec<_>>().join(" ")).collect()
+}
+
+/// Lays out a document's diagram rows as the records' diagrams are drawn: on `board` when they fit
+/// it, else on the board they draw (a refuted diagram may draw another), else row by row as written.
+fn layout(rows: &[String], board: Geometry) -> String {
+    let cells: Vec<Vec<&str>> = rows.iter().map(|r| r.split_ascii_whitespace().collect()).collect();
+    let lengths: Vec<usize> = cells.iter().map(Vec::len).collect();
+    let n = rows.len();
+    let square = Geometry::Square { size: n as u8 };
+    let side = n.div_ceil(2);
+    let hex = Geometry::Hex { side: side as u8 };
+    let fitting = [board, square, hex].into_iter().find(|&g| {
+        plausible(g)
+            && g.height() as usize == n
+            && (0..g.height()).all(|r| g.row_cells(r).count() == lengths[r as usize])
+    });
+    match fitting {
+        Some(g) => {
+            let mut glyph = vec![""; g.slots()];
+            for (row, glyphs) in cells.iter().enumerate() {
+                for (c, s) in g.row_cells(row as u16).zip(glyphs) {
+                    glyph[c.0 as usize] = s;
+                }
+            }
+            ascii::diagram_of(g, |c: Cell| glyph[c.0 as usize])
+        }
+        None => {
+            let width = lengths.iter().copied().max().unwrap_or(0);
+            let letters: Vec<String> = (0..width).map(|c| ((b'a' + c as u8) as char).to_string()).collect();
+            let mut out = letters.join(" ");
+            out.push('\n');
+            for (k, glyphs) in cells.iter().enumerate() {
+                out.push_str(&format!("{} {}.\n", glyphs.join(" "), k + 1));
+            }
+            out
+        }
+    }
+}
+
+/// Whether referee draws boards of this shape: squares of side 2 to 26, hexagons of side 2 to 7
+/// (wider ones would run out of column letters).
+fn plausible(g: Geometry) -> bool {
+    match g {
+        Geometry::Square { size } => (2..=26).contains(&size),
+        Geometry::Hex { side } => (2..=7).contains(&side),
+    }
+}
+
+/// The rows of a start or final diagram of a document, one glyph per cell of `g`, or why not.
+fn glyphs_on<'d>(rows: &'d [String], g: Geometry, what: &str) -> Result<Vec<&'d str>, ConvertError> {
+    let cells: Vec<Vec<&str>> = rows.iter().map(|r| r.split_ascii_whitespace().collect()).collect();
+    let fits = cells.len() == g.height() as usize
+        && (0..g.height()).all(|r| g.row_cells(r).count() == cells[r as usize].len());
+    if !fits {
+        return Err(invalid(format!(
+            "the {what} has {} rows of {:?} cells, which do not draw the game's board ({} rows of {:?})",
+            cells.len(),
+            cells.iter().map(Vec::len).collect::<Vec<_>>(),
+            g.height(),
+            (0..g.height()).map(|r| g.row_cells(r).count()).collect::<Vec<_>>(),
+        )));
+    }
+    Ok(cells.into_iter().flatten().collect())
+}
+
+/// The tokens of a document's moves, read by `kind` (a token's position in the file is its ply).
+fn tokens_of(doc: &GameDocument, kind: impl Fn(&str) -> Option<TokenKind>) -> Result<Vec<Token<'_>>, ConvertError> {
+    doc.moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let kind = kind(&m.token).ok_or_else(|| ConvertError::Document {
+                ply: Some(i + 1),
+                message: format!("`{}` is not a move of the notation", m.token),
+            })?;
+            Ok(Token { text: &m.token, span: i..i, kind })
+        })
+        .collect()
+}
+
+/// The players of a document, checked against the game's.
+fn check_players(doc: &GameDocument, names: &[&str]) -> Result<(), ConvertError> {
+    if doc.players.iter().map(String::as_str).ne(names.iter().copied()) {
+        return Err(invalid(format!("the players are {}, not {}", names.join(", "), doc.players.join(", "))));
+    }
+    Ok(())
+}
+
+/// Tag names and values a record can hold: `[Name "value"]` has no room for quotes or line ends.
+fn check_tags(doc: &GameDocument) -> Result<(), ConvertError> {
+    for (name, value) in &doc.tags {
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(invalid(format!("`{name}` cannot be a tag name: letters, digits and `_` only")));
+        }
+        if value.contains(['"', '\n', '\r']) {
+            return Err(invalid(format!("the {name} tag's value cannot hold a quote or a line end")));
+        }
+    }
+    Ok(())
+}
+
+// The common format.
+
+fn common_document<G: Recorded>(r: &CommonRecord, start: G) -> Result<GameDocument, ConvertError> {
+    let tokens: Vec<Token> = r.tokens.iter().filter(|t| !t.kind.is_claim()).cloned().collect();
+    let game =
+        replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
+    let names = start.player_names();
+    let empty = G::start(Some(start.geometry().size()), Some(names.len() as u8)).ok();
+    let result = r.tokens.iter().find(|t| t.kind.is_claim()).map(|t| t.text).or(r.tag("Result").map(|t| t.value));
+    Ok(GameDocument {
+        game: start.kind().name().to_string(),
+        size: start.geometry().size(),
+        players: names.iter().map(|n| n.to_string()).collect(),
+        first: names[start.to_move()].to_string(),
+        tags: ordered_tags(r.tags.iter().map(|t| (t.name, t.value)), names),
+        setup: (empty.as_ref().map(ascii::diagram) != Some(ascii::diagram(&start))).then(|| rows_of(&start)),
+        moves: move_entries(&start, &game),
+        result: result.map(str::to_string),
+        final_position: match &r.final_position {
+            Some(d) => d.rows.iter().map(|row| row.iter().map(|g| g.0).collect::<Vec<_>>().join(" ")).collect(),
+            None => rows_of(&game.end),
+        },
+        outcome: game.end.outcome().map(|o| OutcomeEntry {
+            winner: o.winner.map(|w| names[w].to_string()),
+            points: o.points,
+            detail: o.detail,
+        }),
+    })
+}
+
+fn write_common<G: Recorded>(doc: &GameDocument) -> Result<String, ConvertError> {
+    let empty = G::start(Some(doc.size), Some(doc.players.len() as u8)).map_err(invalid)?;
+    let names = empty.player_names();
+    check_players(doc, names)?;
+    check_tags(doc)?;
+    let start = match &doc.setup {
+        None => empty.clone(),
+        Some(rows) => empty.with_setup(&glyphs_on(rows, empty.geometry(), "setup")?).map_err(invalid)?,
+    };
+    if doc.first != names[start.to_move()] {
+        return Err(invalid(format!("{} moves first here, not {}", names[start.to_move()], doc.first)));
+    }
+    // A claim that is no result token can only be a `[Result]` tag's value, which the tag keeps.
+    if let Some(r) = doc.result.as_deref().filter(|r| record::common::result_kind(r).is_none()) {
+        if !doc.tags.iter().any(|(n, v)| n.eq_ignore_ascii_case("Result") && v == r) {
+            return Err(invalid(format!(
+                "`{r}` is not a result: write 1-0, 0-1 (one place per player, 1 for the winner) or *"
+            )));
+        }
+    }
+    let tokens = tokens_of(doc, |_| Some(TokenKind::Written))?;
+    let game =
+        replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
+
+    let mut out = format!("[Game \"{}\"]\n[Size \"{}\"]\n", G::TAG, doc.size);
+    let default_players = G::start(Some(doc.size), None).map_or(2, |g| g.player_names().len());
+    if names.len() != default_players {
+        out.push_str(&format!("[Players \"{}\"]\n", names.len()));
+    }
+    let tags = ordered_tags(doc.tags.iter().map(|(n, v)| (n.as_str(), v.as_str())), names);
+    for (name, value) in tags {
+        out.push_str(&format!("[{name} \"{value}\"]\n"));
+    }
+    if ascii::diagram(&empty) != ascii::diagram(&start) {
+        out.push_str("\nSetup:\n");
+        out.push_str(&ascii::diagram(&start));
+    }
+    out.push('\n');
+    // One line per round: with two players a pair of moves, a pie swap and the move after it
+    // included, as PGN numbers them; with more, a line ends where the turn order wraps around, so
+    // that a player who is out leaves no gap.
+    let mut position = start.clone();
+    let mut lines: Vec<String> = Vec::new();
+    let mut last_mover = None;
+    for (i, (m, _)) in game.moves.iter().enumerate() {
+        let mover = position.to_move();
+        let new_round = match last_mover {
+            None => true,
+            Some(_) if names.len() == 2 => i % 2 == 0,
+            Some(last) => mover <= last,
+        };
+        if new_round {
+            lines.push(format!("{}.", lines.len() + 1));
+        }
+        let line = lines.last_mut().expect("a line was opened");
+        line.push(' ');
+        line.push_str(&position.write_move(*m));
+        last_mover = Some(mover);
+        position.play_unchecked(*m);
+    }
+    if let Some(result) = doc.result.as_deref().filter(|r| record::common::result_kind(r).is_some()) {
+        match lines.last_mut() {
+            Some(line) => line.push_str(&format!(" {}", result.trim())),
+            None => lines.push(result.trim().to_string()),
+        }
+    }
+    out.push_str(&lines.join("\n"));
+    out.push_str("\n\nFinal Position:\n");
+    out.push_str(&layout(&doc.final_position, game.end.geometry()));
+    Ok(out)
+}
+
+// The published notation.
+
+fn published_document(r: &Record, start: Phages) -> Result<GameDocument, ConvertError> {
+    let tokens: Vec<Token> = r.tokens.iter().take_while(|t| !t.kind.is_claim()).cloned().collect();
+    let game =
+        replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
+    let names = start.player_names();
+    let default = phages::notation::default_start(start.geometry());
+    let same_stones = default.as_ref().is_some_and(|d| {
+        [Side::X, Side::O].iter().all(|&s| d.stones(s) == start.stones(s))
+            && d.stones_per_side() == start.stones_per_side()
+    });
+    let end = &game.end;
+    let outcome = end.is_over().then(|| {
+        let score = end.score();
+        OutcomeEntry {
+            winner: score.winner().map(|s| s.to_string()),
+            points: score.marks.iter().map(|&m| f64::from(m)).collect(),
+            detail: format!("on marked cells: {score}"),
+        }
+    });
+    Ok(GameDocument {
+        game: start.kind().name().to_string(),
+        size: start.geometry().size(),
+        players: names.iter().map(|n| n.to_string()).collect(),
+        first: start.to_move().to_string(),
+        tags: Vec::new(),
+        setup: (!same_stones).then(|| rows_of(&start)),
+        moves: move_entries(&start, &game),
+        result: r.tokens.iter().find(|t| t.kind.is_claim()).map(|t| t.text.to_string()),
+        final_position: match &r.final_position {
+            Some(d) => {
+                let g = d.geometry;
+                let mut glyphs = d.cells.iter().map(|c| c.1.to_string());
+                (0..g.height())
+                    .map(|row| glyphs.by_ref().take(g.row_cells(row).count()).collect::<Vec<_>>().join(" "))
+                    .collect()
+            }
+            None => rows_of(end),
+        },
+        outcome,
+    })
+}
+
+fn write_published(kind: GameKind, doc: &GameDocument) -> Result<String, ConvertError> {
+    let geometry = match kind {
+        GameKind::Quadraphages => Geometry::Square { size: doc.size },
+        _ => Geometry::Hex { side: doc.size },
+    };
+    check_players(doc, &["X", "O"])?;
+    if !doc.tags.is_empty() {
+        return Err(invalid(format!("{kind} records have no tags")));
+    }
+    let first = match doc.first.as_str() {
+        "X" => Side::X,
+        "O" => Side::O,
+        other => return Err(invalid(format!("the first mover is X or O, not `{other}`"))),
+    };
+    if !plausible(geometry) {
+        return Err(invalid(format!("no {kind} board has size {}", doc.size)));
+    }
+    let mut start = match &doc.setup {
+        None => phages::notation::default_start(geometry).ok_or_else(|| {
+            invalid(format!("no start position is known for {kind} of size {}: give a setup", doc.size))
+        })?,
+        Some(rows) => {
+            let glyphs = glyphs_on(rows, geometry, "setup")?;
+            let cells: Vec<Cell> = (0..geometry.height()).flat_map(|r| geometry.row_cells(r)).collect();
+            let stones = |side: &str| {
+                cells.iter().zip(&glyphs).filter(|(_, g)| **g == side).map(|(c, _)| *c).collect::<Vec<_>>()
+            };
+            if let Some(g) = glyphs.iter().find(|g| !matches!(**g, "X" | "O" | ".")) {
+                return Err(invalid(format!("a start position holds only X, O and `.`, not `{g}`")));
+            }
+            Phages::new(geometry, &stones("X"), &stones("O"), Side::X).map_err(|e| invalid(e.to_string()))?
+        }
+    };
+    start.set_first_mover(first);
+    let tokens = tokens_of(doc, |t| record::token_kind(t).filter(|k| !k.is_claim() && *k != TokenKind::Filler))?;
+    let game =
+        replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
+    let moves: Vec<_> = game.moves.iter().map(|(m, _)| *m).collect();
+    let claim = doc.result.as_deref().map(str::trim);
+    Ok(phages::notation::write_layout(&start, &moves, claim, &layout(&doc.final_position, geometry)))
+}

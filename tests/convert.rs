@@ -1,0 +1,378 @@
+//! `referee convert`: a record and its canonical rewrite verify alike, the canonical layout is a
+//! fixed point, and record -> JSON -> record gives the same game; over generated games of every
+//! game and over every record in samples/. Then the command line.
+
+mod support;
+
+use proptest::prelude::*;
+
+use referee::convert::{self, ConvertError, GameDocument};
+use referee::game::Recorded;
+use referee::games::petrify::Petrify;
+use referee::games::phages::{notation, Phages, Side};
+use referee::games::quarod::Quarod;
+use referee::games::splinter::Splinter;
+use referee::games::vadrantir::Vadrantir;
+use referee::random::random_game;
+use referee::verdict::{ClaimKind, Verdict};
+use referee::verify::{verify_source, VerifyOptions};
+use referee::write::write_common_record;
+use support::{arg, run};
+
+/// Small searches: both sides of a comparison make the same ones.
+fn options() -> VerifyOptions {
+    VerifyOptions { search_limit: 20_000, ..VerifyOptions::default() }
+}
+
+/// What a verdict says, without where it says it (spans, lines) and without its notes (a canonical
+/// record has the column header whose absence a note remarks). A canonical record of a record
+/// without a final diagram has the replay's, whose claim holds: it is left out then.
+fn gist(v: &Verdict, final_claim: bool) -> String {
+    let problems: Vec<_> = v.problems.iter().map(|p| (p.kind, &p.token, &p.message)).collect();
+    let claims: Vec<_> = v
+        .claims
+        .iter()
+        .filter(|c| final_claim || c.kind != ClaimKind::FinalPosition)
+        .map(|c| (c.kind, &c.text, c.status, &c.detail))
+        .collect();
+    format!(
+        "{:?} {:?}\n{problems:?}\n{claims:?}\nmoves {} over {} winner {:?} score {:?} {:?} {:?}",
+        v.game, v.status, v.moves, v.game_over, v.winner, v.score, v.score_with_stones, v.score_text
+    )
+}
+
+/// The document with each move's token as referee writes it: what the canonical record writes.
+fn as_canonical(doc: &GameDocument) -> GameDocument {
+    let mut doc = doc.clone();
+    for m in &mut doc.moves {
+        m.token = m.canonical.clone();
+    }
+    doc
+}
+
+/// Record `index` of `src` converted every way; `false` when it is refused for not replaying to
+/// its end (its verdict then says so).
+fn check_record(src: &str, index: usize) -> Result<bool, String> {
+    let original = &verify_source(src, options())[index - 1];
+    let doc = match convert::document(src, index, options()) {
+        Err(ConvertError::NotReplayed(v)) => {
+            if original.status == referee::verdict::Status::Valid {
+                return Err(format!("a valid record was refused: {:?}", v.problems));
+            }
+            return Ok(false);
+        }
+        Err(e) => return Err(format!("record {index}: {e}")),
+        Ok(doc) => doc,
+    };
+    let canonical = convert::canonical_of(&doc).map_err(|e| e.to_string())?;
+    // The same verdict.
+    let rewritten = &verify_source(&canonical, options());
+    if rewritten.len() != 1 {
+        return Err(format!("the canonical text holds {} records:\n{canonical}", rewritten.len()));
+    }
+    let has_final = original.claims.iter().any(|c| c.kind == ClaimKind::FinalPosition);
+    let (a, b) = (gist(original, true), gist(&rewritten[0], has_final));
+    if a != b {
+        return Err(format!("the verdicts differ:\n{a}\n---\n{b}\n{canonical}"));
+    }
+    // A fixed point.
+    let again = convert::canonical(&canonical, 1, options()).map_err(|e| e.to_string())?;
+    if again != canonical {
+        return Err(format!("canonical of canonical differs:\n{canonical}\n---\n{again}"));
+    }
+    // Record -> JSON -> record -> JSON.
+    let rewritten_doc = convert::document(&canonical, 1, options()).map_err(|e| e.to_string())?;
+    if rewritten_doc != as_canonical(&doc) {
+        return Err(format!("the canonical record's document differs:\n{doc:#?}\n---\n{rewritten_doc:#?}"));
+    }
+    let json = convert::to_json(&doc);
+    let read = convert::read_json(&json).map_err(|e| format!("{e}\n{json}"))?;
+    if read != [doc.clone()] {
+        return Err(format!("the JSON does not read back as written:\n{json}"));
+    }
+    let reread = convert::reread(&read[0]).map_err(|e| format!("{e}\n{json}"))?;
+    if reread != as_canonical(&doc) || convert::canonical_of(&reread).map_err(|e| e.to_string())? != canonical {
+        return Err(format!("the JSON replays to another game:\n{json}"));
+    }
+    Ok(true)
+}
+
+fn check_common<G: Recorded>(
+    size: u8,
+    players: Option<u8>,
+    seed: u64,
+    cut: prop::sample::Index,
+) -> Result<(), TestCaseError> {
+    let start = G::start(Some(size), players).expect("size in range");
+    if start.no_game().is_some() {
+        return Ok(());
+    }
+    let mut moves = random_game(&start, seed, 100_000);
+    // Half the games stop before their end, with `*` for result.
+    if seed % 2 == 1 {
+        moves.truncate(cut.index(moves.len() + 1));
+    }
+    let text = write_common_record(&start, &moves, &[("Event", "Test".into()), ("Seed", seed.to_string())]);
+    prop_assert_eq!(check_record(&text, 1), Ok(true), "{}", text);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn generated_quadraphages_and_hexaphages_games_convert(
+        seed in any::<u64>(),
+        board in 0u8..3,
+        o_first in any::<bool>(),
+        cut in any::<prop::sample::Index>(),
+    ) {
+        let mut start = match board {
+            0 => Phages::quadraphages(),
+            side => Phages::hexaphages(side + 3).expect("sides 4 and 5 have a start"),
+        };
+        if o_first {
+            start.set_first_mover(Side::O);
+        }
+        let mut moves = random_game(&start, seed, 10_000);
+        if seed % 2 == 1 {
+            moves.truncate(cut.index(moves.len() + 1));
+        }
+        let text = notation::write_record(&start, &moves);
+        prop_assert_eq!(check_record(&text, 1), Ok(true), "{}", text);
+    }
+
+    #[test]
+    fn generated_quarod_games_convert(size in 2u8..=8, seed in any::<u64>(), cut in any::<prop::sample::Index>()) {
+        check_common::<Quarod>(size, None, seed, cut)?;
+    }
+
+    #[test]
+    fn generated_petrify_games_convert(size in 6u8..=10, seed in any::<u64>(), cut in any::<prop::sample::Index>()) {
+        check_common::<Petrify>(size, None, seed, cut)?;
+    }
+
+    #[test]
+    fn generated_vadrantir_games_convert(side in 5u8..=7, seed in any::<u64>(), cut in any::<prop::sample::Index>()) {
+        check_common::<Vadrantir>(side, None, seed, cut)?;
+    }
+
+    #[test]
+    fn generated_splinter_games_of_2_3_and_4_players_convert(players in 2u8..=4, size in 9u8..=13, seed in any::<u64>(), cut in any::<prop::sample::Index>()) {
+        check_common::<Splinter>(size, Some(players), seed, cut)?;
+    }
+}
+
+#[test]
+fn every_sample_record_that_replays_converts_and_verifies_alike() {
+    let mut files: Vec<_> = walk("samples");
+    files.sort();
+    let (mut converted, mut refused) = (0, 0);
+    for path in files {
+        let src = std::fs::read_to_string(&path).unwrap();
+        let count = referee::record::read(&src, None).count();
+        for index in 1..=count {
+            match check_record(&src, index) {
+                Ok(true) => converted += 1,
+                Ok(false) => refused += 1,
+                Err(e) => panic!("{} record {index}: {e}", path.display()),
+            }
+        }
+    }
+    assert!(converted >= 30 && refused >= 40, "{converted} converted, {refused} refused");
+}
+
+fn walk(dir: &str) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walk(path.to_str().unwrap()));
+        } else if path.extension().is_some_and(|e| e == "txt") {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// A short Quadraphages record in the blog's style, whose X resigns: the resignation opens a line.
+const RESIGNED: &str = "Two turns and a resignation, as sent in:
+
+_Jx_ _Bo_
+1. .... .... 7 a7h7 i3b3 c1c8 g9g2 1 g2g3 c8c7
+2. h7i7 b3c3 4 i7e7 ---- g3g7 ----   2 g7g5 c7c5 resign
+";
+
+/// A Quarod record with its tags out of order, a comment, a move number glued to its move and no
+/// final diagram.
+const QUAROD: &str = "[Seed \"4\"] [Result \"0-1\"]
+[White \"Bo\"]
+[Game \"quarod\"]
+[Event \"Club night\"]
+[Black \"Ann\"]
+[Size \"4\"]
+
+1. c1d1 d3c3 {a quiet start} 2.b4a4 a3b3 3. b1b2 d4c4 4. a3xa4 a2a1 5. a3xa2 d2c2
+6. c2xc1 b1xc1 7. pass pass 0-1
+";
+
+#[test]
+fn canonical_and_json_of_a_published_record() {
+    insta::assert_snapshot!("published_canonical", convert::canonical(RESIGNED, 1, options()).unwrap());
+    insta::assert_snapshot!("published_json", convert::to_json(&convert::document(RESIGNED, 1, options()).unwrap()));
+}
+
+#[test]
+fn canonical_and_json_of_a_common_format_record() {
+    insta::assert_snapshot!("common_canonical", convert::canonical(QUAROD, 1, options()).unwrap());
+    insta::assert_snapshot!("common_json", convert::to_json(&convert::document(QUAROD, 1, options()).unwrap()));
+}
+
+#[test]
+fn a_claim_refuted_or_unchecked_stays_so() {
+    let refuted = std::fs::read_to_string("samples/quarod/broken/claim-refuted.txt").unwrap();
+    for (src, refutes) in [(refuted.as_str(), true), (RESIGNED, false)] {
+        let canonical = convert::canonical(src, 1, options()).unwrap();
+        let v = &verify_source(&canonical, options())[0];
+        let claim = v.claims.iter().find(|c| c.kind == ClaimKind::Result).unwrap();
+        let expected = if refutes { "Refuted" } else { "Unchecked" };
+        assert!(format!("{:?}", claim.status).starts_with(expected), "{claim:?}");
+    }
+}
+
+#[test]
+fn json_derived_fields_may_be_left_out_and_are_recomputed() {
+    let json = r#"{"game": "quarod", "size": 4, "players": ["Black", "White"], "first": "Black", "tags": [],
+        "setup": null, "moves": [{"token": "c1d1"}, {"token": "d3c3", "mover": "nobody"}],
+        "result": "*", "final_position": []}"#;
+    let doc = convert::reread(&convert::read_json(json).unwrap()[0]).unwrap();
+    assert_eq!(doc.moves[1].mover, "White");
+    assert_eq!(doc.moves[1].ply, 2);
+    assert_eq!(doc.moves[1].canonical, "d3c3");
+    assert_eq!(doc.outcome, None);
+}
+
+#[test]
+fn json_with_an_illegal_move_is_refused_at_that_move() {
+    let json = r#"{"game": "quarod", "size": 4, "players": ["Black", "White"], "first": "Black", "tags": [],
+        "setup": null, "moves": [{"token": "c1d1"}, {"token": "c1d1"}], "result": null, "final_position": []}"#;
+    let e = convert::reread(&convert::read_json(json).unwrap()[0]).unwrap_err();
+    assert_eq!(e.to_string(), "move 2: `c1d1` is not a legal move here: c1 is not empty");
+}
+
+// The command line.
+
+#[test]
+fn convert_writes_to_standard_output_or_a_file() {
+    let (code, out, err) = run(&["convert", "samples/quarod/random-size-4.txt", "--to", "canonical"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("[Game \"Quarod\"]\n[Size \"4\"]\n") && out.contains("\n1. c1d1 d3c3\n"), "{out}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let (code, out, err) = run(&["convert", "samples/quarod/random-size-4.txt", "--to", "json", "-o", arg(&file)]);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    let json = std::fs::read_to_string(&file).unwrap();
+    assert!(json.contains("\"game\": \"quarod\""), "{json}");
+    // And back.
+    let (code, back, err) = run(&["convert", "--from", "json", arg(&file), "--to", "canonical"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, canonical, _) = run(&["convert", "samples/quarod/random-size-4.txt", "--to", "canonical"]);
+    assert_eq!(back, canonical);
+    let (code, again, _) = run(&["convert", "--from", "json", arg(&file), "--to", "json"]);
+    assert_eq!((code, again), (0, json));
+}
+
+#[test]
+fn convert_picks_a_record_and_reads_standard_input() {
+    let src = format!("{RESIGNED}\n{QUAROD}");
+    let out = support::referee()
+        .args(["convert", "-", "--record", "2", "--to", "canonical"])
+        .write_stdin(src)
+        .output()
+        .unwrap();
+    let (code, out, err) = support::outcome(out);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("[Game \"Quarod\"]"), "{out}");
+    let (code, _, err) = run(&["convert", "samples/quarod/random-size-4.txt", "--record", "3", "--to", "json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("there is no record 3 (the file has 1)"), "{err}");
+}
+
+#[test]
+fn convert_refuses_a_record_that_does_not_replay_to_its_end() {
+    let (code, out, err) = run(&["convert", "samples/quadraphages/broken/illegal-blocked.txt", "--to", "json"]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(err.contains("illegal-blocked.txt:2:38: illegal: the path is blocked by X's stone on c7"), "{err}");
+    assert!(err.contains("record 1 does not replay to its end, so it is not converted"), "{err}");
+    let (code, _, err) = run(&["convert", "samples/quadraphages/broken/syntax-bad-token.txt", "--to", "canonical"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("syntax_error: `d8-d5` is not a stone move"), "{err}");
+}
+
+#[test]
+fn convert_reports_malformed_json_with_its_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.json");
+    std::fs::write(&file, "{\"game\": \"quarod\",\n \"size\": four}\n").unwrap();
+    let (code, out, err) = run(&["convert", "--from", "json", arg(&file), "--to", "canonical"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("bad.json: not a game document: expected ident at line 2 column 11"), "{err}");
+    std::fs::write(&file, "{\"game\": \"chess\", \"size\": 8, \"players\": [], \"first\": \"White\", \"tags\": [], \"setup\": null, \"moves\": [], \"result\": null, \"final_position\": []}").unwrap();
+    let (code, _, err) = run(&["convert", "--from", "json", arg(&file), "--to", "json"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("record 1: unknown game `chess`"), "{err}");
+}
+
+#[test]
+fn json_with_a_result_that_is_none_is_refused_unless_a_result_tag_holds_it() {
+    let doc = |tags: &str| {
+        format!(
+            r#"{{"game": "quarod", "size": 4, "players": ["Black", "White"], "first": "Black", "tags": [{tags}],
+            "moves": [{{"token": "c1d1"}}], "result": "won", "final_position": []}}"#
+        )
+    };
+    let e = convert::reread(&convert::read_json(&doc("")).unwrap()[0]).unwrap_err();
+    assert!(e.to_string().starts_with("`won` is not a result"), "{e}");
+    let kept = convert::reread(&convert::read_json(&doc(r#"["Result", "won"]"#)).unwrap()[0]).unwrap();
+    assert_eq!(kept.result.as_deref(), Some("won"));
+}
+
+#[test]
+fn help_says_what_is_refused_and_the_exit_codes() {
+    let (code, out, _) = run(&["convert", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Only a record that replays to its end is converted"), "{out}");
+    assert!(out.contains("0  the record was converted"), "{out}");
+}
+
+#[test]
+fn convert_from_json_picks_a_document_of_several() {
+    let first = convert::to_json(&convert::document(RESIGNED, 1, options()).unwrap());
+    let second = convert::to_json(&convert::document(QUAROD, 1, options()).unwrap());
+    let out = support::referee()
+        .args(["convert", "--from", "json", "-", "--record", "2", "--to", "json"])
+        .write_stdin(format!("{first}{second}"))
+        .output()
+        .unwrap();
+    let (code, out, err) = support::outcome(out);
+    assert_eq!((code, out), (0, second), "{err}");
+}
+
+#[test]
+fn records_with_a_start_of_their_own_convert() {
+    // Petrify with a block and a disk of each colour placed before the first move.
+    let mut glyphs = vec!["."; 36];
+    (glyphs[0], glyphs[7], glyphs[35]) = ("B", "#", "O");
+    let start = Petrify::start(Some(6), None).unwrap().with_setup(&glyphs).unwrap();
+    let text = write_common_record(&start, &random_game(&start, 7, 100_000), &[]);
+    assert!(text.contains("Setup:"), "{text}");
+    assert_eq!(check_record(&text, 1), Ok(true), "{text}");
+    // Quadraphages on a 7x7 board, three stones a side: the start must be drawn.
+    let geometry = referee::geometry::Geometry::Square { size: 7 };
+    let start = Phages::from_labels(geometry, &["a1", "d4", "g7"], &["g1", "a7", "d1"], Side::X).unwrap();
+    let text = notation::write_record(&start, &random_game(&start, 7, 10_000));
+    assert!(text.contains("Startup:"), "{text}");
+    assert_eq!(check_record(&text, 1), Ok(true), "{text}");
+    let doc = convert::document(&text, 1, options()).unwrap();
+    assert_eq!(doc.setup.as_ref().map(Vec::len), Some(7));
+}
