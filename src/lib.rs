@@ -1,5 +1,6 @@
 //! referee: replays published records of abstract board games through exact rule engines.
 
+pub mod code;
 pub mod game;
 pub mod games;
 pub mod geometry;

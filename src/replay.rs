@@ -16,7 +16,7 @@ pub enum Reading<M> {
 }
 
 /// A game whose records can be read token by token.
-pub trait Notation: Game {
+pub trait Notation: Game + crate::code::Coded {
     /// Reads `tokens[i]` in this position; the other tokens give context (such as which stone a
     /// `----` stands for).
     fn read(&self, tokens: &[Token], i: usize) -> Reading<Self::Move>;

@@ -1884,6 +1884,9 @@ fn count(n: usize, what: &str) -> String {
     }
 }
 
+// The position code (grammar.md, "Position codes") reads and writes every field of the engine.
+mod code;
+
 #[cfg(test)]
 mod tests {
     use super::*;
