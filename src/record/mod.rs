@@ -120,6 +120,9 @@ pub struct Record<'a> {
     pub title: Option<(GameKind, Span)>,
     pub header: Option<ColumnHeader>,
     pub startup: Option<Diagram>,
+    /// A start given as a position code (`Startup: quadraphages_...`) instead of a diagram: the
+    /// code and where it is.
+    pub startup_code: Option<(Span, &'a str)>,
     pub final_position: Option<Diagram>,
     pub lines: Vec<MoveLine>,
     /// Every token of the movetext, in order.
@@ -133,8 +136,13 @@ impl<'a> Record<'a> {
         &self.tokens[line.tokens.clone()]
     }
 
-    /// The game the record's own text names or draws, if any: its title, else its diagrams.
+    /// The game the record's own text names or draws, if any: its title, else its start code, else
+    /// its diagrams.
     pub fn game_hint(&self) -> Option<(GameKind, Option<Geometry>)> {
+        let coded = self.startup_code.as_ref().and_then(|(_, code)| crate::code::game_of(code).ok());
+        if let (None, Some(kind)) = (&self.title, coded) {
+            return Some((kind, None));
+        }
         let drawn = self.startup.as_ref().or(self.final_position.as_ref()).map(|d| d.geometry);
         let from_geometry = |g: Geometry| match g {
             Geometry::Square { .. } => GameKind::Quadraphages,
