@@ -159,7 +159,8 @@ pub(crate) fn read_board<T>(
             Geometry::Hex { side: n.div_ceil(2) as u8 }
         }
         Shape::Square => {
-            return Err(field.error(0, format!("the board has {n} rows; a square board has 2 to {MAX_SQUARE}")))
+            let rows = if n == 1 { "1 row".to_string() } else { format!("{n} rows") };
+            return Err(field.error(0, format!("the board has {rows}; a square board has 2 to {MAX_SQUARE}")));
         }
         Shape::Hex => {
             return Err(field.error(

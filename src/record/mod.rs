@@ -140,6 +140,9 @@ impl<'a> Record<'a> {
     /// its diagrams.
     pub fn game_hint(&self) -> Option<(GameKind, Option<Geometry>)> {
         let coded = self.startup_code.as_ref().and_then(|(_, code)| crate::code::game_of(code).ok());
+        // Only a code of this notation's games names the record's game; any other is an error of
+        // the code, reported with the record's own game.
+        let coded = coded.filter(|k| matches!(k, GameKind::Quadraphages | GameKind::Hexaphages));
         if let (None, Some(kind)) = (&self.title, coded) {
             return Some((kind, None));
         }
