@@ -15,7 +15,8 @@ pub enum Reading<M> {
     Problem { message: String, apply: Option<M> },
 }
 
-/// A game whose records can be read token by token.
+/// A game whose records can be read token by token, and whose positions have codes (a record
+/// may start from one, and `show --format code` writes one).
 pub trait Notation: Game + crate::code::Coded {
     /// Reads `tokens[i]` in this position; the other tokens give context (such as which stone a
     /// `----` stands for).

@@ -487,8 +487,11 @@ fn coded_start<G: Recorded>(
     size: Option<u8>,
     players: Option<u8>,
 ) -> Result<G, Problem> {
-    let value = tag.value_span.clone();
-    let code = &src[value.clone()];
+    // Spaces around the code inside the quotes are no part of it.
+    let raw = &src[tag.value_span.clone()];
+    let code = raw.trim();
+    let start = tag.value_span.start + (raw.len() - raw.trim_start().len());
+    let value = start..start + code.len();
     let whole = |message: String| problem(ProblemKind::Syntax, value.clone(), code, message);
     if let (Ok(of), Some(game)) = (crate::code::game_of(code), GameKind::from_name(G::TAG)) {
         if of != game {

@@ -344,3 +344,11 @@ fn show_writes_the_code_of_a_position() {
     let (_, diagram, _) = support::run(&["show", "samples/splinter/random-3-players.txt", "--ply", "20"]);
     assert_eq!(referee::render::ascii::diagram(&position), diagram);
 }
+
+#[test]
+fn a_position_tag_may_have_spaces_around_its_code() {
+    let text = "[Game \"Quarod\"]\n[Position \" quarod_2Ew/4/2eW/eW2_w_3_0_-_b \"]\n\n1. a1b1 *\n";
+    let v = &verify_source(text, VerifyOptions::default())[0];
+    assert_eq!(v.status, Status::Valid, "{:?}", v.problems);
+    assert_eq!(v.moves, 1);
+}
