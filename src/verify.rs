@@ -490,8 +490,8 @@ fn coded_start<G: Recorded>(
     // Spaces around the code inside the quotes are no part of it.
     let raw = &src[tag.value_span.clone()];
     let code = raw.trim();
-    let start = tag.value_span.start + (raw.len() - raw.trim_start().len());
-    let value = start..start + code.len();
+    let begin = tag.value_span.start + (raw.len() - raw.trim_start().len());
+    let value = begin..begin + code.len();
     let whole = |message: String| problem(ProblemKind::Syntax, value.clone(), code, message);
     if let (Ok(of), Some(game)) = (crate::code::game_of(code), GameKind::from_name(G::TAG)) {
         if of != game {
