@@ -109,7 +109,7 @@ pub struct Outcome {
 ///
 /// A result claimed before the end is searched ([`crate::search::Position`]), and records are
 /// verified on several threads, their searches waiting for their turn (hence `Send`).
-pub trait Recorded: Game + crate::search::Position + Send + 'static {
+pub trait Recorded: Game + crate::code::Coded + crate::search::Position + Send + 'static {
     /// A move as written, before it meets a position.
     type Written: Copy + fmt::Debug;
     /// The game's name in the `[Game "..."]` tag.

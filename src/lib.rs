@@ -31,6 +31,8 @@
 //! | [`stream`] | Verifying a text of any size read in chunks, in parallel when asked |
 //! | [`write`](mod@write) | Games played in code written as records |
 //! | [`random`] | Random legal games |
+//! | [`code`] | Position codes: one position of any game on one line, read back exactly |
+//! | [`convert`] | A record in its notation's canonical layout, or as a JSON game document, and back |
 //! | [`picture`] | A record's positions as scenes for the renderers |
 //! | [`render`] | Text diagrams, SVG, PNG, GIF and an HTML replay page |
 //! | [`report`] | Verdicts for people (miette reports), for programs (JSON lines), one line per problem |
@@ -162,6 +164,7 @@
 
 #![deny(missing_docs)]
 
+pub mod code;
 pub mod convert;
 pub mod game;
 pub mod games;

@@ -20,8 +20,9 @@ pub enum Reading<M> {
     },
 }
 
-/// A game whose records can be read token by token.
-pub trait Notation: Game {
+/// A game whose records can be read token by token, and whose positions have codes (a record
+/// may start from one, and `show --format code` writes one).
+pub trait Notation: Game + crate::code::Coded {
     /// Reads `tokens[i]` in this position; the other tokens give context (such as which stone a
     /// `----` stands for).
     fn read(&self, tokens: &[Token], i: usize) -> Reading<Self::Move>;

@@ -253,7 +253,7 @@ fn prepare_record<'r, 'a>(src: &str, r: &'r Record<'a>, options: VerifyOptions) 
     if r.header.is_none() {
         v.notes.push(format!("the record has no column header: {} is taken to move first", start.to_move()));
     }
-    if r.startup.is_none() {
+    if r.startup.is_none() && r.startup_code.is_none() {
         let stones =
             |s| start.stones(s).iter().map(|&c| start.geometry().label(c).to_string()).collect::<Vec<_>>().join(" ");
         v.notes.push(format!(
@@ -462,10 +462,14 @@ fn number_tag(src: &str, r: &CommonRecord, name: &str) -> Result<Option<u8>, Pro
     })
 }
 
-/// The start position of a common-format record: its size and players tags and its setup diagram.
+/// The start position of a common-format record: its `[Position]` tag, else its size and players
+/// tags and its setup diagram.
 pub fn common_start<G: Recorded>(src: &str, r: &CommonRecord) -> Result<G, Problem> {
     let size = number_tag(src, r, "Size")?;
     let players = number_tag(src, r, "Players")?;
+    if let Some(tag) = r.tag("Position") {
+        return coded_start(src, r, tag, size, players);
+    }
     let at = r
         .tag("Size")
         .or(r.tag("Players"))
@@ -479,6 +483,75 @@ pub fn common_start<G: Recorded>(src: &str, r: &CommonRecord) -> Result<G, Probl
             empty.with_setup(&glyphs).map_err(|m| problem(ProblemKind::Syntax, d.span.clone(), "", m))
         }
     }
+}
+
+/// The start position a `[Position "CODE"]` tag gives (grammar.md, "Position codes"). The code
+/// must be of the record's game and agree with its `[Size]` and `[Players]` tags and with its setup
+/// diagram, if it has them: a record that says two things about its start says nothing sure.
+fn coded_start<G: Recorded>(
+    src: &str,
+    r: &CommonRecord,
+    tag: &record::common::Tag,
+    size: Option<u8>,
+    players: Option<u8>,
+) -> Result<G, Problem> {
+    // Spaces around the code inside the quotes are no part of it.
+    let raw = &src[tag.value_span.clone()];
+    let code = raw.trim();
+    let begin = tag.value_span.start + (raw.len() - raw.trim_start().len());
+    let value = begin..begin + code.len();
+    let whole = |message: String| problem(ProblemKind::Syntax, value.clone(), code, message);
+    if let (Ok(of), Some(game)) = (crate::code::game_of(code), GameKind::from_name(G::TAG)) {
+        if of != game {
+            return Err(whole(format!("this position code is of {of}, but the record is of {game}")));
+        }
+    }
+    let start = G::from_code(code).map_err(|e| {
+        let at = (value.start + e.at).min(value.end);
+        let end = src[at..value.end].chars().next().map_or(at, |c| at + c.len_utf8());
+        problem(ProblemKind::Syntax, at..end, &src[at..end], e.message)
+    })?;
+    let tag_fault = |name: &str, message: String| {
+        let at = r.tag(name).map_or(value.clone(), |t| t.value_span.clone());
+        problem(ProblemKind::Syntax, at.clone(), &src[at], message)
+    };
+    let g = start.geometry();
+    if let Some(size) = size.filter(|&s| s != g.size()) {
+        let board = match g {
+            crate::geometry::Geometry::Square { size: n } => format!("a {n}x{n} board"),
+            crate::geometry::Geometry::Hex { side } => format!("a hex board of side {side}"),
+        };
+        return Err(tag_fault("Size", format!("the [Size] tag says {size}, but the [Position] code draws {board}")));
+    }
+    let count = start.player_names().len();
+    if let Some(players) = players.filter(|&p| p as usize != count) {
+        return Err(tag_fault(
+            "Players",
+            format!("the [Players] tag says {players}, but the [Position] code is of a game of {count} players"),
+        ));
+    }
+    if let Some(d) = &r.setup {
+        let glyphs = d.glyphs();
+        let drawn: Vec<&str> = g.cells().map(|c| start.glyph(c)).collect();
+        let differ: Vec<String> = g
+            .cells()
+            .zip(&glyphs)
+            .zip(&drawn)
+            .filter(|((_, a), b)| a != b)
+            .map(|((c, a), b)| format!("{} shows {a}, the code has {b}", g.label(c)))
+            .collect();
+        if glyphs.len() != drawn.len() || !differ.is_empty() {
+            let how = if glyphs.len() != drawn.len() {
+                format!("the diagram has {} cells, the code's board {}", glyphs.len(), drawn.len())
+            } else {
+                let shown = differ.iter().take(6).cloned().collect::<Vec<_>>().join("; ");
+                format!("{} cells differ: {shown}", differ.len())
+            };
+            let message = format!("the setup diagram does not match the [Position] code: {how}");
+            return Err(problem(ProblemKind::Syntax, d.span.clone(), "", message));
+        }
+    }
+    Ok(start)
 }
 
 /// Verifies a common-format record of game `G` into `v`; a result claimed before the game is over
@@ -496,7 +569,7 @@ fn verify_recorded<G: Recorded>(
             return None;
         }
     };
-    if r.setup.is_none() {
+    if r.setup.is_none() && r.tag("Position").is_none() {
         if let Some(why) = start.no_game() {
             let at = r.tag("Size").or(r.tag("Players")).map_or(r.span.start..r.span.start, |t| t.value_span.clone());
             v.problems.push(problem(ProblemKind::Undecided, at.clone(), &src[at], why));
@@ -714,8 +787,31 @@ pub fn position_diagram(
     ply: Option<usize>,
     options: VerifyOptions,
 ) -> Result<(String, Option<ShowNote>), (record::Span, String)> {
+    position_text(src, index, ply, options, false)
+}
+
+/// The position code of record `index` (1-based) of `src` after `ply` moves (all if `None`), on one
+/// line, as [`position_diagram`] draws it.
+pub fn position_code(
+    src: &str,
+    index: usize,
+    ply: Option<usize>,
+    options: VerifyOptions,
+) -> Result<(String, Option<ShowNote>), (record::Span, String)> {
+    position_text(src, index, ply, options, true)
+}
+
+/// A position's diagram, or its code (`code`), for [`position_diagram`] and [`position_code`].
+fn position_text(
+    src: &str,
+    index: usize,
+    ply: Option<usize>,
+    options: VerifyOptions,
+    code: bool,
+) -> Result<(String, Option<ShowNote>), (record::Span, String)> {
     struct Show {
         ply: Option<usize>,
+        code: bool,
     }
     impl WithStart for Show {
         type Output = (String, Option<ShowNote>);
@@ -728,8 +824,9 @@ pub fn position_diagram(
             } else {
                 None
             };
-            (ascii::diagram(&rep.position), note)
+            let text = if self.code { format!("{}\n", rep.position.code()) } else { ascii::diagram(&rep.position) };
+            (text, note)
         }
     }
-    with_record(src, index, options, Show { ply }).map(|(shown, _)| shown)
+    with_record(src, index, options, Show { ply, code }).map(|(shown, _)| shown)
 }

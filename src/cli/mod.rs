@@ -153,7 +153,8 @@ pub struct ShowArgs {
     /// Read the record as this game, whatever its text suggests.
     #[arg(long, value_parser = GameParser)]
     game: Option<GameKind>,
-    /// ascii (a text diagram), svg or png. Default: the -o file's extension, else ascii.
+    /// ascii (a text diagram), svg, png or code (the position code, on one line). Default: the -o
+    /// file's extension, else ascii.
     #[arg(long, value_enum)]
     format: Option<picture::ShowFormat>,
     /// Write to this file rather than to standard output.

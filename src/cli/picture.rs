@@ -67,6 +67,8 @@ pub enum ShowFormat {
     Ascii,
     Svg,
     Png,
+    /// The position code, on one line (grammar.md, "Position codes").
+    Code,
 }
 
 /// What `render` writes.
@@ -183,7 +185,7 @@ pub fn show(
                 return ExitCode::from(2);
             }
         },
-        ShowFormat::Ascii => unreachable!("ASCII diagrams are drawn by show.rs"),
+        ShowFormat::Ascii | ShowFormat::Code => unreachable!("diagrams and codes are written by show.rs"),
     };
     let written = match out {
         Some(path) => write_file(path, &bytes),

@@ -1,4 +1,5 @@
-//! `referee show`: a position of a record as a text diagram, or (see `picture.rs`) a picture.
+//! `referee show`: a position of a record as a text diagram or a position code, or (see
+//! `picture.rs`) a picture.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -26,13 +27,22 @@ pub fn run(args: ShowArgs) -> ExitCode {
             }
         },
     };
-    if format != ShowFormat::Ascii {
+    if !matches!(format, ShowFormat::Ascii | ShowFormat::Code) {
         return picture::show(&args.file, args.record, args.ply, args.game, format, args.out.as_deref(), &args.look);
     }
-    ascii(&args.file, args.record, args.ply, args.game, args.out.as_deref())
+    let code = format == ShowFormat::Code;
+    text(&args.file, args.record, args.ply, args.game, args.out.as_deref(), code)
 }
 
-fn ascii(file: &Path, index: usize, ply: Option<usize>, game: Option<GameKind>, out: Option<&Path>) -> ExitCode {
+/// Writes the position as a text diagram, or as its code (`code`).
+fn text(
+    file: &Path,
+    index: usize,
+    ply: Option<usize>,
+    game: Option<GameKind>,
+    out: Option<&Path>,
+    code: bool,
+) -> ExitCode {
     let name = inputs::display_name(file);
     let src = match inputs::read(file) {
         Ok(s) => s,
@@ -42,7 +52,12 @@ fn ascii(file: &Path, index: usize, ply: Option<usize>, game: Option<GameKind>, 
         }
     };
     let options = VerifyOptions { game, ..VerifyOptions::default() };
-    match verify::position_diagram(&src, index, ply, options) {
+    let shown = if code {
+        verify::position_code(&src, index, ply, options)
+    } else {
+        verify::position_diagram(&src, index, ply, options)
+    };
+    match shown {
         Err((span, message)) => {
             picture::note_at(&name, &src, &span, &message);
             picture::undrawable(&src, index, game)

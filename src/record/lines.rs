@@ -27,6 +27,8 @@ pub enum LineKind {
     Title(GameKind),
     /// `Startup:` or `Final Position:`, possibly followed by column letters.
     DiagramLabel(DiagramLabel),
+    /// `Startup:` followed by a position code: the code's span.
+    StartupCode(Span),
     /// Column letters, `a b c d e f g h i` or `abcdefghijklm`.
     Letters(usize),
     /// Glyphs with their spans, and the row number written after them.
@@ -310,6 +312,21 @@ fn diagram_label(i: &str) -> Option<(DiagramLabel, &str)> {
     (rest.trim().is_empty() || letters(rest).is_some()).then_some((label, rest))
 }
 
+/// `Startup: quadraphages_...`: a start given as a position code (grammar.md, "Position codes"),
+/// one word that starts with a game's name and `_`; the span of the code.
+fn startup_code(line: &str, at: usize) -> Option<Span> {
+    let t = line.trim_start();
+    let (rest, label) = label_word(t).ok()?;
+    let code = rest.trim();
+    let is_code = label == DiagramLabel::Startup
+        && rest.starts_with([' ', '\t'])
+        && !code.contains(char::is_whitespace)
+        && code.contains('_')
+        && crate::code::game_of(code).is_ok();
+    let start = at + (code.as_ptr() as usize - line.as_ptr() as usize);
+    is_code.then(|| start..start + code.len())
+}
+
 /// Classifies one line (without its line ending) that starts at byte `at` of the file.
 pub fn classify(line: &str, at: usize, continuing: bool) -> LineKind {
     // The first visible character tells which line parsers can apply, so each line is tried
@@ -322,7 +339,9 @@ pub fn classify(line: &str, at: usize, continuing: bool) -> LineKind {
         b'.' | b'o' | b'O' | b'x' | b'X' => diagram_row(line, at),
         b'a' => letters(line).map(LineKind::Letters),
         b'Q' | b'q' | b'H' | b'h' => title(line).map(LineKind::Title),
-        b'S' | b's' | b'F' | b'f' => diagram_label(line).map(|(label, _)| LineKind::DiagramLabel(label)),
+        b'S' | b's' | b'F' | b'f' => diagram_label(line)
+            .map(|(label, _)| LineKind::DiagramLabel(label))
+            .or_else(|| startup_code(line, at).map(LineKind::StartupCode)),
         _ => None,
     };
     found.unwrap_or_else(|| LineKind::Prose(column_header(line, at)))
@@ -382,6 +401,8 @@ pub enum Element<'a> {
     Title(GameKind, Span),
     Header(Result<ColumnHeader, SyntaxError>),
     Diagram(Result<Diagram, SyntaxError>, DiagramLabel),
+    /// A start given as a position code: where it is, and the code.
+    StartupCode(Span, &'a str),
     /// The lines, every token of them in one vector, and their syntax errors.
     Movetext(Vec<MoveLine>, Vec<Token<'a>>, Vec<SyntaxError>),
 }
@@ -395,6 +416,10 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>) -> Option<Ele
         LineKind::Blank | LineKind::Prose(None) | LineKind::Letters(_) => None,
         LineKind::Prose(Some(h)) => Some(Element::Header(h)),
         LineKind::Title(kind) => Some(Element::Title(kind, at..at + line.trim_end().len())),
+        LineKind::StartupCode(span) => {
+            let code = &line[span.start - at..span.end - at];
+            Some(Element::StartupCode(span, code))
+        }
         kind @ (LineKind::DiagramLabel(_) | LineKind::DiagramRow(..)) => {
             let mut ahead = *rest;
             let mut rows = Vec::new();
@@ -470,10 +495,12 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>) -> Option<Ele
 }
 
 #[derive(Default)]
-struct Pending {
+struct Pending<'a> {
     title: Option<(GameKind, Span)>,
     header: Option<Result<ColumnHeader, SyntaxError>>,
     startup: Option<Result<Diagram, SyntaxError>>,
+    /// A start given as a code; it and a start diagram replace each other, as two diagrams do.
+    startup_code: Option<(Span, &'a str)>,
     final_position: Option<Result<Diagram, SyntaxError>>,
 }
 
@@ -481,7 +508,7 @@ struct Pending {
 /// each record on as soon as nothing further can join it.
 #[derive(Default)]
 pub struct Assembler<'a> {
-    pending: Pending,
+    pending: Pending<'a>,
     /// The last record, while it can still take a final-position diagram that follows its moves.
     open: Option<Record<'a>>,
 }
@@ -507,6 +534,7 @@ impl<'a> Assembler<'a> {
                 };
                 if !is_final {
                     self.pending.startup = Some(d);
+                    self.pending.startup_code = None;
                     self.close()
                 } else if let Some(mut r) = self.open.take() {
                     attach(&mut r, d, true);
@@ -515,6 +543,11 @@ impl<'a> Assembler<'a> {
                     self.pending.final_position = Some(d);
                     None
                 }
+            }
+            Element::StartupCode(span, code) => {
+                self.pending.startup_code = Some((span, code));
+                self.pending.startup = None;
+                self.close()
             }
             Element::Movetext(lines, tokens, errors) => {
                 let closed = self.close();
@@ -531,6 +564,7 @@ impl<'a> Assembler<'a> {
             && p.title.is_none()
             && p.header.is_none()
             && p.startup.is_none()
+            && p.startup_code.is_none()
             && p.final_position.is_none()
     }
 
@@ -553,6 +587,7 @@ impl<'a> Assembler<'a> {
             title: self.pending.title.take(),
             header: None,
             startup: None,
+            startup_code: None,
             final_position: None,
             lines,
             tokens,
@@ -571,6 +606,10 @@ impl<'a> Assembler<'a> {
         }
         if let Some(d) = self.pending.startup.take() {
             attach(&mut r, d, false);
+        }
+        if let Some((span, code)) = self.pending.startup_code.take() {
+            r.span.start = r.span.start.min(span.start);
+            r.startup_code = Some((span, code));
         }
         if let Some(d) = self.pending.final_position.take() {
             attach(&mut r, d, true);

@@ -154,6 +154,9 @@ pub struct Record<'a> {
     pub header: Option<ColumnHeader>,
     /// The `Startup:` diagram, when the game does not start from the default position.
     pub startup: Option<Diagram>,
+    /// A start given as a position code (`Startup: quadraphages_...`) instead of a diagram: the
+    /// code and where it is.
+    pub startup_code: Option<(Span, &'a str)>,
     /// The final diagram the record claims.
     pub final_position: Option<Diagram>,
     /// The numbered lines of movetext.
@@ -170,8 +173,16 @@ impl<'a> Record<'a> {
         &self.tokens[line.tokens.clone()]
     }
 
-    /// The game the record's own text names or draws, if any: its title, else its diagrams.
+    /// The game the record's own text names or draws, if any: its title, else its start code, else
+    /// its diagrams.
     pub fn game_hint(&self) -> Option<(GameKind, Option<Geometry>)> {
+        let coded = self.startup_code.as_ref().and_then(|(_, code)| crate::code::game_of(code).ok());
+        // Only a code of this notation's games names the record's game; any other is an error of
+        // the code, reported with the record's own game.
+        let coded = coded.filter(|k| matches!(k, GameKind::Quadraphages | GameKind::Hexaphages));
+        if let (None, Some(kind)) = (&self.title, coded) {
+            return Some((kind, None));
+        }
         let drawn = self.startup.as_ref().or(self.final_position.as_ref()).map(|d| d.geometry);
         let from_geometry = |g: Geometry| match g {
             Geometry::Square { .. } => GameKind::Quadraphages,

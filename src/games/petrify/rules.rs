@@ -963,3 +963,6 @@ impl Recorded for Petrify {
         Some(Outcome { winner: winner.map(Colour::index), points: vec![blue as f64, orange as f64], detail })
     }
 }
+
+// The position code (grammar.md, "Position codes") reads and writes every field of the engine.
+mod code;

@@ -2,6 +2,7 @@
 //! movetext token means in the position where it stands.
 
 use super::rules::{Content, Phages, PhagesMove, Phase, Side};
+use crate::code::Coded;
 use crate::game::{Game, GameKind};
 use crate::geometry::{CellLabel, Geometry};
 use crate::record::{Record, Token, TokenKind};
@@ -22,6 +23,9 @@ pub struct SetupProblem {
 /// The start position of a record: its `Startup:` diagram, or the default for its board; the side
 /// that moves first from its column header (RULINGS 7 for a first column of `....`).
 pub fn setup(record: &Record, forced: Option<GameKind>) -> Result<Phages, SetupProblem> {
+    if let Some((span, code)) = &record.startup_code {
+        return coded_setup(record, span, code, forced);
+    }
     let hint = record.game_hint();
     let kind = forced.or(hint.map(|h| h.0)).unwrap_or(GameKind::Quadraphages);
     let geometry = match (kind, hint.and_then(|h| h.1)) {
@@ -64,6 +68,30 @@ pub fn setup(record: &Record, forced: Option<GameKind>) -> Result<Phages, SetupP
         })?
     };
     position.set_first_mover(first_mover(record, position.stones_per_side()));
+    Ok(position)
+}
+
+/// The start a `Startup:` position code gives. The code says whose turn it is, and in which phase:
+/// the column header does not override it.
+fn coded_setup(
+    record: &Record,
+    span: &crate::record::Span,
+    code: &str,
+    forced: Option<GameKind>,
+) -> Result<Phages, SetupProblem> {
+    let fault = |span: crate::record::Span, message: String| SetupProblem { span, message, in_diagram: true };
+    let position = Phages::from_code(code).map_err(|e| {
+        let at = e.at.min(code.len());
+        let len = code[at..].chars().next().map_or(0, char::len_utf8);
+        fault(span.start + at..span.start + at + len, e.message)
+    })?;
+    let named = forced.or(record.title.as_ref().map(|t| t.0));
+    if let Some(kind) = named.filter(|&k| k != position.kind()) {
+        return Err(fault(
+            span.clone(),
+            format!("this position code is of {}, but the record is of {kind}", position.kind()),
+        ));
+    }
     Ok(position)
 }
 

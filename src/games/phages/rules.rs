@@ -844,6 +844,9 @@ impl Game for Phages {
     }
 }
 
+// The position code (grammar.md, "Position codes") reads and writes every field of the engine.
+mod code;
+
 #[cfg(test)]
 mod tests {
     use super::*;

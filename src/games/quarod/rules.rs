@@ -819,3 +819,6 @@ impl Quarod {
         Some(Outcome { winner: winner.map(Colour::index), points, detail })
     }
 }
+
+// The position code (grammar.md, "Position codes") reads and writes every field of the engine.
+mod code;

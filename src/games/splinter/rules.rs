@@ -1971,6 +1971,9 @@ fn count(n: usize, what: &str) -> String {
     }
 }
 
+// The position code (grammar.md, "Position codes") reads and writes every field of the engine.
+mod code;
+
 #[cfg(test)]
 mod tests {
     use super::*;

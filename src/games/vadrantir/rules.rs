@@ -1027,3 +1027,6 @@ impl Recorded for Vadrantir {
         Some(Outcome { winner: winner.map(Colour::index), points, detail })
     }
 }
+
+// The position code (grammar.md, "Position codes") reads and writes every field of the engine.
+mod code;

@@ -1,0 +1,265 @@
+//! Position codes: a position of any game as one line of text, short enough for a URL
+//! (grammar.md, "Position codes").
+//!
+//! A code is the game's name, then fields separated by `_`: first the board, its rows from the
+//! top separated by `/`, a run of empty cells written as its length (as in FEN); then what else
+//! decides the game's future, field by field. Each game reads and writes its own fields (the
+//! `code` module beside each engine, which sees all of the engine's state); this module holds
+//! what they share: the fields, the board, and the error that says where a code goes wrong.
+
+use crate::game::GameKind;
+use crate::geometry::{Cell, CellLabel, Geometry, MAX_HEX_SIDE, MAX_SQUARE};
+
+/// A position that can be written as a code and read back, exactly: reading the code of a
+/// position gives a position equal to it in every part of its state.
+pub trait Coded: Sized {
+    /// The position's code, on one line.
+    fn code(&self) -> String;
+    /// The position a code describes; `Err` says what was expected, and where.
+    fn from_code(code: &str) -> Result<Self, CodeError>;
+}
+
+/// Why a code describes no position: what was expected, at which byte of the code.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("{message} (at character {} of the code)", .at + 1)]
+pub struct CodeError {
+    /// The byte offset in the code where the fault is.
+    pub at: usize,
+    /// What was expected there, in the game's words.
+    pub message: String,
+}
+
+impl CodeError {
+    /// An error at byte `at` of the code.
+    pub fn new(at: usize, message: impl Into<String>) -> CodeError {
+        CodeError { at, message: message.into() }
+    }
+}
+
+/// The game a code is of, from the name it starts with.
+pub fn game_of(code: &str) -> Result<GameKind, CodeError> {
+    let name = code.split('_').next().unwrap_or("");
+    GameKind::ALL.into_iter().find(|g| g.name() == name).ok_or_else(|| {
+        let known = GameKind::ALL.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ");
+        CodeError::new(0, format!("a position code starts with its game's name ({known}) and `_`, not `{name}`"))
+    })
+}
+
+/// One field of a code: its text and where it starts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Field<'a> {
+    pub text: &'a str,
+    pub at: usize,
+}
+
+impl<'a> Field<'a> {
+    /// An error at byte `offset` of this field.
+    pub fn error(&self, offset: usize, message: impl Into<String>) -> CodeError {
+        CodeError::new(self.at + offset, message)
+    }
+
+    /// The field as a whole number; `what` names it in the error.
+    pub fn number<T: std::str::FromStr>(&self, what: &str) -> Result<T, CodeError> {
+        let digits = !self.text.is_empty() && self.text.bytes().all(|b| b.is_ascii_digit());
+        let n = digits.then(|| self.text.parse().ok()).flatten();
+        n.ok_or_else(|| self.error(0, format!("expected {what}, a whole number, not `{}`", self.text)))
+    }
+
+    /// The field as one of `choices` (each a word of the code and its meaning); `what` names it.
+    pub fn choice<T: Copy>(&self, what: &str, choices: &[(&str, T)]) -> Result<T, CodeError> {
+        choices.iter().find(|(word, _)| *word == self.text).map(|&(_, value)| value).ok_or_else(|| {
+            let words = choices.iter().map(|(w, _)| format!("`{w}`")).collect::<Vec<_>>().join(" or ");
+            self.error(0, format!("expected {what}: {words}, not `{}`", self.text))
+        })
+    }
+
+    /// The pieces of the field between `separator`s, each with where it starts.
+    pub fn split(self, separator: char) -> impl Iterator<Item = Field<'a>> {
+        self.text.split(separator).scan(self.at, move |at, text| {
+            let field = Field { text, at: *at };
+            *at += text.len() + separator.len_utf8();
+            Some(field)
+        })
+    }
+}
+
+/// The fields of a code after its game's name, read in turn.
+pub(crate) struct Fields<'a> {
+    code: &'a str,
+    rest: std::iter::Peekable<std::vec::IntoIter<Field<'a>>>,
+    /// What the last field read was, for the error when something follows the last one.
+    last: &'static str,
+}
+
+impl<'a> Fields<'a> {
+    /// The fields of `code`, which must start with one of `games`' names; returns the game too.
+    pub fn of(code: &'a str, games: &[GameKind]) -> Result<(GameKind, Fields<'a>), CodeError> {
+        let kind = game_of(code)?;
+        if !games.contains(&kind) {
+            let names = games.iter().map(|g| g.name()).collect::<Vec<_>>().join(" or ");
+            return Err(CodeError::new(0, format!("this is a code of {kind}, not of {names}")));
+        }
+        let all = Field { text: code, at: 0 };
+        let mut fields: Vec<Field> = all.split('_').collect();
+        fields.remove(0);
+        if let Some(bad) = code.find(|c: char| !(c.is_ascii_alphanumeric() || "_/.-".contains(c))) {
+            let c = code[bad..].chars().next().unwrap_or(' ');
+            return Err(CodeError::new(
+                bad,
+                format!("`{c}` cannot stand in a position code: it holds letters, digits, `_`, `/`, `.` and `-`"),
+            ));
+        }
+        Ok((kind, Fields { code, rest: fields.into_iter().peekable(), last: "game's name" }))
+    }
+
+    /// The next field, which the code must have: `what` names it in the error.
+    pub fn next(&mut self, what: &'static str) -> Result<Field<'a>, CodeError> {
+        self.last = what;
+        self.rest.next().ok_or_else(|| CodeError::new(self.code.len(), format!("the code ends before its {what}")))
+    }
+
+    /// Checks that no field is left.
+    pub fn end(mut self) -> Result<(), CodeError> {
+        match self.rest.next() {
+            None => Ok(()),
+            Some(f) => {
+                Err(CodeError::new(f.at - 1, format!("nothing may follow the {}, but `_{}` does", self.last, f.text)))
+            }
+        }
+    }
+}
+
+/// Which shape of board a game is played on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Shape {
+    Square,
+    Hex,
+}
+
+/// What a board field says of one cell: what stands on it (`None` if it is empty), and the byte
+/// of the code that says so.
+pub(crate) type Read<T> = (Option<T>, usize);
+
+/// Reads a board field: rows from the top separated by `/`, each of glyphs of `width` characters
+/// (read by `glyph`, which says `None` to a glyph it does not know) and runs of empty cells written
+/// as numbers. The number of rows gives the board. Returns it and what stands on each cell, in
+/// reading order, with where each cell's glyph is.
+pub(crate) fn read_board<T>(
+    field: Field,
+    shape: Shape,
+    width: usize,
+    glyph: impl Fn(&str) -> Option<T>,
+    glyphs: &str,
+) -> Result<(Geometry, Vec<Read<T>>), CodeError> {
+    let rows: Vec<Field> = field.split('/').collect();
+    let n = rows.len();
+    let geometry = match shape {
+        Shape::Square if n >= 2 && n <= MAX_SQUARE as usize => Geometry::Square { size: n as u8 },
+        Shape::Hex if n % 2 == 1 && n >= 3 && n.div_ceil(2) <= MAX_HEX_SIDE as usize => {
+            Geometry::Hex { side: n.div_ceil(2) as u8 }
+        }
+        Shape::Square => {
+            let rows = if n == 1 { "1 row".to_string() } else { format!("{n} rows") };
+            return Err(field.error(0, format!("the board has {rows}; a square board has 2 to {MAX_SQUARE}")));
+        }
+        Shape::Hex => {
+            return Err(field.error(
+                0,
+                format!("the board has {n} rows; a hex board of side s has 2s-1, from 3 to {}", 2 * MAX_HEX_SIDE - 1),
+            ))
+        }
+    };
+    let mut cells = Vec::with_capacity(geometry.cell_count());
+    for (r, row) in rows.iter().enumerate() {
+        let want = geometry.row_cells(r as u16).count();
+        let before = cells.len();
+        let text = row.text;
+        let mut i = 0;
+        while i < text.len() {
+            let digits = text[i..].bytes().take_while(u8::is_ascii_digit).count();
+            if digits > 0 {
+                let run: usize = text[i..i + digits].parse().unwrap_or(usize::MAX);
+                if run == 0 || cells.len() - before + run > want {
+                    return Err(
+                        row.error(i, format!("row {} has {want} cells, and this run of {run} goes past them", r + 1))
+                    );
+                }
+                cells.extend(std::iter::repeat_with(|| (None, row.at + i)).take(run));
+                i += digits;
+                continue;
+            }
+            let end = text[i..].char_indices().nth(width).map_or(text.len(), |(k, _)| i + k);
+            let g = &text[i..end];
+            let Some(content) = glyph(g) else {
+                return Err(row.error(
+                    i,
+                    format!("`{g}` is not a cell of this game: expected {glyphs}, or a number of empty cells"),
+                ));
+            };
+            if cells.len() - before == want {
+                return Err(row.error(i, format!("row {} has {want} cells, and `{g}` is one more", r + 1)));
+            }
+            cells.push((Some(content), row.at + i));
+            i = end;
+        }
+        let got = cells.len() - before;
+        if got != want {
+            return Err(row.error(text.len(), format!("row {} has {got} cells; it needs {want}", r + 1)));
+        }
+    }
+    Ok((geometry, cells))
+}
+
+/// Writes a board field: the glyph of each cell (`None` for an empty one), runs of empty cells
+/// as numbers, rows from the top separated by `/`.
+pub(crate) fn write_board(geometry: Geometry, glyph: impl Fn(Cell) -> Option<&'static str>) -> String {
+    let mut out = String::new();
+    for r in 0..geometry.height() {
+        if r > 0 {
+            out.push('/');
+        }
+        let mut empty = 0;
+        for c in geometry.row_cells(r) {
+            match glyph(c) {
+                None => empty += 1,
+                Some(g) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push_str(g);
+                }
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+    }
+    out
+}
+
+/// Reads a cell label of `geometry` (`e5`), with an error naming the board if it is not on it.
+pub(crate) fn read_cell(field: Field, text: &str, offset: usize, geometry: Geometry) -> Result<Cell, CodeError> {
+    let label =
+        CellLabel::parse(text).ok_or_else(|| field.error(offset, format!("`{text}` is not a cell label like e5")))?;
+    geometry.parse_label(label).ok_or_else(|| field.error(offset, format!("{label} is not on the board")))
+}
+
+/// `-` for nothing, else the items joined by `.`.
+pub(crate) fn list(items: impl IntoIterator<Item = String>) -> String {
+    let items: Vec<String> = items.into_iter().collect();
+    if items.is_empty() {
+        "-".to_string()
+    } else {
+        items.join(".")
+    }
+}
+
+/// The items of a field written by [`list`].
+pub(crate) fn items(field: Field) -> Vec<Field> {
+    if field.text == "-" {
+        Vec::new()
+    } else {
+        field.split('.').collect()
+    }
+}

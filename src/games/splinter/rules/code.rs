@@ -1,0 +1,155 @@
+//! The position code of Splinter Quad (grammar.md, "Position codes"):
+//! `splinter_BOARD_PLAYERS_MOVER_ARMIES_JUSTMOVED_QUIET_MOVES_ENDING`.
+
+use super::{Ending, Groups, Kind, Piece, Player, Splinter, Standing};
+use crate::code::{items, list, read_board, read_cell, write_board, CodeError, Coded, Field, Fields, Shape};
+use crate::game::GameKind;
+
+/// A piece as two letters: the player's initial, then the type in lower case (`Rk`, `Yp`).
+const GLYPHS: [[&str; 4]; 4] =
+    [["Rk", "Rr", "Rb", "Rp"], ["Bk", "Br", "Bb", "Bp"], ["Gk", "Gr", "Gb", "Gp"], ["Yk", "Yr", "Yb", "Yp"]];
+
+/// A player as the code names them: the initial in lower case.
+const PLAYERS: [&str; 4] = ["r", "b", "g", "y"];
+
+impl Coded for Splinter {
+    fn code(&self) -> String {
+        let board = write_board(self.geometry(), |c| self.piece(c).map(|p| GLYPHS[p.player.index()][p.kind.index()]));
+        let armies = self.player_list().iter().map(|p| {
+            let army: String = self.army[p.index()].iter().map(|n| n.to_string()).collect();
+            match self.standing[p.index()] {
+                Standing::In => army,
+                Standing::Out { knockouts, pieces } => format!("{army}-{knockouts}-{pieces}"),
+            }
+        });
+        let g = self.geometry();
+        let just_moved = list(self.just_moved.iter().map(|&(now, left)| format!("{}{}", g.label(left), g.label(now))));
+        let ending = match &self.ending {
+            None => "-".to_string(),
+            Some(Ending::LastStanding(p)) => format!("l{}", PLAYERS[p.index()]),
+            Some(Ending::AllOut(players)) => {
+                format!("a{}", players.iter().map(|p| PLAYERS[p.index()]).collect::<String>())
+            }
+            Some(Ending::Quiet) => "q".to_string(),
+            Some(Ending::NoStart { .. }) => "n".to_string(),
+        };
+        format!(
+            "splinter_{board}_{}_{}_{}_{just_moved}_{}_{}_{ending}",
+            self.players,
+            PLAYERS[self.to_move.index()],
+            armies.collect::<Vec<_>>().join("."),
+            self.quiet,
+            self.moves
+        )
+    }
+
+    fn from_code(code: &str) -> Result<Splinter, CodeError> {
+        let (_, mut fields) = Fields::of(code, &[GameKind::Splinter])?;
+        let board = fields.next("board")?;
+        let glyph = |g: &str| {
+            (0..4).find_map(|p| {
+                let kind = GLYPHS[p].iter().position(|&l| l == g)?;
+                Some(Piece { player: Player::ALL[p], kind: Kind::ALL[kind] })
+            })
+        };
+        let glyphs = "a player's initial `R` `B` `G` or `Y` and a type `k` `r` `b` or `p`, like `Rk` or `Yp`";
+        let (geo, cells) = read_board(board, Shape::Square, 2, glyph, glyphs)?;
+        let players_field = fields.next("number of players")?;
+        let players: u8 = players_field.number("the number of players")?;
+        let mut p = Splinter::new(geo.size(), players).map_err(|e| players_field.error(0, e.to_string()))?;
+        p.squares.fill(None);
+        p.counts = [[0; 4]; 4];
+        for (c, (piece, at)) in geo.cells().zip(&cells) {
+            let Some(piece) = *piece else { continue };
+            if piece.player.index() >= players as usize {
+                let message = format!("a piece of {}, but the game has {players} players", piece.player);
+                return Err(CodeError::new(*at, message));
+            }
+            p.squares[c.0 as usize] = Some(piece);
+            p.counts[piece.player.index()][piece.kind.index()] += 1;
+        }
+        let choices: Vec<(&str, Player)> = PLAYERS.iter().copied().zip(Player::ALL).take(players as usize).collect();
+        p.to_move = fields.next("player to move")?.choice("the player to move", &choices)?;
+        read_armies(fields.next("armies")?, &mut p)?;
+        let just_moved = fields.next("pieces just moved")?;
+        p.just_moved = items(just_moved)
+            .into_iter()
+            .map(|m| {
+                let split = m.text[1..].find(|c: char| c.is_ascii_lowercase()).map_or(m.text.len(), |k| k + 1);
+                let left = read_cell(m, &m.text[..split], 0, geo)?;
+                let now = read_cell(m, &m.text[split..], split, geo)?;
+                if p.squares[now.0 as usize].is_none() {
+                    return Err(m.error(split, format!("{} is empty: no piece moved there", geo.label(now))));
+                }
+                Ok((now, left))
+            })
+            .collect::<Result<_, _>>()?;
+        p.quiet = fields.next("quiet moves")?.number("the moves in a row without a piece leaving the board")?;
+        p.moves = fields.next("moves played")?.number("the moves played")?;
+        let ending = fields.next("ending")?;
+        fields.end()?;
+        p.ending = read_ending(ending, &p)?;
+        p.one_group = Groups::find(p.grid(), &p.squares).count <= 1;
+        Ok(p)
+    }
+}
+
+/// `1224.1224-2-5`: for each player, how many kings, rooks, bishops and pawns they started with,
+/// and for a player who is out, `-` their knockouts and `-` their pieces when they went out.
+fn read_armies(field: Field, p: &mut Splinter) -> Result<(), CodeError> {
+    let expected = "expected each player's army at the start, four digits (kings, rooks, bishops, pawns) like \
+                    `1224`, followed for a player who is out by `-knockouts-pieces`, like `1224-2-5`";
+    let armies: Vec<Field> = field.split('.').collect();
+    if armies.len() != p.players as usize {
+        let message = format!("{} armies for {} players: {expected}", armies.len(), p.players);
+        return Err(field.error(0, message));
+    }
+    for (i, army) in armies.into_iter().enumerate() {
+        let mut parts = army.split('-');
+        let start = parts.next().expect("split gives one part at least");
+        let digits: Vec<u8> = start.text.bytes().filter(u8::is_ascii_digit).map(|b| b - b'0').collect();
+        if digits.len() != 4 || start.text.len() != 4 {
+            return Err(army.error(0, expected));
+        }
+        for (k, &n) in Kind::ALL.iter().zip(&digits) {
+            if n > k.full_army() {
+                let message = format!("{n} {}s: a player has at most {}", k.name(), k.full_army());
+                return Err(army.error(k.index(), message));
+            }
+            p.army[i][k.index()] = n;
+        }
+        p.standing[i] = match (parts.next(), parts.next(), parts.next()) {
+            (None, _, _) => Standing::In,
+            (Some(k), Some(n), None) => Standing::Out {
+                knockouts: k.number("the knockouts the player had when they went out")?,
+                pieces: n.number("the pieces the player had when they went out")?,
+            },
+            _ => return Err(army.error(0, expected)),
+        };
+    }
+    Ok(())
+}
+
+/// `-` while the game goes on; `q` (100 quiet moves), `n` (no start), `l` and the last player
+/// standing, or `a` and the players who all went out on the last move.
+fn read_ending(field: Field, p: &Splinter) -> Result<Option<Ending>, CodeError> {
+    let expected = "expected how the game ended: `-` (it goes on), `q` (quiet moves), `n` (no start), `l` and the \
+                    last player standing (`lr`), or `a` and the players who went out together (`agy`)";
+    let player = |k: usize| {
+        let initial = field.text.get(k..k + 1).unwrap_or("");
+        PLAYERS.iter().take(p.players as usize).position(|&l| l == initial).map(|i| Player::ALL[i]).ok_or_else(|| {
+            let names = PLAYERS[..p.players as usize].join(", ");
+            field.error(k, format!("expected a player of the game ({names}), not `{initial}`"))
+        })
+    };
+    Ok(match field.text.as_bytes().first() {
+        Some(b'-') if field.text.len() == 1 => None,
+        Some(b'q') if field.text.len() == 1 => Some(Ending::Quiet),
+        Some(b'n') if field.text.len() == 1 => Some(Ending::NoStart { size: p.size, players: p.players }),
+        Some(b'l') if field.text.len() == 2 => Some(Ending::LastStanding(player(1)?)),
+        Some(b'a') if field.text.len() >= 2 => {
+            Some(Ending::AllOut((1..field.text.len()).map(player).collect::<Result<_, _>>()?))
+        }
+        _ => return Err(field.error(0, expected)),
+    })
+}

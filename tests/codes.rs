@@ -1,0 +1,383 @@
+//! Position codes (grammar.md, "Position codes"): every position of generated games reads back
+//! from its code equal in all its state; the codes of known positions and the errors of malformed
+//! codes are pinned by snapshots; records start from a code in a `[Position]` tag or after
+//! `Startup:`.
+
+mod support;
+
+use std::sync::Arc;
+
+use proptest::prelude::*;
+
+use referee::code::{game_of, Coded};
+use referee::game::{Game, Recorded};
+use referee::games::petrify::Petrify;
+use referee::games::phages::notation::{default_start, write_record};
+use referee::games::phages::{Phages, Phase};
+use referee::games::quarod::Quarod;
+use referee::games::splinter::Splinter;
+use referee::games::vadrantir::Vadrantir;
+use referee::geometry::Geometry;
+use referee::random::random_game;
+use referee::report::{self, HumanStyle, Source};
+use referee::verdict::{ClaimStatus, Status, Verdict};
+use referee::verify::{verify_source, VerifyOptions};
+use referee::write::write_common_record;
+
+/// Plays `moves` from `start`, and at every ply (the start and the end included) reads the
+/// position back from its code.
+fn round_trip_every_ply<G: Game + Coded + PartialEq>(start: &G, moves: &[G::Move]) -> Result<(), TestCaseError> {
+    let mut p = start.clone();
+    for ply in 0..=moves.len() {
+        let code = p.code();
+        prop_assert!(code.bytes().all(|b| b.is_ascii_alphanumeric() || b"_/.-".contains(&b)), "not URL-safe: {}", code);
+        prop_assert_eq!(game_of(&code).ok(), Some(p.kind()));
+        let back = G::from_code(&code).map_err(|e| TestCaseError::fail(format!("ply {ply}: {code}: {e}")))?;
+        prop_assert!(back == p, "ply {}: {} reads back as another position", ply, code);
+        prop_assert_eq!(back.code(), code.clone());
+        prop_assert_eq!(back.legal_moves(), p.legal_moves(), "ply {}: {}", ply, code);
+        prop_assert_eq!(back.is_over(), p.is_over());
+        if let Some(&m) = moves.get(ply) {
+            p.play_unchecked(m);
+        }
+    }
+    Ok(())
+}
+
+fn recorded<G: Recorded + PartialEq>(size: u8, players: Option<u8>, seed: u64) -> Result<(), TestCaseError> {
+    let start = G::start(Some(size), players).expect("size in range");
+    let moves = random_game(&start, seed, 2_000);
+    round_trip_every_ply(&start, &moves)
+}
+
+fn phages(geometry: Geometry, seed: u64) -> Result<(), TestCaseError> {
+    let start = default_start(geometry).expect("a default start");
+    let moves = random_game(&start, seed, 2_000);
+    round_trip_every_ply(&start, &moves)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn quadraphages_codes_round_trip_at_every_ply(seed in any::<u64>()) {
+        phages(Geometry::Square { size: 9 }, seed)?;
+    }
+
+    #[test]
+    fn hexaphages_codes_round_trip_at_every_ply(side in 4u8..=5, seed in any::<u64>()) {
+        phages(Geometry::Hex { side }, seed)?;
+    }
+
+    #[test]
+    fn quarod_codes_round_trip_at_every_ply(size in 2u8..=9, seed in any::<u64>()) {
+        recorded::<Quarod>(size, None, seed)?;
+    }
+
+    #[test]
+    fn petrify_codes_round_trip_at_every_ply(size in 6u8..=10, seed in any::<u64>()) {
+        recorded::<Petrify>(size, None, seed)?;
+    }
+
+    #[test]
+    fn vadrantir_codes_round_trip_at_every_ply(side in 5u8..=7, seed in any::<u64>()) {
+        recorded::<Vadrantir>(side, None, seed)?;
+    }
+
+    #[test]
+    fn splinter_codes_round_trip_at_every_ply(players in 2u8..=4, extra in 0u8..=3, seed in any::<u64>()) {
+        let size = if players == 3 { 9 + extra } else { 6 + extra };
+        recorded::<Splinter>(size, Some(players), seed)?;
+    }
+}
+
+/// The position after the first `ply` of `moves`.
+fn after<G: Game>(start: &G, moves: &[G::Move], ply: usize) -> G {
+    let mut p = start.clone();
+    for &m in &moves[..ply] {
+        p.play_unchecked(m);
+    }
+    p
+}
+
+/// The codes of the start and of a position in the middle of a random game, for each game: the
+/// format, pinned.
+#[test]
+fn codes_of_known_positions() {
+    fn two<G: Game + Coded>(out: &mut String, name: &str, start: &G) {
+        let moves = random_game(start, 7, 2_000);
+        out.push_str(&format!("{name}, start:\n{}\n", start.code()));
+        out.push_str(&format!(
+            "{name}, after {} moves:\n{}\n",
+            moves.len() / 2,
+            after(start, &moves, moves.len() / 2).code()
+        ));
+        out.push_str(&format!("{name}, at the end:\n{}\n\n", after(start, &moves, moves.len()).code()));
+    }
+    let mut out = String::new();
+    two(&mut out, "quadraphages 9x9", &Phages::quadraphages());
+    two(&mut out, "hexaphages side 4", &Phages::hexaphages(4).unwrap());
+    two(&mut out, "hexaphages side 5", &Phages::hexaphages(5).unwrap());
+    two(&mut out, "quarod 6x6", &Quarod::start(Some(6), None).unwrap());
+    two(&mut out, "petrify 8x8", &Petrify::start(None, None).unwrap());
+    two(&mut out, "vadrantir side 5", &Vadrantir::start(Some(5), None).unwrap());
+    two(&mut out, "splinter 2 players", &Splinter::start(Some(10), Some(2)).unwrap());
+    two(&mut out, "splinter 3 players", &Splinter::start(Some(13), Some(3)).unwrap());
+    two(&mut out, "splinter 4 players", &Splinter::start(None, None).unwrap());
+    insta::assert_snapshot!(out);
+}
+
+/// A malformed code and what its game's reader says, with a caret under the place.
+fn explain<G: Coded>(code: &str) -> String {
+    match G::from_code(code) {
+        Ok(_) => format!("{code}\n  reads as a position\n"),
+        Err(e) => format!("{code}\n{}^ {}\n", " ".repeat(e.at), e.message),
+    }
+}
+
+#[test]
+fn malformed_codes_say_what_was_expected_and_where() {
+    let out = [
+        explain::<Quarod>("chess_8/8/8/8/8/8/8/8_w"),
+        explain::<Quarod>("petrify_6/6/6/6/6/6_b_0_0_-_-"),
+        explain::<Quarod>("quarod_4/4/4/4 _b_0_0_-_-"),
+        explain::<Quarod>("quarod_4/4/4/4"),
+        explain::<Quarod>("quarod_4/4/4/4_b_0_0_-_-_more"),
+        explain::<Quarod>("quarod_4/4/4_b_0_0_-_-"),
+        explain::<Quarod>("quarod_4/4/5/4_b_0_0_-_-"),
+        explain::<Quarod>("quarod_4/4/2Nx/4_b_0_0_-_-"),
+        explain::<Quarod>("quarod_4/4/2NNN/4_b_0_0_-_-"),
+        explain::<Quarod>("quarod_4/4/4/4_x_0_0_-_-"),
+        explain::<Quarod>("quarod_4/4/4/4_b_one_0_-_-"),
+        explain::<Quarod>("quarod_4/4/4/4_b_0_0_y_-"),
+        explain::<Quarod>("quarod_1_b_0_0_-_-"),
+        explain::<Petrify>("petrify_4/4/4/4_b_0_0_-_-"),
+        explain::<Petrify>("petrify_6/6/6/6/6/5#_b_0_0_-_-"),
+        explain::<Vadrantir>("vadrantir_4/5/6/7/6/5/4_b_0_-"),
+        explain::<Vadrantir>("vadrantir_5/6/7/8/9/8/7/6/5_b_0_-"),
+        explain::<Vadrantir>("vadrantir_5/6/7/8/9/8/7/6/6_b_0_-"),
+        explain::<Phages>("quadraphages_9/9/9/9/9/9/9/9/9_xb0f_a7.i3-c1.g9"),
+        explain::<Phages>("quadraphages_2O6/9/8X/9/9/9/X8/9/6O2_xd0f_a7.i3-c1.g9"),
+        explain::<Phages>("quadraphages_2O6/9/8X/9/9/9/X8/9/6O2_xa0f_a7.i3-c1.g9"),
+        explain::<Phages>("quadraphages_2O6/9/8X/9/9/9/X8/9/6O2_xb0f_a7.i3"),
+        explain::<Phages>("quadraphages_2O6/9/8X/9/9/9/X8/9/6O2_xb0f_a7.i3-c1"),
+        explain::<Phages>("quadraphages_2O6/9/8X/9/9/9/X8/9/6O2_xb0f_a7.i4-c1.g9"),
+        explain::<Phages>("quadraphages_2O6/9/8X/9/9/9/X8/9/6O2_xb0f_a7.i3-c1.g9z"),
+        explain::<Phages>("quadraphages_2O6/9/8X/9/9/9/X8/9/6O2_xb0f_a7.i3-c1a.g9"),
+        explain::<Phages>("quadraphages_2O6/9/8X/9/9/9/X8/9/6O2_xc3_a7a.i3a-c1.g9"),
+        explain::<Phages>("hexaphages_2O6/9/8X/9/9/9/X8/9/6O2_xb0f_a7.i3-c1.g9"),
+        explain::<Phages>("hexaphages_4/2O2/1X4/7/4X1/2O2/4_xb256_d3.j5-g2.g6"),
+        explain::<Splinter>("splinter_6/6/6/6/6/6_5_r_1224_-_0_0_-"),
+        explain::<Splinter>("splinter_6/6/2RkBk2/6/6/6_2_g_1000.1000_-_0_0_-"),
+        explain::<Splinter>("splinter_6/6/2RkBk2/6/6/6_2_r_1000_-_0_0_-"),
+        explain::<Splinter>("splinter_6/6/2RkBk2/6/6/6_2_r_1000.2000_-_0_0_-"),
+        explain::<Splinter>("splinter_6/6/2RkBk2/6/6/6_2_r_1000.1000-2_-_0_0_-"),
+        explain::<Splinter>("splinter_6/6/2RkGk2/6/6/6_2_r_1000.1000_-_0_0_-"),
+        explain::<Splinter>("splinter_6/6/2RkBk2/6/6/6_2_r_1000.1000_c3e3_0_0_-"),
+        explain::<Splinter>("splinter_6/6/2RkBk2/6/6/6_2_r_1000.1000_-_0_0_lg"),
+        explain::<Splinter>("splinter_6/6/2RkBk2/6/6/6_2_r_1000.1000_-_0_0_x"),
+    ]
+    .concat();
+    insta::assert_snapshot!(out);
+}
+
+/// The verdicts of `text`, each as the human report writes it.
+fn reports(text: &str) -> String {
+    let verdicts = verify_source(text, VerifyOptions::default());
+    let source = Source::new("record.txt", Arc::new(text.to_string()));
+    verdicts.iter().map(|v| report::human(&source, v, HumanStyle::default())).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn position_tags_that_disagree_with_the_record_are_syntax_errors() {
+    let code = "quarod_2Ew/4/2eW/eW2_w_3_0_-_b";
+    let cases = [
+        // The code alone: the record starts from it.
+        format!("[Game \"Quarod\"]\n[Position \"{code}\"]\n\n1. a1b1 *\n"),
+        format!("[Game \"Petrify\"]\n[Position \"{code}\"]\n\n1. a1 *\n"),
+        format!("[Game \"Quarod\"]\n[Size \"6\"]\n[Position \"{code}\"]\n\n1. a1b1 *\n"),
+        "[Game \"Quarod\"]\n[Position \"quarod_2Ew/4/2eW/eW2_w_3_0_-_q\"]\n\n1. a1b1 *\n".to_string(),
+        "[Game \"Splinter Quad\"]\n[Players \"3\"]\n[Position \"splinter_6/6/2RkBk2/6/6/6_2_r_1000.1000_-_0_0_-\"]\n\n1. c3c2 *\n".to_string(),
+        format!("[Game \"Quarod\"]\n[Position \"{code}\"]\n\nSetup:\na  b  c  d\n.. .. B> W< 1.\n.. .. .. .. 2.\n.. .. W> B< 3.\nW> B< .. W< 4.\n\n1. a1b1 *\n"),
+    ];
+    let out: Vec<String> = cases.iter().map(|c| reports(c)).collect();
+    insta::assert_snapshot!(out.join("\n"));
+}
+
+/// The verdict of a record, as far as these tests compare verdicts.
+fn summary(v: &Verdict) -> (Status, bool, Option<String>, Vec<(String, f64)>) {
+    (v.status, v.game_over, v.winner.clone(), v.score.clone())
+}
+
+/// A generated game, cut at `ply`: the record of the rest, starting from the code of the position
+/// there in a `[Position]` tag (with its setup diagram, and without), verifies to the same end as
+/// the whole game.
+fn position_tag_starts_the_record<G: Recorded>(start: &G, seed: u64, cut: usize) -> Result<(), TestCaseError> {
+    let moves = random_game(start, seed, 2_000);
+    let whole = &verify_source(&write_common_record(start, &moves, &[]), VerifyOptions::default())[0];
+    prop_assert_eq!(whole.status, Status::Valid);
+    let ply = cut % (moves.len() + 1);
+    let middle = after(start, &moves, ply);
+    let with_setup = write_common_record(&middle, &moves[ply..], &[("Position", middle.code())]);
+    // Without the setup diagram the tag alone gives the start.
+    let alone = match with_setup.find("\nSetup:\n") {
+        Some(i) => {
+            let end = i + 1 + with_setup[i + 1..].find("\n\n").expect("the diagram ends at a blank line");
+            format!("{}{}", &with_setup[..i], &with_setup[end..])
+        }
+        None => with_setup.clone(),
+    };
+    for text in [&with_setup, &alone] {
+        let v = &verify_source(text, VerifyOptions::default())[0];
+        prop_assert_eq!(summary(v), summary(whole), "{}\n{:?}", text, v.problems);
+        prop_assert_eq!(v.moves, moves.len() - ply);
+        prop_assert!(v.claims.iter().all(|c| c.status == ClaimStatus::Confirmed), "{:?}", v.claims);
+    }
+    Ok(())
+}
+
+/// A generated Quadraphages or Hexaphages game, cut where a stone is to move (a published movetext
+/// opens with a stone's move): the rest, after `Startup: CODE`, replays to the same end.
+fn startup_code_starts_the_record(start: &Phages, seed: u64, cut: usize) -> Result<(), TestCaseError> {
+    let moves = random_game(start, seed, 2_000);
+    let whole = &verify_source(&write_record(start, &moves), VerifyOptions::default())[0];
+    prop_assert!(whole.game_over);
+    let stone_to_move = |k: &usize| after(start, &moves, *k).phase() != Phase::Announce;
+    let Some(ply) = (cut % moves.len()..moves.len()).find(stone_to_move) else { return Ok(()) };
+    let middle = after(start, &moves, ply);
+    let mut p = middle.clone();
+    let tokens: Vec<String> = moves[ply..]
+        .iter()
+        .map(|&m| {
+            let w = p.write_move(m);
+            p.play_unchecked(m);
+            w
+        })
+        .collect();
+    let lines: Vec<String> =
+        tokens.chunks(10).enumerate().map(|(i, chunk)| format!("{}. {}", i + 1, chunk.join(" "))).collect();
+    let text = format!("{}\nStartup: {}\n{}\n", start.kind().title().to_uppercase(), middle.code(), lines.join("\n"));
+    let v = &verify_source(&text, VerifyOptions::default())[0];
+    prop_assert_eq!(v.status, Status::Valid, "{}\n{:?}", text, v.problems);
+    prop_assert_eq!(v.game, whole.game);
+    prop_assert!(v.game_over, "{}", text);
+    prop_assert_eq!(&v.score_text, &whole.score_text, "{}", text);
+    prop_assert_eq!(v.moves, moves.len() - ply);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    fn a_position_tag_starts_a_quarod_record(size in 2u8..=7, seed in any::<u64>(), cut in any::<usize>()) {
+        position_tag_starts_the_record(&Quarod::start(Some(size), None).unwrap(), seed, cut)?;
+    }
+
+    #[test]
+    fn a_position_tag_starts_a_petrify_record(size in 6u8..=8, seed in any::<u64>(), cut in any::<usize>()) {
+        position_tag_starts_the_record(&Petrify::start(Some(size), None).unwrap(), seed, cut)?;
+    }
+
+    #[test]
+    fn a_position_tag_starts_a_vadrantir_record(side in 5u8..=6, seed in any::<u64>(), cut in any::<usize>()) {
+        position_tag_starts_the_record(&Vadrantir::start(Some(side), None).unwrap(), seed, cut)?;
+    }
+
+    #[test]
+    fn a_position_tag_starts_a_splinter_record(players in 2u8..=4, seed in any::<u64>(), cut in any::<usize>()) {
+        let size = if players == 3 { 9 } else { 6 };
+        position_tag_starts_the_record(&Splinter::start(Some(size), Some(players)).unwrap(), seed, cut)?;
+    }
+
+    #[test]
+    fn a_startup_code_starts_a_quadraphages_record(seed in any::<u64>(), cut in any::<usize>()) {
+        startup_code_starts_the_record(&Phages::quadraphages(), seed, cut)?;
+    }
+
+    #[test]
+    fn a_startup_code_starts_a_hexaphages_record(side in 4u8..=5, seed in any::<u64>(), cut in any::<usize>()) {
+        startup_code_starts_the_record(&Phages::hexaphages(side).unwrap(), seed, cut)?;
+    }
+}
+
+#[test]
+fn startup_codes_that_do_not_fit_the_record_are_syntax_errors() {
+    let cases = [
+        // A Hexaphages code under a Quadraphages title.
+        "QUADRAPHAGES\nStartup: hexaphages_4/2O2/1X4/7/4X1/2O2/4_xb0f_d3.j5-g2.g6\n1. .... .... 1 d3e4 j5i4\n",
+        // A code of another game.
+        "Startup: quarod_4/4/4/4_b_0_0_-_-\n1. .... .... 1 a7a8 i3i2\n",
+        // A malformed code: the error points into it.
+        "Startup: quadraphages_2O6/9/8X/9/9/9/X8/9/6O2_xb0f_a7.i3-c1.g8\n1. .... .... 1 a7a8 i3i2\n",
+    ];
+    let out: Vec<String> = cases.iter().map(|c| reports(c)).collect();
+    insta::assert_snapshot!(out.join("\n"));
+}
+
+#[test]
+fn show_writes_the_code_of_a_position() {
+    let (code, out, err) =
+        support::run(&["show", "samples/quadraphages/random-seed-1.txt", "--format", "code", "--ply", "7"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "quadraphages_X1o5O/9/O7x/9/9/9/x8/9/o5o1X_oc6_a1.i9-i1.a3a\n");
+    let (code, out, _) =
+        support::run(&["show", "samples/petrify/pie-swap-size-6.txt", "--format", "code", "--ply", "0"]);
+    assert_eq!(code, 0);
+    assert_eq!(out, "petrify_6/6/6/6/6/6_b_0_0_-_-\n");
+    // The code written to a file reads back as the position `show` draws.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("position.code");
+    let (code, _, err) = support::run(&[
+        "show",
+        "samples/splinter/random-3-players.txt",
+        "--format",
+        "code",
+        "--ply",
+        "20",
+        "-o",
+        support::arg(&file),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let written = std::fs::read_to_string(&file).unwrap();
+    let position = Splinter::from_code(written.trim_end()).expect("the code reads back");
+    let (_, diagram, _) = support::run(&["show", "samples/splinter/random-3-players.txt", "--ply", "20"]);
+    assert_eq!(referee::render::ascii::diagram(&position), diagram);
+}
+
+#[test]
+fn a_position_tag_may_have_spaces_around_its_code() {
+    let text = "[Game \"Quarod\"]\n[Position \" quarod_2Ew/4/2eW/eW2_w_3_0_-_b \"]\n\n1. a1b1 *\n";
+    let v = &verify_source(text, VerifyOptions::default())[0];
+    assert_eq!(v.status, Status::Valid, "{:?}", v.problems);
+    assert_eq!(v.moves, 1);
+}
+
+/// Lenient replay plays moves the rules refuse (a stay for a stone that could move breaks the run of
+/// failures instead of joining it): the positions it leaves read back from their codes too.
+#[test]
+fn phages_codes_round_trip_in_lenient_play() {
+    for start in [Phages::quadraphages(), Phages::hexaphages(4).unwrap(), Phages::hexaphages(5).unwrap()] {
+        for seed in 0..40u64 {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let mut p = start.clone();
+            for _ in 0..300 {
+                let mut moves = p.legal_moves();
+                if p.phase() != Phase::Announce && rng.u8(..4) == 0 {
+                    moves = p.stones_to_act().map(|stone| referee::games::phages::PhagesMove::Stay { stone }).collect();
+                }
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.usize(..moves.len())];
+                match p.check(m) {
+                    Ok(()) => p.play_unchecked(m),
+                    Err(why) => p.play_refused(m, &why),
+                }
+                let code = p.code();
+                let back = Phages::from_code(&code).unwrap_or_else(|e| panic!("{code}: {e}"));
+                assert!(back == p, "{code} reads back as another position");
+            }
+        }
+    }
+}
