@@ -8,6 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::code::Coded;
 use crate::game::{BoardView, Game, GameKind, Recorded, WithRecorded};
 use crate::games::phages::{self, Phages, Side};
 use crate::geometry::{Cell, Geometry};
@@ -17,6 +18,7 @@ use crate::render::ascii;
 use crate::replay::{replay_observed, Event, Notation, ReplayOptions};
 use crate::verdict::{ProblemKind, Verdict};
 use crate::verify::{self, Prepared, VerifyOptions};
+use crate::write;
 
 /// A whole game as `referee convert --to json` writes it and `--from json` reads it back
 /// (docs/json.md). Derived fields (each move's `ply`, `mover` and `canonical`, and the `outcome`)
@@ -42,6 +44,12 @@ pub struct GameDocument {
     /// The start position when it is not the board's default: one string per row, top row first,
     /// the glyphs of its cells separated by single spaces, as the record's diagrams draw them.
     pub setup: Option<Vec<String>>,
+    /// The start position's code (grammar.md, Part V), always written. On reading, when given, it
+    /// is the start (and `setup`, if given too, must draw its board); else `setup` is, else the
+    /// board's default. A start in the middle of a game (a `[Position]` tag, a `Startup:` code)
+    /// needs it: a diagram shows only the board.
+    #[serde(default)]
+    pub start_code: Option<String>,
     /// Every move played, in order.
     pub moves: Vec<MoveEntry>,
     /// The result the record claims, as written: the common format's result token (else its
@@ -72,6 +80,9 @@ pub struct MoveEntry {
     /// The token as referee writes the move. Recomputed on reading.
     #[serde(default)]
     pub canonical: String,
+    /// The position code after the move (grammar.md, Part V). Recomputed on reading.
+    #[serde(default)]
+    pub code: String,
 }
 
 /// How a game ended, in a [`GameDocument`].
@@ -202,6 +213,7 @@ pub fn to_json(doc: &GameDocument) -> String {
         ("first", json(&doc.first)),
         ("tags", json(&doc.tags)),
         ("setup", doc.setup.as_deref().map_or_else(|| "null".into(), list)),
+        ("start_code", json(&doc.start_code)),
         ("moves", list(&doc.moves)),
         ("result", json(&doc.result)),
         ("final_position", list(&doc.final_position)),
@@ -209,6 +221,12 @@ pub fn to_json(doc: &GameDocument) -> String {
     ];
     let body: Vec<String> = fields.iter().map(|(name, value)| format!("  \"{name}\": {value}")).collect();
     format!("{{\n{}\n}}\n", body.join(",\n"))
+}
+
+/// The position code of the last position of a document's game: after its last move, else its
+/// start. Empty for a document read from JSON and not yet [`reread`] without a `start_code`.
+pub fn last_code(doc: &GameDocument) -> &str {
+    doc.moves.last().map_or(doc.start_code.as_deref().unwrap_or(""), |m| m.code.as_str())
 }
 
 /// A document read from JSON, checked: its game written as a record and read again, so that it
@@ -260,11 +278,11 @@ fn invalid(message: String) -> ConvertError {
 
 /// The rank of a tag in the canonical order: `Event`, `Site`, `Date`, `Round`, the players' tags in
 /// turn order (`Black`, `White`), any others as the record orders them, `Result` last. `None` for
-/// `Game`, `Size` and `Players`, which a document holds in fields of their own.
+/// `Game`, `Size`, `Players` and `Position`, which a document holds in fields of their own.
 pub fn canonical_tag_order(name: &str, players: &[&str]) -> Option<usize> {
     const ROSTER: [&str; 4] = ["Event", "Site", "Date", "Round"];
     let is = |n: &str| name.eq_ignore_ascii_case(n);
-    if ["Game", "Size", "Players"].into_iter().any(is) {
+    if ["Game", "Size", "Players", "Position"].into_iter().any(is) {
         return None;
     }
     Some(if let Some(i) = ROSTER.into_iter().position(is) {
@@ -318,14 +336,10 @@ fn move_entries<G: Notation>(start: &G, game: &Replayed<G>) -> Vec<MoveEntry> {
         .iter()
         .enumerate()
         .map(|(i, (m, token))| {
-            let entry = MoveEntry {
-                ply: i + 1,
-                mover: names[position.mover()].to_string(),
-                token: token.clone(),
-                canonical: position.write_move(*m),
-            };
+            let mover = names[position.mover()].to_string();
+            let canonical = position.write_move(*m);
             position.play_unchecked(*m);
-            entry
+            MoveEntry { ply: i + 1, mover, token: token.clone(), canonical, code: position.code() }
         })
         .collect()
 }
@@ -451,6 +465,7 @@ fn common_document<G: Recorded>(r: &CommonRecord, start: G) -> Result<GameDocume
         first: names[start.to_move()].to_string(),
         tags: ordered_tags(r.tags.iter().map(|t| (t.name, t.value)), names),
         setup: (empty.as_ref().map(ascii::diagram) != Some(ascii::diagram(&start))).then(|| rows_of(&start)),
+        start_code: Some(start.code()),
         moves: move_entries(&start, &game),
         result: result.map(str::to_string),
         final_position: match &r.final_position {
@@ -470,9 +485,10 @@ fn write_common<G: Recorded>(doc: &GameDocument) -> Result<String, ConvertError>
     let names = empty.player_names();
     check_players(doc, names)?;
     check_tags(doc)?;
-    let start = match &doc.setup {
-        None => empty.clone(),
-        Some(rows) => empty.with_setup(&glyphs_on(rows, empty.geometry(), "setup")?).map_err(invalid)?,
+    let start = match (&doc.start_code, &doc.setup) {
+        (Some(code), _) => coded_start::<G>(code, doc, &empty)?,
+        (None, None) => empty.clone(),
+        (None, Some(rows)) => empty.with_setup(&glyphs_on(rows, empty.geometry(), "setup")?).map_err(invalid)?,
     };
     if doc.first != names[start.to_move()] {
         return Err(invalid(format!("{} moves first here, not {}", names[start.to_move()], doc.first)));
@@ -494,13 +510,17 @@ fn write_common<G: Recorded>(doc: &GameDocument) -> Result<String, ConvertError>
     if names.len() != default_players {
         out.push_str(&format!("[Players \"{}\"]\n", names.len()));
     }
+    let form = write::start_form(&start);
+    if let write::StartForm::Code(code) = &form {
+        out.push_str(&format!("[Position \"{code}\"]\n"));
+    }
     let tags = ordered_tags(doc.tags.iter().map(|(n, v)| (n.as_str(), v.as_str())), names);
     for (name, value) in tags {
         out.push_str(&format!("[{name} \"{value}\"]\n"));
     }
-    if ascii::diagram(&empty) != ascii::diagram(&start) {
+    if let write::StartForm::Diagram(diagram) = &form {
         out.push_str("\nSetup:\n");
-        out.push_str(&ascii::diagram(&start));
+        out.push_str(diagram);
     }
     out.push('\n');
     // One line per round: with two players a pair of moves, a pie swap and the move after it
@@ -537,6 +557,34 @@ fn write_common<G: Recorded>(doc: &GameDocument) -> Result<String, ConvertError>
     Ok(out)
 }
 
+/// The start a document's `start_code` gives, checked against the rest of the document: its game,
+/// its board (`empty` is the document's empty board) and, if the document draws one, its setup.
+fn coded_start<G: Recorded>(code: &str, doc: &GameDocument, empty: &G) -> Result<G, ConvertError> {
+    let start = G::from_code(code.trim()).map_err(|e| invalid(format!("start_code: {e}")))?;
+    if start.kind() != empty.kind() {
+        return Err(invalid(format!("the start_code is of {}, but the document is of {}", start.kind(), doc.game)));
+    }
+    if start.geometry() != empty.geometry() || start.player_names() != empty.player_names() {
+        return Err(invalid(format!(
+            "the start_code is of another board or players than the document's size {} and {} players",
+            doc.size,
+            doc.players.len()
+        )));
+    }
+    same_setup(&start, doc)?;
+    Ok(start)
+}
+
+/// Whether a document that gives both a start code and a setup draws the code's board.
+fn same_setup(start: &impl BoardView, doc: &GameDocument) -> Result<(), ConvertError> {
+    let Some(rows) = &doc.setup else { return Ok(()) };
+    let drawn: Vec<String> = rows.iter().map(|r| r.split_ascii_whitespace().collect::<Vec<_>>().join(" ")).collect();
+    if drawn != rows_of(start) {
+        return Err(invalid("the setup does not draw the start_code's board".into()));
+    }
+    Ok(())
+}
+
 // The published notation.
 
 fn published_document(r: &Record, start: Phages) -> Result<GameDocument, ConvertError> {
@@ -565,6 +613,7 @@ fn published_document(r: &Record, start: Phages) -> Result<GameDocument, Convert
         first: start.to_move().to_string(),
         tags: Vec::new(),
         setup: (!same_stones).then(|| rows_of(&start)),
+        start_code: Some(start.code()),
         moves: move_entries(&start, &game),
         result: r.tokens.iter().find(|t| t.kind.is_claim()).map(|t| t.text.to_string()),
         final_position: match &r.final_position {
@@ -598,11 +647,23 @@ fn write_published(kind: GameKind, doc: &GameDocument) -> Result<String, Convert
     if !plausible(geometry) {
         return Err(invalid(format!("no {kind} board has size {}", doc.size)));
     }
-    let mut start = match &doc.setup {
-        None => phages::notation::default_start(geometry).ok_or_else(|| {
+    let mut start = match (&doc.start_code, &doc.setup) {
+        (Some(code), _) => {
+            let start = Phages::from_code(code.trim()).map_err(|e| invalid(format!("start_code: {e}")))?;
+            if start.kind() != kind || start.geometry() != geometry {
+                return Err(invalid(format!(
+                    "the start_code is of {} on another board than the document's {kind} of size {}",
+                    start.kind(),
+                    doc.size
+                )));
+            }
+            same_setup(&start, doc)?;
+            start
+        }
+        (None, None) => phages::notation::default_start(geometry).ok_or_else(|| {
             invalid(format!("no start position is known for {kind} of size {}: give a setup", doc.size))
         })?,
-        Some(rows) => {
+        (None, Some(rows)) => {
             let glyphs = glyphs_on(rows, geometry, "setup")?;
             let cells: Vec<Cell> = (0..geometry.height()).flat_map(|r| geometry.row_cells(r)).collect();
             let stones = |side: &str| {
@@ -614,6 +675,9 @@ fn write_published(kind: GameKind, doc: &GameDocument) -> Result<String, Convert
             Phages::new(geometry, &stones("X"), &stones("O"), Side::X).map_err(|e| invalid(e.to_string()))?
         }
     };
+    if doc.start_code.is_some() && start.to_move() != first {
+        return Err(invalid(format!("the start_code has {} to move, not {first}", start.to_move())));
+    }
     start.set_first_mover(first);
     let tokens = tokens_of(doc, |t| record::token_kind(t).filter(|k| !k.is_claim() && *k != TokenKind::Filler))?;
     let game =

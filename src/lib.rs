@@ -161,6 +161,35 @@
 //! let picture = svg(&scene, &SvgOptions::default());
 //! assert!(picture.starts_with("<svg"));
 //! ```
+//!
+//! # Convert a record, and name a position by its code
+//!
+//! [`convert::document`] replays a record into a [`convert::GameDocument`], which
+//! [`convert::canonical_of`] writes in the notation's canonical layout and [`convert::to_json`] as
+//! JSON ([`convert::read_json`] reads it back). Every position has a one-line code
+//! ([`code::Coded`]) that reads back exactly, and a record may start from one:
+//!
+//! ```
+//! use referee::code::Coded;
+//! use referee::convert;
+//! use referee::games::quarod::Quarod;
+//! use referee::{verify_source, Game, Status};
+//!
+//! let text = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 2. b4a4 a3b3 *\n";
+//! let doc = convert::document(text, 1, Default::default()).unwrap();
+//! assert_eq!(doc.moves.len(), 4);
+//! let canonical = convert::canonical_of(&doc).unwrap();
+//! assert!(canonical.contains("\n1. c1d1 d3c3\n2. b4a4 a3b3 *\n"));
+//! assert_eq!(convert::read_json(&convert::to_json(&doc)).unwrap(), [doc.clone()]);
+//!
+//! // The position after the fourth move, as a code, and back.
+//! let code = convert::last_code(&doc);
+//! let position = Quarod::from_code(code).unwrap();
+//! assert_eq!(position.code(), code);
+//! let next = position.write_move(position.legal_moves()[0]);
+//! let record = format!("[Game \"Quarod\"]\n[Size \"4\"]\n[Position \"{code}\"]\n\n3. {next} *\n");
+//! assert_eq!(verify_source(&record, Default::default())[0].status, Status::Valid);
+//! ```
 
 #![deny(missing_docs)]
 

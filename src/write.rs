@@ -16,8 +16,38 @@ pub fn result_token<G: Recorded>(position: &G) -> String {
     }
 }
 
-/// A game in the common record format: tags, the setup diagram when the start is not the empty
-/// default, numbered movetext (a number before every other move) with the result, and the final
+/// How a common-format record gives its start so that reading the record gives that very position
+/// back: the plainest form that does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartForm {
+    /// The empty board of the record's size and players: nothing to write.
+    Empty,
+    /// A `Setup:` diagram: this one (pieces on the board, the game not begun).
+    Diagram(String),
+    /// A `[Position "CODE"]` tag with this code: a game under way (turns taken, a swap used,
+    /// passes in a row), which a diagram cannot say.
+    Code(String),
+}
+
+/// How a record written by referee gives the start `start` (see [`StartForm`]).
+pub fn start_form<G: Recorded>(start: &G) -> StartForm {
+    let code = start.code();
+    let g = start.geometry();
+    let Ok(empty) = G::start(Some(g.size()), Some(start.player_names().len() as u8)) else {
+        return StartForm::Code(code);
+    };
+    if empty.code() == code {
+        return StartForm::Empty;
+    }
+    let glyphs: Vec<&str> = (0..g.height()).flat_map(|r| g.row_cells(r)).map(|c| start.glyph(c)).collect();
+    match empty.with_setup(&glyphs) {
+        Ok(drawn) if drawn.code() == code => StartForm::Diagram(ascii::diagram(start)),
+        _ => StartForm::Code(code),
+    }
+}
+
+/// A game in the common record format: tags, the start when it is not the empty default (a setup
+/// diagram, or a `[Position]` tag for a game under way: [`start_form`]), numbered movetext (a number before every other move) with the result, and the final
 /// position.
 pub fn write_common_record<G: Recorded>(start: &G, moves: &[G::Move], extra_tags: &[(&str, String)]) -> String {
     let mut out = format!("[Game \"{}\"]\n", G::TAG);
@@ -27,6 +57,10 @@ pub fn write_common_record<G: Recorded>(start: &G, moves: &[G::Move], extra_tags
     let default_players = G::start(Some(size), None).map_or(2, |g| g.player_names().len());
     if players != default_players {
         out.push_str(&format!("[Players \"{players}\"]\n"));
+    }
+    let form = start_form(start);
+    if let StartForm::Code(code) = &form {
+        out.push_str(&format!("[Position \"{code}\"]\n"));
     }
     for (name, value) in extra_tags {
         out.push_str(&format!("[{name} \"{value}\"]\n"));
@@ -41,10 +75,9 @@ pub fn write_common_record<G: Recorded>(start: &G, moves: &[G::Move], extra_tags
     }
     let result = result_token(&position);
     out.push_str(&format!("[Result \"{result}\"]\n"));
-    let empty = G::start(Some(size), Some(players as u8)).ok();
-    if empty.as_ref().map(ascii::diagram) != Some(ascii::diagram(start)) {
+    if let StartForm::Diagram(diagram) = &form {
         out.push_str("\nSetup:\n");
-        out.push_str(&ascii::diagram(start));
+        out.push_str(diagram);
     }
     out.push('\n');
     words.push(result);

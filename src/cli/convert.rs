@@ -32,7 +32,8 @@ pub struct ConvertArgs {
     #[arg(long, default_value_t = 1)]
     record: usize,
     /// canonical: the record in its notation's canonical layout; json: the whole game as one JSON
-    /// object (docs/json.md).
+    /// object (docs/json.md); code: the position code of the last position (grammar.md, Part V;
+    /// `show --ply N --format code` gives any other).
     #[arg(long, value_enum)]
     to: Target,
     /// What the file holds: records in either notation, or JSON documents that `--to json` wrote.
@@ -51,6 +52,7 @@ pub struct ConvertArgs {
 enum Target {
     Canonical,
     Json,
+    Code,
 }
 
 /// `--from`.
@@ -79,6 +81,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     let text = doc.and_then(|doc| match args.to {
         Target::Canonical => convert::canonical_of(&doc),
         Target::Json => Ok(convert::to_json(&doc)),
+        Target::Code => Ok(format!("{}\n", convert::last_code(&doc))),
     });
     match text {
         Ok(text) => write(&text, args.out.as_deref()),

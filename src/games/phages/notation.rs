@@ -3,8 +3,8 @@
 
 use super::rules::{Content, Phages, PhagesMove, Phase, Side};
 use crate::code::Coded;
-use crate::game::{Game, GameKind};
-use crate::geometry::{CellLabel, Geometry};
+use crate::game::{BoardView, Game, GameKind};
+use crate::geometry::{Cell, CellLabel, Geometry};
 use crate::record::{Record, Token, TokenKind};
 use crate::replay::Reading;
 
@@ -93,6 +93,39 @@ fn coded_setup(
         ));
     }
     Ok(position)
+}
+
+/// How a record gives its start so that reading the record gives that very position back.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StartForm {
+    /// The board's default start (with the same side to move first): nothing to write.
+    Default,
+    /// A `Startup:` diagram draws it: stones only, the first turn not begun.
+    Diagram,
+    /// Only a `Startup:` position code gives it: marks on the board, a turn under way, stones in
+    /// another order than a diagram reads them (the order decides the order of the legal moves).
+    Code,
+}
+
+/// How a record written by referee gives the start `start` (see [`StartForm`]).
+pub fn start_form(start: &Phages) -> StartForm {
+    let first = start.to_move();
+    let code = start.code();
+    let with_first = |mut p: Phages| {
+        p.set_first_mover(first);
+        p.code()
+    };
+    if default_start(start.geometry()).map(with_first).as_ref() == Some(&code) {
+        return StartForm::Default;
+    }
+    // A diagram is read in reading order, X's stones and O's, as `setup` reads it.
+    let g = start.geometry();
+    let cells: Vec<Cell> = (0..g.height()).flat_map(|r| g.row_cells(r)).collect();
+    let stones = |glyph: &str| cells.iter().copied().filter(|&c| start.glyph(c) == glyph).collect::<Vec<_>>();
+    match Phages::new(g, &stones("X"), &stones("O"), Side::X).map(with_first) {
+        Ok(drawn) if drawn == code => StartForm::Diagram,
+        _ => StartForm::Code,
+    }
 }
 
 /// The default start of a board, where one is known (RULINGS 10 and 11).
@@ -266,16 +299,15 @@ pub fn write_layout(start: &Phages, moves: &[PhagesMove], claim: Option<&str>, f
     };
     out.push_str(title);
     out.push('\n');
-    let default = default_start(start.geometry());
-    let same_stones = default.as_ref().is_some_and(|d| {
-        [Side::X, Side::O].iter().all(|&s| d.stones(s) == start.stones(s))
-            && d.stones_per_side() == start.stones_per_side()
-    });
-    if !same_stones {
-        out.push_str("Startup:");
-        out.push_str(&crate::render::ascii::diagram(start));
-    }
     let first = start.to_move();
+    match start_form(start) {
+        StartForm::Default => {}
+        StartForm::Diagram => {
+            out.push_str("Startup:");
+            out.push_str(&crate::render::ascii::diagram(start));
+        }
+        StartForm::Code => out.push_str(&format!("Startup: {}\n", start.code())),
+    }
     let tag = |s: Side| format!("_{0}{0}_", s.letter().to_ascii_lowercase());
     out.push_str(&format!("{} {}\n", tag(first), tag(first.opponent())));
     let mut position = start.clone();
