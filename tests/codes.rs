@@ -13,7 +13,7 @@ use referee::code::{game_of, Coded};
 use referee::game::{Game, Recorded};
 use referee::games::petrify::Petrify;
 use referee::games::phages::notation::{default_start, write_record};
-use referee::games::phages::{Phages, Phase};
+use referee::games::phages::{Phages, PhagesMove, Phase};
 use referee::games::quarod::Quarod;
 use referee::games::splinter::Splinter;
 use referee::games::vadrantir::Vadrantir;
@@ -236,14 +236,18 @@ fn position_tag_starts_the_record<G: Recorded>(start: &G, seed: u64, cut: usize)
     Ok(())
 }
 
-/// A generated Quadraphages or Hexaphages game, cut where a stone is to move (a published movetext
-/// opens with a stone's move): the rest, after `Startup: CODE`, replays to the same end.
+/// A generated Quadraphages or Hexaphages game, cut anywhere, a number due included: the rest,
+/// after `Startup: CODE`, replays to the same end. A first line that opens with a number is read as
+/// moves when it holds a stone's step (grammar.md, Part I, Known gaps 6), as it nearly always does.
 fn startup_code_starts_the_record(start: &Phages, seed: u64, cut: usize) -> Result<(), TestCaseError> {
     let moves = random_game(start, seed, 2_000);
     let whole = &verify_source(&write_record(start, &moves), VerifyOptions::default())[0];
     prop_assert!(whole.game_over);
-    let stone_to_move = |k: &usize| after(start, &moves, *k).phase() != Phase::Announce;
-    let Some(ply) = (cut % moves.len()..moves.len()).find(stone_to_move) else { return Ok(()) };
+    let opens = |k: &usize| {
+        after(start, &moves, *k).phase() != Phase::Announce
+            || moves[*k..].iter().take(10).any(|m| matches!(m, PhagesMove::Step { .. }))
+    };
+    let Some(ply) = (cut % moves.len()..moves.len()).find(opens) else { return Ok(()) };
     let middle = after(start, &moves, ply);
     let mut p = middle.clone();
     let tokens: Vec<String> = moves[ply..]

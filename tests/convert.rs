@@ -407,26 +407,32 @@ fn records_that_start_from_a_position_code_convert() {
     common::<Splinter>(13, Some(3));
     common::<Splinter>(10, Some(2));
 
-    for seed in 0..8u64 {
+    // Published records start under way at the beginning of a turn, where a number is due (phase
+    // b), and in the middle of a phase.
+    type Cut = fn(&Phages) -> bool;
+    let cuts: [(&str, Cut); 3] = [
+        ("a turn begins", |p| p.phase() == Phase::Move && p.stones_to_act().count() == p.stones_per_side()),
+        ("a number is due", |p| p.phase() == Phase::Announce),
+        ("a phase half done", |p| p.phase() == Phase::Move && p.stones_to_act().count() < p.stones_per_side()),
+    ];
+    for seed in 0..12u64 {
         let start = if seed % 2 == 0 { Phages::quadraphages() } else { Phages::hexaphages(5).expect("side 5") };
+        let (what, at) = cuts[seed as usize % 3];
         let moves = random_game(&start, seed, 10_000);
-        // A line of the notation begins with a whole turn (phase a, no stone moved yet).
         let mut middle = start.clone();
         let mut cut = None;
         for (i, &m) in moves.iter().enumerate() {
-            let begins_turn = middle.phase() == Phase::Move
-                && middle.stones_to_act().count() == middle.stones_per_side()
-                && !middle.is_first_turn();
-            if i >= moves.len() / 2 && begins_turn {
+            if i >= moves.len() / 2 && !middle.is_first_turn() && at(&middle) {
                 cut = Some(i);
                 break;
             }
             middle.play_unchecked(m);
         }
-        let cut = cut.expect("a turn begins in the second half");
+        let cut = cut.unwrap_or_else(|| panic!("no cut where {what} in the second half"));
         let text = notation::write_record(&middle, &moves[cut..]);
-        assert!(text.contains("\nStartup: "), "{text}");
-        assert_eq!(check_record(&text, 1), Ok(true), "{text}");
+        assert!(text.contains("\nStartup: "), "{what}:\n{text}");
+        assert_eq!(check_record(&text, 1), Ok(true), "{what}:\n{text}");
+        assert_eq!(verify_source(&text, options())[0].status, referee::verdict::Status::Valid, "{text}");
     }
 }
 

@@ -94,8 +94,8 @@ enum Command {
     /// best repair of every record replays to the end with its diagram and claims confirmed.
     #[command(after_help = EXIT_CODES)]
     Repair(repair::RepairArgs),
-    /// Rewrite a record in its notation's canonical layout, or as one JSON object of the whole game
-    /// (docs/json.md), and read such JSON back (`--from json`).
+    /// Rewrite a record in its notation's canonical layout, as one JSON object of the whole game
+    /// (docs/json.md) or as its last position's code, and read such JSON back (`--from json`).
     ///
     /// Only a record that replays to its end is converted: one with a syntax error, an illegal move
     /// or a start that cannot be had is refused with its problems on standard error, exit code 1.

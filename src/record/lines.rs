@@ -460,9 +460,6 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>) -> Option<Ele
             let (mut tokens, mut errors) = (Vec::new(), Vec::new());
             let head = move_line_head(line, false).expect("classified as a move line");
             let mut moves = vec![move_line(line, at, head, &mut tokens, &mut errors)];
-            if tokens.first().is_some_and(|t| matches!(t.kind, TokenKind::Number(_))) {
-                errors.insert(0, unfilled_first_turn(&tokens));
-            }
             while let Some((a, l)) = rest.peek() {
                 // A line numbered 1 opens the next record instead.
                 if let Some(head) = move_line_head(l, true).filter(|h| h.0 != 1) {
@@ -607,9 +604,13 @@ impl<'a> Assembler<'a> {
         if let Some(d) = self.pending.startup.take() {
             attach(&mut r, d, false);
         }
+        // A movetext that opens with a number is a first turn without its `....`, unless a start
+        // code puts the game where a number is due (phase b of a later turn).
         if let Some((span, code)) = self.pending.startup_code.take() {
             r.span.start = r.span.start.min(span.start);
             r.startup_code = Some((span, code));
+        } else if r.tokens.first().is_some_and(|t| matches!(t.kind, TokenKind::Number(_))) {
+            r.syntax_errors.insert(0, unfilled_first_turn(&r.tokens));
         }
         if let Some(d) = self.pending.final_position.take() {
             attach(&mut r, d, true);

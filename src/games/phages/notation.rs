@@ -327,7 +327,9 @@ pub fn write_layout(start: &Phages, moves: &[PhagesMove], claim: Option<&str>, f
         *current = format!("{line}.");
     };
     for &m in moves {
-        if begins_line(&position) {
+        // A start under way (a `Startup:` code) may be in the middle of a turn: its first move
+        // opens line 1 all the same.
+        if begins_line(&position) || current.is_empty() {
             new_line(&mut out, &mut current);
         }
         if position.is_first_turn() && position.phase() == Phase::Announce {
