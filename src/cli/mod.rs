@@ -273,3 +273,29 @@ pub fn run() -> ExitCode {
         Command::Convert(args) => convert::run(args),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// clap's own consistency checks, and help for every flag and argument of every command: what
+    /// `--help`, the man page and the completions show.
+    #[test]
+    fn every_argument_has_help_and_every_game_or_format_its_values() {
+        let cli = Cli::command();
+        cli.clone().debug_assert();
+        for command in cli.get_subcommands() {
+            for arg in command.get_arguments() {
+                let id = arg.get_id().as_str();
+                if id == "help" || id == "version" {
+                    continue;
+                }
+                let name = format!("{} {id}", command.get_name());
+                assert!(arg.get_help().is_some_and(|h| !h.to_string().trim().is_empty()), "{name} has no help");
+                if id == "game" || id == "format" || id == "to" {
+                    assert!(!arg.get_possible_values().is_empty(), "{name} lists no possible values");
+                }
+            }
+        }
+    }
+}
