@@ -142,19 +142,30 @@ fn stops(kind: ProblemKind) -> bool {
 /// Record `index` (1-based) of `src`, replayed into a document. Refuses a record that does not
 /// replay to its end ([`ConvertError::NotReplayed`]).
 pub fn document(src: &str, index: usize, options: VerifyOptions) -> Result<GameDocument, ConvertError> {
-    let options = VerifyOptions { lenient: false, ..options };
     let Some(found) = record::read(src, options.game).nth(index.wrapping_sub(1)) else {
         return Err(ConvertError::NoRecord { index, count: record::read(src, options.game).count() });
     };
+    document_of(src, &found, options)
+}
+
+/// Every record of `src`, in file order, each replayed into a document or refused as [`document`]
+/// refuses it. The text is read once.
+pub fn documents(src: &str, options: VerifyOptions) -> impl Iterator<Item = Result<GameDocument, ConvertError>> + '_ {
+    record::read(src, options.game).map(move |found| document_of(src, &found, options))
+}
+
+/// A record found in `src`, replayed into a document.
+fn document_of(src: &str, found: &Found, options: VerifyOptions) -> Result<GameDocument, ConvertError> {
+    let options = VerifyOptions { lenient: false, ..options };
     // The verdict before its claims are judged (no search is made): what stops the replay.
-    let verdict = match verify::prepare(src, &found, options) {
+    let verdict = match verify::prepare(src, found, options) {
         Prepared::Done(v) | Prepared::Claims { verdict: v, .. } | Prepared::Search { verdict: v, .. } => v,
     };
     if verdict.problems.iter().any(|p| stops(p.kind)) {
         return Err(ConvertError::NotReplayed(Box::new(verdict)));
     }
     let unexpected = |message: String| ConvertError::Document { ply: None, message };
-    match &found {
+    match found {
         Found::Published(r) => {
             let start = verify::phages_start(r, options).map_err(|p| unexpected(p.message))?;
             published_document(r, start)

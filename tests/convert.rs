@@ -345,7 +345,7 @@ fn help_says_what_is_refused_and_the_exit_codes() {
     let (code, out, _) = run(&["convert", "--help"]);
     assert_eq!(code, 0);
     assert!(out.contains("Only a record that replays to its end is converted"), "{out}");
-    assert!(out.contains("0  the record was converted"), "{out}");
+    assert!(out.contains("0  every record asked for was converted"), "{out}");
 }
 
 #[test]
@@ -449,4 +449,53 @@ fn convert_to_code_gives_the_last_position_as_show_does() {
         let (_, json, _) = run(&["convert", file, "--to", "json"]);
         assert!(json.contains(&format!("\"code\":\"{}\"}}", out.trim())), "{json}");
     }
+}
+
+/// Without `--record`, every record of the file in turn: the ones that replay are converted, each
+/// refused one is reported on standard error, and the exit code says some were.
+#[test]
+fn convert_without_record_converts_every_record_in_file_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("collection.txt");
+    let illegal = std::fs::read_to_string("samples/quadraphages/broken/illegal-blocked.txt").unwrap();
+    std::fs::write(&file, format!("A newsletter.\n\n{QUAROD}\n{illegal}\n{RESIGNED}\n")).unwrap();
+
+    let (code, out, err) = run(&["convert", arg(&file), "--to", "canonical"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("record 2 does not replay to its end, so it is not converted"), "{err}");
+    let quarod = convert::canonical(QUAROD, 1, options()).unwrap();
+    let resigned = convert::canonical(RESIGNED, 1, options()).unwrap();
+    assert_eq!(out, format!("{quarod}\n{resigned}"));
+    // The two canonical records read back as two valid-or-as-before records.
+    assert_eq!(verify_source(&out, options()).len(), 2);
+
+    let (code, json, _) = run(&["convert", arg(&file), "--to", "json"]);
+    assert_eq!(code, 1);
+    let docs = convert::read_json(&json).unwrap();
+    assert_eq!(docs.len(), 2);
+    assert_eq!(docs[0].game, "quarod");
+    assert_eq!(docs[1].game, "quadraphages");
+    let (code, codes, _) = run(&["convert", arg(&file), "--to", "code"]);
+    assert_eq!(code, 1);
+    let codes: Vec<&str> = codes.lines().collect();
+    assert_eq!(codes, [convert::last_code(&docs[0]), convert::last_code(&docs[1])]);
+
+    // And the JSON documents, all of them, back to records.
+    let json_file = dir.path().join("games.json");
+    std::fs::write(&json_file, &json).unwrap();
+    let (code, back, err) = run(&["convert", "--from", "json", arg(&json_file), "--to", "canonical"]);
+    assert_eq!((code, back), (0, out), "{err}");
+
+    // Only refused records: nothing is written, not even an empty file.
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, &illegal).unwrap();
+    let target = dir.path().join("out.txt");
+    let (code, _, _) = run(&["convert", arg(&bad), "--to", "canonical", "-o", arg(&target)]);
+    assert_eq!(code, 1);
+    assert!(!target.exists());
+    // No record at all.
+    std::fs::write(&bad, "just prose\n").unwrap();
+    let (code, out, err) = run(&["convert", arg(&bad), "--to", "json"]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(err.contains("no game record found"), "{err}");
 }

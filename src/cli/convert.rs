@@ -16,11 +16,13 @@ use super::{inputs, picture, GameParser};
 
 pub const EXIT_CODES: &str = "\
 Exit codes:
-  0  the record was converted (a claim it makes is kept as written, even one the replay refutes)
-  1  the record does not replay to its end (syntax error, illegal move, undecided), nor does the
-     JSON document's game
-  2  the run could not do its job: an input could not be read, there is no such record, the JSON
-     is no game document, or a usage error";
+  0  every record asked for was converted (a claim it makes is kept as written, even one the replay
+     refutes)
+  1  a record does not replay to its end (syntax error, illegal move, undecided), nor does a JSON
+     document's game: its problems go to standard error and the others are still converted; or
+     the file holds no record
+  2  the run could not do its job: an input could not be read or the output written, there is no
+     record N, the JSON is no game document, or a usage error";
 
 /// `referee convert`.
 #[derive(Args, Debug)]
@@ -28,9 +30,9 @@ pub struct ConvertArgs {
     /// The file holding the record (`-` reads standard input).
     file: PathBuf,
     /// Which record of the file (1-based); of a JSON input, which document (objects one after the
-    /// other, as in JSON Lines).
-    #[arg(long, default_value_t = 1)]
-    record: usize,
+    /// other, as in JSON Lines). Default: every one, in file order.
+    #[arg(long)]
+    record: Option<usize>,
     /// canonical: the record in its notation's canonical layout; json: the whole game as one JSON
     /// object (docs/json.md); code: the position code of the last position (grammar.md, Part V;
     /// `show --ply N --format code` gives any other).
@@ -72,26 +74,60 @@ pub fn run(args: ConvertArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let doc = match args.from {
-        InputKind::Record => {
-            convert::document(&src, args.record, VerifyOptions { game: args.game, ..Default::default() })
-        }
-        InputKind::Json => from_json(&src, args.record),
+    let options = VerifyOptions { game: args.game, ..Default::default() };
+    // Each record (or JSON document) asked for, with its 1-based index.
+    let docs: Vec<(usize, Result<GameDocument, ConvertError>)> = match (args.from, args.record) {
+        (InputKind::Record, Some(index)) => vec![(index, convert::document(&src, index, options))],
+        (InputKind::Record, None) => (1..).zip(convert::documents(&src, options)).collect(),
+        (InputKind::Json, record) => match convert::read_json(&src) {
+            Err(e) => vec![(record.unwrap_or(1), Err(e))],
+            Ok(all) => match record {
+                Some(index) => vec![(index, nth_document(&all, index))],
+                None => (1..).zip(all.iter().map(convert::reread)).collect(),
+            },
+        },
     };
-    let text = doc.and_then(|doc| match args.to {
-        Target::Canonical => convert::canonical_of(&doc),
-        Target::Json => Ok(convert::to_json(&doc)),
-        Target::Code => Ok(format!("{}\n", convert::last_code(&doc))),
-    });
-    match text {
-        Ok(text) => write(&text, args.out.as_deref()),
-        Err(e) => refuse(&name, &src, args.record, e),
+    if docs.is_empty() {
+        note(&format!("{name}: no game record found"));
+        return ExitCode::from(1);
+    }
+    let mut out = String::new();
+    let mut code = ExitCode::SUCCESS;
+    for (index, doc) in docs {
+        let text = doc.and_then(|doc| match args.to {
+            Target::Canonical => convert::canonical_of(&doc),
+            Target::Json => Ok(convert::to_json(&doc)),
+            Target::Code => Ok(format!("{}\n", convert::last_code(&doc))),
+        });
+        match text {
+            Ok(text) => {
+                // Records one after the other, a blank line between two; JSON objects and codes
+                // one after the other, as `--from json` reads them.
+                if args.to == Target::Canonical && !out.is_empty() {
+                    out.push('\n');
+                }
+                out.push_str(&text);
+            }
+            Err(e) => {
+                let refused = refuse(&name, &src, index, e);
+                if refused == ExitCode::from(2) {
+                    return refused;
+                }
+                code = refused;
+            }
+        }
+    }
+    if out.is_empty() {
+        return code;
+    }
+    match write(&out, args.out.as_deref()) {
+        written if written == ExitCode::SUCCESS => code,
+        failed => failed,
     }
 }
 
-/// Document `index` of a JSON text, replayed as a record would be.
-fn from_json(src: &str, index: usize) -> Result<GameDocument, ConvertError> {
-    let docs = convert::read_json(src)?;
+/// Document `index` (1-based) of those a JSON text holds, replayed as a record would be.
+fn nth_document(docs: &[GameDocument], index: usize) -> Result<GameDocument, ConvertError> {
     let doc = docs.get(index.wrapping_sub(1)).ok_or(ConvertError::NoRecord { index, count: docs.len() })?;
     convert::reread(doc)
 }

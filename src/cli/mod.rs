@@ -97,8 +97,9 @@ enum Command {
     /// Rewrite a record in its notation's canonical layout, as one JSON object of the whole game
     /// (docs/json.md) or as its last position's code, and read such JSON back (`--from json`).
     ///
-    /// Only a record that replays to its end is converted: one with a syntax error, an illegal move
-    /// or a start that cannot be had is refused with its problems on standard error, exit code 1.
+    /// Every record of the file in turn, or the one --record names. Only a record that replays to
+    /// its end is converted: one with a syntax error, an illegal move or a start that cannot be had
+    /// is refused with its problems on standard error, exit code 1, and the others are converted.
     /// The canonical record claims what the input claims (its result and final diagram as written,
     /// refuted or not), so that it verifies as the input does; comments are not kept.
     #[command(after_help = convert::EXIT_CODES)]
