@@ -87,6 +87,7 @@ impl Geometry {
     }
 
     /// The cell at grid column `col` and row `row` (both 0-based), if the board has it.
+    #[inline]
     pub fn cell_at(self, col: i32, row: i32) -> Option<Cell> {
         if col < 0 || row < 0 || col >= self.width() as i32 || row >= self.height() as i32 {
             return None;
@@ -102,6 +103,7 @@ impl Geometry {
     }
 
     /// First and last grid column of a hex row (RULINGS 11: from `|r-s|` to `4(s-1)-|r-s|`).
+    #[inline]
     fn hex_row_span(self, row: u16) -> (u16, u16) {
         match self {
             Geometry::Hex { side } => {
@@ -114,11 +116,13 @@ impl Geometry {
     }
 
     /// The 0-based grid column of `c`.
+    #[inline]
     pub fn col(self, c: Cell) -> u16 {
         c.0 % self.width()
     }
 
     /// The 0-based grid row of `c` (row 1 of a diagram is row 0).
+    #[inline]
     pub fn row(self, c: Cell) -> u16 {
         c.0 / self.width()
     }
@@ -153,6 +157,7 @@ impl Geometry {
     }
 
     /// The neighbour of `c` one step in direction `d`.
+    #[inline]
     pub fn step(self, c: Cell, d: Direction) -> Option<Cell> {
         self.cell_at(self.col(c) as i32 + d.dcol as i32, self.row(c) as i32 + d.drow as i32)
     }

@@ -170,13 +170,28 @@ pub const RESULT_SYNTAX: &str = "write one place per player, in turn order, 1 fo
 /// (`1/2-1/2`, `½-½`, `0.5-0.5`, `draw`), or places that are not 0 or one 1 (`1-1`, `2-0`).
 /// A move of any game starts with a letter, so none is taken for one.
 pub fn not_a_result(word: &str) -> Option<String> {
-    let bare = word.trim_end_matches(['.', '!']).to_ascii_lowercase();
-    let drawn = matches!(bare.as_str(), "draw" | "drawn" | "tie" | "=" | "½" | "1/2");
-    let places = !bare.is_empty()
-        && bare.chars().all(|c| matches!(c, '0'..='9' | '/' | '½' | '.' | '-' | ':' | '='))
-        && bare.contains(['-', ':', '½', '/', '='])
-        && bare.contains(|c: char| c.is_ascii_digit() || c == '½');
-    (result_token(word).is_none() && (drawn || places))
+    // Called on every word of every movetext, so a move or a move number is told apart at once,
+    // and nothing is allocated: a draw starts with `d`, `t`, `=`, `½` (0xC2 0xBD) or `1/`, places
+    // with a digit or `½` and hold a separator a move number (`12.`, `12...`) has not.
+    let bytes = word.as_bytes();
+    let maybe = match bytes.first() {
+        Some(b'0'..=b'9') => !bytes.iter().all(|&b| b.is_ascii_digit() || b == b'.'),
+        Some(b'=' | 0xC2) => true,
+        Some(b'd' | b'D' | b't' | b'T') => (3..=6).contains(&bytes.len()),
+        _ => false,
+    };
+    if !maybe {
+        return None;
+    }
+    let bare = word.trim_end_matches(['.', '!']);
+    let drawn = ["draw", "drawn", "tie", "=", "½", "1/2"].iter().any(|d| bare.eq_ignore_ascii_case(d));
+    let places = || {
+        !bare.is_empty()
+            && bare.chars().all(|c| matches!(c, '0'..='9' | '/' | '½' | '.' | '-' | ':' | '='))
+            && bare.contains(['-', ':', '½', '/', '='])
+            && bare.contains(|c: char| c.is_ascii_digit() || c == '½')
+    };
+    ((drawn || places()) && result_token(word).is_none())
         .then(|| format!("`{word}` is not a result token: {RESULT_SYNTAX}"))
 }
 
