@@ -25,6 +25,9 @@ pub struct PlayedMove {
     pub token: Span,
     /// The position after the move, as a text diagram ([`ascii::diagram`]).
     pub board: String,
+    /// The position after the move, as its position code ([`crate::code::Coded`]): the game's
+    /// engine reads it back exactly (`G::from_code`).
+    pub code: String,
 }
 
 /// A record replayed up to its first illegal move.
@@ -36,6 +39,8 @@ pub struct RecordMoves {
     pub span: Span,
     /// The start position, as a text diagram.
     pub start: String,
+    /// The start position, as its position code.
+    pub start_code: String,
     /// Every move played, in order.
     pub moves: Vec<PlayedMove>,
     /// The first illegal move, where the replay stopped: its token, why, and what was legal.
@@ -56,6 +61,10 @@ pub struct RecordMoves {
 /// assert_eq!(replayed.game, referee::GameKind::Quarod);
 /// let first = &replayed.moves[0];
 /// assert_eq!((first.ply, first.player, first.written.as_str()), (1, "Black", "c1d1"));
+/// // The position after it, for the engine: read back from its code.
+/// use referee::code::Coded;
+/// let after = referee::games::quarod::Quarod::from_code(&first.code).unwrap();
+/// assert_eq!(after.code(), first.code);
 /// assert_eq!(replayed.moves.len(), 2);
 /// assert!(replayed.illegal.is_none());
 /// ```
@@ -87,6 +96,7 @@ fn walk<G: Notation>(start: G, tokens: &[Token]) -> RecordMoves {
                     written,
                     token: tokens[token].span.clone(),
                     board: ascii::diagram(position),
+                    code: position.code(),
                 });
             }
         }
@@ -96,6 +106,7 @@ fn walk<G: Notation>(start: G, tokens: &[Token]) -> RecordMoves {
         game: start.kind(),
         span: 0..0,
         start: ascii::diagram(&start),
+        start_code: start.code(),
         moves,
         illegal: rep.violations.into_iter().next(),
         over: rep.position.is_over(),
