@@ -126,3 +126,82 @@ fn mutated_samples_never_panic_and_every_problem_is_located() {
     }
     assert!(problems > 1000, "the mutations should break records: {problems} problems");
 }
+
+/// A code with a few of its characters changed, dropped or doubled, in the codes' own alphabet.
+fn mutate_code(code: &str, rng: &mut fastrand::Rng) -> String {
+    const ALPHABET: &[u8] = b"0123456789_/.-abcdefgklnopqrswxyABEGKNOPRSWXY";
+    let mut bytes = code.as_bytes().to_vec();
+    for _ in 0..rng.usize(1..4) {
+        let at = rng.usize(0..bytes.len().max(1));
+        let new = ALPHABET[rng.usize(..ALPHABET.len())];
+        match rng.u8(0..3) {
+            0 if at < bytes.len() => bytes[at] = new,
+            1 if at < bytes.len() => {
+                bytes.remove(at);
+            }
+            _ => bytes.insert(at.min(bytes.len()), new),
+        }
+    }
+    String::from_utf8(bytes).expect("ASCII")
+}
+
+/// Reads `code` as a position of its game: `Some(the code written back)` when it is one.
+fn read_code(code: &str) -> Option<String> {
+    use referee::code::Coded;
+    use referee::game::{GameKind, Recorded, WithRecorded};
+    struct Read<'c>(&'c str);
+    impl WithRecorded for Read<'_> {
+        type Output = Option<String>;
+        fn run<G: Recorded>(self) -> Option<String> {
+            G::from_code(self.0).ok().map(|p| p.code())
+        }
+    }
+    match referee::code::game_of(code).ok()? {
+        GameKind::Quadraphages | GameKind::Hexaphages => {
+            referee::games::phages::Phages::from_code(code).ok().map(|p| p.code())
+        }
+        kind => kind.with_recorded(Read(code)).flatten(),
+    }
+}
+
+/// Mutated position codes (of positions of every game) and mutated JSON game documents: nothing
+/// panics; a code that reads is one of a position whose code reads back the same, and an error
+/// says where it goes wrong inside the code.
+#[test]
+fn mutated_codes_and_json_documents_never_panic() {
+    let mut rng = fastrand::Rng::with_seed(11);
+    let mut codes = Vec::new();
+    let mut documents = Vec::new();
+    for text in samples() {
+        for index in 1..=referee::record::read(&text, None).count() {
+            if let Ok(doc) = referee::convert::document(&text, index, VerifyOptions::default()) {
+                codes.extend(doc.moves.iter().map(|m| m.code.clone()));
+                documents.push(referee::convert::to_json(&doc));
+            }
+        }
+    }
+    assert!(codes.len() > 1000 && documents.len() > 20, "{} codes, {} documents", codes.len(), documents.len());
+    let mut read = 0;
+    for round in 0..20_000 {
+        let code = match round % 2 {
+            0 => mutate(&codes[rng.usize(..codes.len())], &mut rng),
+            _ => mutate_code(&codes[rng.usize(..codes.len())], &mut rng),
+        };
+        if let Some(again) = read_code(&code) {
+            assert_eq!(read_code(&again).as_deref(), Some(again.as_str()), "round {round}: {code}");
+            read += 1;
+        }
+        if let Err(e) = referee::code::game_of(&code) {
+            assert!(e.at <= code.len(), "round {round}: {e:?}");
+        }
+    }
+    assert!(read > 50, "some mutated codes are still positions: {read}");
+    for round in 0..2_000 {
+        let json = mutate(&documents[round % documents.len()], &mut rng);
+        if let Ok(docs) = referee::convert::read_json(&json) {
+            for doc in docs {
+                let _ = referee::convert::reread(&doc).map(|d| referee::convert::canonical_of(&d));
+            }
+        }
+    }
+}

@@ -75,7 +75,10 @@ impl Coded for Splinter {
         p.just_moved = items(just_moved)
             .into_iter()
             .map(|m| {
-                let split = m.text[1..].find(|c: char| c.is_ascii_lowercase()).map_or(m.text.len(), |k| k + 1);
+                // The second square starts at the next letter after the first square's letter; an
+                // empty or non-ASCII item has none, and its first square is then what is wrong.
+                let rest = m.text.get(1..).unwrap_or("");
+                let split = rest.find(|c: char| c.is_ascii_lowercase()).map_or(m.text.len(), |k| k + 1);
                 let left = read_cell(m, &m.text[..split], 0, geo)?;
                 let now = read_cell(m, &m.text[split..], split, geo)?;
                 if p.squares[now.0 as usize].is_none() {
