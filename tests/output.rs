@@ -220,8 +220,10 @@ fn closed_pipe() -> std::process::Stdio {
 #[cfg(unix)]
 #[test]
 fn a_closed_or_full_output_ends_the_run_quietly() {
-    let commands: [&[&str]; 5] = [
+    let commands: [&[&str]; 7] = [
         &["verify", "samples/"],
+        &["convert", "samples/quarod/random-size-4.txt", "--to", "json"],
+        &["convert", "samples/petrify/random-size-10.txt", "--to", "canonical"],
         &["verify", "--format", "json", "samples/quarod"],
         &["show", VALID],
         &["random", "--game", "quarod", "--count", "3"],

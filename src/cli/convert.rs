@@ -1,5 +1,7 @@
 //! `referee convert`: a record in its notation's canonical layout, or as JSON, and back.
 
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -12,7 +14,7 @@ use referee::report::{self, Source};
 use referee::verify::VerifyOptions;
 
 use super::out::{note, Out};
-use super::{inputs, picture, GameParser};
+use super::{inputs, GameParser};
 
 pub const EXIT_CODES: &str = "\
 Exit codes:
@@ -68,61 +70,59 @@ enum InputKind {
 pub fn run(args: ConvertArgs) -> ExitCode {
     let name = inputs::display_name(&args.file);
     let src = match inputs::read(&args.file) {
-        Ok(s) => s,
+        Ok(s) => Arc::new(s),
         Err(p) => {
             note(&format!("{name}: {}", p.message));
             return ExitCode::from(2);
         }
     };
     let options = VerifyOptions { game: args.game, ..Default::default() };
-    // Each record (or JSON document) asked for, with its 1-based index.
-    let docs: Vec<(usize, Result<GameDocument, ConvertError>)> = match (args.from, args.record) {
-        (InputKind::Record, Some(index)) => vec![(index, convert::document(&src, index, options))],
-        (InputKind::Record, None) => (1..).zip(convert::documents(&src, options)).collect(),
-        (InputKind::Json, record) => match convert::read_json(&src) {
-            Err(e) => vec![(record.unwrap_or(1), Err(e))],
-            Ok(all) => match record {
-                Some(index) => vec![(index, nth_document(&all, index))],
-                None => (1..).zip(all.iter().map(convert::reread)).collect(),
-            },
+    let json = match args.from {
+        InputKind::Json => match convert::read_json(&src) {
+            Ok(docs) => docs,
+            Err(e) => return refuse(&name, &src, args.record.unwrap_or(1), e),
         },
+        InputKind::Record => Vec::new(),
     };
-    if docs.is_empty() {
-        note(&format!("{name}: no game record found"));
-        return ExitCode::from(1);
-    }
-    let mut out = String::new();
-    let mut code = ExitCode::SUCCESS;
+    // Each record (or JSON document) asked for, with its 1-based index, converted one at a time
+    // and written as it comes: a large collection is never held whole in memory as output.
+    let docs: Box<dyn Iterator<Item = (usize, Result<GameDocument, ConvertError>)>> = match (args.from, args.record) {
+        (InputKind::Record, Some(index)) => Box::new(std::iter::once((index, convert::document(&src, index, options)))),
+        (InputKind::Record, None) => Box::new((1..).zip(convert::documents(&src, options))),
+        (InputKind::Json, Some(index)) => Box::new(std::iter::once((index, nth_document(&json, index)))),
+        (InputKind::Json, None) => Box::new((1..).zip(json.iter().map(convert::reread))),
+    };
+    let mut sink = Sink::new(args.out.as_deref());
+    let (mut code, mut seen) = (ExitCode::SUCCESS, false);
     for (index, doc) in docs {
+        seen = true;
         let text = doc.and_then(|doc| match args.to {
             Target::Canonical => convert::canonical_of(&doc),
             Target::Json => Ok(convert::to_json(&doc)),
             Target::Code => Ok(format!("{}\n", convert::last_code(&doc))),
         });
         match text {
+            // Records one after the other, a blank line between two; JSON objects and codes one
+            // after the other, as `--from json` reads them.
             Ok(text) => {
-                // Records one after the other, a blank line between two; JSON objects and codes
-                // one after the other, as `--from json` reads them.
-                if args.to == Target::Canonical && !out.is_empty() {
-                    out.push('\n');
+                let gap = if args.to == Target::Canonical && sink.written { "\n" } else { "" };
+                if let Err(failed) = sink.write(gap).and_then(|()| sink.write(&text)) {
+                    return failed;
                 }
-                out.push_str(&text);
             }
-            Err(e) => {
-                let refused = refuse(&name, &src, index, e);
-                if refused == ExitCode::from(2) {
-                    return refused;
-                }
-                code = refused;
-            }
+            Err(e) => match refuse(&name, &src, index, e) {
+                stop if stop == ExitCode::from(2) => return stop,
+                refused => code = refused,
+            },
         }
     }
-    if out.is_empty() {
-        return code;
+    if !seen {
+        note(&format!("{name}: no game record found"));
+        return ExitCode::from(1);
     }
-    match write(&out, args.out.as_deref()) {
-        written if written == ExitCode::SUCCESS => code,
-        failed => failed,
+    match sink.finish() {
+        Ok(()) => code,
+        Err(failed) => failed,
     }
 }
 
@@ -132,23 +132,66 @@ fn nth_document(docs: &[GameDocument], index: usize) -> Result<GameDocument, Con
     convert::reread(doc)
 }
 
-fn write(text: &str, out: Option<&Path>) -> ExitCode {
-    if let Some(path) = out {
-        return picture::write_file(path, text.as_bytes());
+/// Where the converted records go: standard output, or the `-o` file, opened at the first record
+/// converted (when none is, no file is made) and removed if a write fails.
+struct Sink<'p> {
+    path: Option<&'p Path>,
+    out: Option<Opened>,
+    written: bool,
+}
+
+enum Opened {
+    Stdout(Out),
+    File(BufWriter<File>),
+}
+
+impl<'p> Sink<'p> {
+    fn new(path: Option<&'p Path>) -> Sink<'p> {
+        Sink { path, out: None, written: false }
     }
-    match Out::new().finish(text) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(closed) => closed.exit_code(),
+
+    /// Writes `text`; `Err` holds the exit code of a failed write (0 for a pipe its reader closed).
+    fn write(&mut self, text: &str) -> Result<(), ExitCode> {
+        let out = match (&mut self.out, self.path) {
+            (Some(out), _) => out,
+            (None, None) => self.out.insert(Opened::Stdout(Out::new())),
+            (None, Some(path)) => match File::create(path) {
+                Ok(file) => self.out.insert(Opened::File(BufWriter::new(file))),
+                Err(e) => return Err(file_failed(path, &e)),
+            },
+        };
+        self.written = true;
+        match out {
+            Opened::Stdout(out) => out.write(text).map_err(|closed| closed.exit_code()),
+            Opened::File(file) => {
+                file.write_all(text.as_bytes()).map_err(|e| file_failed(self.path.expect("a file"), &e))
+            }
+        }
+    }
+
+    fn finish(self) -> Result<(), ExitCode> {
+        match self.out {
+            None => Ok(()),
+            Some(Opened::Stdout(mut out)) => out.flush().map_err(|closed| closed.exit_code()),
+            Some(Opened::File(mut file)) => file.flush().map_err(|e| file_failed(self.path.expect("a file"), &e)),
+        }
     }
 }
 
-/// Says why nothing was converted: exit code 1 for a record or document that does not replay to
-/// its end (with its problems as `verify --format short` gives them), 2 when there was nothing to
-/// convert (no such record, JSON that is no game document).
-fn refuse(name: &str, src: &str, index: usize, e: ConvertError) -> ExitCode {
+/// A write to the `-o` file failed: what is there is removed, and the run stops (exit code 2).
+fn file_failed(path: &Path, e: &io::Error) -> ExitCode {
+    let _ = fs::remove_file(path);
+    note(&format!("cannot write {}: {e}", path.display()));
+    ExitCode::from(2)
+}
+
+/// Says why a record was not converted: exit code 1 for a record or document that does not
+/// replay to its end (with its problems as `verify --format short` gives them), 2 when there was
+/// nothing to convert (no such record, JSON that is no game document).
+fn refuse(name: &str, src: &Arc<String>, index: usize, e: ConvertError) -> ExitCode {
     match e {
         ConvertError::NotReplayed(verdict) => {
-            let source = Source::new(name, Arc::new(src.to_string()));
+            let source = Source::new(name, src.clone());
             eprint!("{}", report::short_lines(&source, &verdict, false));
             note(&format!("{name}: record {index} does not replay to its end, so it is not converted"));
             ExitCode::from(1)
