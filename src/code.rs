@@ -213,18 +213,33 @@ pub(crate) fn read_board<T>(
 /// Writes a board field: the glyph of each cell (`None` for an empty one), runs of empty cells
 /// as numbers, rows from the top separated by `/`.
 pub(crate) fn write_board(geometry: Geometry, glyph: impl Fn(Cell) -> Option<&'static str>) -> String {
-    let mut out = String::new();
+    // `verify --format json` writes a code for every record: one allocation, no formatting.
+    fn push_run(out: &mut String, empty: usize) {
+        if empty >= 10 {
+            push_run(out, empty / 10);
+        }
+        out.push(char::from(b'0' + (empty % 10) as u8));
+    }
+    let mut out = String::with_capacity(2 * geometry.slots() + geometry.height() as usize);
     for r in 0..geometry.height() {
         if r > 0 {
             out.push('/');
         }
         let mut empty = 0;
-        for c in geometry.row_cells(r) {
+        // A square row is a run of slots: no need to ask the geometry which slots are cells.
+        let cells: &mut dyn Iterator<Item = Cell> = match geometry {
+            Geometry::Square { size } => {
+                let first = r * u16::from(size);
+                &mut (first..first + u16::from(size)).map(Cell)
+            }
+            Geometry::Hex { .. } => &mut geometry.row_cells(r),
+        };
+        for c in cells {
             match glyph(c) {
                 None => empty += 1,
                 Some(g) => {
                     if empty > 0 {
-                        out.push_str(&empty.to_string());
+                        push_run(&mut out, empty);
                         empty = 0;
                     }
                     out.push_str(g);
@@ -232,7 +247,7 @@ pub(crate) fn write_board(geometry: Geometry, glyph: impl Fn(Cell) -> Option<&'s
             }
         }
         if empty > 0 {
-            out.push_str(&empty.to_string());
+            push_run(&mut out, empty);
         }
     }
     out

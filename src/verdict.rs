@@ -201,6 +201,10 @@ pub struct Verdict {
     pub score_with_stones: Option<Vec<(String, f64)>>,
     /// The score where the replay ended, in words.
     pub score_text: Option<String>,
+    /// The position code (grammar.md, Part V) where the replay ended: after the last move, or
+    /// before the first illegal move (a lenient replay: after the last move played); `None` when
+    /// nothing was replayed (a syntax error, no start position).
+    pub position: Option<String>,
     /// What the reader should know beyond the problems (conventions used, defaults assumed).
     pub notes: Vec<String>,
     /// A few legal moves in place of the first illegal move, each with how far the rest of the
@@ -244,6 +248,7 @@ impl Verdict {
             score: Vec::new(),
             score_with_stones: None,
             score_text: None,
+            position: None,
             notes: Vec::new(),
             alternatives: Vec::new(),
         }

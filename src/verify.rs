@@ -298,6 +298,7 @@ fn finish_record(v: &mut Verdict, r: &Record, rep: &Replay<Phages>, budget: &mut
     v.moves = rep.moves;
     v.game_over = rep.position.is_over();
     v.score_text = Some(score.to_string());
+    v.position = Some(crate::code::Coded::code(&rep.position));
     let sides = [phages::Side::X, phages::Side::O];
     v.score = sides.iter().map(|&s| (s.to_string(), score.count(s, false) as f64)).collect();
     v.score_with_stones = Some(sides.iter().map(|&s| (s.to_string(), score.count(s, true) as f64)).collect());
@@ -679,6 +680,7 @@ pub(crate) fn judge_recorded<G: Recorded>(r: &CommonRecord, rep: &Replay<G>, v: 
         Some(o) => describe_outcome(names, o),
         None => position.score().to_string(),
     });
+    v.position = Some(position.code());
     let points = outcome.as_ref().map_or_else(|| position.points(), |o| o.points.clone());
     v.score = names.iter().map(|n| n.to_string()).zip(points).collect();
     v.winner = outcome.as_ref().and_then(|o| o.winner).map(|w| names[w].to_string());

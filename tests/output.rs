@@ -104,7 +104,7 @@ fn keys(object: &str) -> Vec<String> {
     serde_json::Deserializer::from_str(object).deserialize_map(Keys).unwrap()
 }
 
-const RECORD_KEYS: [&str; 14] = [
+const RECORD_KEYS: [&str; 15] = [
     "schema",
     "file",
     "index",
@@ -116,6 +116,7 @@ const RECORD_KEYS: [&str; 14] = [
     "winner",
     "score",
     "score_with_stones",
+    "position",
     "errors",
     "claims",
     "notes",
@@ -281,4 +282,19 @@ fn random_out_writes_one_file_per_game() {
     assert!(err.contains("3 records in 3 files: 3 valid"), "{err}");
     let written = std::fs::read_to_string(folder.join("vadrantir-41.txt")).unwrap();
     assert_eq!(written, run(&["random", "--game", "vadrantir", "--seed", "41"]).1);
+}
+
+/// `position` is the code of where the replay ended: what `show --format code` prints, the last
+/// position of a valid record, the one before the first illegal move of an illegal one.
+#[test]
+fn json_position_is_the_code_show_prints() {
+    for file in [VALID, ILLEGAL, "samples/splinter/random-4-players.txt", "samples/quarod/random-size-4.txt"] {
+        let (_, out, _) = run(&["verify", "--format", "json", file]);
+        let line = &json_lines(&out)[0];
+        let (_, shown, err) = run(&["show", file, "--format", "code"]);
+        assert_eq!(line["position"].as_str(), Some(shown.trim_end()), "{file}: {err}");
+    }
+    // Nothing replayed, no position.
+    let (_, out, _) = run(&["verify", "--format", "json", "samples/quadraphages/broken/syntax-bad-token.txt"]);
+    assert!(json_lines(&out)[0]["position"].is_null(), "{out}");
 }

@@ -24,6 +24,8 @@ struct RecordLine<'a> {
     score: Points<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     score_with_stones: Option<Points<'a>>,
+    /// The position code where the replay ended (grammar.md, Part V).
+    position: Option<&'a str>,
     errors: Vec<ErrorItem<'a>>,
     claims: Vec<ClaimItem<'a>>,
     notes: &'a [String],
@@ -196,6 +198,7 @@ pub fn json_line(source: &Source, v: &Verdict) -> String {
         winner: v.winner.as_deref(),
         score: Points(&v.score),
         score_with_stones: v.score_with_stones.as_deref().map(Points),
+        position: v.position.as_deref(),
         errors,
         claims,
         notes: &v.notes,
@@ -218,6 +221,7 @@ pub fn file_json_line(p: &FileProblem) -> String {
         winner: None,
         score: Points(&[]),
         score_with_stones: None,
+        position: None,
         errors: vec![ErrorItem {
             kind: ErrorKind::Input,
             line,
@@ -253,7 +257,7 @@ mod tests {
         };
         assert_eq!(
             file_json_line(&p),
-            r#"{"schema":1,"file":"a.txt","index":0,"line":2,"game":null,"status":"unreadable","moves":0,"game_over":false,"winner":null,"score":{},"errors":[{"kind":"input","line":2,"column":21,"token":"","message":"not valid UTF-8","legal":[],"legal_count":0}],"claims":[],"notes":[]}"#
+            r#"{"schema":1,"file":"a.txt","index":0,"line":2,"game":null,"status":"unreadable","moves":0,"game_over":false,"winner":null,"score":{},"position":null,"errors":[{"kind":"input","line":2,"column":21,"token":"","message":"not valid UTF-8","legal":[],"legal_count":0}],"claims":[],"notes":[]}"#
         );
     }
 }

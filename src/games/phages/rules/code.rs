@@ -4,6 +4,8 @@
 //! The stones are listed as well as drawn: the engine keeps each side's stones in an order (the
 //! order of the start), and which stones have acted or failed to move is kept by that order.
 
+use std::fmt::Write;
+
 use super::{Content, Phages, Phase, Side, MAX_STONES};
 use crate::code::{read_board, read_cell, CodeError, Coded, Field, Fields, Shape};
 use crate::game::{Game, GameKind};
@@ -19,18 +21,34 @@ impl Coded for Phages {
             Content::Stone(Side::X) => Some("X"),
             Content::Stone(Side::O) => Some("O"),
         });
-        let side = self.to_move.letter().to_ascii_lowercase();
-        let first = if self.first_turn { "f" } else { "" };
-        let turn = format!("{side}{}{}{first}", self.phase.letter(), self.number);
-        let stones = [Side::X, Side::O].map(|s| {
-            let stones = self.stones(s).iter().enumerate().map(|(i, &c)| {
-                let acted = s == self.to_move && self.acted & (1 << i) != 0;
-                let failed = self.failed & (1 << (s.index() * MAX_STONES + i)) != 0;
-                format!("{}{}{}", g.label(c), if acted { "a" } else { "" }, if failed { "f" } else { "" })
-            });
-            stones.collect::<Vec<_>>().join(".")
-        });
-        format!("{}_{board}_{turn}_{}-{}", self.kind().name(), stones[0], stones[1])
+        // One string, written in place: `verify --format json` writes a code for every record.
+        let mut out = String::with_capacity(board.len() + 64);
+        out.push_str(self.kind().name());
+        out.push('_');
+        out.push_str(&board);
+        let _ = write!(out, "_{}{}{}", self.to_move.letter().to_ascii_lowercase(), self.phase.letter(), self.number);
+        if self.first_turn {
+            out.push('f');
+        }
+        out.push('_');
+        for s in [Side::X, Side::O] {
+            if s == Side::O {
+                out.push('-');
+            }
+            for (i, &c) in self.stones(s).iter().enumerate() {
+                if i > 0 {
+                    out.push('.');
+                }
+                let _ = write!(out, "{}", g.label(c));
+                if s == self.to_move && self.acted & (1 << i) != 0 {
+                    out.push('a');
+                }
+                if self.failed & (1 << (s.index() * MAX_STONES + i)) != 0 {
+                    out.push('f');
+                }
+            }
+        }
+        out
     }
 
     fn from_code(code: &str) -> Result<Phages, CodeError> {

@@ -1,6 +1,8 @@
 //! The position code of Quarod (grammar.md, "Position codes"):
 //! `quarod_BOARD_MOVER_TURNS_PASSES_SWAP_LAST`.
 
+use std::fmt::Write;
+
 use super::{Colour, Piece, Quarod, Rod};
 use crate::code::{read_board, write_board, CodeError, Coded, Fields, Shape};
 use crate::game::GameKind;
@@ -11,14 +13,20 @@ const LETTERS: [[&str; 4]; 2] = [["N", "E", "S", "W"], ["n", "e", "s", "w"]];
 impl Coded for Quarod {
     fn code(&self) -> String {
         let board = write_board(self.geo, |c| self.piece(c).map(|p| LETTERS[p.colour.index()][p.rod as usize]));
-        format!(
-            "quarod_{board}_{}_{}_{}_{}_{}",
+        // One string, written in place: `verify --format json` writes a code for every record.
+        let mut out = String::with_capacity(board.len() + 32);
+        out.push_str("quarod_");
+        out.push_str(&board);
+        let swap = if self.swapped { "s" } else { "-" };
+        let _ = write!(
+            out,
+            "_{}_{}_{}_{swap}_{}",
             colour(self.to_move),
             self.turns,
             self.passes,
-            if self.swapped { "s" } else { "-" },
             self.last_actor.map_or("-", colour)
-        )
+        );
+        out
     }
 
     fn from_code(code: &str) -> Result<Quarod, CodeError> {
