@@ -45,6 +45,25 @@ pub fn game_of(code: &str) -> Result<GameKind, CodeError> {
     })
 }
 
+/// Reads a code of any game and writes the position it describes again: the code as referee
+/// writes that position (the same text for every code referee wrote).
+pub fn rewrite(code: &str) -> Result<String, CodeError> {
+    use crate::game::{Recorded, WithRecorded};
+    struct Rewrite<'c>(&'c str);
+    impl WithRecorded for Rewrite<'_> {
+        type Output = Result<String, CodeError>;
+        fn run<G: Recorded>(self) -> Self::Output {
+            G::from_code(self.0).map(|p| p.code())
+        }
+    }
+    match game_of(code)? {
+        GameKind::Quadraphages | GameKind::Hexaphages => {
+            crate::games::phages::Phages::from_code(code).map(|p| p.code())
+        }
+        kind => kind.with_recorded(Rewrite(code)).expect("the other games are of the common format"),
+    }
+}
+
 /// One field of a code: its text and where it starts.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Field<'a> {
@@ -71,6 +90,11 @@ impl<'a> Field<'a> {
             let words = choices.iter().map(|(w, _)| format!("`{w}`")).collect::<Vec<_>>().join(" or ");
             self.error(0, format!("expected {what}: {words}, not `{}`", self.text))
         })
+    }
+
+    /// The field as the pie rule's swap: `s` when the players exchanged colours, `-` when not.
+    pub fn swap(&self) -> Result<bool, CodeError> {
+        self.choice("whether the sides were swapped", &[("s", true), ("-", false)])
     }
 
     /// The pieces of the field between `separator`s, each with where it starts.
@@ -251,6 +275,15 @@ pub(crate) fn write_board(geometry: Geometry, glyph: impl Fn(Cell) -> Option<&'s
         }
     }
     out
+}
+
+/// The swap field of a game with the pie rule, as [`Field::swap`] reads it.
+pub(crate) fn swap_word(swapped: bool) -> &'static str {
+    if swapped {
+        "s"
+    } else {
+        "-"
+    }
 }
 
 /// Reads a cell label of `geometry` (`e5`), with an error naming the board if it is not on it.

@@ -467,7 +467,6 @@ fn common_document<G: Recorded>(r: &CommonRecord, start: G) -> Result<GameDocume
     let game =
         replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
     let names = start.player_names();
-    let empty = G::start(Some(start.geometry().size()), Some(names.len() as u8)).ok();
     let result = r.tokens.iter().find(|t| t.kind.is_claim()).map(|t| t.text).or(r.tag("Result").map(|t| t.value));
     Ok(GameDocument {
         game: start.kind().name().to_string(),
@@ -475,7 +474,7 @@ fn common_document<G: Recorded>(r: &CommonRecord, start: G) -> Result<GameDocume
         players: names.iter().map(|n| n.to_string()).collect(),
         first: names[start.to_move()].to_string(),
         tags: ordered_tags(r.tags.iter().map(|t| (t.name, t.value)), names),
-        setup: (empty.as_ref().map(ascii::diagram) != Some(ascii::diagram(&start))).then(|| rows_of(&start)),
+        setup: (write::start_form(&start) != write::StartForm::Empty).then(|| rows_of(&start)),
         start_code: Some(start.code()),
         moves: move_entries(&start, &game),
         result: result.map(str::to_string),
@@ -603,11 +602,6 @@ fn published_document(r: &Record, start: Phages) -> Result<GameDocument, Convert
     let game =
         replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
     let names = start.player_names();
-    let default = phages::notation::default_start(start.geometry());
-    let same_stones = default.as_ref().is_some_and(|d| {
-        [Side::X, Side::O].iter().all(|&s| d.stones(s) == start.stones(s))
-            && d.stones_per_side() == start.stones_per_side()
-    });
     let end = &game.end;
     let outcome = end.is_over().then(|| {
         let score = end.score();
@@ -623,7 +617,7 @@ fn published_document(r: &Record, start: Phages) -> Result<GameDocument, Convert
         players: names.iter().map(|n| n.to_string()).collect(),
         first: start.to_move().to_string(),
         tags: Vec::new(),
-        setup: (!same_stones).then(|| rows_of(&start)),
+        setup: (phages::notation::start_form(&start) != phages::notation::StartForm::Default).then(|| rows_of(&start)),
         start_code: Some(start.code()),
         moves: move_entries(&start, &game),
         result: r.tokens.iter().find(|t| t.kind.is_claim()).map(|t| t.text.to_string()),

@@ -2,7 +2,7 @@
 //! `petrify_BOARD_MOVER_TURNS_PASSES_SWAP_LAST`.
 
 use super::{Colour, Petrify, Square};
-use crate::code::{read_board, write_board, CodeError, Coded, Fields, Shape};
+use crate::code::{read_board, swap_word, write_board, CodeError, Coded, Fields, Shape};
 use crate::game::GameKind;
 
 impl Coded for Petrify {
@@ -18,7 +18,7 @@ impl Coded for Petrify {
             colour(self.to_move),
             self.plies,
             self.passes,
-            if self.swapped { "s" } else { "-" },
+            swap_word(self.swapped),
             self.last_board_play.map_or("-", colour)
         )
     }
@@ -39,7 +39,7 @@ impl Coded for Petrify {
         let to_move = fields.next("colour to move")?.choice("the colour to move", &colours)?;
         let plies = fields.next("turns taken")?.number("the turns taken")?;
         let passes = fields.next("passes")?.number("the passes in a row")?;
-        let swapped = fields.next("swap")?.choice("whether the sides were swapped", &[("s", true), ("-", false)])?;
+        let swapped = fields.next("swap")?.swap()?;
         let last = [("b", Some(Colour::Blue)), ("o", Some(Colour::Orange)), ("-", None)];
         let last_board_play = fields.next("last board play")?.choice("the colour of the last board play", &last)?;
         fields.end()?;

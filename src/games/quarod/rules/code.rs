@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::{Colour, Piece, Quarod, Rod};
-use crate::code::{read_board, write_board, CodeError, Coded, Fields, Shape};
+use crate::code::{read_board, swap_word, write_board, CodeError, Coded, Fields, Shape};
 use crate::game::GameKind;
 
 /// A piece as one letter: its rod's compass point, upper case for Black, lower case for White.
@@ -17,7 +17,7 @@ impl Coded for Quarod {
         let mut out = String::with_capacity(board.len() + 32);
         out.push_str("quarod_");
         out.push_str(&board);
-        let swap = if self.swapped { "s" } else { "-" };
+        let swap = swap_word(self.swapped);
         let _ = write!(
             out,
             "_{}_{}_{}_{swap}_{}",
@@ -44,7 +44,7 @@ impl Coded for Quarod {
         let to_move = fields.next("colour to move")?.choice("the colour to move", &colours)?;
         let turns = fields.next("turns taken")?.number("the turns taken")?;
         let passes = fields.next("passes")?.number("the passes in a row")?;
-        let swapped = fields.next("swap")?.choice("whether the sides were swapped", &[("s", true), ("-", false)])?;
+        let swapped = fields.next("swap")?.swap()?;
         let last = [("b", Some(Colour::Black)), ("w", Some(Colour::White)), ("-", None)];
         let last_actor = fields.next("last actor")?.choice("the colour of the last placement or board swap", &last)?;
         fields.end()?;

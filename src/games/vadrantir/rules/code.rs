@@ -1,7 +1,7 @@
 //! The position code of Vadrantir (grammar.md, "Position codes"): `vadrantir_BOARD_MOVER_TURNS_SWAP`.
 
 use super::{Colour, Vadrantir};
-use crate::code::{read_board, write_board, CodeError, Coded, Fields, Shape};
+use crate::code::{read_board, swap_word, write_board, CodeError, Coded, Fields, Shape};
 use crate::game::GameKind;
 
 impl Coded for Vadrantir {
@@ -11,7 +11,7 @@ impl Coded for Vadrantir {
             Some(Colour::Black) => Some("B"),
             Some(Colour::White) => Some("W"),
         });
-        format!("vadrantir_{board}_{}_{}_{}", colour(self.to_move), self.plies, if self.swapped { "s" } else { "-" })
+        format!("vadrantir_{board}_{}_{}_{}", colour(self.to_move), self.plies, swap_word(self.swapped))
     }
 
     fn from_code(code: &str) -> Result<Vadrantir, CodeError> {
@@ -26,7 +26,7 @@ impl Coded for Vadrantir {
         let colours = [("b", Colour::Black), ("w", Colour::White)];
         let to_move = fields.next("colour to move")?.choice("the colour to move", &colours)?;
         let plies = fields.next("turns taken")?.number("the turns taken")?;
-        let swapped = fields.next("swap")?.choice("whether the sides were swapped", &[("s", true), ("-", false)])?;
+        let swapped = fields.next("swap")?.swap()?;
         fields.end()?;
         let empty = Vadrantir::new(geo.size()).map_err(|e| board.error(0, e.to_string()))?;
         let glyphs: Vec<&str> = cells.iter().map(|(g, _)| g.unwrap_or(super::EMPTY_GLYPH)).collect();
