@@ -176,7 +176,7 @@ fn show_exits_as_verify_does_when_the_record_is_not_valid_up_to_the_position() {
     }
     let (code, out, err) = run(&["show", "samples/quadraphages/broken/syntax-bad-token.txt"]);
     assert_eq!((code, out.as_str()), (1, ""), "a syntax error: nothing to draw");
-    assert!(err.contains(":3:31: `d8-d5` is not a stone move"), "{err}");
+    assert!(err.contains(":3:31: syntax_error: `d8-d5` is not a stone move"), "{err}");
     let (code, _, err) = run(&["show", "samples/quadraphages/random-seed-1.txt"]);
     assert_eq!(code, 0, "{err}");
     for command in ["show", "render"] {

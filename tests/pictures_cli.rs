@@ -56,7 +56,7 @@ fn a_record_that_cannot_be_drawn_writes_no_file() {
     let out = dir.path().join("bad.png");
     let (code, _, err) = run(&["show", "samples/quadraphages/broken/syntax-bad-token.txt", "-o", arg(&out)]);
     assert_eq!(code, 1, "a syntax error, as verify says");
-    assert!(err.contains(":3:31: `d8-d5` is not a stone move"), "{err}");
+    assert!(err.contains(":3:31: syntax_error: `d8-d5` is not a stone move"), "{err}");
     assert!(!out.exists());
     let folder = dir.path().join("frames");
     let (code, _, _) = run(&["render", "samples/quadraphages/broken/syntax-bad-token.txt", "--out", arg(&folder)]);

@@ -1,7 +1,7 @@
 //! `referee convert`: a record in its notation's canonical layout, or as JSON, and back.
 
-use std::fs::{self, File};
-use std::io::{self, BufWriter, Write};
+use std::cell::OnceCell;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -13,6 +13,7 @@ use referee::game::GameKind;
 use referee::report::{self, Source};
 use referee::verify::VerifyOptions;
 
+use super::file::OutFile;
 use super::out::{note, Out};
 use super::{inputs, GameParser};
 
@@ -33,7 +34,7 @@ pub struct ConvertArgs {
     file: PathBuf,
     /// Which record of the file (1-based); of a JSON input, which document (objects one after the
     /// other, as in JSON Lines). Default: every one, in file order.
-    #[arg(long)]
+    #[arg(long, value_parser = super::record_number)]
     record: Option<usize>,
     /// canonical: the record in its notation's canonical layout; json: the whole game as one JSON
     /// object (docs/json.md); code: the position code of the last position (grammar.md, Part V;
@@ -80,7 +81,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     let json = match args.from {
         InputKind::Json => match convert::read_json(&src) {
             Ok(docs) => docs,
-            Err(e) => return refuse(&name, &src, args.record.unwrap_or(1), e),
+            Err(e) => return refuse(&name, &OnceCell::new(), &src, args.record.unwrap_or(1), e),
         },
         InputKind::Record => Vec::new(),
     };
@@ -92,7 +93,9 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         (InputKind::Json, Some(index)) => Box::new(std::iter::once((index, nth_document(&json, index)))),
         (InputKind::Json, None) => Box::new((1..).zip(json.iter().map(convert::reread))),
     };
-    let mut sink = Sink::new(args.out.as_deref());
+    let mut sink = Sink::new(args.out.as_deref(), &args.file);
+    // One source for every refused record's report: its lines are found once, not once per record.
+    let source = OnceCell::new();
     let (mut code, mut seen) = (ExitCode::SUCCESS, false);
     for (index, doc) in docs {
         seen = true;
@@ -110,7 +113,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
                     return failed;
                 }
             }
-            Err(e) => match refuse(&name, &src, index, e) {
+            Err(e) => match refuse(&name, &source, &src, index, e) {
                 stop if stop == ExitCode::from(2) => return stop,
                 refused => code = refused,
             },
@@ -132,22 +135,23 @@ fn nth_document(docs: &[GameDocument], index: usize) -> Result<GameDocument, Con
     convert::reread(doc)
 }
 
-/// Where the converted records go: standard output, or the `-o` file, opened at the first record
-/// converted (when none is, no file is made) and removed if a write fails.
+/// Where the converted records go: standard output, or the `-o` file, begun at the first record
+/// converted (when none is, no file is made) and put in place when every record is written.
 struct Sink<'p> {
     path: Option<&'p Path>,
+    input: &'p Path,
     out: Option<Opened>,
     written: bool,
 }
 
 enum Opened {
     Stdout(Out),
-    File(BufWriter<File>),
+    File(OutFile),
 }
 
 impl<'p> Sink<'p> {
-    fn new(path: Option<&'p Path>) -> Sink<'p> {
-        Sink { path, out: None, written: false }
+    fn new(path: Option<&'p Path>, input: &'p Path) -> Sink<'p> {
+        Sink { path, input, out: None, written: false }
     }
 
     /// Writes `text`; `Err` holds the exit code of a failed write (0 for a pipe its reader closed).
@@ -155,17 +159,15 @@ impl<'p> Sink<'p> {
         let out = match (&mut self.out, self.path) {
             (Some(out), _) => out,
             (None, None) => self.out.insert(Opened::Stdout(Out::new())),
-            (None, Some(path)) => match File::create(path) {
-                Ok(file) => self.out.insert(Opened::File(BufWriter::new(file))),
-                Err(e) => return Err(file_failed(path, &e)),
+            (None, Some(path)) => match OutFile::create(path, self.input) {
+                Ok(file) => self.out.insert(Opened::File(file)),
+                Err(message) => return Err(file_failed(&message)),
             },
         };
         self.written = true;
         match out {
             Opened::Stdout(out) => out.write(text).map_err(|closed| closed.exit_code()),
-            Opened::File(file) => {
-                file.write_all(text.as_bytes()).map_err(|e| file_failed(self.path.expect("a file"), &e))
-            }
+            Opened::File(file) => file.write(text.as_bytes()).map_err(|message| file_failed(&message)),
         }
     }
 
@@ -173,26 +175,26 @@ impl<'p> Sink<'p> {
         match self.out {
             None => Ok(()),
             Some(Opened::Stdout(mut out)) => out.flush().map_err(|closed| closed.exit_code()),
-            Some(Opened::File(mut file)) => file.flush().map_err(|e| file_failed(self.path.expect("a file"), &e)),
+            Some(Opened::File(file)) => file.commit().map_err(|message| file_failed(&message)),
         }
     }
 }
 
-/// A write to the `-o` file failed: what is there is removed, and the run stops (exit code 2).
-fn file_failed(path: &Path, e: &io::Error) -> ExitCode {
-    let _ = fs::remove_file(path);
-    note(&format!("cannot write {}: {e}", path.display()));
+/// A write to the `-o` file failed: the run stops (exit code 2), and the file is as it was.
+fn file_failed(message: &str) -> ExitCode {
+    note(message);
     ExitCode::from(2)
 }
 
 /// Says why a record was not converted: exit code 1 for a record or document that does not
 /// replay to its end (with its problems as `verify --format short` gives them), 2 when there was
 /// nothing to convert (no such record, JSON that is no game document).
-fn refuse(name: &str, src: &Arc<String>, index: usize, e: ConvertError) -> ExitCode {
+fn refuse(name: &str, source: &OnceCell<Source>, src: &Arc<String>, index: usize, e: ConvertError) -> ExitCode {
     match e {
         ConvertError::NotReplayed(verdict) => {
-            let source = Source::new(name, src.clone());
-            eprint!("{}", report::short_lines(&source, &verdict, false));
+            let source = source.get_or_init(|| Source::new(name, src.clone()));
+            // Standard error closed or full must not stop the records after this one.
+            let _ = io::stderr().write_all(report::short_lines(source, &verdict, false).as_bytes());
             note(&format!("{name}: record {index} does not replay to its end, so it is not converted"));
             ExitCode::from(1)
         }

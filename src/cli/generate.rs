@@ -8,6 +8,7 @@ use referee::games::phages;
 use referee::geometry::Geometry;
 use referee::write;
 
+use super::file;
 use super::out::{note, Out};
 use super::RandomArgs;
 
@@ -78,16 +79,33 @@ fn to_stdout(args: &RandomArgs, seeds: impl Iterator<Item = u64>) -> Result<Exit
     Ok(out.flush().map_or_else(|closed| closed.exit_code(), |()| ExitCode::SUCCESS))
 }
 
-/// One file per game, `DIR/<game>-<seed>.txt`.
+/// The file name of a game: every input of the generator that was given is in it, so that two
+/// different games never share a name.
+fn file_name(args: &RandomArgs, seed: u64) -> String {
+    let mut name = args.game.name().to_string();
+    if let Some(size) = args.size {
+        name += &format!("-size{size}");
+    }
+    if let Some(players) = args.players {
+        name += &format!("-players{players}");
+    }
+    format!("{name}-{seed}.txt")
+}
+
+/// One file per game, `DIR/<file_name>`; a file already there is not overwritten: the run stops.
 fn to_folder(args: &RandomArgs, dir: &Path, seeds: impl Iterator<Item = u64>) -> Result<ExitCode, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
     let mut count = 0;
+    let written =
+        |count: usize| format!("{count} game{} written to {}", if count == 1 { "" } else { "s" }, dir.display());
     for seed in seeds {
         let text = record(args.game, args.size, args.players, seed)?;
-        let path = dir.join(format!("{}-{seed}.txt", args.game.name()));
-        std::fs::write(&path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+        let path = dir.join(file_name(args, seed));
+        if let Err(message) = file::create_new(&path, text.as_bytes()) {
+            return Err(format!("{message}; {}", written(count)));
+        }
         count += 1;
     }
-    note(&format!("{count} game{} written to {}", if count == 1 { "" } else { "s" }, dir.display()));
+    note(&written(count));
     Ok(ExitCode::SUCCESS)
 }

@@ -217,14 +217,21 @@ pub fn read(input: &Path) -> Result<String, FileProblem> {
         at,
     };
     let mut bytes = Vec::new();
+    let too_large =
+        || fail(format!("larger than {} MiB: split it into smaller files", MAX_INPUT / (1024 * 1024)), None);
     let reader: Box<dyn Read> = if input == Path::new("-") {
         Box::new(std::io::stdin().lock())
     } else {
-        Box::new(std::fs::File::open(input).map_err(|e| fail(format!("cannot open: {e}"), None))?)
+        let file = std::fs::File::open(input).map_err(|e| fail(format!("cannot open: {e}"), None))?;
+        // A file known to be too large is refused before any of it is read.
+        if file.metadata().is_ok_and(|m| m.is_file() && m.len() > MAX_INPUT) {
+            return Err(too_large());
+        }
+        Box::new(file)
     };
     reader.take(MAX_INPUT + 1).read_to_end(&mut bytes).map_err(|e| fail(format!("cannot read: {e}"), None))?;
     if bytes.len() as u64 > MAX_INPUT {
-        return Err(fail(format!("larger than {} MiB: split it into smaller files", MAX_INPUT / (1024 * 1024)), None));
+        return Err(too_large());
     }
     String::from_utf8(bytes).map_err(|e| {
         let good = e.utf8_error().valid_up_to();

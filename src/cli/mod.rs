@@ -11,6 +11,7 @@ use referee::game::GameKind;
 use referee::verify::DEFAULT_SEARCH_LIMIT;
 
 mod convert;
+pub mod file;
 mod generate;
 mod inputs;
 mod out;
@@ -146,7 +147,7 @@ pub struct ShowArgs {
     /// The file holding the record (`-` reads standard input).
     file: PathBuf,
     /// Which record of the file (1-based).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = record_number)]
     record: usize,
     /// The position after this many moves (stone moves, stays and announcements); default: the last.
     #[arg(long)]
@@ -183,8 +184,9 @@ pub struct RandomArgs {
     /// How many games.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     count: u64,
-    /// Write each game to its own file in this folder, `<game>-<seed>.txt` (the folder is created),
-    /// instead of to standard output.
+    /// Write each game to its own file in this folder (created if missing), instead of to standard
+    /// output: `<game>-<seed>.txt`, with `-size<N>` and `-players<N>` after the game when given
+    /// (`splinter-players3-7.txt`). An existing file is never overwritten: the run stops there.
     #[arg(short, long, value_name = "DIR")]
     out: Option<PathBuf>,
 }
@@ -237,6 +239,15 @@ impl TypedValueParser for GameParser {
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
         Some(Box::new(Self::values()))
+    }
+}
+
+/// `--record N`: 1 or more; 0 is a usage error, as any other value clap refuses (exit code 2).
+pub(crate) fn record_number(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("records are numbered from 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
     }
 }
 

@@ -6,6 +6,7 @@ use std::fs;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
@@ -17,17 +18,18 @@ use referee::render::model::Scene;
 use referee::render::png;
 use referee::render::svg::{self, StyleName, SvgOptions};
 use referee::report;
-use referee::verdict::Verdict;
-use referee::verify::{self, VerifyOptions};
+use referee::report::Source;
+use referee::verdict::{Status, Verdict};
+use referee::verify::{self, Prepared, VerifyOptions};
 
-use super::inputs;
 use super::out::note;
+use super::{file, inputs};
 
 /// How pictures look: the options sgf-render has.
 #[derive(Args, Debug, Clone)]
 pub struct Look {
-    /// Width of the picture in pixels (its height follows the board).
-    #[arg(long, default_value_t = 480, value_parser = clap::value_parser!(u32).range(64..=8192))]
+    /// Width of the picture in pixels, 120 to 4096 (its height follows the board).
+    #[arg(long, default_value_t = 480, value_parser = clap::value_parser!(u32).range(i64::from(svg::MIN_WIDTH)..=i64::from(svg::MAX_WIDTH)))]
     width: u32,
     /// Colours: light, dark, or print (black and white, for paper).
     #[arg(long, value_enum, default_value_t = Style::Light)]
@@ -98,6 +100,9 @@ fn load(file: &Path, index: usize, game: Option<GameKind>) -> Result<(String, Pi
         note(&format!("{name}: {}", p.message));
         ExitCode::from(2)
     })?;
+    if let Some(code) = not_replayable(&name, &src, index, game) {
+        return Err(code);
+    }
     let options = VerifyOptions { game, ..VerifyOptions::default() };
     match picture::pictures(&src, index, options) {
         Ok(p) => Ok((src, p)),
@@ -106,6 +111,26 @@ fn load(file: &Path, index: usize, game: Option<GameKind>) -> Result<(String, Pi
             Err(undrawable(&src, index, game))
         }
     }
+}
+
+/// Whether `verify` calls record `index` a syntax error (a token no move can be read from, tags
+/// and no moves) or undecided (no game from its start): then nothing is drawn, its problems go to
+/// standard error as `verify --format short` gives them, and the exit code is 1, as `verify`'s.
+pub fn not_replayable(name: &str, src: &str, index: usize, game: Option<GameKind>) -> Option<ExitCode> {
+    let found = referee::record::read(src, game).nth(index.checked_sub(1)?)?;
+    let verdict = match verify::prepare(src, &found, VerifyOptions { game, ..VerifyOptions::default() }) {
+        Prepared::Done(v) | Prepared::Claims { verdict: v, .. } | Prepared::Search { verdict: v, .. } => v,
+    };
+    let what = match verdict.status {
+        Status::SyntaxError => "a syntax error",
+        Status::Undecided => "undecided",
+        Status::Valid | Status::Illegal => return None,
+    };
+    let source = Source::new(name, Arc::new(src.to_string()));
+    // Standard error closed or full changes nothing: the exit code says it all.
+    let _ = std::io::stderr().write_all(report::short_lines(&source, &verdict, false).as_bytes());
+    note(&format!("{name}: record {index} is {what}, as verify says: nothing is drawn"));
+    Some(ExitCode::from(1))
 }
 
 /// The exit code when a record cannot be replayed at all: 1 when the record is there but not
@@ -188,7 +213,7 @@ pub fn show(
         ShowFormat::Ascii | ShowFormat::Code => unreachable!("diagrams and codes are written by show.rs"),
     };
     let written = match out {
-        Some(path) => write_file(path, &bytes),
+        Some(path) => file::write_file(path, file, &bytes),
         None => {
             if format == ShowFormat::Png && std::io::stdout().is_terminal() {
                 note("a PNG is not for a terminal: name a file with -o, or redirect standard output");
@@ -212,25 +237,13 @@ pub fn show(
     }
 }
 
-/// Writes a whole file, or removes what was written of it; the exit code says how it went.
-pub fn write_file(path: &Path, bytes: &[u8]) -> ExitCode {
-    match fs::write(path, bytes) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            let _ = fs::remove_file(path);
-            note(&format!("cannot write {}: {e}", path.display()));
-            ExitCode::from(2)
-        }
-    }
-}
-
 /// `referee render`.
 #[derive(Args, Debug)]
 pub struct RenderArgs {
     /// The file holding the record.
     file: PathBuf,
     /// Which record of the file (1-based).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::record_number)]
     record: usize,
     /// The folder to write into (created if missing).
     #[arg(short, long, value_name = "DIR")]
@@ -306,7 +319,7 @@ pub fn render(args: RenderArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     for (name, bytes) in &files {
-        let code = write_file(&args.out.join(name), bytes);
+        let code = file::write_file(&args.out.join(name), &args.file, bytes);
         if code != ExitCode::SUCCESS {
             return code;
         }

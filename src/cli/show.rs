@@ -10,7 +10,7 @@ use referee::verify::{self, VerifyOptions};
 
 use super::out::{note, Out};
 use super::picture::{self, ShowFormat};
-use super::{inputs, ShowArgs};
+use super::{file, inputs, ShowArgs};
 
 pub fn run(args: ShowArgs) -> ExitCode {
     let format = match (args.format, &args.out) {
@@ -51,6 +51,9 @@ fn text(
             return ExitCode::from(2);
         }
     };
+    if let Some(code) = picture::not_replayable(&name, &src, index, game) {
+        return code;
+    }
     let options = VerifyOptions { game, ..VerifyOptions::default() };
     let shown = if code {
         verify::position_code(&src, index, ply, options)
@@ -80,7 +83,7 @@ fn text(
                 None => {}
             }
             let written = match out {
-                Some(path) => picture::write_file(path, diagram.as_bytes()),
+                Some(path) => file::write_file(path, file, diagram.as_bytes()),
                 None => Out::new().finish(&diagram).map_or_else(|closed| closed.exit_code(), |()| ExitCode::SUCCESS),
             };
             if written == ExitCode::SUCCESS {

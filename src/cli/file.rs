@@ -1,0 +1,164 @@
+//! The files the commands write (`show -o`, `convert -o`, `render --out`, `random -o`, and
+//! `repair --write` if it wants): written to a hidden temporary file beside the target and renamed
+//! into place only when complete, so a failed run leaves the target as it was. A path the run did
+//! not create is never removed. A target that is not a regular file (a device, a FIFO,
+//! `/dev/stdout`) cannot be replaced by a rename: it is written directly, and left alone when a
+//! write fails.
+
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use tempfile::NamedTempFile;
+
+use super::out::note;
+
+/// An output file being written.
+pub struct OutFile {
+    path: PathBuf,
+    sink: Sink,
+}
+
+enum Sink {
+    /// The temporary file, renamed onto `target` by [`OutFile::commit`]; removed when dropped.
+    Temp { file: BufWriter<NamedTempFile>, target: PathBuf },
+    /// A device, FIFO or other file that is not a regular file.
+    Direct(BufWriter<File>),
+}
+
+impl OutFile {
+    /// Starts writing `path`, refusing when it is `input` (the file the run reads): the output
+    /// would overwrite the record. The message is ready for standard error.
+    pub fn create(path: &Path, input: &Path) -> Result<OutFile, String> {
+        if same_file(path, input) {
+            return Err(format!(
+                "{}: is the input file: writing there would overwrite the record; choose another output",
+                path.display()
+            ));
+        }
+        let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
+        let sink = match fs::metadata(path) {
+            Ok(meta) if !meta.is_file() && !meta.is_dir() => {
+                Sink::Direct(BufWriter::new(fs::OpenOptions::new().write(true).open(path).map_err(failed)?))
+            }
+            found => {
+                // Through a link, the file it names is replaced, and the link kept.
+                let target = match found {
+                    Ok(_) => fs::canonicalize(path).map_err(failed)?,
+                    Err(_) => path.to_path_buf(),
+                };
+                let dir = match target.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d,
+                    _ => Path::new("."),
+                };
+                let mut builder = tempfile::Builder::new();
+                builder.prefix(".referee-").suffix(".tmp");
+                // The file gets the permissions a new file would, or those of the file it replaces.
+                match found {
+                    Ok(meta) => {
+                        builder.permissions(meta.permissions());
+                    }
+                    Err(_) => new_file_permissions(&mut builder),
+                }
+                let file = builder.tempfile_in(dir).map_err(failed)?;
+                Sink::Temp { file: BufWriter::new(file), target }
+            }
+        };
+        Ok(OutFile { path: path.to_path_buf(), sink })
+    }
+
+    pub fn write(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let written = match &mut self.sink {
+            Sink::Temp { file, .. } => file.write_all(bytes),
+            Sink::Direct(file) => file.write_all(bytes),
+        };
+        written.map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+
+    /// Finishes the file: flushed, and the temporary file renamed into place. On `Err` the
+    /// temporary file is gone and the target is as it was.
+    pub fn commit(self) -> Result<(), String> {
+        let failed = |e: io::Error| format!("cannot write {}: {e}", self.path.display());
+        match self.sink {
+            Sink::Direct(mut file) => file.flush().map_err(failed),
+            Sink::Temp { file, target } => {
+                let file = file.into_inner().map_err(|e| failed(e.into_error()))?;
+                file.as_file().sync_all().map_err(failed)?;
+                file.persist(&target).map(drop).map_err(|e| failed(e.error))
+            }
+        }
+    }
+}
+
+/// Writes a whole file with [`OutFile`]; the exit code says how it went (2, said on standard
+/// error, when it could not be written).
+pub fn write_file(path: &Path, input: &Path, bytes: &[u8]) -> ExitCode {
+    let written = OutFile::create(path, input).and_then(|mut file| {
+        file.write(bytes)?;
+        file.commit()
+    });
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            note(&message);
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Writes a new file at `path`, complete or not at all; a file already there is left as it is, and
+/// named in the error.
+pub fn create_new(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".referee-").suffix(".tmp");
+    new_file_permissions(&mut builder);
+    let mut file = builder.tempfile_in(dir).map_err(failed)?;
+    file.write_all(bytes).and_then(|()| file.as_file().sync_all()).map_err(failed)?;
+    match file.persist_noclobber(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => {
+            Err(format!("{}: the file exists already: not overwritten", path.display()))
+        }
+        Err(e) => Err(failed(e.error)),
+    }
+}
+
+/// Whether `a` and `b` name the same existing file (by device and inode, so links and `./F` are
+/// caught); standard input (`-`) is no file.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    if a == Path::new("-") || b == Path::new("-") {
+        return false;
+    }
+    match (fs::metadata(a), fs::metadata(b)) {
+        (Ok(x), Ok(y)) => same_inode(&x, &y),
+        _ => false,
+    }
+}
+
+#[cfg(unix)]
+fn same_inode(x: &fs::Metadata, y: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    (x.dev(), x.ino()) == (y.dev(), y.ino())
+}
+
+#[cfg(not(unix))]
+fn same_inode(_: &fs::Metadata, _: &fs::Metadata) -> bool {
+    false
+}
+
+/// Read and write for everyone, less the umask (applied when the file is opened), as
+/// `File::create` makes a file; the temporary file's own default is the owner only.
+#[cfg(unix)]
+fn new_file_permissions(builder: &mut tempfile::Builder<'_, '_>) {
+    use std::os::unix::fs::PermissionsExt;
+    builder.permissions(fs::Permissions::from_mode(0o666));
+}
+
+#[cfg(not(unix))]
+fn new_file_permissions(_: &mut tempfile::Builder<'_, '_>) {}

@@ -1,0 +1,207 @@
+//! The files the commands write and read: output put in place only when complete, never over an
+//! input or a file the run did not make; refusals exit as `verify` would, and usage errors with 2.
+
+mod support;
+
+use std::fs;
+use std::path::Path;
+use std::process::Stdio;
+
+use support::{arg, outcome, referee_process, run};
+
+const VALID: &str = "samples/quadraphages/random-seed-1.txt";
+
+/// A Quarod record whose third move is no move at all: `verify` calls it a syntax error.
+const BAD_TOKEN: &str = "[Game \"Quarod\"]\n[Size \"6\"]\n\n1. d2d1 swap 2. c5d5 f2e2 3. f4f5 zz9q *\n";
+
+/// The text of a file in a temporary folder, written for a test.
+fn written(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// Files in `dir` whose name starts with a dot: temporary files left behind.
+fn hidden_files(dir: &Path) -> Vec<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_failed_write_removes_nothing_and_a_good_one_leaves_no_temporary_file() {
+    use std::os::unix::fs::{symlink, PermissionsExt};
+    let dir = tempfile::tempdir().unwrap();
+    // A link to a device that is always full: the write fails, and the link (which the run did not
+    // make) is still there, as is the device.
+    let full = dir.path().join("full.txt");
+    symlink("/dev/full", &full).unwrap();
+    for args in [
+        vec!["show", VALID, "-o", arg(&full)],
+        vec!["show", VALID, "--format", "svg", "-o", arg(&full)],
+        vec!["convert", VALID, "--to", "json", "-o", arg(&full)],
+    ] {
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("No space left on device"), "{err}");
+        assert!(fs::symlink_metadata(&full).unwrap().file_type().is_symlink(), "{args:?} removed the link");
+    }
+    // A file there already is replaced whole, keeping its permissions; no temporary file stays.
+    let out = written(dir.path(), "out.txt", "old text");
+    fs::set_permissions(&out, fs::Permissions::from_mode(0o640)).unwrap();
+    let (code, _, err) = run(&["show", VALID, "-o", &out]);
+    assert_eq!(code, 0, "{err}");
+    let (_, diagram, _) = run(&["show", VALID]);
+    assert_eq!(fs::read_to_string(&out).unwrap(), diagram);
+    assert_eq!(fs::metadata(&out).unwrap().permissions().mode() & 0o777, 0o640);
+    assert_eq!(hidden_files(dir.path()), Vec::<String>::new());
+    // A run that refuses its record writes nothing, and leaves the file there as it was.
+    let bad = written(dir.path(), "bad.txt", BAD_TOKEN);
+    let (code, _, _) = run(&["convert", &bad, "--to", "json", "-o", &out]);
+    assert_eq!(code, 1);
+    assert_eq!(fs::read_to_string(&out).unwrap(), diagram);
+    assert_eq!(hidden_files(dir.path()), Vec::<String>::new());
+}
+
+#[cfg(unix)]
+#[test]
+fn an_output_that_is_the_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = fs::read_to_string(VALID).unwrap();
+    let input = written(dir.path(), "game.txt", &record);
+    std::os::unix::fs::symlink(&input, dir.path().join("link.txt")).unwrap();
+    let pictures = dir.path().join("pictures");
+    fs::create_dir(&pictures).unwrap();
+    // `render` names its GIF `game-1.gif`: here a second name of the input.
+    fs::hard_link(&input, pictures.join("game-1.gif")).unwrap();
+    let same = format!("{}/./game.txt", dir.path().display());
+    let link = dir.path().join("link.txt");
+    for args in [
+        vec!["show", &input, "-o", &same],
+        vec!["convert", &input, "--to", "canonical", "-o", arg(&link)],
+        vec!["render", &input, "--format", "gif", "--out", arg(&pictures)],
+    ] {
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("is the input file"), "{err}");
+        assert_eq!(fs::read_to_string(&input).unwrap(), record, "{args:?} overwrote the input");
+    }
+}
+
+#[test]
+fn random_games_of_different_inputs_get_different_files_and_none_is_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = arg(dir.path());
+    for players in ["2", "3"] {
+        let (code, _, err) = run(&["random", "--game", "splinter", "--players", players, "--seed", "5", "-o", out]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let (code, _, err) = run(&["random", "--game", "splinter", "--seed", "5", "-o", out]);
+    assert_eq!(code, 0, "{err}");
+    let mut names: Vec<String> =
+        fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(names, ["splinter-5.txt", "splinter-players2-5.txt", "splinter-players3-5.txt"]);
+    let three = dir.path().join("splinter-players3-5.txt");
+    fs::write(&three, "mine").unwrap();
+    let (code, _, err) = run(&["random", "--game", "splinter", "--players", "3", "--seed", "5", "-o", out]);
+    assert_eq!(code, 2);
+    assert!(err.contains("splinter-players3-5.txt: the file exists already: not overwritten"), "{err}");
+    assert_eq!(fs::read_to_string(&three).unwrap(), "mine");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_full_standard_error_stops_no_conversion() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = format!("{BAD_TOKEN}\n{}", fs::read_to_string(VALID).unwrap());
+    let file = written(dir.path(), "two.txt", &records);
+    let full = fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let out = referee_process().args(["convert", &file, "--to", "code"]).stderr(Stdio::from(full)).output().unwrap();
+    let (code, out, _) = outcome(out);
+    assert_eq!(code, 1, "the first record is refused, not a crash");
+    assert_eq!(out.lines().count(), 1, "the second record is converted: {out}");
+}
+
+#[test]
+fn a_syntax_error_or_no_game_is_said_as_verify_says_and_nothing_is_drawn() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = written(dir.path(), "bad.txt", BAD_TOKEN);
+    let tags = written(dir.path(), "tags.txt", "[Game \"Quarod\"]\n[Size \"5\"]\n");
+    let small = written(dir.path(), "small.txt", "[Game \"Splinter Quad\"]\n[Size \"3\"]\n\n1. *\n");
+    let mut said = String::new();
+    for file in [&bad, &tags, &small] {
+        let (verified, short, _) = run(&["verify", "--format", "short", file]);
+        assert_eq!(verified, 1);
+        for args in [vec!["show", file], vec!["show", file, "--format", "svg"]] {
+            let (code, out, err) = run(&args);
+            assert_eq!((code, out.as_str()), (1, ""), "{args:?}");
+            assert!(err.starts_with(&short), "{args:?}: {err}");
+            assert!(!err.contains("illegal"), "{args:?}: {err}");
+        }
+        let pictures = dir.path().join("pictures");
+        let (code, _, err) = run(&["render", file, "--out", arg(&pictures)]);
+        assert_eq!(code, 1);
+        assert!(!pictures.exists(), "render wrote pictures");
+        said += &err.replace(&format!("{}/", dir.path().display()), "");
+    }
+    insta::assert_snapshot!(said);
+}
+
+#[test]
+fn record_zero_and_widths_not_drawn_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    for args in [
+        vec!["show", VALID, "--record", "0"],
+        vec!["render", VALID, "--record", "0", "--out", arg(&out)],
+        vec!["convert", VALID, "--record", "0", "--to", "json"],
+    ] {
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.contains("records are numbered from 1"), "{err}");
+    }
+    for width in ["64", "119", "4097", "8192"] {
+        let (code, _, err) = run(&["show", VALID, "--format", "svg", "--width", width]);
+        assert_eq!(code, 2, "{width}");
+        assert!(err.contains(&format!("{width} is not in 120..=4096")), "{err}");
+    }
+    let (code, svg, _) = run(&["show", VALID, "--format", "svg", "--width", "4096"]);
+    assert_eq!(code, 0);
+    assert!(svg.contains("width=\"4096\""));
+}
+
+#[test]
+fn a_file_too_large_is_refused_before_it_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.txt");
+    // Sparse: no disk is used, and reading it whole would take seconds.
+    fs::File::create(&big).unwrap().set_len(300 << 20).unwrap();
+    for command in ["show", "render", "convert"] {
+        let mut args = vec![command, arg(&big)];
+        match command {
+            "render" => args.extend(["--out", arg(dir.path())]),
+            "convert" => args.extend(["--to", "json"]),
+            _ => {}
+        }
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{command}");
+        assert!(err.contains("big.txt: larger than 256 MiB"), "{err}");
+    }
+}
+
+#[test]
+fn convert_reports_refused_records_as_verify_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let records: Vec<String> = (0..5).map(|k| BAD_TOKEN.replace("zz9q", &format!("zz{k}q"))).collect();
+    let file = written(dir.path(), "bad.txt", &records.join("\n"));
+    let (_, short, _) = run(&["verify", "--format", "short", &file]);
+    let (code, _, err) = run(&["convert", &file, "--to", "json"]);
+    assert_eq!(code, 1);
+    let reports: String = err.lines().filter(|l| !l.starts_with("referee:")).map(|l| format!("{l}\n")).collect();
+    assert_eq!(reports, short);
+    assert_eq!(short.lines().count(), 5);
+}
