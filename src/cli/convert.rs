@@ -167,7 +167,7 @@ impl<'p> Sink<'p> {
         self.written = true;
         match out {
             Opened::Stdout(out) => out.write(text).map_err(|closed| closed.exit_code()),
-            Opened::File(file) => file.write(text.as_bytes()).map_err(|message| file_failed(&message)),
+            Opened::File(file) => file.write_bytes(text.as_bytes()).map_err(|message| file_failed(&message)),
         }
     }
 

@@ -68,12 +68,14 @@ impl OutFile {
         Ok(OutFile { path: path.to_path_buf(), sink })
     }
 
-    pub fn write(&mut self, bytes: &[u8]) -> Result<(), String> {
-        let written = match &mut self.sink {
-            Sink::Temp { file, .. } => file.write_all(bytes),
-            Sink::Direct(file) => file.write_all(bytes),
-        };
-        written.map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    /// Writes all of `bytes`; the error is ready for standard error.
+    pub fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), String> {
+        self.write_all(bytes).map_err(|e| self.failed(&e))
+    }
+
+    /// Says that writing the file failed, and why.
+    pub fn failed(&self, e: &dyn std::fmt::Display) -> String {
+        format!("cannot write {}: {e}", self.path.display())
     }
 
     /// Finishes the file: flushed, and the temporary file renamed into place. On `Err` the
@@ -91,11 +93,29 @@ impl OutFile {
     }
 }
 
+/// For encoders that write into an [`io::Write`] (the GIF's); [`OutFile::commit`] still puts the
+/// file in place.
+impl Write for OutFile {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        match &mut self.sink {
+            Sink::Temp { file, .. } => file.write(bytes),
+            Sink::Direct(file) => file.write(bytes),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.sink {
+            Sink::Temp { file, .. } => file.flush(),
+            Sink::Direct(file) => file.flush(),
+        }
+    }
+}
+
 /// Writes a whole file with [`OutFile`]; the exit code says how it went (2, said on standard
 /// error, when it could not be written).
 pub fn write_file(path: &Path, input: &Path, bytes: &[u8]) -> ExitCode {
     let written = OutFile::create(path, input).and_then(|mut file| {
-        file.write(bytes)?;
+        file.write_bytes(bytes)?;
         file.commit()
     });
     match written {

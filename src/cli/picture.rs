@@ -291,15 +291,8 @@ pub fn render(args: RenderArgs) -> ExitCode {
                     files.push((format!("{base}-error.{ext}"), picture_bytes(error, args.format, &options)?));
                 }
             }
-            RenderFormat::Gif => {
-                let mut frames = Vec::new();
-                for scene in scenes.iter().copied().chain(pictures.error.as_ref().map(|e| &e.0)) {
-                    let (width, height, pixels) = png::rgba(&svg::svg(scene, &options)).map_err(|e| e.to_string())?;
-                    frames.push(RgbaFrame { width, height, pixels });
-                }
-                let animation = gif::animation(&frames, Timing::default()).map_err(|e| e.to_string())?;
-                files.push((format!("{base}.gif"), animation));
-            }
+            // Encoded into its file frame by frame, below: never held whole.
+            RenderFormat::Gif => {}
             RenderFormat::Html => {
                 let verdict = verify::verify_records(&src, VerifyOptions { game: args.game, ..Default::default() })
                     .nth(args.record - 1)
@@ -324,7 +317,19 @@ pub fn render(args: RenderArgs) -> ExitCode {
             return code;
         }
     }
-    let what = if files.len() == 1 { files[0].0.clone() } else { format!("{} files", files.len()) };
+    let what = if args.format == RenderFormat::Gif {
+        let frames: Vec<&Scene> = scenes.iter().copied().chain(pictures.error.as_ref().map(|e| &e.0)).collect();
+        let name = format!("{base}.gif");
+        if let Err(message) = animation(&args.out.join(&name), &args.file, &frames, &options) {
+            note(&message);
+            return ExitCode::from(2);
+        }
+        name
+    } else if files.len() == 1 {
+        files[0].0.clone()
+    } else {
+        format!("{} files", files.len())
+    };
     note(&format!("wrote {what} to {}", args.out.display()));
     if let Some((_, span)) = &pictures.error {
         let (line, col) = report::line_col(&src, span.start);
@@ -335,6 +340,25 @@ pub fn render(args: RenderArgs) -> ExitCode {
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
+}
+
+/// The GIF of `frames` written to `path` one frame at a time: the memory of one picture, whatever
+/// the length of the game. Its size is the largest picture's, known before the first frame from
+/// the pictures' SVGs, which cost little next to their pixels.
+fn animation(path: &Path, input: &Path, frames: &[&Scene], options: &SvgOptions) -> Result<(), String> {
+    let drawing = |e: &dyn std::fmt::Display| format!("cannot draw the pictures: {e}");
+    let (mut width, mut height) = (0, 0);
+    for scene in frames {
+        let (w, h) = png::size(&svg::svg(scene, options)).map_err(|e| drawing(&e))?;
+        (width, height) = (width.max(w), height.max(h));
+    }
+    let out = file::OutFile::create(path, input)?;
+    let mut gif = gif::Animation::new(out, width, height, Timing::default()).map_err(|e| drawing(&e))?;
+    for (k, scene) in frames.iter().enumerate() {
+        let (width, height, pixels) = png::rgba(&svg::svg(scene, options)).map_err(|e| drawing(&e))?;
+        gif.frame(&RgbaFrame { width, height, pixels }, k + 1 == frames.len()).map_err(|e| drawing(&e))?;
+    }
+    gif.finish().map_err(|e| drawing(&e))?.commit()
 }
 
 fn picture_bytes(scene: &Scene, format: RenderFormat, options: &SvgOptions) -> Result<Vec<u8>, String> {

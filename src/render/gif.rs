@@ -1,5 +1,7 @@
 //! An animated GIF of a whole game: one frame per picture, each rasterised from its SVG.
 
+use std::io::Write;
+
 /// One picture of an animation: its size and its un-premultiplied RGBA pixels, row by row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RgbaFrame {
@@ -39,6 +41,16 @@ pub enum AnimationError {
         /// The picture's height.
         height: u32,
     },
+    /// A picture is larger than the animation.
+    #[error("picture {index} is {width}x{height}, larger than the animation")]
+    Larger {
+        /// The picture's index among the frames.
+        index: usize,
+        /// Its width.
+        width: u32,
+        /// Its height.
+        height: u32,
+    },
     /// The GIF encoder failed.
     #[error("cannot encode the GIF: {0}")]
     Encoding(#[from] ::gif::EncodingError),
@@ -59,40 +71,71 @@ impl Default for Timing {
     }
 }
 
-/// The GIF of `frames`, in order, looping for ever. Each frame gets its own palette of up to 256
-/// colours, quantised from its pixels: board pictures have few colours, so nothing visible is lost.
-///
-/// A GIF has one size: pictures of different sizes (a caption that wraps onto one more line) are
-/// drawn at the top left of the largest, the rest filled with the colour of their own bottom-left
-/// pixel, their background.
+/// The GIF of `frames`, in order, looping for ever: [`Animation`] with every frame at hand.
 pub fn animation(frames: &[RgbaFrame], timing: Timing) -> Result<Vec<u8>, AnimationError> {
-    if frames.is_empty() {
-        return Err(AnimationError::Empty);
-    }
-    let width = frames.iter().map(|f| f.width).max().unwrap_or(0);
+    let width = frames.iter().map(|f| f.width).max().ok_or(AnimationError::Empty)?;
     let height = frames.iter().map(|f| f.height).max().unwrap_or(0);
-    let (Ok(w), Ok(h)) = (u16::try_from(width), u16::try_from(height)) else {
-        return Err(AnimationError::TooLarge { width, height });
-    };
-    for (index, f) in frames.iter().enumerate() {
+    let mut gif = Animation::new(Vec::new(), width, height, timing)?;
+    for (i, f) in frames.iter().enumerate() {
+        gif.frame(f, i + 1 == frames.len())?;
+    }
+    gif.finish()
+}
+
+/// A GIF written frame by frame into `W`, looping for ever: only the frame being encoded is held,
+/// so a game of any length takes the memory of one picture. Each frame gets its own palette of up
+/// to 256 colours, quantised from its pixels: board pictures have few colours, so nothing visible
+/// is lost.
+///
+/// A GIF has one size, given first: pictures smaller than it (a caption on one line fewer) are
+/// drawn at its top left, the rest filled with the colour of their own bottom-left pixel, their
+/// background.
+pub struct Animation<W: Write> {
+    encoder: ::gif::Encoder<W>,
+    width: u32,
+    height: u32,
+    timing: Timing,
+    frames: usize,
+}
+
+impl<W: Write> Animation<W> {
+    /// Starts a GIF of `width` x `height` pixels (the largest picture's) in `out`.
+    pub fn new(out: W, width: u32, height: u32, timing: Timing) -> Result<Animation<W>, AnimationError> {
+        let (Ok(w), Ok(h)) = (u16::try_from(width), u16::try_from(height)) else {
+            return Err(AnimationError::TooLarge { width, height });
+        };
+        let mut encoder = ::gif::Encoder::new(out, w, h, &[])?;
+        encoder.set_repeat(::gif::Repeat::Infinite)?;
+        Ok(Animation { encoder, width, height, timing, frames: 0 })
+    }
+
+    /// Encodes the next frame; `last` gives it the last frame's longer delay.
+    pub fn frame(&mut self, f: &RgbaFrame, last: bool) -> Result<(), AnimationError> {
+        let index = self.frames;
         let need = f.width as usize * f.height as usize * 4;
         if f.pixels.len() != need {
             return Err(AnimationError::Pixels { index, got: f.pixels.len(), need, width: f.width, height: f.height });
         }
-    }
-    let mut out = Vec::new();
-    {
-        let mut encoder = ::gif::Encoder::new(&mut out, w, h, &[])?;
-        encoder.set_repeat(::gif::Repeat::Infinite)?;
-        for (i, f) in frames.iter().enumerate() {
-            let mut pixels = padded(f, width, height);
-            // Speed 10 of 30: quantising a board picture takes milliseconds, and its colours stay.
-            let mut frame = ::gif::Frame::from_rgba_speed(w, h, &mut pixels, 10);
-            frame.delay = if i + 1 == frames.len() { timing.last } else { timing.frame };
-            encoder.write_frame(&frame)?;
+        if f.width > self.width || f.height > self.height {
+            return Err(AnimationError::Larger { index, width: f.width, height: f.height });
         }
+        let mut pixels = padded(f, self.width, self.height);
+        // Speed 10 of 30: quantising a board picture takes milliseconds, and its colours stay.
+        let (w, h) = (self.width as u16, self.height as u16);
+        let mut frame = ::gif::Frame::from_rgba_speed(w, h, &mut pixels, 10);
+        frame.delay = if last { self.timing.last } else { self.timing.frame };
+        self.encoder.write_frame(&frame)?;
+        self.frames += 1;
+        Ok(())
     }
-    Ok(out)
+
+    /// Ends the GIF, and gives back what it was written to.
+    pub fn finish(self) -> Result<W, AnimationError> {
+        if self.frames == 0 {
+            return Err(AnimationError::Empty);
+        }
+        Ok(self.encoder.into_inner()?)
+    }
 }
 
 /// The pixels of `f` at the top left of a `width` x `height` canvas of its background colour.

@@ -59,6 +59,19 @@ fn fonts() -> Arc<fontdb::Database> {
 /// The SVG rendered at its own size, over a transparent canvas (the SVGs of this crate paint
 /// their own background).
 fn render(svg: &str) -> Result<Pixmap, PictureError> {
+    let (tree, width, height) = parse(svg)?;
+    let mut pixmap = Pixmap::new(width, height).ok_or(PictureError::Size { width, height })?;
+    resvg::render(&tree, Transform::identity(), &mut pixmap.as_mut());
+    Ok(pixmap)
+}
+
+/// The SVG's width and height in pixels, as [`rgba`] would rasterise it, without rasterising it.
+pub fn size(svg: &str) -> Result<(u32, u32), PictureError> {
+    parse(svg).map(|(_, width, height)| (width, height))
+}
+
+/// The SVG read, and its size in whole pixels, refused when empty or too large.
+fn parse(svg: &str) -> Result<(usvg::Tree, u32, u32), PictureError> {
     let options = usvg::Options { font_family: FAMILY.to_string(), fontdb: fonts(), ..usvg::Options::default() };
     let tree = usvg::Tree::from_str(svg, &options)?;
     let size = tree.size();
@@ -68,9 +81,7 @@ fn render(svg: &str) -> Result<Pixmap, PictureError> {
     if width == 0 || height == 0 || u64::from(width) * u64::from(height) > MAX_PIXELS {
         return Err(PictureError::Size { width, height });
     }
-    let mut pixmap = Pixmap::new(width, height).ok_or(PictureError::Size { width, height })?;
-    resvg::render(&tree, Transform::identity(), &mut pixmap.as_mut());
-    Ok(pixmap)
+    Ok((tree, width, height))
 }
 
 /// The SVG as a PNG file, at the SVG's own width and height.
