@@ -66,6 +66,24 @@ fn a_failed_write_removes_nothing_and_a_good_one_leaves_no_temporary_file() {
     assert_eq!(hidden_files(dir.path()), Vec::<String>::new());
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn dev_stdout_is_written_where_standard_output_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    // Standard output appended to a log, as `>> log` does: the log keeps what it held.
+    let log = written(dir.path(), "log.txt", "first\n");
+    let append = fs::OpenOptions::new().append(true).open(&log).unwrap();
+    let out = referee_process()
+        .args(["show", VALID, "--format", "ascii", "-o", "/dev/stdout"])
+        .stdout(Stdio::from(append))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let (_, diagram, _) = run(&["show", VALID]);
+    assert_eq!(fs::read_to_string(&log).unwrap(), format!("first\n{diagram}"));
+    assert_eq!(hidden_files(dir.path()), Vec::<String>::new());
+}
+
 #[cfg(unix)]
 #[test]
 fn an_output_that_is_the_input_is_refused() {

@@ -1,9 +1,9 @@
 //! The files the commands write (`show -o`, `convert -o`, `render --out`, `random -o`, and
 //! `repair --write` if it wants): written to a hidden temporary file beside the target and renamed
 //! into place only when complete, so a failed run leaves the target as it was. A path the run did
-//! not create is never removed. A target that is not a regular file (a device, a FIFO,
-//! `/dev/stdout`) cannot be replaced by a rename: it is written directly, and left alone when a
-//! write fails.
+//! not create is never removed. A target that is not a regular file (a device, a FIFO), or a name
+//! under `/dev` or `/proc` (`/dev/stdout`, which may be a file the shell opened), cannot be
+//! replaced by a rename: it is written directly, appending, and left alone when a write fails.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -39,8 +39,9 @@ impl OutFile {
         }
         let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
         let sink = match fs::metadata(path) {
-            Ok(meta) if !meta.is_file() && !meta.is_dir() => {
-                Sink::Direct(BufWriter::new(fs::OpenOptions::new().write(true).open(path).map_err(failed)?))
+            // Appending: `-o /dev/stdout >> log` adds to the log, as a redirection would.
+            Ok(meta) if (!meta.is_file() && !meta.is_dir()) || system_path(path) => {
+                Sink::Direct(BufWriter::new(fs::OpenOptions::new().append(true).open(path).map_err(failed)?))
             }
             found => {
                 // Through a link, the file it names is replaced, and the link kept.
@@ -109,6 +110,24 @@ impl Write for OutFile {
             Sink::Direct(file) => file.flush(),
         }
     }
+}
+
+/// Whether `path`, or a link on the way to what it names, is under `/dev` or `/proc`: a name for
+/// a stream the run was given (`/dev/stdout`, `/dev/fd/1`), which may be a regular file the shell
+/// opened, and which must not be replaced by another file.
+fn system_path(path: &Path) -> bool {
+    let mut at = path.to_path_buf();
+    // Links are followed as far as the system follows them (40 on Linux).
+    for _ in 0..40 {
+        if at.starts_with("/dev") || at.starts_with("/proc") {
+            return true;
+        }
+        match fs::read_link(&at) {
+            Ok(to) => at = at.parent().map_or(to.clone(), |dir| dir.join(&to)),
+            Err(_) => return false,
+        }
+    }
+    false
 }
 
 /// Writes a whole file with [`OutFile`]; the exit code says how it went (2, said on standard
