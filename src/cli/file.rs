@@ -37,6 +37,12 @@ impl OutFile {
                 path.display()
             ));
         }
+        OutFile::open(path)
+    }
+
+    /// Starts writing `path`, which may be the run's input: `repair --write` replaces its input
+    /// so, whole or not at all.
+    pub fn open(path: &Path) -> Result<OutFile, String> {
         let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
         let sink = match fs::metadata(path) {
             // Appending: `-o /dev/stdout >> log` adds to the log, as a redirection would.
