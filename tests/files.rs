@@ -30,7 +30,8 @@ fn hidden_files(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-#[cfg(unix)]
+// `/dev/full` is Linux's.
+#[cfg(target_os = "linux")]
 #[test]
 fn a_failed_write_removes_nothing_and_a_good_one_leaves_no_temporary_file() {
     use std::os::unix::fs::{symlink, PermissionsExt};
@@ -131,7 +132,8 @@ fn random_games_of_different_inputs_get_different_files_and_none_is_overwritten(
     assert_eq!(fs::read_to_string(&three).unwrap(), "mine");
 }
 
-#[cfg(unix)]
+// `/dev/full` is Linux's.
+#[cfg(target_os = "linux")]
 #[test]
 fn a_full_standard_error_stops_no_conversion() {
     let dir = tempfile::tempdir().unwrap();
