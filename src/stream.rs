@@ -44,8 +44,6 @@ pub struct Stretch<'t> {
     pub text: &'t Arc<String>,
     /// The lines of the whole text before this window.
     pub first_line: usize,
-    /// Whether the window opens the text (where a byte-order mark may stand).
-    pub at_start: bool,
 }
 
 /// Why the text could not be read to its end (the records before were handed on).
@@ -95,7 +93,6 @@ pub fn verify_stream<R: Read, E>(
     let chunk_size = stream.chunk.max(1);
     let mut chunk = vec![0; chunk_size.min(1 << 20)];
     let mut first_line = 0;
-    let mut at_start = true;
     let mut eof = false;
     let mut from = Resume::default();
     let mut handed_on = 0;
@@ -118,7 +115,7 @@ pub fn verify_stream<R: Read, E>(
                 Err(e) => {
                     held.push_str(std::str::from_utf8(&raw[..e.valid_up_to()]).unwrap_or_default());
                     let line_start = whole_lines(&held);
-                    let column = held[line_start..].trim_start_matches('\u{feff}').chars().count() + 1;
+                    let column = record::without_bom(&held[line_start..]).chars().count() + 1;
                     let line = first_line + count_lines(&held[..line_start]) + 1;
                     broken = Some(InputError::NotUtf8 { byte: raw[e.valid_up_to()], line, column });
                     // The records wholly before the bad line are still verified.
@@ -139,7 +136,7 @@ pub fn verify_stream<R: Read, E>(
         let parts = if stream.parallel { rayon::current_num_threads() } else { 1 };
         // One flag per piece, and one for a read again: see `find`.
         let flags: Vec<AtomicBool> = (0..=parts).map(|_| AtomicBool::new(false)).collect();
-        let (mut found, resume, stopped) = find(window, options.game, from, at_start, last, parts, &flags);
+        let (mut found, resume, stopped) = find(window, options.game, from, last, parts, &flags);
         found.retain(|f| f.index() > handed_on);
         let prepared: Vec<Prepared> = if stream.parallel {
             found.par_iter().map(|f| prepare(window, f, options)).collect()
@@ -149,7 +146,7 @@ pub fn verify_stream<R: Read, E>(
         let verdicts: Vec<Verdict> = prepared.into_iter().map(|p| p.finish(&mut budget)).collect();
         handed_on += verdicts.len();
         if !verdicts.is_empty() {
-            sink(&Stretch { text: &text, first_line, at_start }, verdicts).map_err(StreamError::Sink)?;
+            sink(&Stretch { text: &text, first_line }, verdicts).map_err(StreamError::Sink)?;
         }
         drop(found);
         if let Some(e) = broken {
@@ -163,7 +160,6 @@ pub fn verify_stream<R: Read, E>(
         want = if resume.offset == 0 { want.saturating_mul(2) } else { chunk_size };
         held = Arc::try_unwrap(text).unwrap_or_else(|shared| (*shared).clone());
         first_line += count_lines(&held[..resume.offset]);
-        at_start &= resume.offset == 0;
         held.drain(..resume.offset);
         from = Resume { offset: 0, found: resume.found };
     }
@@ -177,12 +173,11 @@ fn read_piece<'a>(
     end: usize,
     game: Option<crate::game::GameKind>,
     from: usize,
-    at_start: bool,
     last: bool,
     open: &'a AtomicBool,
 ) -> (Vec<Found<'a>>, Resume, bool) {
     let start = Resume { offset: from, found: 0 };
-    let mut reader = record::read_window(&window[..end], game, start, at_start, (!last).then_some(open));
+    let mut reader = record::read_window(&window[..end], game, start, (!last).then_some(open));
     let found = reader.by_ref().collect();
     (found, reader.resume(), reader.needs_more())
 }
@@ -201,7 +196,6 @@ fn find<'a>(
     window: &'a str,
     game: Option<crate::game::GameKind>,
     from: Resume,
-    at_start: bool,
     last: bool,
     parts: usize,
     flags: &'a [AtomicBool],
@@ -217,7 +211,7 @@ fn find<'a>(
         .enumerate()
         .map(|(i, (&s, &e))| {
             let last_piece = i + 1 == ends.len();
-            read_piece(window, e, game, s, at_start && s == 0, last && last_piece, &flags[i])
+            read_piece(window, e, game, s, last && last_piece, &flags[i])
         })
         .collect();
     let mut found = Vec::new();
@@ -244,8 +238,7 @@ fn find<'a>(
         found.extend(numbered(records.into_iter().filter(|f| f.index() <= resume.found).collect(), before));
         let at = before + resume.found;
         let again = &flags[flags.len() - 1];
-        let (rest, r, stopped) =
-            read_piece(window, window.len(), game, resume.offset, at_start && resume.offset == 0, last, again);
+        let (rest, r, stopped) = read_piece(window, window.len(), game, resume.offset, last, again);
         found.extend(numbered(rest, at));
         return (found, Resume { offset: r.offset, found: at + r.found }, stopped);
     }
@@ -317,7 +310,7 @@ mod tests {
     /// The records `find` gives, read in pieces, against one reader over the whole text.
     fn same_as_one_reader(text: &str, parts: usize) -> usize {
         let flags: Vec<AtomicBool> = (0..=parts).map(|_| AtomicBool::new(false)).collect();
-        let (found, _, stopped) = find(text, None, Resume::default(), true, true, parts, &flags);
+        let (found, _, stopped) = find(text, None, Resume::default(), true, parts, &flags);
         let whole: Vec<Found> = record::read(text, None).collect();
         assert!(!stopped);
         assert_eq!(found, whole);

@@ -70,6 +70,23 @@ fn a_byte_order_mark_before_the_tags_changes_nothing() {
 }
 
 #[test]
+fn files_that_each_open_with_a_byte_order_mark_joined_read_as_without_them() {
+    // `cat a.txt b.txt` of two files saved with a byte-order mark: the second one opens a line.
+    let quarod = sample(QUARTZ);
+    let quadra = sample(QUADRA);
+    let joined = format!("\u{feff}{quarod}\n\u{feff}{quarod}\n\u{feff}{quadra}");
+    let plain = format!("{quarod}\n{quarod}\n{quadra}");
+    let (v, expected) = (verify(&joined), verify(&plain));
+    assert_eq!(summary(&v), summary(&expected));
+    assert_eq!(summary(&v)[1], (Some(GameKind::Quarod), Status::Valid));
+    assert_eq!(v.iter().map(|v| v.moves).collect::<Vec<_>>(), expected.iter().map(|v| v.moves).collect::<Vec<_>>());
+    // The mark is no column: the second record's tag is at column 1 of its line.
+    let second = record::read(&joined, None).nth(1).expect("a second record").span();
+    assert_eq!(&joined[second.clone()][..5], "[Game");
+    assert_eq!(report::line_col(&joined, second.start).1, 1);
+}
+
+#[test]
 fn crlf_and_lone_cr_line_ends_read_as_lf() {
     let text = format!("{}\n{}", sample(QUADRA), sample(QUARTZ));
     let expected = summary(&verify(&text));

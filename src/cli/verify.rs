@@ -81,7 +81,7 @@ fn verify_input(
     };
     emit(Piece::Opened)?;
     let result = verify_stream(input, options, stream, |stretch, verdicts| {
-        let source = Source::window(name.clone(), stretch.text.clone(), stretch.first_line, stretch.at_start);
+        let source = Source::window(name.clone(), stretch.text.clone(), stretch.first_line);
         let text: String = if stream.parallel {
             verdicts.par_iter().map(|v| render.record(&source, v)).collect::<Vec<_>>().concat()
         } else {

@@ -7,8 +7,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// original forward.
 ///
 /// A line ends at LF, CRLF or a lone CR (old Mac files); the line ending is not part of the line.
-/// A UTF-8 byte-order mark at the start of the text is skipped, so that a first line reads the same
-/// with or without one; offsets stay those of the whole text.
+/// A UTF-8 byte-order mark (U+FEFF) at the start of a line is skipped, so that a line reads the same
+/// with or without one: at the start of the text, and where texts that each open with one were
+/// joined (`cat a.txt b.txt`). Offsets stay those of the whole text.
 ///
 /// A cursor over a window of a longer text (read in chunks) has an open end: reading past it sets
 /// a flag shared by all copies, since whatever was decided there may change once more text comes.
@@ -22,20 +23,19 @@ pub struct Lines<'a> {
 impl<'a> Lines<'a> {
     /// The lines of a whole text.
     pub fn new(src: &'a str) -> Lines<'a> {
-        Lines::window(src, true, None)
+        Lines::window(src, None)
     }
 
-    /// The lines of a window of a text: `at_start` when the window opens the text (a byte-order
-    /// mark is skipped only there); `open_end` when more text may follow the window, set once any
-    /// reader tries to read past it.
-    pub fn window(src: &'a str, at_start: bool, open_end: Option<&'a AtomicBool>) -> Lines<'a> {
-        let pos = if at_start && src.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
-        Lines { src, pos, open_end }
+    /// The lines of a window of a text, from a line start: `open_end` when more text may follow
+    /// the window, set once any reader tries to read past it.
+    pub fn window(src: &'a str, open_end: Option<&'a AtomicBool>) -> Lines<'a> {
+        Lines { src, pos: 0, open_end }
     }
 
-    /// The offset of the next line.
+    /// The offset of the next line (after the byte-order mark it may open with).
     pub fn offset(&self) -> usize {
-        self.pos
+        let rest = self.src.get(self.pos..).unwrap_or("");
+        self.pos + rest.len() - without_bom(rest).len()
     }
 
     /// The next line without taking it.
@@ -57,6 +57,12 @@ impl<'a> Lines<'a> {
     }
 }
 
+/// A line without the byte-order mark it may open with (see [`Lines`]): the mark is no part of
+/// the line, nor a column of it.
+pub fn without_bom(line: &str) -> &str {
+    line.strip_prefix('\u{feff}').unwrap_or(line)
+}
+
 impl<'a> Iterator for Lines<'a> {
     type Item = (usize, &'a str);
 
@@ -67,7 +73,8 @@ impl<'a> Iterator for Lines<'a> {
             }
             return None;
         };
-        let at = self.pos;
+        let line = without_bom(rest);
+        let (at, rest) = (self.pos + rest.len() - line.len(), line);
         // Both line-end bytes are ASCII, so a byte search finds them (SIMD, unlike a `char` pattern).
         let end = memchr::memchr2(b'\n', b'\r', rest.as_bytes()).unwrap_or(rest.len());
         let ending = match rest.as_bytes().get(end) {
@@ -75,7 +82,7 @@ impl<'a> Iterator for Lines<'a> {
             Some(_) => 1,
             None => 0,
         };
-        self.pos += end + ending;
+        self.pos = at + end + ending;
         Some((at, &rest[..end]))
     }
 }
@@ -91,5 +98,12 @@ mod tests {
         assert_eq!(lines, [(3, "one"), (8, "two"), (12, "three"), (18, "four")]);
         assert_eq!(Lines::new("a\n\n").collect::<Vec<_>>(), [(0, "a"), (2, "")]);
         assert_eq!(Lines::new("").count(), 0);
+    }
+
+    #[test]
+    fn a_bom_opening_any_line_is_skipped() {
+        let joined = "\u{feff}a\n\u{feff}b\r\n\u{feff}\nc\u{feff}";
+        let lines: Vec<_> = Lines::new(joined).collect();
+        assert_eq!(lines, [(3, "a"), (8, "b"), (14, ""), (15, "c\u{feff}")]);
     }
 }

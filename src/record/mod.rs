@@ -19,7 +19,7 @@ use crate::game::GameKind;
 use crate::games::phages::Side;
 use crate::geometry::{CellLabel, Geometry};
 
-pub use cursor::Lines;
+pub use cursor::{without_bom, Lines};
 pub use lines::{classify, token_kind, LineKind};
 
 /// Byte offsets into the file.
@@ -258,23 +258,21 @@ impl Found<'_> {
 /// `game` is the game `--game` names: when it is a game of the common format, a numbered move line
 /// outside any record opens a record of that game without tags.
 pub fn read(src: &str, game: Option<GameKind>) -> Reader<'_> {
-    read_window(src, game, Resume::default(), true, None)
+    read_window(src, game, Resume::default(), None)
 }
 
 /// The records of a window of a longer text that is read in chunks, from `from.offset` on, a line
 /// start where the reader of the text before could [`Resume`] (`from.found` records were found
-/// before it; `at_start` when `src` opens the text). `open_end` is `Some` when more text may
-/// follow: then no record that depends on text beyond the window is handed on, and the reader
+/// before it). `open_end` is `Some` when more text may follow: then no record that depends on text beyond the window is handed on, and the reader
 /// stops there; the caller starts a new window at [`Reader::resume`] with more text.
 pub fn read_window<'a>(
     src: &'a str,
     game: Option<GameKind>,
     from: Resume,
-    at_start: bool,
     open_end: Option<&'a std::sync::atomic::AtomicBool>,
 ) -> Reader<'a> {
     let untagged = game.is_some_and(|g| !matches!(g, GameKind::Quadraphages | GameKind::Hexaphages));
-    let mut lines = Lines::window(src, at_start, open_end);
+    let mut lines = Lines::window(src, open_end);
     if from.offset > 0 {
         lines.seek(from.offset);
     }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use crate::record::without_bom;
 use crate::verdict::Status;
 
 mod human;
@@ -28,11 +29,9 @@ fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
 }
 
 /// 1-based column (in characters) of `offset` on the line starting at `line_start`; a byte-order
-/// mark at the start of the file (`at_start`: the text opens the file) is not a column.
-fn column(text: &str, line_start: usize, offset: usize, at_start: bool) -> usize {
-    let before = &text[line_start..offset];
-    let before = if at_start && line_start == 0 { before.strip_prefix('\u{feff}').unwrap_or(before) } else { before };
-    before.chars().count() + 1
+/// mark opening the line is not a column.
+fn column(text: &str, line_start: usize, offset: usize) -> usize {
+    without_bom(&text[line_start..offset]).chars().count() + 1
 }
 
 /// 1-based line and column (in characters) of a byte offset. Scans the text: for many lookups in
@@ -40,7 +39,7 @@ fn column(text: &str, line_start: usize, offset: usize, at_start: bool) -> usize
 pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     let offset = floor_char_boundary(src, offset.min(src.len()));
     let (line, start) = line_starts(src).take_while(|&s| s <= offset).enumerate().last().unwrap_or((0, 0));
-    (line + 1, column(src, start, offset, true))
+    (line + 1, column(src, start, offset))
 }
 
 /// A file's text with its line starts indexed once, so that locating a span and drawing its
@@ -53,21 +52,19 @@ pub struct Source {
     line_starts: Vec<usize>,
     /// The lines of the file before `text`, when it is a window of a file read in chunks.
     first_line: usize,
-    /// Whether `text` opens the file.
-    at_start: bool,
 }
 
 impl Source {
     /// A whole file's text.
     pub fn new(name: impl Into<String>, text: Arc<String>) -> Source {
-        Source::window(name, text, 0, true)
+        Source::window(name, text, 0)
     }
 
     /// A window of a file read in chunks ([`crate::stream::Stretch`]): `first_line` lines of the
-    /// file come before it; `at_start` when it opens the file. Lines are numbered as in the file.
-    pub fn window(name: impl Into<String>, text: Arc<String>, first_line: usize, at_start: bool) -> Source {
+    /// file come before it. Lines are numbered as in the file.
+    pub fn window(name: impl Into<String>, text: Arc<String>, first_line: usize) -> Source {
         let line_starts = line_starts(&text).collect();
-        Source { name: name.into(), text, line_starts, first_line, at_start }
+        Source { name: name.into(), text, line_starts, first_line }
     }
 
     /// The file's name as reports print it.
@@ -95,12 +92,7 @@ impl Source {
         let end = self.line_starts.get(i + 1).copied().unwrap_or(self.text.len());
         let line = &self.text[start..end];
         let line = line.strip_suffix('\n').unwrap_or(line);
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if i == 0 && self.at_start {
-            line.strip_prefix('\u{feff}').unwrap_or(line)
-        } else {
-            line
-        }
+        without_bom(line.strip_suffix('\r').unwrap_or(line))
     }
 
     /// 1-based line and column (in characters) of a byte offset, as in the file.
@@ -113,7 +105,7 @@ impl Source {
     fn local_line_col(&self, offset: usize) -> (usize, usize) {
         let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
         let line = self.line_of(offset);
-        (line + 1, column(&self.text, self.line_starts[line], offset, self.at_start))
+        (line + 1, column(&self.text, self.line_starts[line], offset))
     }
 }
 
@@ -260,5 +252,7 @@ mod tests {
     #[test]
     fn a_byte_order_mark_is_not_a_column() {
         check("\u{feff}[Game \"Quarod\"]\nx", &[(3, (1, 1)), (4, (1, 2))], &["[Game \"Quarod\"]", "x"]);
+        // Nor where files that each open with one were joined.
+        check("a\n\u{feff}[b", &[(5, (2, 1)), (6, (2, 2))], &["a", "[b"]);
     }
 }
