@@ -244,14 +244,39 @@ pub fn last_code(doc: &GameDocument) -> &str {
 /// is replayed as any record is, and its derived fields recomputed.
 pub fn reread(doc: &GameDocument) -> Result<GameDocument, ConvertError> {
     let text = canonical_of(doc)?;
-    document(&text, 1, VerifyOptions::default()).map_err(|e| match e {
+    let back = document(&text, 1, VerifyOptions::default()).map_err(|e| match e {
         // The text is ours: a fault in it is the document's, and its line numbers mean nothing.
         ConvertError::NotReplayed(v) => ConvertError::Document { ply: None, message: first_stop(&v) },
         ConvertError::NoRecord { .. } => {
             ConvertError::Document { ply: None, message: "the document has no moves and no result".into() }
         }
         other => other,
-    })
+    })?;
+    same_final_position(doc, &back)?;
+    Ok(back)
+}
+
+/// Whether the record written from `doc` claims the final position `doc` claims (no rows: none, and
+/// the record gains the replay's board, which holds). Rows that are no diagram the record can hold
+/// would read back as none, and the record would gain the replay's board too: a claim of the
+/// document's, right or wrong, silently replaced by a confirmed one.
+fn same_final_position(doc: &GameDocument, back: &GameDocument) -> Result<(), ConvertError> {
+    let written: Vec<String> =
+        doc.final_position.iter().map(|r| r.split_ascii_whitespace().collect::<Vec<_>>().join(" ")).collect();
+    if written.is_empty() || written == back.final_position {
+        return Ok(());
+    }
+    let why = match written.iter().position(|r| r.is_empty()) {
+        Some(k) => format!("row {} is empty", k + 1),
+        None => {
+            let k = written.iter().zip(&back.final_position).take_while(|(a, b)| a == b).count();
+            let row = written.get(k).map_or(String::new(), |r| format!(" (`{r}`)"));
+            format!("from row {}{row} on, its rows are no diagram a record can hold", k + 1)
+        }
+    };
+    Err(invalid(format!(
+        "final_position: {why}: write one string per row of the board, top row first, its glyphs separated by spaces"
+    )))
 }
 
 /// The canonical layout of a document's game, in its notation.
@@ -447,15 +472,26 @@ fn check_players(doc: &GameDocument, names: &[&str]) -> Result<(), ConvertError>
     Ok(())
 }
 
-/// Tag names and values a record can hold: `[Name "value"]` has no room for quotes or line ends.
+/// Tag names and values a record can hold: `[Name "value"]` has no room for quotes or line ends,
+/// and a record gives each tag once. `Game`, `Size`, `Players` and `Position` are the document's
+/// own fields, not tags: a tag of theirs would be a second one.
 fn check_tags(doc: &GameDocument) -> Result<(), ConvertError> {
     for (name, value) in &doc.tags {
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            return Err(invalid(format!("`{name}` cannot be a tag name: letters, digits and `_` only")));
+            return Err(invalid(format!("tags: `{name}` cannot be a tag name: letters, digits and `_` only")));
         }
         if value.contains(['"', '\n', '\r']) {
-            return Err(invalid(format!("the {name} tag's value cannot hold a quote or a line end")));
+            return Err(invalid(format!("tags: the {name} tag's value cannot hold a quote or a line end")));
         }
+        if canonical_tag_order(name, &[]).is_none() {
+            return Err(invalid(format!(
+                "tags: the document gives {name} in a field of its own (game, size, players, start_code), not as a tag"
+            )));
+        }
+    }
+    if let Some(&(first, _)) = record::common::repeated_tags(doc.tags.iter().map(|t| t.0.as_str())).first() {
+        let message = record::common::repeated_tag_message(&doc.tags[first].0, &doc.tags[first].1, "a document");
+        return Err(invalid(format!("tags: {message}")));
     }
     Ok(())
 }

@@ -499,3 +499,82 @@ fn convert_without_record_converts_every_record_in_file_order() {
     assert_eq!((code, out.as_str()), (1, ""));
     assert!(err.contains("no game record found"), "{err}");
 }
+
+/// The document of `src`'s first record with `change` made to its JSON, read back.
+fn reread_changed(src: &str, change: impl Fn(&mut serde_json::Value)) -> Result<GameDocument, ConvertError> {
+    let mut json: serde_json::Value =
+        serde_json::from_str(&convert::to_json(&convert::document(src, 1, options()).unwrap())).unwrap();
+    change(&mut json);
+    convert::reread(&convert::read_json(&json.to_string()).unwrap()[0])
+}
+
+#[test]
+fn a_tag_given_twice_is_refused_in_a_record_and_in_a_document() {
+    let twice = QUAROD.replace("[Black \"Ann\"]", "[Black \"Ann\"] [Result \"1-0\"]");
+    let Err(ConvertError::NotReplayed(v)) = convert::document(&twice, 1, options()) else { panic!("converted") };
+    assert_eq!(v.problems[0].message, "the Result tag is given twice (first as \"0-1\"): a record gives each tag once");
+    let refused = |tags: serde_json::Value| {
+        reread_changed(QUAROD, |doc| doc["tags"] = tags.clone()).map(|_| ()).map_err(|e| e.to_string())
+    };
+    assert_eq!(
+        refused(serde_json::json!([["Result", "0-1"], ["result", "1-0"]])),
+        Err("tags: the Result tag is given twice (first as \"0-1\"): a document gives each tag once".into())
+    );
+    assert_eq!(
+        refused(serde_json::json!([["Game", "Petrify"]])),
+        Err("tags: the document gives Game in a field of its own (game, size, players, start_code), not as a tag"
+            .into())
+    );
+    assert_eq!(refused(serde_json::json!([["Black", "Ann"], ["Result", "0-1"]])), Ok(()));
+}
+
+#[test]
+fn a_final_position_that_no_record_can_hold_is_refused_never_replaced() {
+    let final_rows = |rows: serde_json::Value| move |doc: &mut serde_json::Value| doc["final_position"] = rows.clone();
+    // Rows a diagram cannot hold: the written record would have no final diagram, and the replay's
+    // board would stand in for the document's claim.
+    for (src, rows, message) in [
+        (QUAROD, serde_json::json!(["", "", "", ""]), "row 1 is empty"),
+        (
+            QUAROD,
+            serde_json::json!(["W> W> W> W>", "{ a", "W> W> W> W>", "W> W> W> W>"]),
+            "from row 2 (`{ a`) on, its rows are no diagram a record can hold",
+        ),
+        (
+            RESIGNED,
+            serde_json::json!(vec!["? ? ? ? ? ? ? ? ?"; 9]),
+            "from row 1 (`? ? ? ? ? ? ? ? ?`) on, its rows are no diagram a record can hold",
+        ),
+    ] {
+        let e = reread_changed(src, final_rows(rows)).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!("final_position: {message}: write one string per row of the board, top row first, its glyphs separated by spaces")
+        );
+    }
+    // A diagram the record can hold is kept, wrong as it is: the canonical record refutes it.
+    let empty = reread_changed(QUAROD, final_rows(serde_json::json!(vec![". . . ."; 4]))).unwrap();
+    assert_eq!(empty.final_position, [". . . ."; 4]);
+    let v = &verify_source(&convert::canonical_of(&empty).unwrap(), options())[0];
+    let claim = v.claims.iter().find(|c| c.kind == ClaimKind::FinalPosition).unwrap();
+    assert!(format!("{:?}", claim.status).starts_with("Refuted"), "{claim:?}");
+    // No rows: the document claims no final position, and the record gains the replay's board.
+    let none = reread_changed(QUAROD, final_rows(serde_json::json!([]))).unwrap();
+    assert_eq!(none.final_position, convert::document(QUAROD, 1, options()).unwrap().final_position);
+}
+
+#[test]
+fn a_record_of_no_moves_keeps_its_first_line_and_round_trips() {
+    let none = "QUADRAPHAGES\n_xx_ _oo_\n1. .... ....\n";
+    let resigned = "HEXAPHAGES\n_oo_ _xx_\n1. .... .... resign\n";
+    for src in [none, resigned] {
+        assert_eq!(check_record(src, 1), Ok(true), "{src}");
+    }
+    let canonical = convert::canonical(none, 1, options()).unwrap();
+    let doc = convert::reread(
+        &convert::read_json(&convert::to_json(&convert::document(none, 1, options()).unwrap())).unwrap()[0],
+    )
+    .unwrap();
+    assert_eq!((doc.moves.len(), convert::canonical_of(&doc).unwrap()), (0, canonical.clone()));
+    insta::assert_snapshot!(format!("{canonical}\n{}", convert::canonical(resigned, 1, options()).unwrap()));
+}

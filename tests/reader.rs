@@ -86,6 +86,36 @@ fn files_that_each_open_with_a_byte_order_mark_joined_read_as_without_them() {
     assert_eq!(report::line_col(&joined, second.start).1, 1);
 }
 
+/// The verdicts of `text`, each as the human report writes it.
+fn reports(text: &str) -> String {
+    let source = report::Source::new("record.txt", std::sync::Arc::new(text.to_string()));
+    verify(text).iter().map(|v| report::human(&source, v, report::HumanStyle::default())).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn a_tag_given_twice_is_a_syntax_error_at_the_second_whatever_its_value() {
+    let record = |tags: &str| format!("{tags}\n\n1. d1d2 *\n");
+    // The tags, and the repeat the error is at.
+    let cases = [
+        // Two results that disagree: neither is the claim.
+        ("[Game \"Quarod\"]\n[Size \"4\"]\n[Result \"0-1\"]\n[Result \"1-0\"]", "[Result \"1-0\"]"),
+        // Whatever the case of the name, and on one line.
+        ("[Game \"Quarod\"] [Size \"4\"] [size \"6\"]", "[size \"6\"]"),
+        // The same value twice is a repeat all the same.
+        ("[Game \"Quarod\"]\n[Size \"4\"]\n[GAME \"Quarod\"]", "[GAME \"Quarod\"]"),
+    ];
+    let mut out = Vec::new();
+    for (tags, repeat) in cases {
+        let text = record(tags);
+        let v = &verify(&text)[0];
+        assert_eq!(v.status, Status::SyntaxError, "{text}");
+        assert_eq!(v.problems.len(), 1, "{:?}", messages(v));
+        assert_eq!(&text[v.problems[0].span.clone()], repeat);
+        out.push(reports(&text));
+    }
+    insta::assert_snapshot!(out.join("\n"));
+}
+
 #[test]
 fn crlf_and_lone_cr_line_ends_read_as_lf() {
     let text = format!("{}\n{}", sample(QUADRA), sample(QUARTZ));

@@ -56,10 +56,33 @@ pub struct CommonRecord<'a> {
 }
 
 impl<'a> CommonRecord<'a> {
-    /// The first tag of that name, whatever its case.
+    /// The tag of that name, whatever its case (a record gives each tag once: see
+    /// [`repeated_tags`]).
     pub fn tag(&self, name: &str) -> Option<&Tag<'a>> {
         self.tags.iter().find(|t| t.name.eq_ignore_ascii_case(name))
     }
+}
+
+/// Every tag whose name (whatever its case) an earlier tag already gives, as `(earlier, later)`
+/// indices into `names`: a record gives each tag once, so that no value is silently left out
+/// (two `[Result]` tags that disagree claim nothing).
+pub fn repeated_tags<'t>(names: impl IntoIterator<Item = &'t str>) -> Vec<(usize, usize)> {
+    let mut first = std::collections::HashMap::new();
+    let mut repeats = Vec::new();
+    for (i, name) in names.into_iter().enumerate() {
+        match first.entry(name.to_ascii_lowercase()) {
+            std::collections::hash_map::Entry::Occupied(e) => repeats.push((*e.get(), i)),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(i);
+            }
+        }
+    }
+    repeats
+}
+
+/// What a tag given twice is told, at the second one.
+pub fn repeated_tag_message(name: &str, first_value: &str, whose: &str) -> String {
+    format!("the {name} tag is given twice (first as \"{first_value}\"): {whose} gives each tag once")
 }
 
 /// Whether a line opens a record of the common format: its first tag is well formed.
@@ -292,6 +315,11 @@ pub fn read_record<'a>(lines: &mut Lines<'a>) -> CommonRecord<'a> {
             Err(e) => r.syntax_errors.push(e),
         }
         r.span.end = at + line.len();
+    }
+    for (first, again) in repeated_tags(r.tags.iter().map(|t| t.name)) {
+        let (first, again) = (&r.tags[first], &r.tags[again]);
+        let message = repeated_tag_message(first.name, first.value, "a record");
+        push_capped(&mut r.syntax_errors, SyntaxError { span: again.span.clone(), message });
     }
     let mut in_comment: Option<usize> = None;
     let mut begun = false;

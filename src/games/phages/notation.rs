@@ -326,22 +326,36 @@ pub fn write_layout(start: &Phages, moves: &[PhagesMove], claim: Option<&str>, f
         line += 1;
         *current = format!("{line}.");
     };
+    // The first turn has no phase (a): one `....` per stone fills it, before its number.
+    let fillers = |position: &Phages| {
+        let due = position.is_first_turn() && position.phase() == Phase::Announce;
+        if due {
+            " ....".repeat(position.stones_per_side())
+        } else {
+            String::new()
+        }
+    };
     for &m in moves {
         // A start under way (a `Startup:` code) may be in the middle of a turn: its first move
         // opens line 1 all the same.
         if begins_line(&position) || current.is_empty() {
             new_line(&mut out, &mut current);
         }
-        if position.is_first_turn() && position.phase() == Phase::Announce {
-            current.push_str(&" ....".repeat(position.stones_per_side()));
-        }
+        current.push_str(&fillers(&position));
         current.push(' ');
         current.push_str(&position.write_move(m));
         position.play_unchecked(m);
     }
+    // A game of no moves still has its first line, the filled phase (a): without a line there is no
+    // record (`1. .... ....`, valid, 0 moves).
+    if current.is_empty() && !fillers(&position).is_empty() {
+        new_line(&mut out, &mut current);
+        current.push_str(&fillers(&position));
+    }
     if let Some(claim) = claim {
         let resigns = claim.to_ascii_lowercase().starts_with("resign");
-        if current.is_empty() || resigns && begins_line(&position) {
+        // A resignation at the start of a turn opens a line, unless the line holds no move yet.
+        if current.is_empty() || resigns && begins_line(&position) && !moves.is_empty() {
             new_line(&mut out, &mut current);
         }
         current.push(' ');
