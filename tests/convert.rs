@@ -578,3 +578,22 @@ fn a_record_of_no_moves_keeps_its_first_line_and_round_trips() {
     assert_eq!((doc.moves.len(), convert::canonical_of(&doc).unwrap()), (0, canonical.clone()));
     insta::assert_snapshot!(format!("{canonical}\n{}", convert::canonical(resigned, 1, options()).unwrap()));
 }
+
+#[test]
+fn convert_says_what_a_document_holds_with_its_hidden_characters_escaped() {
+    let json = r#"{"game": "quarod", "size": 4, "players": ["Black", "White"], "first": "Black", "tags": [],
+        "setup": null, "moves": [{"token": "c1\u0000d1\u202e"}], "result": null, "final_position": []}"#;
+    let out = support::referee()
+        .args(["convert", "--from", "json", "-", "--to", "canonical"])
+        .write_stdin(json)
+        .output()
+        .unwrap();
+    let (code, out, err) = support::outcome(out);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "referee: <stdin>: record 1: move 1: `c1\\u{0}d1\\u{202e}` is not a legal move here: `c1\\u{0}d1\\u{202e}` is not a \
+         Quarod move: `\\u{0}d1\\u{202e}` is not a square; expected a placement like `d4e4`, a board swap like `d4xe4`, `pass` or \
+         `swap`\n"
+    );
+}

@@ -337,3 +337,32 @@ fn hand_written_mistakes_get_errors_that_say_what_to_write() {
     // Numbered prose is still prose.
     assert!(record::parse("1. 2 eggs\n2. 3 cups of flour\n").is_empty());
 }
+
+#[test]
+fn control_and_bidirectional_characters_are_shown_escaped_in_every_report() {
+    let records = [
+        // A NUL inside a tag's value: invisible on a terminal.
+        "[Game \"Qua\0rod\"]\n[Size \"4\"]\n\n1. d1d2 *\n",
+        // U+202E inside a token turns the rest of the line around; an escape sequence would colour it.
+        "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3\u{202e}c3 \u{1b}[31m *\n",
+        // Hidden characters before the problem on its line: its column is the file's.
+        "[Event \"a\u{1}b\u{2066}\"] [Game \"Quarod\"] [Size \"x\"]\n\n1. c1d1 *\n",
+    ];
+    let mut out = Vec::new();
+    for text in records {
+        let source = report::Source::new("hidden.txt", std::sync::Arc::new(text.to_string()));
+        for v in verify(text) {
+            let human = report::human(&source, &v, report::HumanStyle::default());
+            let short = report::short_lines(&source, &v, false);
+            let json = report::json_line(&source, &v);
+            for shown in [&human, &short, &json] {
+                assert!(!shown.contains(|c: char| report::is_hidden(c)), "{shown:?}");
+            }
+            // The JSON reads back as the record's own text.
+            let read: serde_json::Value = serde_json::from_str(&json).unwrap();
+            assert_eq!(read["errors"][0]["token"].as_str(), Some(&text[v.problems[0].span.clone()]));
+            out.extend([human, short, json]);
+        }
+    }
+    insta::assert_snapshot!(out.join("\n"));
+}

@@ -49,9 +49,10 @@ impl Closed {
     }
 }
 
-/// A line on standard error, `referee: ` first. Never fails: there is nowhere left to say so.
+/// A line on standard error, `referee: ` first, what it quotes of a record or a file name escaped
+/// as reports escape it. Never fails: there is nowhere left to say so.
 pub fn note(message: &str) {
-    let _ = writeln!(io::stderr(), "referee: {message}");
+    let _ = writeln!(io::stderr(), "referee: {}", referee::report::escaped(message));
 }
 
 /// Whether colour is wanted on standard output: `--color always|never`, or for `auto` what the

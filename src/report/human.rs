@@ -4,7 +4,7 @@
 
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteSpanContents, SourceCode};
 
-use super::{painted, status_name, Source};
+use super::{escaped, painted, status_name, Source};
 use crate::record::Span;
 use crate::repair::Alternative;
 use crate::verdict::{ClaimCheck, Problem, ProblemKind, Status, Verdict};
@@ -44,14 +44,18 @@ struct DrawnLine {
     drawn: usize,
     /// Whether an ellipsis stands for the skipped characters.
     ellipsis: bool,
+    /// The drawn characters shown escaped ([`super::escaped`]): their index among the drawn
+    /// characters, and how many characters their escape takes.
+    escapes: Vec<(usize, usize)>,
 }
 
 /// The lines around a problem, as miette draws them: each line of the file that is longer than
 /// [`LONG_LINE`] is cut to a window around the problem's columns, with ellipses where text is left
 /// out. miette pads to a column with `format!` widths, which cannot pass 65,535, and a drawn line
 /// of 70,000 characters helps nobody; line ends of every kind (`\r\n`, `\n`, a lone `\r`) become
-/// `\n`, so that miette numbers the lines as [`Source`] does. The header's line and column are the
-/// file's, as [`Source::line_col`] gives them.
+/// `\n`, so that miette numbers the lines as [`Source`] does; hidden characters are drawn escaped
+/// ([`super::escaped`]). The header's line and column are the file's, as [`Source::line_col`]
+/// gives them.
 #[derive(Debug, Clone)]
 struct Snippet {
     name: String,
@@ -77,7 +81,7 @@ impl Snippet {
         let last = (end_line - 1 + CONTEXT_LINES).min(lines - 1).max(end_line - 1);
         let window = (start_col - 1).saturating_sub(CUT_BEFORE);
         let mut snippet = Snippet {
-            name: source.name().to_string(),
+            name: escaped(source.name()).into_owned(),
             text: String::new(),
             first_line: first,
             file_lines_before: source.first_line,
@@ -100,27 +104,51 @@ impl Snippet {
         if ellipsis {
             self.text.push('…');
         }
-        self.text.extend(line.chars().skip(skipped).take(drawn));
+        let mut escapes = Vec::new();
+        for (k, c) in line.chars().skip(skipped).take(drawn).enumerate() {
+            match super::escape(c) {
+                Some(e) => {
+                    escapes.push((k, e.len()));
+                    self.text.extend(e);
+                }
+                None => self.text.push(c),
+            }
+        }
         if skipped + drawn < count {
             self.text.push('…');
         }
         self.text.push('\n');
-        self.lines.push(DrawnLine { start, skipped, drawn, ellipsis });
+        self.lines.push(DrawnLine { start, skipped, drawn, ellipsis, escapes });
     }
 
     /// Byte offset in the snippet of the file's 0-based `line` and `col` (in characters); a column
     /// left out is drawn at the nearest end of the drawn part.
     fn offset_of(&self, line: usize, col: usize) -> usize {
         let l = &self.lines[line - self.first_line];
-        let k = col.saturating_sub(l.skipped).min(l.drawn) + usize::from(l.ellipsis);
+        let k = col.saturating_sub(l.skipped).min(l.drawn);
+        let wider: usize = l.escapes.iter().take_while(|e| e.0 < k).map(|e| e.1 - 1).sum();
+        let k = k + wider + usize::from(l.ellipsis);
         l.start + self.text[l.start..].char_indices().nth(k).map_or(self.text.len() - l.start, |(i, _)| i)
     }
 
-    /// The file's 0-based column of a byte offset in the snippet.
+    /// The file's 0-based column of a byte offset in the snippet (inside an escape, its character's).
     fn column_of(&self, offset: usize) -> usize {
         let l = &self.lines[self.lines.partition_point(|l| l.start <= offset).saturating_sub(1)];
         let k = self.text[l.start..offset.min(self.text.len())].chars().count();
-        (k + l.skipped).saturating_sub(usize::from(l.ellipsis))
+        let drawn = k.saturating_sub(usize::from(l.ellipsis));
+        let mut wider = 0;
+        for &(at, len) in &l.escapes {
+            let shown = at + wider;
+            if drawn <= shown {
+                break;
+            }
+            if drawn < shown + len {
+                wider += drawn - shown;
+                break;
+            }
+            wider += len - 1;
+        }
+        (k + l.skipped).saturating_sub(usize::from(l.ellipsis)) - wider
     }
 }
 
@@ -202,23 +230,24 @@ fn to_report(p: &Problem, source: &Source, alternatives: &[Alternative]) -> Prob
     let (words, code) = kind_words(p.kind);
     let (snippet, span) = Snippet::around(source, &p.span);
     let len = span.len().max(1).min(snippet.text.len() - span.offset());
+    let message = escaped(&p.message).into_owned();
     ProblemReport {
-        message: format!("{words}: {}", p.message),
-        labels: vec![LabeledSpan::new(Some(p.message.clone()), span.offset(), len)],
+        message: format!("{words}: {message}"),
+        labels: vec![LabeledSpan::new(Some(message), span.offset(), len)],
         src_code: snippet,
-        help: legal_help(p, source, alternatives),
+        help: legal_help(p, source, alternatives).map(|h| escaped(&h).into_owned()),
         code,
     }
 }
 
 fn claim_line(c: &ClaimCheck) -> String {
-    format!("  claim `{}`: {}: {}\n", c.text, c.status.name(), c.detail)
+    escaped(&format!("  claim `{}`: {}: {}\n", c.text, c.status.name(), c.detail)).into_owned()
 }
 
 /// The human report for one record: a summary line, a miette report of each problem with the board
 /// before it (an illegal move's), its claims and notes.
 pub fn human(source: &Source, v: &Verdict, style: HumanStyle) -> String {
-    let file = source.name();
+    let file = escaped(source.name());
     let (line, _) = source.line_col(v.span.start);
     let game = v.game.map_or("unknown game", |g| g.name());
     let mut out = format!("{file}: record {} ({game}, line {line}): ", v.index);
@@ -272,7 +301,7 @@ pub fn human(source: &Source, v: &Verdict, style: HumanStyle) -> String {
         out.push_str(&claim_line(c));
     }
     for n in &v.notes {
-        out.push_str(&format!("  note: {n}\n"));
+        out.push_str(&escaped(&format!("  note: {n}\n")));
     }
     out
 }

@@ -128,9 +128,36 @@ impl Serialize for Points<'_> {
 }
 
 pub(super) fn to_line<T: Serialize>(value: &T) -> String {
+    let mut line = Vec::new();
     // Our types have string keys and no failing Serialize impl: this cannot fail, but a report
     // never panics.
-    serde_json::to_string(value).unwrap_or_else(|e| format!("{{\"schema\":{SCHEMA},\"error\":\"{e}\"}}"))
+    match value.serialize(&mut serde_json::Serializer::with_formatter(&mut line, Escaping)) {
+        Ok(()) => String::from_utf8(line).unwrap_or_default(),
+        Err(e) => format!("{{\"schema\":{SCHEMA},\"error\":\"{e}\"}}"),
+    }
+}
+
+/// serde_json's compact layout, with every [hidden](super::is_hidden) character of a string
+/// written as a `\uXXXX` escape, as serde_json writes the control characters below U+0020: the
+/// value a program reads is the same, and a line shown on a terminal shows them.
+struct Escaping;
+
+impl serde_json::ser::Formatter for Escaping {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut rest = fragment;
+        while let Some(at) = rest.find(super::is_hidden) {
+            writer.write_all(&rest.as_bytes()[..at])?;
+            let c = rest[at..].chars().next().unwrap_or_default();
+            // Every hidden character is in the Basic Multilingual Plane: one escape each.
+            write!(writer, "\\u{:04x}", u32::from(c))?;
+            rest = &rest[at + c.len_utf8()..];
+        }
+        writer.write_all(rest.as_bytes())
+    }
 }
 
 impl<'a> ErrorItem<'a> {

@@ -42,6 +42,37 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     (line + 1, column(src, start, offset))
 }
 
+/// Whether a character of a record is shown escaped wherever a report quotes it: a control
+/// character (a tab and the line end excepted), which a terminal does not show or acts on (a NUL,
+/// an escape sequence), or one that changes the direction of the text after it (U+202E turns the
+/// rest of the line around) or breaks a line where the report has none (U+2028, U+2029).
+pub fn is_hidden(c: char) -> bool {
+    (c.is_control() && c != '\t' && c != '\n')
+        || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// Text of a record as reports quote it: each [hidden](is_hidden) character written as its escape,
+/// `\u{0}`, `\u{202e}`, so that what the record holds shows, and cannot hide or reorder the report.
+pub fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(is_hidden) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match escape(c) {
+            Some(e) => out.extend(e),
+            None => out.push(c),
+        }
+    }
+    out.into()
+}
+
+/// The escape a character is shown as, if it is [hidden](is_hidden).
+fn escape(c: char) -> Option<std::char::EscapeUnicode> {
+    is_hidden(c).then(|| c.escape_unicode())
+}
+
 /// A file's text with its line starts indexed once, so that locating a span and drawing its
 /// snippet cost the span's lines, not the whole file: a file of many records is reported in
 /// linear time.

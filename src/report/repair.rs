@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::json::{to_line, ClaimItem};
-use super::{painted, reach_words, status_name, HumanStyle, Source};
+use super::{escaped, painted, reach_words, status_name, HumanStyle, Source};
 use crate::repair::{Bound, Candidate, Change, ChangeKind, Reach, RecordRepair, Search};
 use crate::verdict::{ClaimStatus, Problem, ProblemKind, Status};
 
@@ -116,7 +116,7 @@ pub fn repair_human(source: &Source, r: &RecordRepair, style: HumanStyle) -> Str
     let v = &r.verdict;
     let (line, _) = source.line_col(v.span.start);
     let game = v.game.map_or("unknown game", |g| g.name());
-    let mut out = format!("{}: record {} ({game}, line {line}): ", source.name(), v.index);
+    let mut out = format!("{}: record {} ({game}, line {line}): ", escaped(source.name()), v.index);
     let status = painted(&status_name(v.status).replace('_', " "), v.status.into(), style.color);
     let first = v.problems.first();
     match (&r.search, v.status) {
@@ -126,23 +126,26 @@ pub fn repair_human(source: &Source, r: &RecordRepair, style: HumanStyle) -> Str
             out.push_str(&format!(
                 "{status} at {}: {}\n  referee repairs the moves of records it can read and judge, so this one is left as it is\n",
                 at(source, p.span.start),
-                p.message
+                escaped(&p.message)
             ));
         }
         (None, _) => {
             out.push_str(&format!("{status}\n"));
             match first_illegal(&v.problems) {
-                Some(p) => out.push_str(&format!("  illegal move at {}: {}\n", at(source, p.span.start), p.message)),
+                Some(p) => {
+                    out.push_str(&escaped(&format!("  illegal move at {}: {}\n", at(source, p.span.start), p.message)))
+                }
                 None => out.push_str("  every move is legal: repair edits moves, and only where one is illegal\n"),
             }
             for c in &v.claims {
-                out.push_str(&format!("  {}\n", claim_line(c)));
+                out.push_str(&escaped(&format!("  {}\n", claim_line(c))));
             }
         }
         (Some(s), _) => {
             match first_illegal(&v.problems) {
                 Some(p) => {
-                    out.push_str(&format!("{status} at {} `{}`: {}\n", at(source, p.span.start), p.token, p.message))
+                    let (token, message) = (escaped(&p.token), escaped(&p.message));
+                    out.push_str(&format!("{status} at {} `{token}`: {message}\n", at(source, p.span.start)))
                 }
                 None => out.push_str(&format!("{status}\n")),
             }
@@ -152,14 +155,14 @@ pub fn repair_human(source: &Source, r: &RecordRepair, style: HumanStyle) -> Str
             for (n, c) in s.candidates.iter().enumerate() {
                 out.push_str(&format!("  repair {}:\n", n + 1));
                 for ch in &c.changes {
-                    out.push_str(&format!("    {}\n", change_words(source, ch)));
+                    out.push_str(&escaped(&format!("    {}\n", change_words(source, ch))));
                 }
-                out.push_str(&format!("    {}\n", remaining_words(source, c)));
+                out.push_str(&escaped(&format!("    {}\n", remaining_words(source, c))));
                 if let Some(d) = diagram_words(c) {
-                    out.push_str(&format!("    {d}\n"));
+                    out.push_str(&escaped(&format!("    {d}\n")));
                 }
                 for claim in c.claims.iter().filter(|k| k.kind == crate::verdict::ClaimKind::Result) {
-                    out.push_str(&format!("    {}\n", claim_line(claim)));
+                    out.push_str(&escaped(&format!("    {}\n", claim_line(claim))));
                 }
             }
             out.push_str(&format!("  {}\n", search_words(s)));
