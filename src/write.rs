@@ -49,6 +49,9 @@ pub fn start_form<G: Recorded>(start: &G) -> StartForm {
 /// A game in the common record format: tags, the start when it is not the empty default (a setup
 /// diagram, or a `[Position]` tag for a game under way: [`start_form`]), numbered movetext (a number before every other move) with the result, and the final
 /// position.
+///
+/// `extra_tags` are written after `Game`, `Size`, `Players` and `Position`, before `Result`: they
+/// name none of these, which the game gives, since a record gives each tag once.
 pub fn write_common_record<G: Recorded>(start: &G, moves: &[G::Move], extra_tags: &[(&str, String)]) -> String {
     let mut out = format!("[Game \"{}\"]\n", G::TAG);
     let size = start.geometry().size();

@@ -218,7 +218,10 @@ fn position_tag_starts_the_record<G: Recorded>(start: &G, seed: u64, cut: usize)
     prop_assert_eq!(whole.status, Status::Valid);
     let ply = cut % (moves.len() + 1);
     let middle = after(start, &moves, ply);
-    let with_setup = write_common_record(&middle, &moves[ply..], &[("Position", middle.code())]);
+    // The writer gives a start under way a `[Position]` tag of its own; a record gives a tag once.
+    let own = matches!(referee::write::start_form(&middle), referee::write::StartForm::Code(_));
+    let tags = if own { vec![] } else { vec![("Position", middle.code())] };
+    let with_setup = write_common_record(&middle, &moves[ply..], &tags);
     // Without the setup diagram the tag alone gives the start.
     let alone = match with_setup.find("\nSetup:\n") {
         Some(i) => {
