@@ -263,8 +263,9 @@ pub fn read(src: &str, game: Option<GameKind>) -> Reader<'_> {
 
 /// The records of a window of a longer text that is read in chunks, from `from.offset` on, a line
 /// start where the reader of the text before could [`Resume`] (`from.found` records were found
-/// before it). `open_end` is `Some` when more text may follow: then no record that depends on text beyond the window is handed on, and the reader
-/// stops there; the caller starts a new window at [`Reader::resume`] with more text.
+/// before it). `open_end` is `Some` when more text may follow: then no record that depends on
+/// text beyond the window is handed on, and the reader stops there; the caller starts a new window
+/// at [`Reader::resume`] with more text.
 pub fn read_window<'a>(
     src: &'a str,
     game: Option<GameKind>,

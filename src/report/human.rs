@@ -334,6 +334,25 @@ mod tests {
     }
 
     #[test]
+    fn hidden_characters_are_drawn_escaped_and_columns_stay_the_files() {
+        // A cut line, hidden characters before the problem (some of them cut off) and after it.
+        let line = format!("1. {}zz{}", "\u{0}".repeat(100), "\u{202e}".repeat(100));
+        let text = format!("{line}\n");
+        let source = Source::new("f.txt", Arc::new(text.clone()));
+        let start = text.find("zz").unwrap();
+        let (snippet, at) = Snippet::around(&source, &(start..start + 2));
+        assert_eq!(&snippet.text[at.offset()..at.offset() + at.len()], "zz");
+        assert!(!snippet.text.contains(super::super::is_hidden), "{}", snippet.text);
+        assert!(snippet.text.starts_with("…\\u{0}") && snippet.text.contains("zz\\u{202e}"), "{}", snippet.text);
+        let contents = snippet.read_span(&at, 0, 0).unwrap();
+        assert_eq!((contents.line() + 1, contents.column() + 1), source.line_col(start));
+        assert_eq!(source.line_col(start), (1, 104));
+        // Inside an escape, the column is its character's.
+        let inside = at.offset() + 2 + 3;
+        assert_eq!(snippet.column_of(inside) + 1, 106);
+    }
+
+    #[test]
     fn the_header_gives_the_files_line_and_column() {
         let line = format!("1. {}zz", " ".repeat(70_000));
         let text = format!("first\r{line}\r\nlast");
