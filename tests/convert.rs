@@ -567,7 +567,9 @@ fn a_final_position_that_no_record_can_hold_is_refused_never_replaced() {
 fn a_record_of_no_moves_keeps_its_first_line_and_round_trips() {
     let none = "QUADRAPHAGES\n_xx_ _oo_\n1. .... ....\n";
     let resigned = "HEXAPHAGES\n_oo_ _xx_\n1. .... .... resign\n";
-    for src in [none, resigned] {
+    // The common format's record of no moves holds its result token.
+    let common = "[Game \"Quarod\"]\n[Size \"4\"]\n\n*\n";
+    for src in [none, resigned, common] {
         assert_eq!(check_record(src, 1), Ok(true), "{src}");
     }
     let canonical = convert::canonical(none, 1, options()).unwrap();
