@@ -269,16 +269,32 @@ fn follow_readings<G: Notation>(
     options: ReplayOptions,
 ) -> (Vec<(usize, G::Move)>, Vec<G>) {
     let mut alive = vec![Alive { position: start.clone(), moves: 0, choices: Vec::new() }];
+    // A reading that has played `max_moves` plays no more.
+    let at_limit = |a: &Alive<G>| options.max_moves.is_some_and(|m| a.moves >= m);
     for (i, token) in tokens.iter().enumerate() {
         if token_is_claim(token) {
             break;
+        }
+        // One reading, and a token with one meaning (nearly every token): played in place.
+        if let [a] = alive.as_mut_slice() {
+            if !at_limit(a) && a.position.other_readings(tokens, i).is_empty() {
+                match a.position.read(tokens, i) {
+                    Reading::Nothing => continue,
+                    Reading::Move(m) if a.position.check(m).is_ok() => {
+                        a.position.play_unchecked(m);
+                        a.moves += 1;
+                        continue;
+                    }
+                    _ => return (std::mem::take(&mut a.choices), Vec::new()),
+                }
+            }
         }
         // Each reading's moves for this token that the engine accepts, the preferred first; `None`
         // for a token that plays nothing (or a reading already at `max_moves`).
         let steps: Vec<Option<Vec<Step<G>>>> = alive
             .iter()
             .map(|a| {
-                if options.max_moves.is_some_and(|m| a.moves >= m) {
+                if at_limit(a) {
                     return None;
                 }
                 match a.position.read(tokens, i) {
