@@ -272,7 +272,7 @@ fn follow_readings<G: Notation>(
     // A reading that has played `max_moves` plays no more.
     let at_limit = |a: &Alive<G>| options.max_moves.is_some_and(|m| a.moves >= m);
     for (i, token) in tokens.iter().enumerate() {
-        if token_is_claim(token) {
+        if token_is_claim(token) || alive.iter().all(at_limit) {
             break;
         }
         // One reading, and a token with one meaning (nearly every token): played in place.

@@ -238,8 +238,20 @@ fn stay_pool(position: &Phages, tokens: &[Token], i: usize) -> (Mentions, Mentio
 /// The other stones a `----` at `tokens[i]` may name legally, besides the one [`read`] reads it
 /// for: with three stones a side, two stuck stones may be left to act, and the notation does not
 /// say which stays first (RULINGS 5b). Empty for any other token.
+///
+/// Which stone stays is open when a step follows in the phase (`---- c3d3 ----`: the stay before
+/// the step leaves the run of failed moves, the one after it joins it), or when the record stops
+/// before the phase is over (the stay's stone may complete the run, or not). A phase whose rest
+/// is all stays (`---- ----`, `c3d3 ---- ----`) is read one way: its stays stand for the stones
+/// left, in any order, with no move in between, and the game ends at the first of them whichever
+/// stone it names, since the end counts the stuck stones still to act at once.
 pub fn other_stays(position: &Phages, tokens: &[Token], i: usize) -> Vec<PhagesMove> {
     if tokens[i].kind != TokenKind::Stay || position.is_over() || position.phase() == Phase::Announce {
+        return Vec::new();
+    }
+    let rest = position.stones_to_act().count().saturating_sub(1);
+    let stays_to_the_end = tokens[i + 1..].iter().take(rest).filter(|t| t.kind == TokenKind::Stay).count() == rest;
+    if stays_to_the_end {
         return Vec::new();
     }
     let (_, stuck) = stay_pool(position, tokens, i);
