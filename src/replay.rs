@@ -39,6 +39,11 @@ pub trait Notation: Game + crate::code::Coded {
     fn readings_may_differ(&self) -> bool {
         false
     }
+    /// Whether two readings have reached the same position (the replay keeps it once): by
+    /// default, whether their codes are the same, since a code gives back its position exactly.
+    fn same_position(&self, other: &Self) -> bool {
+        self.code() == other.code()
+    }
 }
 
 /// An illegal move: where, why, what was legal instead, and the board at that moment.
@@ -314,8 +319,6 @@ fn follow_readings<G: Notation>(
             return (std::mem::take(&mut alive[followed].choices), Vec::new());
         }
         let mut next: Vec<Alive<G>> = Vec::with_capacity(alive.len());
-        let mut codes: Vec<String> = Vec::new();
-        let branching = alive.len() > 1 || steps[0].as_ref().is_some_and(|s| s.len() > 1);
         for (a, step) in alive.into_iter().zip(steps) {
             let successors: Vec<Alive<G>> = match step {
                 None => vec![a],
@@ -344,15 +347,9 @@ fn follow_readings<G: Notation>(
                 }
             };
             for s in successors {
-                // Only a set of several readings can hold the same position twice.
-                if branching {
-                    let code = s.position.code();
-                    if codes.contains(&code) {
-                        continue;
-                    }
-                    codes.push(code);
+                if !next.iter().any(|n| n.position.same_position(&s.position)) {
+                    next.push(s);
                 }
-                next.push(s);
             }
         }
         alive = next;

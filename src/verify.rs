@@ -64,6 +64,10 @@ impl Notation for Phages {
     fn readings_may_differ(&self) -> bool {
         self.stones_per_side() > 2
     }
+
+    fn same_position(&self, other: &Self) -> bool {
+        self == other
+    }
 }
 
 /// Every game in the common record format reads its tokens the same way: syntax, then position.
