@@ -734,6 +734,7 @@ impl<G: Repairable> Searcher<'_, '_, '_, G> {
                     claim_at: r.claim_at,
                     last_mover: r.last_mover,
                     lenient: false,
+                    readings: Vec::new(),
                 },
                 self.tokens.len(),
             ),
@@ -749,6 +750,7 @@ impl<G: Repairable> Searcher<'_, '_, '_, G> {
                     claim_at: rest.claim_at.map(|i| i + s),
                     last_mover: rest.last_mover.or(r.last_mover),
                     lenient: true,
+                    readings: Vec::new(),
                 };
                 (rep, edited.origin[s].0.saturating_sub(edits.iter().map(|e| e.op.dropped()).sum()))
             }

@@ -28,6 +28,22 @@ pub trait Notation: Game + crate::code::Coded {
     fn read(&self, tokens: &[Token], i: usize) -> Reading<Self::Move>;
     /// The player to move, by their place in turn order: who writes the next move.
     fn mover(&self) -> usize;
+    /// The other moves token `i` may stand for here, besides the one [`Notation::read`] gives:
+    /// where the notation does not say which piece a token names (Quadraphages' `----` with three
+    /// stones a side, RULINGS 5b). Each is a legal reading of the token if the engine accepts it.
+    fn other_readings(&self, _tokens: &[Token], _i: usize) -> Vec<Self::Move> {
+        Vec::new()
+    }
+    /// Whether a record from this start may be read in more than one way (see
+    /// [`Notation::other_readings`]): only then does a replay follow every reading.
+    fn readings_may_differ(&self) -> bool {
+        false
+    }
+    /// Whether two readings have reached the same position (the replay keeps it once): by
+    /// default, whether their codes are the same, since a code gives back its position exactly.
+    fn same_position(&self, other: &Self) -> bool {
+        self.code() == other.code()
+    }
 }
 
 /// An illegal move: where, why, what was legal instead, and the board at that moment.
@@ -66,6 +82,10 @@ pub struct Replay<G> {
     pub last_mover: Option<usize>,
     /// Whether the replay went on past illegal moves ([`ReplayOptions::lenient`]).
     pub lenient: bool,
+    /// Where the record's other legal readings end (RULINGS 5b), each a different position from
+    /// `position` and from one another: empty when the record reads one way only, and when the
+    /// replay met an illegal move (it then follows one reading, see [`replay_observed`]).
+    pub readings: Vec<G>,
 }
 
 impl<G> Replay<G> {
@@ -149,12 +169,20 @@ pub fn replay<G: Notation>(start: G, tokens: &[Token], options: ReplayOptions) -
 
 /// Replays `tokens` from `start`, telling `observe` of every move and every illegal token, in
 /// order: what pictures of a whole game are drawn from.
+///
+/// Where a token may stand for several moves ([`Notation::other_readings`]), the replay follows
+/// one reading that makes every token legal; when none does, one that goes as far as any, and its
+/// first illegal token is the violation (see `furthest` for which). The other legal readings'
+/// ends are [`Replay::readings`].
 pub fn replay_observed<G: Notation>(
     start: G,
     tokens: &[Token],
     options: ReplayOptions,
     mut observe: impl FnMut(Event<G>),
 ) -> Replay<G> {
+    let (choices, readings) =
+        if start.readings_may_differ() { follow_readings(&start, tokens, options) } else { (Vec::new(), Vec::new()) };
+    let mut choices = choices.into_iter().peekable();
     let mut position = start;
     let mut violations = Vec::new();
     let mut moves = 0;
@@ -171,7 +199,11 @@ pub fn replay_observed<G: Notation>(
             break;
         }
         // The refused move's reason, which lenient replay hands to the engine with it.
-        let (problem, apply, refused, attempted) = match position.read(tokens, i) {
+        let reading = match choices.next_if(|&(at, _)| at == i) {
+            Some((_, m)) => Reading::Move(m),
+            None => position.read(tokens, i),
+        };
+        let (problem, apply, refused, attempted) = match reading {
             Reading::Nothing => continue,
             Reading::Move(m) => match position.check(m) {
                 Ok(()) => {
@@ -213,7 +245,129 @@ pub fn replay_observed<G: Notation>(
             }
         }
     }
-    Replay { position, violations, moves, stopped_at, claim_at, last_mover, lenient: options.lenient }
+    // A replay past an illegal move follows one reading only.
+    let readings = if violations.is_empty() { readings } else { Vec::new() };
+    Replay { position, violations, moves, stopped_at, claim_at, last_mover, lenient: options.lenient, readings }
+}
+
+/// One reading of a record as far as it goes: its position, its moves, and the moves it chose
+/// where [`Notation::read`] would have read another (token index, move).
+struct Alive<G: Game> {
+    position: G,
+    moves: usize,
+    choices: Vec<(usize, G::Move)>,
+}
+
+/// A move a token may stand for, and whether it is another than the one `read` gives.
+type Step<G> = (<G as Game>::Move, bool);
+
+/// Follows every reading of `tokens` at once (RULINGS 5b): the choices of the reading a replay
+/// follows (see [`replay_observed`]), and where the other legal readings end.
+///
+/// Readings differ only in which piece a token names where the notation does not say, so the
+/// positions they reach differ only in the turn's bookkeeping (which pieces have acted, which
+/// failed to move, whether the game is over); identical positions are kept once, which bounds
+/// the set by that bookkeeping whatever the record's length.
+fn follow_readings<G: Notation>(
+    start: &G,
+    tokens: &[Token],
+    options: ReplayOptions,
+) -> (Vec<(usize, G::Move)>, Vec<G>) {
+    let mut alive = vec![Alive { position: start.clone(), moves: 0, choices: Vec::new() }];
+    // A reading that has played `max_moves` plays no more.
+    let at_limit = |a: &Alive<G>| options.max_moves.is_some_and(|m| a.moves >= m);
+    for (i, token) in tokens.iter().enumerate() {
+        if token_is_claim(token) || alive.iter().all(at_limit) {
+            break;
+        }
+        // One reading, and a token with one meaning (nearly every token): played in place.
+        if let [a] = alive.as_mut_slice() {
+            if !at_limit(a) && a.position.other_readings(tokens, i).is_empty() {
+                match a.position.read(tokens, i) {
+                    Reading::Nothing => continue,
+                    Reading::Move(m) if a.position.check(m).is_ok() => {
+                        a.position.play_unchecked(m);
+                        a.moves += 1;
+                        continue;
+                    }
+                    _ => return (std::mem::take(&mut a.choices), Vec::new()),
+                }
+            }
+        }
+        // Each reading's moves for this token that the engine accepts, the preferred first; `None`
+        // for a token that plays nothing (or a reading already at `max_moves`).
+        let steps: Vec<Option<Vec<Step<G>>>> = alive
+            .iter()
+            .map(|a| {
+                if at_limit(a) {
+                    return None;
+                }
+                match a.position.read(tokens, i) {
+                    Reading::Nothing => None,
+                    Reading::Problem { .. } => Some(Vec::new()),
+                    Reading::Move(m) => {
+                        let others = a.position.other_readings(tokens, i).into_iter().map(|o| (o, true));
+                        let all = std::iter::once((m, false)).chain(others);
+                        Some(all.filter(|&(m, _)| a.position.check(m).is_ok()).collect())
+                    }
+                }
+            })
+            .collect();
+        if steps.iter().all(|s| s.as_ref().is_some_and(Vec::is_empty)) {
+            // No reading admits this token: the replay follows one of them to it.
+            let followed = furthest(&alive);
+            return (std::mem::take(&mut alive[followed].choices), Vec::new());
+        }
+        let mut next: Vec<Alive<G>> = Vec::with_capacity(alive.len());
+        for (a, step) in alive.into_iter().zip(steps) {
+            let successors: Vec<Alive<G>> = match step {
+                None => vec![a],
+                Some(ms) => {
+                    let n = ms.len();
+                    let mut a = Some(a);
+                    ms.into_iter()
+                        .enumerate()
+                        .filter_map(|(k, (m, chosen))| {
+                            // The last reading of the token takes the position itself: one reading,
+                            // no copy.
+                            let mut s = if k + 1 == n {
+                                a.take()?
+                            } else {
+                                let a = a.as_ref()?;
+                                Alive { position: a.position.clone(), moves: a.moves, choices: a.choices.clone() }
+                            };
+                            s.position.play_unchecked(m);
+                            s.moves += 1;
+                            if chosen {
+                                s.choices.push((i, m));
+                            }
+                            Some(s)
+                        })
+                        .collect()
+                }
+            };
+            for s in successors {
+                if !next.iter().any(|n| n.position.same_position(&s.position)) {
+                    next.push(s);
+                }
+            }
+        }
+        alive = next;
+    }
+    if alive.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let followed = alive.remove(furthest(&alive));
+    (followed.choices, alive.into_iter().map(|a| a.position).collect())
+}
+
+/// The reading a replay follows among `alive`: the one that played the most moves (a `----`
+/// after the end of the game plays nothing, so the game lasted longest in it), the first of
+/// those in the order `read` prefers. Which stone a start lists first changes that order, not
+/// which readings there are, and so not the moves played, what is legal, or the claims' verdicts.
+fn furthest<G: Game>(alive: &[Alive<G>]) -> usize {
+    let most = alive.iter().map(|a| a.moves).max().unwrap_or(0);
+    alive.iter().position(|a| a.moves == most).unwrap_or(0)
 }
 
 /// The first [`LEGAL_LISTED`](crate::verdict::LEGAL_LISTED) distinct legal moves as written, and

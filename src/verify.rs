@@ -56,6 +56,18 @@ impl Notation for Phages {
     fn mover(&self) -> usize {
         self.to_move().index()
     }
+
+    fn other_readings(&self, tokens: &[record::Token], i: usize) -> Vec<Self::Move> {
+        phages::notation::other_stays(self, tokens, i)
+    }
+
+    fn readings_may_differ(&self) -> bool {
+        self.stones_per_side() > 2
+    }
+
+    fn same_position(&self, other: &Self) -> bool {
+        self == other
+    }
 }
 
 /// Every game in the common record format reads its tokens the same way: syntax, then position.
@@ -296,7 +308,9 @@ fn finish_record(v: &mut Verdict, r: &Record, rep: &Replay<Phages>, budget: &mut
     v.status = status_of(&v.problems);
     let score = rep.position.score();
     v.moves = rep.moves;
-    v.game_over = rep.position.is_over();
+    v.notes.extend(phages::claims::readings_note(rep));
+    // Over only when every reading of the record ends the game (RULINGS 5b).
+    v.game_over = rep.position.is_over() && rep.readings.iter().all(Game::is_over);
     v.score_text = Some(score.to_string());
     v.position = Some(crate::code::Coded::code(&rep.position));
     let sides = [phages::Side::X, phages::Side::O];

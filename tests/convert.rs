@@ -118,6 +118,19 @@ fn check_common<G: Recorded>(
     Ok(())
 }
 
+/// Side-5 games (three stones a side) whose `----` tokens have several readings (RULINGS 5b), from
+/// `generated_quadraphages_and_hexaphages_games_convert`'s player: before every reading was
+/// followed, seed 500337 was refused at a move it played, and 500408 and 502039 had their claims
+/// refuted. They convert, and read back to the same verdict.
+#[test]
+fn games_whose_stays_read_more_than_one_way_convert() {
+    let start = Phages::hexaphages(5).expect("side 5 has a start");
+    for seed in [500337, 500408, 502039] {
+        let text = notation::write_record(&start, &random_game(&start, seed, 10_000));
+        assert_eq!(check_record(&text, 1), Ok(true), "seed {seed}:\n{text}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 

@@ -44,7 +44,7 @@ fn record(game: GameKind, size: Option<u8>, players: Option<u8>, seed: u64) -> R
     };
     let start = phages::notation::default_start(geometry)
         .ok_or_else(|| format!("no start position is known for {game} of size {}", size.unwrap_or(0)))?;
-    let moves = referee::random::random_game(&start, seed, 1_000_000);
+    let moves = referee::random::random_phages_game(&start, seed, 1_000_000);
     Ok(format!("Seed: {seed}\n{}", phages::notation::write_record(&start, &moves)))
 }
 

@@ -44,11 +44,67 @@ pub use crate::search::SearchBudget;
 pub fn needs_search(tokens: &[Token], replay: &Replay<Phages>) -> bool {
     let claim = tokens.iter().find(|t| t.kind.is_claim());
     let claims = claim.is_some_and(|t| matches!(t.kind, TokenKind::Resign | TokenKind::Wins { .. }));
-    claims && replay.incomplete().is_none() && !replay.position.is_over()
+    claims && replay.incomplete().is_none() && ends(replay).any(|p| !p.is_over())
+}
+
+/// Where each legal reading of the record ends (RULINGS 5b): the replay's own first.
+fn ends(replay: &Replay<Phages>) -> impl Iterator<Item = &Phages> {
+    std::iter::once(&replay.position).chain(&replay.readings)
+}
+
+/// What a report says of a record whose `----` tokens can be read in several ways (RULINGS 5b):
+/// how many readings make every token legal, and whether they differ in ending the game.
+pub fn readings_note(replay: &Replay<Phages>) -> Option<String> {
+    if replay.readings.is_empty() {
+        return None;
+    }
+    let n = replay.readings.len() + 1;
+    let over = ends(replay).filter(|p| p.is_over()).count();
+    let end = match over {
+        0 => "the game goes on in all of them".to_string(),
+        o if o == n => "the game is over in all of them".to_string(),
+        o => format!("the game is over in {o} of them and not in the other {}", n - o),
+    };
+    Some(format!(
+        "the record's `----` tokens have {n} legal readings, which differ in which stuck stone stays first in a phase and so in the run of failed moves (RULINGS 5b): {end}"
+    ))
+}
+
+/// A claim's verdict over every legal reading of the record (RULINGS 5b): confirmed when every
+/// reading confirms it, refuted when none does, otherwise open, saying in how many it holds. The
+/// readings' own verdicts are listed in a fixed order, so that the report does not depend on the
+/// order in which a start lists its stones.
+fn over_readings(mut judged: Vec<(ClaimStatus, String)>) -> (ClaimStatus, String) {
+    if judged.len() == 1 {
+        return judged.remove(0);
+    }
+    let n = judged.len();
+    let holds = judged.iter().filter(|j| j.0 == ClaimStatus::Confirmed).count();
+    let fails = judged.iter().filter(|j| j.0 == ClaimStatus::Refuted).count();
+    judged.sort_by(|a, b| (a.0.name(), &a.1).cmp(&(b.0.name(), &b.1)));
+    let status = match (holds, fails) {
+        (h, _) if h == n => ClaimStatus::Confirmed,
+        (_, f) if f == n => ClaimStatus::Refuted,
+        (h, f) if h > 0 && f > 0 => ClaimStatus::Unchecked(Unchecked::Open),
+        // Some readings cannot be judged: the claim is as open as the first of them.
+        _ => judged.iter().map(|j| j.0).find(|s| matches!(s, ClaimStatus::Unchecked(_))).unwrap_or(judged[0].0),
+    };
+    judged.dedup();
+    let details = judged.iter().map(|(_, d)| d.as_str()).collect::<Vec<_>>().join("; ");
+    let lead = match status {
+        ClaimStatus::Confirmed => format!("it holds in every one of the {n} readings of the record's `----` tokens"),
+        ClaimStatus::Refuted => format!("it holds in none of the {n} readings of the record's `----` tokens"),
+        ClaimStatus::Unchecked(_) => format!(
+            "it depends on which stuck stone each `----` names: it holds in {holds} of the {n} readings of the record's `----` tokens"
+        ),
+    };
+    (status, format!("{lead}: {details}"))
 }
 
 /// The claims of a record, checked against its replay (a lenient one as replayed, past its
-/// violations); searches of continuations (RULINGS 9) draw on `budget`.
+/// violations) and every other legal reading of it (RULINGS 5b); searches of continuations
+/// (RULINGS 9) draw on `budget`. The final diagram is judged once: the readings differ only in
+/// which stone stayed when, never in the board.
 pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget: &mut SearchBudget) -> Vec<ClaimCheck> {
     let mut out = Vec::new();
     let gap = replay.incomplete();
@@ -72,23 +128,26 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
                 None => format!("{claimant} wins"),
             }
         };
-        let (status, detail) = match &gap {
-            Some(g) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g.clone()),
-            None if position.is_over() => {
+        let judge = |position: &Phages, budget: &mut SearchBudget| {
+            if position.is_over() {
                 let s = position.score();
                 let marks = (s.marks[0], s.marks[1]);
-                match holds(marks, stones, claimant, score) {
+                return match holds(marks, stones, claimant, score) {
                     Some(how) => (
                         ClaimStatus::Confirmed,
                         format!("the game is over: {}; the claim holds {how}", result_words(marks, stones)),
                     ),
                     None => (ClaimStatus::Refuted, format!("the game is over: {}", result_words(marks, stones))),
-                }
+                };
             }
-            None => match budget.spend(|limits| analyse(position, limits)) {
+            match budget.spend(|limits| analyse(position, limits)) {
                 Err(why) => (ClaimStatus::Unchecked(Unchecked::SearchLimit), why.to_string()),
                 Ok(a) => judge_continuations(&a, stones, claimant, score, &stated),
-            },
+            }
+        };
+        let (status, detail) = match &gap {
+            Some(g) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g.clone()),
+            None => over_readings(ends(replay).map(|p| judge(p, budget)).collect()),
         };
         out.push(
             ClaimCheck {

@@ -200,14 +200,12 @@ pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove
             if position.phase() == Phase::Announce {
                 return Reading::Move(PhagesMove::Stay { stone: position.stones(side)[0] });
             }
-            let others = phase_mentions(position, tokens, i);
-            let unmentioned = position.stones_to_act().any(|c| !others.contains(&c));
-            // The stones left to act that no later token of the phase names, or all of them.
-            let pool = || position.stones_to_act().filter(move |c| !unmentioned || !others.contains(c));
-            // Which stone is meant is only open when both could be; prefer one that truly cannot move.
-            let stone = pool().find(|&c| position.check(PhagesMove::Stay { stone: c }).is_ok()).or(pool().next());
-            match stone {
-                Some(stone) => Reading::Move(PhagesMove::Stay { stone }),
+            // The first stone that may stay, in the engine's order; the others are the token's
+            // other readings (`other_stays`). When none may, the stay is illegal, and is read
+            // for the first stone it could name, to say why.
+            let (pool, stuck) = stay_pool(position, tokens, i);
+            match stuck.cells().first().or(pool.cells().first()) {
+                Some(&stone) => Reading::Move(PhagesMove::Stay { stone }),
                 None => Reading::Problem {
                     message: format!("all of {side}'s stones have already moved in this phase"),
                     apply: None,
@@ -219,6 +217,45 @@ pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove
             Reading::Problem { message: "not a token of the Quadraphages notation".into(), apply: None }
         }
     }
+}
+
+/// The stones a `----` at `tokens[i]` may name (RULINGS 5b): the mover's stones left to act that
+/// no later token of the phase moves (all of them, when the later tokens name every one); and
+/// those of them that cannot move now, the stones it may name legally, in the engine's order.
+fn stay_pool(position: &Phages, tokens: &[Token], i: usize) -> (Mentions, Mentions) {
+    let others = phase_mentions(position, tokens, i);
+    let unmentioned = position.stones_to_act().any(|c| !others.contains(&c));
+    let (mut pool, mut stuck) = (Mentions::default(), Mentions::default());
+    for c in position.stones_to_act().filter(|c| !unmentioned || !others.contains(c)) {
+        pool.push(c);
+        if position.check(PhagesMove::Stay { stone: c }).is_ok() {
+            stuck.push(c);
+        }
+    }
+    (pool, stuck)
+}
+
+/// The other stones a `----` at `tokens[i]` may name legally, besides the one [`read`] reads it
+/// for: with three stones a side, two stuck stones may be left to act, and the notation does not
+/// say which stays first (RULINGS 5b). Empty for any other token.
+///
+/// Which stone stays is open when a step follows in the phase (`---- c3d3 ----`: the stay before
+/// the step leaves the run of failed moves, the one after it joins it), or when the record stops
+/// before the phase is over (the stay's stone may complete the run, or not). A phase whose rest
+/// is all stays (`---- ----`, `c3d3 ---- ----`) is read one way: its stays stand for the stones
+/// left, in any order, with no move in between, and the game ends at the first of them whichever
+/// stone it names, since the end counts the stuck stones still to act at once.
+pub fn other_stays(position: &Phages, tokens: &[Token], i: usize) -> Vec<PhagesMove> {
+    if tokens[i].kind != TokenKind::Stay || position.is_over() || position.phase() == Phase::Announce {
+        return Vec::new();
+    }
+    let rest = position.stones_to_act().count().saturating_sub(1);
+    let stays_to_the_end = tokens[i + 1..].iter().take(rest).filter(|t| t.kind == TokenKind::Stay).count() == rest;
+    if stays_to_the_end {
+        return Vec::new();
+    }
+    let (_, stuck) = stay_pool(position, tokens, i);
+    stuck.cells().iter().skip(1).map(|&stone| PhagesMove::Stay { stone }).collect()
 }
 
 /// The cells the other stone tokens of the current phase start from, read ahead of `i` (at most
@@ -236,13 +273,12 @@ fn phase_mentions(position: &Phages, tokens: &[Token], i: usize) -> Mentions {
         })
         .filter(|&c| position.content(c) == Content::Stone(position.to_move()));
     for c in cells {
-        m.cells[m.len] = c;
-        m.len += 1;
+        m.push(c);
     }
     m
 }
 
-/// A few cells, as many as a side has stones at most.
+/// A few cells, as many as a side has stones at most (kept without allocating).
 #[derive(Clone, Copy)]
 struct Mentions {
     cells: [crate::geometry::Cell; super::rules::MAX_STONES],
@@ -257,7 +293,17 @@ impl Default for Mentions {
 
 impl Mentions {
     fn contains(&self, c: &crate::geometry::Cell) -> bool {
-        self.cells[..self.len].contains(c)
+        self.cells().contains(c)
+    }
+
+    /// Adds a cell: never more than a side's stones.
+    fn push(&mut self, c: Cell) {
+        self.cells[self.len] = c;
+        self.len += 1;
+    }
+
+    fn cells(&self) -> &[Cell] {
+        &self.cells[..self.len]
     }
 }
 
