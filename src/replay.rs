@@ -252,6 +252,7 @@ pub fn replay_observed<G: Notation>(
 
 /// One reading of a record as far as it goes: its position, its moves, and the moves it chose
 /// where [`Notation::read`] would have read another (token index, move).
+#[derive(Clone)]
 struct Alive<G: Game> {
     position: G,
     moves: usize,
@@ -330,12 +331,7 @@ fn follow_readings<G: Notation>(
                         .filter_map(|(k, (m, chosen))| {
                             // The last reading of the token takes the position itself: one reading,
                             // no copy.
-                            let mut s = if k + 1 == n {
-                                a.take()?
-                            } else {
-                                let a = a.as_ref()?;
-                                Alive { position: a.position.clone(), moves: a.moves, choices: a.choices.clone() }
-                            };
+                            let mut s = if k + 1 == n { a.take()? } else { a.as_ref()?.clone() };
                             s.position.play_unchecked(m);
                             s.moves += 1;
                             if chosen {
