@@ -148,10 +148,12 @@ fn status_of(problems: &[Problem]) -> Status {
         Status::SyntaxError
     } else if has(ProblemKind::Undecided) {
         Status::Undecided
+    } else if has(ProblemKind::Illegal) {
+        Status::Illegal
     } else if problems.is_empty() {
         Status::Valid
     } else {
-        Status::Illegal
+        Status::Refuted
     }
 }
 

@@ -138,7 +138,7 @@ fn claims_before_the_end<G: Recorded>(games: impl Iterator<Item = (u64, G, Vec<G
                     ClaimStatus::Unchecked(Unchecked::Open)
                 };
                 assert_eq!(claim.status, want, "{text}\n{}", claim.detail);
-                let status = if want == ClaimStatus::Refuted { Status::Illegal } else { Status::Valid };
+                let status = if want == ClaimStatus::Refuted { Status::Refuted } else { Status::Valid };
                 assert_eq!(v.status, status, "{text}\n{:?}", v.problems);
                 assert!(!v.game_over && v.winner.is_none());
                 // What play can still reach is said whenever the claim is not confirmed.
