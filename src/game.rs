@@ -136,6 +136,13 @@ pub trait Recorded: Game + crate::code::Coded + crate::search::Position + Send +
     /// Each player's points where the game stands, in player order, as [`Outcome::points`]
     /// counts them at the end.
     fn points(&self) -> Vec<f64>;
+    /// Why `player` (an index into [`BoardView::player_names`]) wins no continuation of this
+    /// position, when the rules say so without playing any (a Splinter Quad player who is out):
+    /// a claim of their win is then refuted without a search. `None` when only a search can tell.
+    fn cannot_win(&self, player: usize) -> Option<String> {
+        let _ = player;
+        None
+    }
 }
 
 /// A rule engine: a position that knows its legal moves and how to play them.

@@ -1941,6 +1941,24 @@ impl Recorded for Splinter {
             _ => None,
         }
     }
+
+    /// A player who is out never wins: the last player standing is in, and a tie-break (a move
+    /// that puts out every player still in, the quiet-move rule) ranks only the players who were
+    /// in before the move.
+    fn cannot_win(&self, player: usize) -> Option<String> {
+        let p = *self.player_list().get(player)?;
+        match self.standing(p) {
+            Standing::In => None,
+            Standing::Out { knockouts, pieces } => {
+                let had = match (knockouts, pieces) {
+                    (k, _) if k >= 2 => count(k as usize, "knockout"),
+                    (_, 0) => "no piece left".to_string(),
+                    (k, n) => format!("{} and {}", count(k as usize, "knockout"), count(n as usize, "piece")),
+                };
+                Some(format!("{p} is out of the game ({had}), and a player who is out never wins"))
+            }
+        }
+    }
 }
 
 /// `Red`, `Red and Blue`, `Red, Blue and Green`.
