@@ -136,6 +136,13 @@ pub trait Recorded: Game + crate::code::Coded + crate::search::Position + Send +
     /// Each player's points where the game stands, in player order, as [`Outcome::points`]
     /// counts them at the end.
     fn points(&self) -> Vec<f64>;
+    /// Why `player` (an index into [`BoardView::player_names`]) wins no continuation of this
+    /// position, when the rules say so without playing any (a Splinter Quad player who is out):
+    /// a claim of their win is then refuted without a search. `None` when only a search can tell.
+    fn cannot_win(&self, player: usize) -> Option<String> {
+        let _ = player;
+        None
+    }
 }
 
 /// A rule engine: a position that knows its legal moves and how to play them.
@@ -155,6 +162,13 @@ pub trait Game: Clone + BoardView {
     fn kind(&self) -> GameKind;
     /// Every legal move in this position (empty once the game is over).
     fn legal_moves(&self) -> Vec<Self::Move>;
+    /// Every legal move once for what it does, where [`Game::legal_moves`] gives some moves under
+    /// several names (a Splinter Quad choice of group named by any square of the group): each
+    /// named the one way the notation writes it canonically. What reports list and count as the
+    /// legal moves of a position.
+    fn distinct_moves(&self) -> Vec<Self::Move> {
+        self.legal_moves()
+    }
     /// Whether `m` is legal here: `Err` says why not, in the game's own words.
     fn check(&self, m: Self::Move) -> Result<(), Self::Illegal>;
     /// Plays `m` without checking it: the caller has checked it with [`Game::check`] (or took it

@@ -367,11 +367,12 @@ fn furthest<G: Game>(alive: &[Alive<G>]) -> usize {
 }
 
 /// The first [`LEGAL_LISTED`](crate::verdict::LEGAL_LISTED) distinct legal moves as written, and
-/// how many distinct ones there are (two moves may be written alike, as Quarod's swap both ways).
+/// how many distinct ones there are: each move once ([`Game::distinct_moves`]), and two moves
+/// written alike (Quarod's swap both ways) once.
 fn written_legal_moves<G: Game>(position: &G) -> (Vec<String>, u32) {
     let mut seen = rustc_hash::FxHashSet::default();
     let mut listed = Vec::new();
-    for m in position.legal_moves() {
+    for m in position.distinct_moves() {
         let w = position.write_move(m);
         if seen.insert(w.clone()) && listed.len() < crate::verdict::LEGAL_LISTED {
             listed.push(w);

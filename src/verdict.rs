@@ -12,8 +12,11 @@ use crate::record::Span;
 pub enum Status {
     /// Every move is legal and no claim is refuted.
     Valid,
-    /// An illegal move, or a claim the replay refutes.
+    /// An illegal move.
     Illegal,
+    /// Every move is legal, but a claim (a result, a resignation, a final diagram) is false: the
+    /// replay, or the search of every continuation, refutes it.
+    Refuted,
     /// The record does not follow the notation.
     SyntaxError,
     /// The record cannot be judged: the rules it was played under are not known.
@@ -28,7 +31,8 @@ pub enum ProblemKind {
     Syntax,
     /// A move the position does not allow (gives [`Status::Illegal`]).
     Illegal,
-    /// A claim (result, resignation, final diagram) the replay refutes (gives [`Status::Illegal`]).
+    /// A claim (result, resignation, final diagram) the replay refutes (gives [`Status::Refuted`]
+    /// when the record has no illegal move).
     Claim,
     /// The record cannot be judged, as a board with no known start (gives [`Status::Undecided`]).
     Undecided,

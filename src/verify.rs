@@ -148,10 +148,12 @@ fn status_of(problems: &[Problem]) -> Status {
         Status::SyntaxError
     } else if has(ProblemKind::Undecided) {
         Status::Undecided
+    } else if has(ProblemKind::Illegal) {
+        Status::Illegal
     } else if problems.is_empty() {
         Status::Valid
     } else {
-        Status::Illegal
+        Status::Refuted
     }
 }
 
@@ -655,15 +657,16 @@ pub(crate) fn judge_recorded<G: Recorded>(r: &CommonRecord, rep: &Replay<G>, v: 
                 past = accepted;
                 match (&gap, &outcome) {
                     (Some(g), _) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g.clone()),
-                    (None, None) => {
-                        // Searched later, in file order, since the file's searches share one budget.
+                    // Settled at once where the rules say so, else searched later, in file order,
+                    // since the file's searches share one budget.
+                    (None, None) => crate::search::claims::settled(position, winner).unwrap_or_else(|| {
                         pending = Some(PendingClaim { position: position.clone(), claim: v.claims.len(), winner });
                         (
                             ClaimStatus::Unchecked(Unchecked::NotSearched),
                             "the record stops before the game is over; its continuations are still to search"
                                 .to_string(),
                         )
-                    }
+                    }),
                     (None, Some(o)) => {
                         let said = winner.map_or("nobody wins".to_string(), |w| format!("{} wins", names[w as usize]));
                         let real = describe_outcome(names, o);

@@ -86,6 +86,8 @@ struct Tally {
     confirmed: usize,
     refuted: usize,
     open: usize,
+    /// Claims settled without a search: a win claimed for a player who is out.
+    settled: usize,
 }
 
 /// Random games of `G` from its start on a `size` board, one a seed.
@@ -138,11 +140,18 @@ fn claims_before_the_end<G: Recorded>(games: impl Iterator<Item = (u64, G, Vec<G
                     ClaimStatus::Unchecked(Unchecked::Open)
                 };
                 assert_eq!(claim.status, want, "{text}\n{}", claim.detail);
-                let status = if want == ClaimStatus::Refuted { Status::Illegal } else { Status::Valid };
+                let status = if want == ClaimStatus::Refuted { Status::Refuted } else { Status::Valid };
                 assert_eq!(v.status, status, "{text}\n{:?}", v.problems);
                 assert!(!v.game_over && v.winner.is_none());
-                // What play can still reach is said whenever the claim is not confirmed.
-                if want != ClaimStatus::Confirmed {
+                // A win claimed for a player who is out is refuted without a search, and says
+                // why; what play can still reach is said whenever a searched claim is not
+                // confirmed.
+                let out = winner.and_then(|w| p.cannot_win(usize::from(w)));
+                assert_eq!(claim.detail.ends_with("(no search needed)"), out.is_some(), "{}", claim.detail);
+                if let Some(why) = out {
+                    assert!(claim.detail.contains(&why), "{why:?} not in {:?}", claim.detail);
+                    tally.settled += 1;
+                } else if want != ClaimStatus::Confirmed {
                     let words = reachable_words(names, &reached);
                     assert!(claim.detail.contains(&words), "{words:?} not in {:?}", claim.detail);
                 }
@@ -225,7 +234,96 @@ fn two_player_splinter_claims_before_the_end_match_an_enumeration() {
 #[test]
 fn three_player_splinter_claims_before_the_end_match_an_enumeration() {
     let setup = ".. .. .. ..  .. 1K 2K ..  .. 3K .. ..  .. .. .. ..";
-    judged_every_way(claims_before_the_end(quiet_games(4, setup, 3, 0..6)));
+    let tally = claims_before_the_end(quiet_games(4, setup, 3, 0..6));
+    assert!(tally.settled > 0, "a player is out in some cut: {tally:?}");
+    judged_every_way(tally);
+}
+
+/// Verifies `text` with a search bound of one position, which no claim that needs a search gets
+/// through: what it settles, it settles without one. Gives the verdict and its human report.
+fn without_a_search(text: &str) -> (Verdict, String) {
+    let v = verify_source(text, VerifyOptions { search_limit: 1, ..VerifyOptions::default() }).remove(0);
+    let source = referee::report::Source::new("record.txt", std::sync::Arc::new(text.to_string()));
+    let human = referee::report::human(&source, &v, referee::report::HumanStyle::default());
+    (v, human)
+}
+
+/// Three players on 6x6: Red's b2b3 splinters off Blue's king and rook (a1, b1), Blue's only
+/// types, so Blue is out with two knockouts while Red and Green play on. A win claimed for Blue
+/// is refuted at once: a player who is out never wins. Searching the continuations instead (what
+/// referee did) stops at its bound, and the claim stayed unchecked.
+const BLUE_IS_OUT: &str = "[Game \"Splinter Quad\"]
+[Size \"6\"]
+[Players \"3\"]
+
+Setup:
+a  b  c  d  e  f
+2K 2R .. .. .. .. 1.
+.. 1K .. .. .. .. 2.
+.. 1P 3K .. .. .. 3.
+.. .. 3P .. .. .. 4.
+.. .. .. .. .. .. 5.
+.. .. .. .. .. .. 6.
+
+1. b2b3 RESULT
+";
+
+#[test]
+fn a_win_claimed_for_a_player_who_is_out_is_refuted_without_a_search() {
+    let (v, human) = without_a_search(&BLUE_IS_OUT.replace("RESULT", "0-1-0"));
+    let claim = result_claim(&v);
+    assert_eq!(claim.status, ClaimStatus::Refuted, "{}", claim.detail);
+    assert_eq!(
+        claim.detail,
+        "the record stops before the game is over, but Blue is out of the game (2 knockouts), and a player who is \
+         out never wins: no continuation gives Blue wins (no search needed)"
+    );
+    assert_eq!((v.status, v.game_over), (Status::Refuted, false));
+    // The players still in are left to the search, which its bound stops here.
+    for token in ["1-0-0", "0-0-1", "0-0-0"] {
+        let (v, _) = without_a_search(&BLUE_IS_OUT.replace("RESULT", token));
+        assert_eq!(result_claim(&v).status, ClaimStatus::Unchecked(Unchecked::SearchLimit), "{token}");
+    }
+    insta::assert_snapshot!(human);
+}
+
+/// Quadraphages from a start code late in a game: X 39 and O 37 marked cells, one empty cell
+/// (a3), O to move in phase (a) with 8 in force, and no O stone can move 8: `----`.
+const ONE_EMPTY_CELL: &str = "Startup: quadraphages_xooxoXxxo/xxoooxxoX/1xoxooxox/ooxooxxxx/xoooOxxox/xxxxoxxoo/\
+                              xoxooxxoo/xxxoooxoO/oxxooxoox_oa8_i2.f1-e5.i8\n1. ---- ";
+
+#[test]
+fn a_claim_the_marks_left_to_make_settle_is_judged_without_a_search() {
+    let no_empty = ONE_EMPTY_CELL.replace("/1xoxooxox/", "/xxoxooxox/");
+    let cases = [
+        // A step marks one cell and lands on an empty one: X keeps 39, O ends with 38 at most.
+        (ONE_EMPTY_CELL.to_string(), "X wins", ClaimStatus::Confirmed),
+        (ONE_EMPTY_CELL.to_string(), "O wins", ClaimStatus::Refuted),
+        // Neither 50-30 nor, counting the stones under each side, 48-28 is in reach.
+        (ONE_EMPTY_CELL.to_string(), "X wins 50-30", ClaimStatus::Refuted),
+        // 40-37 and 39-38 both are: only a search can tell.
+        (ONE_EMPTY_CELL.to_string(), "X wins 40-37", ClaimStatus::Unchecked(Unchecked::SearchLimit)),
+        // No empty cell: no stone moves again, and the score stands at 40-37.
+        (no_empty.clone(), "X wins 40-37", ClaimStatus::Confirmed),
+        (no_empty.clone(), "X wins 42-39", ClaimStatus::Confirmed),
+        (no_empty, "X wins 40-36", ClaimStatus::Refuted),
+    ];
+    let mut log = String::new();
+    for (start, claim, want) in cases {
+        let (v, human) = without_a_search(&format!("{start}{claim}\n"));
+        let c = result_claim(&v);
+        assert_eq!(c.status, want, "{claim}: {}", c.detail);
+        assert!(!v.game_over);
+        assert_eq!(v.status, if want == ClaimStatus::Refuted { Status::Refuted } else { Status::Valid }, "{claim}");
+        if want != ClaimStatus::Unchecked(Unchecked::SearchLimit) {
+            assert!(c.detail.ends_with("(no search needed)"), "{}", c.detail);
+        }
+        log.push_str(&format!("`{claim}`: {}: {}\n", c.status.name(), c.detail));
+        if claim == "O wins" {
+            log.push_str(&human);
+        }
+    }
+    insta::assert_snapshot!(log);
 }
 
 /// A Quarod game on an 8x8 board cut after two moves, claiming `token`: far too open to search.

@@ -14,17 +14,42 @@ fn the_summary_counts_records_files_and_statuses() {
     assert_eq!(code, 1);
     let summary = err.lines().last().unwrap();
     assert!(
-        summary.starts_with("referee: 4 records in 3 files: 1 valid, 2 illegal, 1 syntax error, 0 undecided; "),
+        summary
+            .starts_with("referee: 4 records in 3 files: 1 valid, 2 illegal, 0 refuted, 1 syntax error, 0 undecided; "),
         "{summary}"
     );
     assert!(summary.ends_with(" records/s)"), "{summary}");
     let (_, _, err) = run(&["verify", "--format", "json", VALID, "no/such.txt", "Cargo.toml"]);
     assert!(
         err.contains(
-            "1 record in 2 files: 1 valid, 0 illegal, 0 syntax errors, 0 undecided; 1 file without records; 1 input unreadable;"
+            "1 record in 2 files: 1 valid, 0 illegal, 0 refuted, 0 syntax errors, 0 undecided; 1 file without records; 1 input unreadable;"
         ),
         "{err}"
     );
+}
+
+/// A record whose moves are all legal but whose claim is false is `refuted`, not `illegal`: in
+/// the human report, `--format short`, the JSON and the summary, and it fails the run (exit 1).
+#[test]
+fn a_false_claim_with_legal_moves_is_refuted_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("refuted.txt");
+    // A finished game Black wins (`referee random --game quarod --size 4 --seed 3`), claimed for
+    // White: the moves are all legal, the claim is false.
+    let moves = "1. b3b2 c2c1 2. c3d3 c2xb2 3. b4a4 c2xc3 4. d4c4 b1a1 5. d2d1 a2a3 6. a2xa1\n\
+                 c4xb4 7. c3xc4 pass 8. pass 0-1\n";
+    std::fs::write(&file, format!("[Game \"Quarod\"]\n[Size \"4\"]\n\n{moves}")).unwrap();
+    let file = arg(&file);
+    let mut shown = String::new();
+    for format in ["human", "short", "json"] {
+        let (code, out, err) = run(&["verify", "--format", format, file]);
+        assert_eq!(code, 1, "{format}");
+        let summary = err.lines().last().unwrap();
+        assert!(summary.contains(": 0 valid, 0 illegal, 1 refuted, 0 syntax errors, 0 undecided; "), "{summary}");
+        shown.push_str(&format!("--- {format}\n{}", out.replace(file, "refuted.txt")));
+    }
+    assert_eq!(json_lines(&shown[shown.find("--- json").unwrap() + 9..])[0]["status"].as_str(), Some("refuted"));
+    insta::assert_snapshot!(shown);
 }
 
 #[test]
@@ -151,7 +176,7 @@ fn json_fields_come_in_the_documented_order() {
     );
 
     let v = json_lines(&out);
-    assert_eq!((v[0]["schema"].as_u64(), v[0]["line"].as_u64()), (Some(1), Some(1)));
+    assert_eq!((v[0]["schema"].as_u64(), v[0]["line"].as_u64()), (Some(2), Some(1)));
     assert!(lines[0].contains("\"score\":{\"X\":6,\"O\":5}"), "turn order, whole numbers: {}", lines[0]);
     assert_eq!(v[2]["winner"].as_str(), Some("Black"));
     assert!(lines[2].contains("\"score\":{\"Black\":4.5,\"White\":1}"), "half points: {}", lines[2]);

@@ -227,6 +227,44 @@ fn assert_legal_moves_match_check(pos: &Splinter) {
         assert!(pos.is_in(pos.to_move()));
         assert!(legal.len() >= 2, "{}", diagram(pos));
     }
+    assert_distinct_moves_name_each_move_once(pos, &legal);
+}
+
+/// `distinct_moves` names each legal move once for what it does: every legal move (a choice of
+/// group written with any of the group's squares) leaves the position one distinct move leaves,
+/// by the same step; distinct moves of one step leave different positions (but an empty board);
+/// and each is written canonically, every choice the group's first square in reading order (no
+/// other way to write it names a square before), in a token the notation reads back to the same
+/// move.
+fn assert_distinct_moves_name_each_move_once(pos: &Splinter, legal: &[SplinterMove]) {
+    let after = |m: SplinterMove| {
+        let mut p = pos.clone();
+        p.play_unchecked(m);
+        p
+    };
+    let distinct: Vec<(SplinterMove, Splinter)> = pos.distinct_moves().into_iter().map(|m| (m, after(m))).collect();
+    for (i, (d, reached)) in distinct.iter().enumerate() {
+        assert!(legal.contains(d), "{} is not legal\n{}", pos.write_move(*d), diagram(pos));
+        let written = pos.write_move(*d);
+        assert_eq!(pos.resolve(Splinter::parse_move(&written).unwrap()), Ok(*d), "{written}");
+        // Keeping different groups leaves different pieces, unless no piece is left at all
+        // (everybody goes out): those stay two moves, of one outcome.
+        let same = |o: &(SplinterMove, Splinter)| (o.0.from, o.0.to, &o.1) == (d.from, d.to, reached);
+        let empty = reached.geometry().cells().all(|c| reached.piece(c).is_none());
+        assert!(empty || !distinct[i + 1..].iter().any(same), "{written} twice\n{}", diagram(pos));
+    }
+    for &m in legal {
+        let reached = after(m);
+        let Some((d, _)) = distinct.iter().find(|(d, p)| (d.from, d.to) == (m.from, m.to) && *p == reached) else {
+            panic!("{} has no distinct move\n{}", pos.write_move(m), diagram(pos));
+        };
+        assert!(
+            d.choices().zip(m.choices()).all(|(a, b)| a.0 <= b.0),
+            "{} before {}",
+            pos.write_move(m),
+            pos.write_move(*d)
+        );
+    }
 }
 
 /// RULINGS Splinter Quad 1: the default starts for two, three and four players: one block of
@@ -836,6 +874,33 @@ const TWO_TIES: &str = "1P 2P 3K .. .. ..
                         .. .. .. .. 2K 2R
                         .. .. .. .. 2B 2P
                         .. .. .. .. .. ..";
+
+/// The legal moves a report lists where a move is illegal: each move once, its choices of group
+/// named canonically by the group's first square in reading order, and counted once. From
+/// [`TWO_TIES`], d3's steps east and south meet ties between groups of 5 (and, after Blue goes
+/// out, of 2): written with every square of each group they were 73 tokens for 23 moves.
+#[test]
+fn a_report_lists_and_counts_each_legal_move_once() {
+    let start = board(3, TWO_TIES);
+    let setup: Vec<String> = TWO_TIES
+        .lines()
+        .enumerate()
+        .map(|(i, row)| format!("{} {}.", row.split_whitespace().collect::<Vec<_>>().join(" "), i + 1))
+        .collect();
+    let text = format!(
+        "[Game \"Splinter Quad\"]\n[Size \"6\"]\n[Players \"3\"]\n\nSetup:\na  b  c  d  e  f\n{}\n\n1. f6f5 *\n",
+        setup.join("\n")
+    );
+    let v = &referee::verify::verify_source(&text, Default::default())[0];
+    let p = &v.problems[0];
+    let distinct = start.distinct_moves();
+    assert_eq!((p.legal_count as usize, distinct.len(), start.legal_moves().len()), (23, 23, 73));
+    let written: Vec<String> = distinct.iter().map(|&m| start.write_move(m)).collect();
+    assert_eq!(p.legal, written);
+    assert_eq!(written.iter().collect::<HashSet<_>>().len(), written.len(), "{written:?}");
+    let source = referee::report::Source::new("two-ties.txt", std::sync::Arc::new(text.clone()));
+    insta::assert_snapshot!(referee::report::human(&source, v, Default::default()));
+}
 
 /// RULINGS Splinter Quad 4 and 5: when the pieces of a player who goes out leave the board and
 /// the rest splits into equal largest groups again, the mover chooses again: a second `/square`,

@@ -23,7 +23,8 @@ mod verify;
 const EXIT_CODES: &str = "\
 Exit codes:
   0  every record is valid
-  1  some record is not valid (illegal, syntax error, undecided, refuted claim), or a file holds no record
+  1  some record is not valid (illegal, refuted: a false claim, syntax error, undecided), or a file
+     holds no record
   2  the run could not do its job: an input could not be read (missing, not permitted, not UTF-8),
      or a usage error";
 

@@ -124,7 +124,7 @@ pub fn not_replayable(name: &str, src: &str, index: usize, game: Option<GameKind
     let what = match verdict.status {
         Status::SyntaxError => "a syntax error",
         Status::Undecided => "undecided",
-        Status::Valid | Status::Illegal => return None,
+        Status::Valid | Status::Illegal | Status::Refuted => return None,
     };
     let source = Source::new(name, Arc::new(src.to_string()));
     // Standard error closed or full changes nothing: the exit code says it all.

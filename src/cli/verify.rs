@@ -121,6 +121,7 @@ struct Tally {
     records: usize,
     valid: usize,
     illegal: usize,
+    refuted: usize,
     syntax_errors: usize,
     undecided: usize,
     without_records: usize,
@@ -133,6 +134,7 @@ impl Tally {
         *match status {
             Status::Valid => &mut self.valid,
             Status::Illegal => &mut self.illegal,
+            Status::Refuted => &mut self.refuted,
             Status::SyntaxError => &mut self.syntax_errors,
             Status::Undecided => &mut self.undecided,
         } += 1;
@@ -157,16 +159,17 @@ impl Tally {
         }
     }
 
-    /// `212 records in 95 files: 180 valid, 20 illegal, 10 syntax errors, 2 undecided; 3 files
-    /// without records; 0.41 s (517 records/s)`
+    /// `212 records in 95 files: 180 valid, 16 illegal, 4 refuted, 10 syntax errors, 2 undecided;
+    /// 3 files without records; 0.41 s (517 records/s)`
     fn summary(&self, elapsed: Duration) -> String {
         let n = |count: usize, one: &str, many: &str| format!("{count} {}", if count == 1 { one } else { many });
         let mut s = format!(
-            "{} in {}: {} valid, {} illegal, {}, {} undecided",
+            "{} in {}: {} valid, {} illegal, {} refuted, {}, {} undecided",
             n(self.records, "record", "records"),
             n(self.files, "file", "files"),
             self.valid,
             self.illegal,
+            self.refuted,
             n(self.syntax_errors, "syntax error", "syntax errors"),
             self.undecided,
         );

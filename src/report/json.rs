@@ -6,8 +6,9 @@ use serde::Serialize;
 use super::{FileProblem, FileStatus, Source};
 use crate::verdict::{ClaimCheck, ClaimKind, Problem, ProblemKind, Status, Unchecked, Verdict};
 
-/// The version of the objects' layout: raised when a field changes meaning or goes away.
-pub const SCHEMA: u32 = 1;
+/// The version of the objects' layout: raised when a field changes meaning or goes away, or a
+/// field gains a value (2: the status `refuted`).
+pub const SCHEMA: u32 = 2;
 
 #[derive(Serialize)]
 struct RecordLine<'a> {
@@ -284,7 +285,7 @@ mod tests {
         };
         assert_eq!(
             file_json_line(&p),
-            r#"{"schema":1,"file":"a.txt","index":0,"line":2,"game":null,"status":"unreadable","moves":0,"game_over":false,"winner":null,"score":{},"position":null,"errors":[{"kind":"input","line":2,"column":21,"token":"","message":"not valid UTF-8","legal":[],"legal_count":0}],"claims":[],"notes":[]}"#
+            r#"{"schema":2,"file":"a.txt","index":0,"line":2,"game":null,"status":"unreadable","moves":0,"game_over":false,"winner":null,"score":{},"position":null,"errors":[{"kind":"input","line":2,"column":21,"token":"","message":"not valid UTF-8","legal":[],"legal_count":0}],"claims":[],"notes":[]}"#
         );
     }
 }

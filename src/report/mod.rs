@@ -180,11 +180,13 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
-/// A record's status as reports write it: `valid`, `illegal`, `syntax_error`, `undecided`.
+/// A record's status as reports write it: `valid`, `illegal`, `refuted`, `syntax_error`,
+/// `undecided`.
 pub fn status_name(s: Status) -> &'static str {
     match s {
         Status::Valid => "valid",
         Status::Illegal => "illegal",
+        Status::Refuted => "refuted",
         Status::SyntaxError => "syntax_error",
         Status::Undecided => "undecided",
     }
@@ -237,7 +239,7 @@ impl From<Status> for Tone {
         match s {
             Status::Valid => Tone::Good,
             Status::Undecided => Tone::Doubt,
-            Status::Illegal | Status::SyntaxError => Tone::Bad,
+            Status::Illegal | Status::Refuted | Status::SyntaxError => Tone::Bad,
         }
     }
 }

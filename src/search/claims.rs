@@ -74,9 +74,27 @@ pub fn reachable_words(names: &[&str], results: &[Option<u8>]) -> String {
     }
 }
 
-/// Judges a claimed winner (`None`: nobody wins) of a game that is not over, by searching every
-/// continuation within what is left of `budget`.
+/// Judges a claimed winner (`None`: nobody wins) of a game that is not over without a search,
+/// where the rules settle it at once ([`Recorded::cannot_win`]: a Splinter Quad player who is out);
+/// `None` when only a search can tell.
+pub fn settled<G: Recorded>(position: &G, claimed: Option<u8>) -> Option<(ClaimStatus, String)> {
+    let why = position.cannot_win(usize::from(claimed?))?;
+    Some((
+        ClaimStatus::Refuted,
+        format!(
+            "the record stops before the game is over, but {why}: no continuation gives {} (no search needed)",
+            stated(position.player_names(), claimed)
+        ),
+    ))
+}
+
+/// Judges a claimed winner (`None`: nobody wins) of a game that is not over: at once where the
+/// rules settle it ([`settled`]), else by searching every continuation within what is left of
+/// `budget`.
 pub fn judge<G: Recorded>(position: &G, claimed: Option<u8>, budget: &mut SearchBudget) -> (ClaimStatus, String) {
+    if let Some(settled) = settled(position, claimed) {
+        return settled;
+    }
     let found = match budget.spend(|limits| winners(position, limits)) {
         Err(why) => return (ClaimStatus::Unchecked(Unchecked::SearchLimit), why.to_string()),
         Ok(found) => found,

@@ -1,7 +1,7 @@
 //! Checking what a record claims: its result (a score, a resignation) and its final diagram.
 
 use super::analysis::{analyse, Analysis};
-use super::rules::{Phages, Side};
+use super::rules::{Content, Phages, Side};
 use crate::game::Game;
 use crate::record::{Record, Token, TokenKind};
 use crate::replay::Replay;
@@ -140,6 +140,9 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
                     None => (ClaimStatus::Refuted, format!("the game is over: {}", result_words(marks, stones))),
                 };
             }
+            if let Some(settled) = settled(position, stones, claimant, score, &stated) {
+                return settled;
+            }
             match budget.spend(|limits| analyse(position, limits)) {
                 Err(why) => (ClaimStatus::Unchecked(Unchecked::SearchLimit), why.to_string()),
                 Ok(a) => judge_continuations(&a, stones, claimant, score, &stated),
@@ -184,6 +187,64 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
         out.push(ClaimCheck::final_position(d.span.clone(), (status, detail), replay.violations_accepted()));
     }
     out
+}
+
+/// A claim on a game that is not over, judged without a search where the counts settle it. A
+/// step lands on an empty cell and marks the one it leaves, and nothing else adds or removes a
+/// mark: from here each side ends with at least the marks it has, and both sides together gain at
+/// most one mark per empty cell. With no empty cell left no stone can move again, and the score
+/// stands. `None` when only a search can tell.
+fn settled(
+    position: &Phages,
+    stones: u16,
+    claimant: Side,
+    score: Option<(u16, u16)>,
+    stated: &str,
+) -> Option<(ClaimStatus, String)> {
+    let g = position.geometry();
+    let empty = g.cells().filter(|&c| position.content(c) == Content::Empty).count() as u32;
+    let s = position.score();
+    let marks = (s.marks[0], s.marks[1]);
+    let stops = "the record stops before the game is over, but";
+    if empty == 0 {
+        let words = result_words(marks, stones);
+        return Some(match holds(marks, stones, claimant, score) {
+            Some(how) => (
+                ClaimStatus::Confirmed,
+                format!("{stops} no empty cell is left, so no stone can move again and the score stands: {words}; the claim holds {how} (no search needed)"),
+            ),
+            None => (
+                ClaimStatus::Refuted,
+                format!("{stops} no empty cell is left, so no stone can move again and the score stands: {words} (no search needed)"),
+            ),
+        });
+    }
+    let (mine, theirs) = (u32::from(s.marks[claimant.index()]), u32::from(s.marks[claimant.opponent().index()]));
+    let cells = |n: u32, what: &str| format!("{n} {what} cell{}", if n == 1 { "" } else { "s" });
+    let counts = format!(
+        "{claimant} has {} and {} {theirs}, with {} left, and each step marks one cell",
+        cells(mine, "marked"),
+        claimant.opponent(),
+        cells(empty, "empty")
+    );
+    // A final score (claimant's marks, the other side's) that the counts allow, won by the claimant.
+    let allowed = |(w, l): (u32, u32)| w > l && w >= mine && l >= theirs && (w - mine) + (l - theirs) <= empty;
+    let possible = match score {
+        None => mine + empty > theirs,
+        Some((a, b)) => {
+            let (a, b, stones) = (u32::from(a), u32::from(b), u32::from(stones));
+            allowed((a, b)) || (a >= stones && b >= stones && allowed((a - stones, b - stones)))
+        }
+    };
+    if !possible {
+        return Some((
+            ClaimStatus::Refuted,
+            format!("{stops} {counts}: no continuation gives {stated} (no search needed)"),
+        ));
+    }
+    (score.is_none() && mine > theirs + empty).then(|| {
+        (ClaimStatus::Confirmed, format!("{stops} {counts}: every continuation gives {stated} (no search needed)"))
+    })
 }
 
 fn judge_continuations(

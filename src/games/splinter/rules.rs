@@ -912,6 +912,50 @@ impl Splinter {
             }
     }
 
+    /// The legal moves: with `every_name`, each choice of group written with every square of the
+    /// group ([`Game::legal_moves`]); without, with the group's first square in reading order only,
+    /// so that each move that does something else comes once ([`Game::distinct_moves`]).
+    fn moves(&self, every_name: bool) -> Vec<SplinterMove> {
+        if self.ending.is_some() {
+            return Vec::new();
+        }
+        let grid = self.grid();
+        let graph = Graph::new(grid, &self.squares);
+        let mut moves = Vec::with_capacity(KING.len() * self.pieces(self.to_move) as usize);
+        let mut others = [0; MAX_PIECES];
+        for (i, &from) in graph.cells[..graph.count].iter().enumerate() {
+            if self.piece(from).is_none_or(|p| p.player != self.to_move) {
+                continue;
+            }
+            // The groups of the other pieces, the same for all the steps of this piece: all of
+            // them, if the pieces are one group and those around this one touch each other (see
+            // `settles_at_once`), else found on the graph.
+            let found = if self.one_group && RING_GROUPS[self.around(from) as usize] <= 1 {
+                others[0] = graph.all() & !(1 << i);
+                (others[0] != 0) as usize
+            } else {
+                graph.groups_without(i, &mut others)
+            };
+            let at = grid.xy(from);
+            for (dir, &d) in KING.iter().enumerate() {
+                let Some(to) = grid.at(at.0 + d.dcol as i32, at.1 + d.drow as i32) else { continue };
+                let s = self.line_at(from, at, dir);
+                if s.returning.is_some() {
+                    continue;
+                }
+                if self.settles_without_tie(&s, &graph, &others[..found]) {
+                    moves.push(SplinterMove::step(from, to));
+                    continue;
+                }
+                let mut buffer = [None; MAX_CELLS];
+                let mut settling = Settling::new(self, self.copy_to(&mut buffer), false);
+                settling.slide(&s);
+                choose(settling, SplinterMove::step(from, to), 0, every_name, &mut moves);
+            }
+        }
+        moves
+    }
+
     /// Whether a step settles with no tie to decide (so that it is written with no choice of
     /// group), given `graph`, the pieces' graph, and `others`, the groups of the pieces but the
     /// moved one (for `legal_moves`, which finds them once for all the steps of a piece). `false`
@@ -1674,9 +1718,10 @@ impl<'a> Settling<'a> {
 
 /// Adds to `out` every legal way to write `m`, a move settling from `s` whose first `depth` ties
 /// are decided: for the next tie, each of the largest groups in the order of their first squares,
-/// named by each of its squares in reading order, each followed by every way to decide the ties
-/// that come after it; `m` itself when no tie is left.
-fn choose(mut s: Settling, m: SplinterMove, depth: usize, out: &mut Vec<SplinterMove>) {
+/// named by each of its squares in reading order (`every_name`; else by its first square only, the
+/// canonical name), each followed by every way to decide the ties that come after it; `m` itself
+/// when no tie is left.
+fn choose(mut s: Settling, m: SplinterMove, depth: usize, every_name: bool, out: &mut Vec<SplinterMove>) {
     let Some(tie) = s.next_tie() else {
         out.push(m);
         return;
@@ -1694,7 +1739,10 @@ fn choose(mut s: Settling, m: SplinterMove, depth: usize, out: &mut Vec<Splinter
         let mut named = m;
         named.keep[depth] = cells.next();
         let start = out.len();
-        choose(kept, named, depth + 1, out);
+        choose(kept, named, depth + 1, every_name, out);
+        if !every_name {
+            continue;
+        }
         let end = out.len();
         for c in cells {
             for i in start..end {
@@ -1771,44 +1819,11 @@ impl Game for Splinter {
     }
 
     fn legal_moves(&self) -> Vec<SplinterMove> {
-        if self.ending.is_some() {
-            return Vec::new();
-        }
-        let grid = self.grid();
-        let graph = Graph::new(grid, &self.squares);
-        let mut moves = Vec::with_capacity(KING.len() * self.pieces(self.to_move) as usize);
-        let mut others = [0; MAX_PIECES];
-        for (i, &from) in graph.cells[..graph.count].iter().enumerate() {
-            if self.piece(from).is_none_or(|p| p.player != self.to_move) {
-                continue;
-            }
-            // The groups of the other pieces, the same for all the steps of this piece: all of
-            // them, if the pieces are one group and those around this one touch each other (see
-            // `settles_at_once`), else found on the graph.
-            let found = if self.one_group && RING_GROUPS[self.around(from) as usize] <= 1 {
-                others[0] = graph.all() & !(1 << i);
-                (others[0] != 0) as usize
-            } else {
-                graph.groups_without(i, &mut others)
-            };
-            let at = grid.xy(from);
-            for (dir, &d) in KING.iter().enumerate() {
-                let Some(to) = grid.at(at.0 + d.dcol as i32, at.1 + d.drow as i32) else { continue };
-                let s = self.line_at(from, at, dir);
-                if s.returning.is_some() {
-                    continue;
-                }
-                if self.settles_without_tie(&s, &graph, &others[..found]) {
-                    moves.push(SplinterMove::step(from, to));
-                    continue;
-                }
-                let mut buffer = [None; MAX_CELLS];
-                let mut settling = Settling::new(self, self.copy_to(&mut buffer), false);
-                settling.slide(&s);
-                choose(settling, SplinterMove::step(from, to), 0, &mut moves);
-            }
-        }
-        moves
+        self.moves(true)
+    }
+
+    fn distinct_moves(&self) -> Vec<SplinterMove> {
+        self.moves(false)
     }
 
     /// Most moves settle at once (`settles_at_once`): they are not settled here, only looked at
@@ -1939,6 +1954,24 @@ impl Recorded for Splinter {
         match &self.ending {
             Some(e @ Ending::NoStart { .. }) => Some(e.to_string()),
             _ => None,
+        }
+    }
+
+    /// A player who is out never wins: the last player standing is in, and a tie-break (a move
+    /// that puts out every player still in, the quiet-move rule) ranks only the players who were
+    /// in before the move.
+    fn cannot_win(&self, player: usize) -> Option<String> {
+        let p = *self.player_list().get(player)?;
+        match self.standing(p) {
+            Standing::In => None,
+            Standing::Out { knockouts, pieces } => {
+                let had = match (knockouts, pieces) {
+                    (k, _) if k >= 2 => count(k as usize, "knockout"),
+                    (_, 0) => "no piece left".to_string(),
+                    (k, n) => format!("{} and {}", count(k as usize, "knockout"), count(n as usize, "piece")),
+                };
+                Some(format!("{p} is out of the game ({had}), and a player who is out never wins"))
+            }
         }
     }
 }
