@@ -20,7 +20,7 @@ use crate::games::phages::Side;
 use crate::geometry::{CellLabel, Geometry};
 
 pub use cursor::{without_bom, Lines};
-pub use lines::{classify, token_kind, LineKind};
+pub use lines::{classify, token_kind, LineKind, Row};
 
 /// Byte offsets into the file.
 pub type Span = Range<usize>;
@@ -194,6 +194,53 @@ impl<'a> Record<'a> {
             (None, Some(g)) => Some((from_geometry(g), Some(g))),
             (None, None) => None,
         }
+    }
+}
+
+/// Most tokens (moves, numbers, claims, results) read of one record. Real records have at most a
+/// few thousand (a random Quarod game on the largest board, 26x26, about 1,500; a Splinter Quad
+/// game ends after 100 moves without a capture), so this is far above any game, yet the tokens of
+/// a record at the limit take a few megabytes: without it, one line of 200 MB of `----` made 40
+/// million tokens and a failed allocation of 1.9 GB.
+pub const MAX_TOKENS: usize = 100_000;
+
+/// The tokens of one record as they are read: at most [`MAX_TOKENS`]. The first token past them
+/// is a syntax error; the record's further tokens are still read, to find where it ends, but not
+/// kept.
+#[derive(Default)]
+pub(crate) struct Tokens<'a> {
+    list: Vec<Token<'a>>,
+    /// Whether a token past the limit was met (and its error given).
+    full: bool,
+}
+
+impl<'a> Tokens<'a> {
+    /// Keeps `token`, or, at the first token past [`MAX_TOKENS`], adds its error to `errors`.
+    pub(crate) fn push(&mut self, token: Token<'a>, errors: &mut Vec<SyntaxError>) {
+        if self.list.len() < MAX_TOKENS {
+            self.list.push(token);
+        } else if !self.full {
+            self.full = true;
+            let message = format!(
+                "this is token {} of the record: referee reads at most {MAX_TOKENS} tokens of one record, far \
+                 more than any real game has, so this record is not verified",
+                MAX_TOKENS + 1
+            );
+            push_capped(errors, SyntaxError { span: token.span, message });
+        }
+    }
+
+    /// The tokens kept.
+    pub(crate) fn into_vec(self) -> Vec<Token<'a>> {
+        self.list
+    }
+}
+
+impl<'a> std::ops::Deref for Tokens<'a> {
+    type Target = [Token<'a>];
+
+    fn deref(&self) -> &[Token<'a>] {
+        &self.list
     }
 }
 
