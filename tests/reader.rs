@@ -2,7 +2,7 @@
 //! each read by its own game; one test per case a user met, each on a small input written for it.
 
 use referee::game::GameKind;
-use referee::record::{self, Found, MAX_SYNTAX_ERRORS};
+use referee::record::{self, Found, MAX_SYNTAX_ERRORS, MAX_TOKENS};
 use referee::report;
 use referee::verdict::{ClaimStatus, ProblemKind, Status, Verdict, LEGAL_LISTED};
 use referee::verify::{position_diagram, verify_source, VerifyOptions};
@@ -222,6 +222,61 @@ fn a_board_too_small_for_any_start_is_undecided() {
         ["there is no game: the 4x4 board is too small for the default start of 4 players (a 6x6 block), and no setup diagram was given"]
     );
     assert!(v.claims.is_empty());
+}
+
+#[test]
+fn a_record_past_the_token_limit_is_a_syntax_error_at_its_first_token_too_many() {
+    // One line of stays after a legal start, in either notation: the tokens past the limit are
+    // not held, and the error says where and why.
+    let published =
+        format!("_xx_ _oo_\n1. .... .... 8 a7i7 i3a3 c1c9 g9g1 6 c9c3 g1a1 {}\n", "---- ".repeat(MAX_TOKENS));
+    let common = format!("[Game \"Quarod\"]\n[Size \"4\"]\n\n1. {}*\n", "pass ".repeat(MAX_TOKENS + 10));
+    for (text, first) in [(published, 10), (common, 0)] {
+        let v = &verify(&text)[0];
+        assert_eq!(v.status, Status::SyntaxError);
+        assert_eq!(
+            messages(v),
+            [format!(
+                "this is token {} of the record: referee reads at most {MAX_TOKENS} tokens of one record, far more \
+                 than any real game has, so this record is not verified",
+                MAX_TOKENS + 1
+            )]
+        );
+        // The record's own tokens before the stays or passes, then the stays or passes up to it.
+        let span = v.problems[0].span.clone();
+        let token = &text[span.clone()];
+        assert!(token == "----" || token == "pass", "{token}");
+        let before = text[..span.start].split_ascii_whitespace().filter(|w| *w == token).count();
+        assert_eq!(before + first, MAX_TOKENS, "the error is at the first token past the limit");
+    }
+    // At the limit a record is read as any other.
+    let text = format!("[Game \"Quarod\"]\n[Size \"4\"]\n\n1. {}*\n", "pass ".repeat(MAX_TOKENS - 1));
+    assert_ne!(verify(&text)[0].status, Status::SyntaxError);
+}
+
+#[test]
+fn diagrams_with_rows_past_any_board_are_located_syntax_errors() {
+    let row = |n: usize, number: usize| format!("{}{number}\n", ". ".repeat(n));
+    let moves = "_xx_ _oo_\n1. .... .... 8 a7i7 i3a3 c1c9 g9g1 6 c9c3 g1a1\n";
+    let published_long_row = format!("Startup:\n{}{}{moves}", row(30, 1), row(30, 2));
+    let published_many_rows = format!("Startup:\n{}{moves}", (1..=30).map(|r| row(1, r)).collect::<String>());
+    let common_long_row = format!(
+        "[Game \"Quarod\"]\n\nSetup:\na b c d\n{}{}\n1. pass *\n",
+        row(30, 1),
+        (2..=4).map(|r| row(4, r)).collect::<String>()
+    );
+    let common_many_rows = format!(
+        "[Game \"Quarod\"]\n\nSetup:\na b c d\n{}\n1. pass *\n",
+        (1..=30).map(|r| row(1, r)).collect::<String>()
+    );
+    let mut out = Vec::new();
+    for text in [published_long_row, published_many_rows, common_long_row, common_many_rows] {
+        let v = &verify(&text)[0];
+        assert_eq!(v.status, Status::SyntaxError, "{text}");
+        assert_eq!(v.problems.len(), 1, "{:?}", messages(v));
+        out.push(reports(&text));
+    }
+    insta::assert_snapshot!(out.join("\n"));
 }
 
 #[test]

@@ -5,7 +5,10 @@
 //! Only syntax is checked here; move tokens are handed to their game as text with spans.
 
 use super::cursor::Lines;
-use super::{cap_syntax_errors, push_capped, Span, SyntaxError, Token, TokenKind, Tokens};
+use super::{
+    cap_syntax_errors, push_capped, row_past_any_board, rows_past_any_board, Span, SyntaxError, Token, TokenKind,
+    Tokens,
+};
 use crate::geometry::MAX_ROW_CELLS;
 
 /// A `[Name "value"]` pair.
@@ -136,10 +139,13 @@ fn letters_line(line: &str) -> bool {
     n >= 2
 }
 
+/// Glyphs of a diagram row, each with where it is.
+type Glyphs<'a> = Vec<(&'a str, Span)>;
+
 /// A diagram row: glyphs, then the row number (`1.` or `1`). Returns the first
 /// [`MAX_ROW_CELLS`] + 1 glyphs with where each is, how many glyphs the row has, and its number:
 /// a row of millions of cells costs its scan, not its cells.
-fn diagram_row(line: &str, at: usize) -> Option<(Vec<(&str, Span)>, usize, u16)> {
+fn diagram_row(line: &str, at: usize) -> Option<(Glyphs<'_>, usize, u16)> {
     // The row number first: most lines tried here are no row, and are told so without allocating.
     let last = line.split_ascii_whitespace().next_back()?;
     let number = crate::code::read_number(last.strip_suffix('.').unwrap_or(last), u64::from(u16::MAX)).ok()? as u16;
@@ -266,27 +272,19 @@ fn diagram_ahead<'a>(lines: &Lines<'a>) -> Option<Ahead<'a>> {
     if !letters_line(ahead.next()?.1) {
         return None;
     }
-    // The rows read, of which the first `MAX_ROW_CELLS` + 1 are kept, each with its first cells.
+    // The rows read, of which the first `MAX_ROW_CELLS` + 1 are kept, each with its first cells
+    // and how many it has.
     let mut rows = Vec::new();
+    let mut counts = Vec::new();
     let mut seen = 0;
-    let mut refused = None;
     let mut end = at;
     while let Some((a, l)) = ahead.peek() {
         match diagram_row(l, a) {
             Some((cells, count, n)) if n as usize == seen + 1 => {
                 seen += 1;
-                if count > MAX_ROW_CELLS && refused.is_none() {
-                    let span = cells[0].1.start..cells[cells.len() - 1].1.end;
-                    let message = format!(
-                        "row {n} of this diagram has {count} cells: no board has more than {MAX_ROW_CELLS} in a row"
-                    );
-                    refused = Some(SyntaxError { span, message });
-                }
                 if rows.len() <= MAX_ROW_CELLS {
                     rows.push(cells);
-                } else if refused.is_none() {
-                    let message = format!("this diagram has more than {MAX_ROW_CELLS} rows: no board has more");
-                    refused = Some(SyntaxError { span: a..a + l.trim_end().len(), message });
+                    counts.push(count);
                 }
             }
             _ => break,
@@ -294,6 +292,11 @@ fn diagram_ahead<'a>(lines: &Lines<'a>) -> Option<Ahead<'a>> {
         ahead.next();
         end = a + l.len();
     }
+    let row_span = |r: &Glyphs| r[0].1.start..r[r.len() - 1].1.end;
+    let refused = match counts.iter().position(|&c| c > MAX_ROW_CELLS) {
+        Some(k) => Some(row_past_any_board(k + 1, counts[k], row_span(&rows[k]))),
+        None => (seen > MAX_ROW_CELLS).then(|| rows_past_any_board(seen, row_span(&rows[MAX_ROW_CELLS]))),
+    };
     if rows.is_empty() {
         return None;
     }

@@ -9,8 +9,8 @@ use nom::{IResult, Parser};
 
 use super::cursor::Lines;
 use super::{
-    cap_syntax_errors, push_capped, ColumnHeader, Diagram, DiagramLabel, MoveLine, Record, Span, SyntaxError, Token,
-    TokenKind, Tokens,
+    cap_syntax_errors, push_capped, row_past_any_board, rows_past_any_board, ColumnHeader, Diagram, DiagramLabel,
+    MoveLine, Record, Span, SyntaxError, Token, TokenKind, Tokens,
 };
 
 use crate::game::GameKind;
@@ -383,20 +383,10 @@ fn build_diagram(label: DiagramLabel, rows: &[Row], seen: usize, span: Span) -> 
     // What no board has is refused before any shape is tried: only the first rows, and the first
     // cells of each, were kept.
     if let Some((k, row)) = rows.iter().enumerate().find(|(_, r)| r.count > MAX_ROW_CELLS) {
-        return Err(SyntaxError {
-            span: row_span(row),
-            message: format!(
-                "row {} of this diagram has {} cells: no board has more than {MAX_ROW_CELLS} in a row",
-                k + 1,
-                row.count
-            ),
-        });
+        return Err(row_past_any_board(k + 1, row.count, row_span(row)));
     }
     if seen > MAX_ROW_CELLS {
-        return Err(SyntaxError {
-            span: row_span(&rows[MAX_ROW_CELLS]),
-            message: format!("this diagram has {seen} rows: no board has more than {MAX_ROW_CELLS}"),
-        });
+        return Err(rows_past_any_board(seen, row_span(&rows[MAX_ROW_CELLS])));
     }
     let lengths: Vec<usize> = rows.iter().map(|r| r.count).collect();
     let geometry = diagram_shape(&lengths).ok_or_else(|| {

@@ -244,6 +244,22 @@ impl<'a> std::ops::Deref for Tokens<'a> {
     }
 }
 
+/// The error of a diagram row with more cells than any board's rows: `row` is its 1-based number,
+/// `count` its cells, `span` where its first cells are.
+fn row_past_any_board(row: usize, count: usize, span: Span) -> SyntaxError {
+    let message = format!(
+        "row {row} of this diagram has {count} cells: no board has more than {} in a row",
+        crate::geometry::MAX_ROW_CELLS
+    );
+    SyntaxError { span, message }
+}
+
+/// The error of a diagram of `rows` rows, more than any board has, at its first row too many.
+fn rows_past_any_board(rows: usize, span: Span) -> SyntaxError {
+    let message = format!("this diagram has {rows} rows: no board has more than {}", crate::geometry::MAX_ROW_CELLS);
+    SyntaxError { span, message }
+}
+
 /// Most syntax errors kept for one record, so that memory stays bounded on any input; past it
 /// the record says that more follow.
 pub const MAX_SYNTAX_ERRORS: usize = 100;
