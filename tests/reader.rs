@@ -2,7 +2,7 @@
 //! each read by its own game; one test per case a user met, each on a small input written for it.
 
 use referee::game::GameKind;
-use referee::record::{self, Found, MAX_SYNTAX_ERRORS, MAX_TOKENS};
+use referee::record::{self, Found, MAX_SYNTAX_ERRORS, MAX_TAGS, MAX_TOKENS};
 use referee::report;
 use referee::verdict::{ClaimStatus, ProblemKind, Status, Verdict, LEGAL_LISTED};
 use referee::verify::{position_diagram, verify_source, VerifyOptions};
@@ -238,7 +238,7 @@ fn a_record_past_the_token_limit_is_a_syntax_error_at_its_first_token_too_many()
             messages(v),
             [format!(
                 "this is token {} of the record: referee reads at most {MAX_TOKENS} tokens of one record, far more \
-                 than any real game has, so this record is not verified",
+                 than any real record has, so this record is not verified",
                 MAX_TOKENS + 1
             )]
         );
@@ -252,6 +252,27 @@ fn a_record_past_the_token_limit_is_a_syntax_error_at_its_first_token_too_many()
     // At the limit a record is read as any other.
     let text = format!("[Game \"Quarod\"]\n[Size \"4\"]\n\n1. {}*\n", "pass ".repeat(MAX_TOKENS - 1));
     assert_ne!(verify(&text)[0].status, Status::SyntaxError);
+}
+
+#[test]
+fn a_record_past_the_tag_limit_is_a_syntax_error_at_its_first_tag_too_many() {
+    let tag = |i: usize| format!("[T{i} \"v\"]");
+    let tags = |sep: &str| (1..=MAX_TAGS + 5).map(tag).collect::<Vec<_>>().join(sep);
+    for sep in [" ", "\n"] {
+        let text = format!("[Game \"Quarod\"]\n[Size \"4\"]\n{}\n\n1. a1b1 *\n", tags(sep));
+        let v = &verify(&text)[0];
+        assert_eq!(v.status, Status::SyntaxError);
+        assert_eq!(
+            messages(v),
+            [format!(
+                "this is tag {} of the record: referee reads at most {MAX_TAGS} tags of one record, far more than \
+                 any real record has, so this record is not verified",
+                MAX_TAGS + 1
+            )]
+        );
+        // `Game` and `Size` are the first two tags.
+        assert_eq!(&text[v.problems[0].span.clone()], tag(MAX_TAGS - 1));
+    }
 }
 
 #[test]

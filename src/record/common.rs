@@ -6,8 +6,8 @@
 
 use super::cursor::Lines;
 use super::{
-    cap_syntax_errors, push_capped, row_past_any_board, rows_past_any_board, Span, SyntaxError, Token, TokenKind,
-    Tokens,
+    cap_syntax_errors, push_capped, row_past_any_board, rows_past_any_board, Capped, Span, SyntaxError, Token,
+    TokenKind, Tokens,
 };
 use crate::geometry::MAX_ROW_CELLS;
 
@@ -104,26 +104,30 @@ fn tag_body(body: &str) -> Option<(&str, &str, &str)> {
     (!name.is_empty()).then_some((name, &quoted[..close], tail))
 }
 
-/// The tags on a line made only of tags, or `None` if the line is anything else.
-fn tag_line(line: &str, at: usize) -> Option<Result<Vec<Tag<'_>>, SyntaxError>> {
+/// Reads the tags of a line made only of tags onto `tags`, its error onto `errors`; `false` if
+/// the line is anything else. A line with a malformed tag gives none of its tags.
+fn tag_line<'a>(line: &'a str, at: usize, tags: &mut Capped<Tag<'a>>, errors: &mut Vec<SyntaxError>) -> bool {
     let trimmed = line.trim();
     if !trimmed.starts_with('[') {
-        return None;
+        return false;
     }
-    let mut tags = Vec::new();
+    let before = tags.len();
     let mut rest = trimmed;
     let offset = |s: &str| at + (s.as_ptr() as usize - line.as_ptr() as usize);
     while !rest.is_empty() {
         let Some((name, value, tail)) = rest.strip_prefix('[').and_then(tag_body) else {
             let end = rest.find(']').map_or(rest.len(), |e| e + 1);
             let span = offset(rest)..offset(rest) + end;
-            return Some(Err(SyntaxError { span, message: "a tag is written `[Name \"value\"]`".into() }));
+            tags.truncate(before);
+            push_capped(errors, SyntaxError { span, message: "a tag is written `[Name \"value\"]`".into() });
+            return true;
         };
         let vs = offset(value);
-        tags.push(Tag { name, value, span: offset(rest)..offset(tail), value_span: vs..vs + value.len() });
+        let span = offset(rest)..offset(tail);
+        tags.push(Tag { name, value, span: span.clone(), value_span: vs..vs + value.len() }, &span, errors);
         rest = tail.trim_start();
     }
-    Some(Ok(tags))
+    true
 }
 
 /// Column letters over (or under) a diagram: `a b c d` on square boards, or `abcdefghijk` over a
@@ -337,15 +341,15 @@ pub fn read_record<'a>(lines: &mut Lines<'a>) -> CommonRecord<'a> {
         final_position: None,
         syntax_errors: Vec::new(),
     };
+    let mut tags = Capped::tags();
     while let Some((at, line)) = lines.peek() {
-        let Some(tags) = tag_line(line, at) else { break };
-        lines.next();
-        match tags {
-            Ok(t) => r.tags.extend(t),
-            Err(e) => r.syntax_errors.push(e),
+        if !tag_line(line, at, &mut tags, &mut r.syntax_errors) {
+            break;
         }
+        lines.next();
         r.span.end = at + line.len();
     }
+    r.tags = tags.into_vec();
     for (first, again) in repeated_tags(r.tags.iter().map(|t| t.name)) {
         let (first, again) = (&r.tags[first], &r.tags[again]);
         let message = repeated_tag_message(first.name, first.value, "a record");
@@ -353,7 +357,7 @@ pub fn read_record<'a>(lines: &mut Lines<'a>) -> CommonRecord<'a> {
     }
     let mut in_comment: Option<usize> = None;
     let mut begun = false;
-    let mut tokens = Tokens::default();
+    let mut tokens = Tokens::tokens();
     loop {
         if in_comment.is_none() {
             let Some((_, line)) = lines.peek() else { break };
@@ -503,7 +507,7 @@ fn movetext_line<'a>(
         let word_start = at + (word.as_ptr() as usize - line.as_ptr() as usize);
         let kind = result_token(word).unwrap_or(TokenKind::Written);
         result = kind.is_claim();
-        tokens.push(Token { text: word, span: word_start..word_start + word.len(), kind }, &mut r.syntax_errors);
+        tokens.push_token(Token { text: word, span: word_start..word_start + word.len(), kind }, &mut r.syntax_errors);
     }
     if result {
         Line::Result

@@ -190,12 +190,12 @@ fn move_line<'a>(
     for (off, word) in words(rest).map(|(off, w)| (body + off, w)) {
         let span = at + off..at + off + word.len();
         if let Ok((_, kind)) = move_token(word) {
-            tokens.push(Token { text: word, span, kind }, errors);
+            tokens.push_token(Token { text: word, span, kind }, errors);
         } else if starts_claim(word) {
             let text = line[off..].trim_end();
             let span = at + off..at + off + text.len();
             match claim(text) {
-                Ok((_, kind)) => tokens.push(Token { text, span, kind }, errors),
+                Ok((_, kind)) => tokens.push_token(Token { text, span, kind }, errors),
                 Err(_) => errors.push(SyntaxError {
                     span,
                     message: format!("`{text}` is not a claimed result: write it like `and wins 40-39` or `X wins`"),
@@ -487,7 +487,7 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>) -> Option<Ele
             Some(Element::Diagram(build_diagram(label, &rows, seen, at..end), label))
         }
         LineKind::Move(_) => {
-            let (mut tokens, mut errors) = (Tokens::default(), Vec::new());
+            let (mut tokens, mut errors) = (Tokens::tokens(), Vec::new());
             let head = move_line_head(line, false).expect("classified as a move line");
             let mut moves = vec![move_line(line, at, head, &mut tokens, &mut errors)];
             while let Some((a, l)) = rest.peek() {
@@ -499,7 +499,7 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>) -> Option<Ele
                 }
                 if let LineKind::Prose(None) = classify(l, a, true) {
                     if let Some(token) = claim_only_line(l, a) {
-                        tokens.push(token, &mut errors);
+                        tokens.push_token(token, &mut errors);
                         moves.last_mut().expect("a movetext has a line").tokens.end = tokens.len();
                         rest.next();
                     }

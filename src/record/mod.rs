@@ -204,43 +204,77 @@ impl<'a> Record<'a> {
 /// million tokens and a failed allocation of 1.9 GB.
 pub const MAX_TOKENS: usize = 100_000;
 
-/// The tokens of one record as they are read: at most [`MAX_TOKENS`]. The first token past them
-/// is a syntax error; the record's further tokens are still read, to find where it ends, but not
-/// kept.
-#[derive(Default)]
-pub(crate) struct Tokens<'a> {
-    list: Vec<Token<'a>>,
-    /// Whether a token past the limit was met (and its error given).
+/// Most tags of one record. Real records have a dozen or two; without a limit, a line of 59 MB
+/// of tags took 970 MB and nearly two minutes.
+pub const MAX_TAGS: usize = 1000;
+
+/// What a record holds as it is read (its tokens, its tags), at most so many. The first item past
+/// them is a syntax error; the record's further items are still read, to find where it ends, but
+/// not kept, so that a record costs what its text costs and no more.
+pub(crate) struct Capped<T> {
+    list: Vec<T>,
+    max: usize,
+    /// What the items are, one and many (`token`, `tokens`).
+    what: (&'static str, &'static str),
+    /// Whether an item past the limit was met (and its error given).
     full: bool,
 }
 
-impl<'a> Tokens<'a> {
-    /// Keeps `token`, or, at the first token past [`MAX_TOKENS`], adds its error to `errors`.
-    pub(crate) fn push(&mut self, token: Token<'a>, errors: &mut Vec<SyntaxError>) {
-        if self.list.len() < MAX_TOKENS {
-            self.list.push(token);
+impl<T> Capped<T> {
+    /// Tokens, at most [`MAX_TOKENS`].
+    pub(crate) fn tokens() -> Capped<T> {
+        Capped { list: Vec::new(), max: MAX_TOKENS, what: ("token", "tokens"), full: false }
+    }
+
+    /// Tags, at most [`MAX_TAGS`].
+    pub(crate) fn tags() -> Capped<T> {
+        Capped { list: Vec::new(), max: MAX_TAGS, what: ("tag", "tags"), full: false }
+    }
+
+    /// Keeps `item`, or, at the first item past the limit, adds its error (at `span`) to `errors`.
+    pub(crate) fn push(&mut self, item: T, span: &Span, errors: &mut Vec<SyntaxError>) {
+        if self.list.len() < self.max {
+            self.list.push(item);
         } else if !self.full {
             self.full = true;
+            let (one, many) = self.what;
             let message = format!(
-                "this is token {} of the record: referee reads at most {MAX_TOKENS} tokens of one record, far \
-                 more than any real game has, so this record is not verified",
-                MAX_TOKENS + 1
+                "this is {one} {} of the record: referee reads at most {} {many} of one record, far more than any \
+                 real record has, so this record is not verified",
+                self.max + 1,
+                self.max
             );
-            push_capped(errors, SyntaxError { span: token.span, message });
+            push_capped(errors, SyntaxError { span: span.clone(), message });
         }
     }
 
-    /// The tokens kept.
-    pub(crate) fn into_vec(self) -> Vec<Token<'a>> {
+    /// Forgets the items after the first `len`.
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.list.truncate(len);
+    }
+
+    /// The items kept.
+    pub(crate) fn into_vec(self) -> Vec<T> {
         self.list
     }
 }
 
-impl<'a> std::ops::Deref for Tokens<'a> {
-    type Target = [Token<'a>];
+impl<T> std::ops::Deref for Capped<T> {
+    type Target = [T];
 
-    fn deref(&self) -> &[Token<'a>] {
+    fn deref(&self) -> &[T] {
         &self.list
+    }
+}
+
+/// The tokens of one record as they are read.
+pub(crate) type Tokens<'a> = Capped<Token<'a>>;
+
+impl<'a> Tokens<'a> {
+    /// Keeps a token, or says where the limit is passed (see [`Capped::push`]).
+    pub(crate) fn push_token(&mut self, token: Token<'a>, errors: &mut Vec<SyntaxError>) {
+        let span = token.span.clone();
+        self.push(token, &span, errors);
     }
 }
 
