@@ -249,6 +249,17 @@ fn a_record_past_the_token_limit_is_a_syntax_error_at_its_first_token_too_many()
         let before = text[..span.start].split_ascii_whitespace().filter(|w| *w == token).count();
         assert_eq!(before + first, MAX_TOKENS, "the error is at the first token past the limit");
     }
+    // On many lines, the lines past the limit are held as one: the record still spans them all.
+    let lines = MAX_TOKENS / 4 + 1000;
+    let text = format!(
+        "_xx_ _oo_\n1. .... .... 8 a7i7 i3a3 c1c9 g9g1 6 c9c3 g1a1\n{}",
+        (2..lines).map(|n| format!("{n} ---- ---- ---- ----\n")).collect::<String>()
+    );
+    let records = record::parse(&text);
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].tokens.len(), MAX_TOKENS);
+    assert!(records[0].lines.len() <= MAX_TOKENS / 4 + 1, "{} lines held", records[0].lines.len());
+    assert_eq!(records[0].span.end, text.trim_end().len());
     // At the limit a record is read as any other.
     let text = format!("[Game \"Quarod\"]\n[Size \"4\"]\n\n1. {}*\n", "pass ".repeat(MAX_TOKENS - 1));
     assert_ne!(verify(&text)[0].status, Status::SyntaxError);

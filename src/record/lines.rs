@@ -196,10 +196,15 @@ fn move_line<'a>(
             let span = at + off..at + off + text.len();
             match claim(text) {
                 Ok((_, kind)) => tokens.push_token(Token { text, span, kind }, errors),
-                Err(_) => errors.push(SyntaxError {
-                    span,
-                    message: format!("`{text}` is not a claimed result: write it like `and wins 40-39` or `X wins`"),
-                }),
+                Err(_) => push_capped(
+                    errors,
+                    SyntaxError {
+                        span,
+                        message: format!(
+                            "`{text}` is not a claimed result: write it like `and wins 40-39` or `X wins`"
+                        ),
+                    },
+                ),
             }
             break;
         } else {
@@ -210,7 +215,10 @@ fn move_line<'a>(
     if let Some(claim_at) = own.iter().position(|t| t.kind.is_claim()) {
         if let Some(after) = own.get(claim_at + 1) {
             let span = after.span.start..own.last().map_or(after.span.end, |t| t.span.end);
-            errors.push(SyntaxError { span, message: "nothing may follow a resignation or a claimed result".into() });
+            push_capped(
+                errors,
+                SyntaxError { span, message: "nothing may follow a resignation or a claimed result".into() },
+            );
         }
     }
     let end = at + line.trim_end().len();
@@ -493,7 +501,14 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>) -> Option<Ele
             while let Some((a, l)) = rest.peek() {
                 // A line numbered 1 opens the next record instead.
                 if let Some(head) = move_line_head(l, true).filter(|h| h.0 != 1) {
-                    moves.push(move_line(l, a, head, &mut tokens, &mut errors));
+                    // Past the limit of tokens, the lines that follow are one with the last: the
+                    // record's span reaches its end, and no line of it is held.
+                    let past = tokens.is_full();
+                    let line = move_line(l, a, head, &mut tokens, &mut errors);
+                    match moves.last_mut() {
+                        Some(last) if past => last.span.end = line.span.end,
+                        _ => moves.push(line),
+                    }
                     rest.next();
                     continue;
                 }

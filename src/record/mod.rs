@@ -248,6 +248,11 @@ impl<T> Capped<T> {
         }
     }
 
+    /// Whether an item past the limit was met.
+    pub(crate) fn is_full(&self) -> bool {
+        self.full
+    }
+
     /// Forgets the items after the first `len`.
     pub(crate) fn truncate(&mut self, len: usize) {
         self.list.truncate(len);
