@@ -453,3 +453,25 @@ fn control_and_bidirectional_characters_are_shown_escaped_in_every_report() {
     }
     insta::assert_snapshot!(out.join("\n"));
 }
+
+#[test]
+fn size_and_players_tags_past_any_game_name_the_number_at_the_value() {
+    let cases = [
+        ("[Game \"Quarod\"]\n[Size \"300\"]", "300", "the Size tag is 300: no board is that large"),
+        (
+            "[Game \"Quarod\"]\n[Size \"99999999999999999999999\"]",
+            "99999999999999999999999",
+            "the Size tag is 99999999999999999999999: no board is that large",
+        ),
+        ("[Game \"Splinter\"]\n[Players \"300\"]", "300", "the Players tag is 300: no game has that many players"),
+        // Up to 255 the game says which numbers it takes.
+        ("[Game \"Quarod\"]\n[Size \"100\"]", "100", "Quarod is played on a square board of size 2 to 26, not 100"),
+    ];
+    for (tags, value, message) in cases {
+        let text = format!("{tags}\n\n1. a1b1 *\n");
+        let v = &verify(&text)[0];
+        assert_eq!(v.status, Status::SyntaxError, "{text}");
+        assert_eq!(messages(v), [message]);
+        assert_eq!(&text[v.problems[0].span.clone()], value);
+    }
+}
