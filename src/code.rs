@@ -64,6 +64,41 @@ pub fn rewrite(code: &str) -> Result<String, CodeError> {
     }
 }
 
+/// Why the text of a number in a code or a diagram gives none.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum NumberError {
+    /// The text is empty or holds something other than ASCII digits.
+    NotDigits,
+    /// The digits give a number past the limit asked for.
+    TooLarge,
+}
+
+/// Reads a whole number written in a code or a diagram (a run of empty cells, a count of turns, a
+/// diagram's row number): ASCII digits, refused as soon as their value passes `max`. Every number
+/// of a code or a diagram is read here, so that none, however many digits it has, overflows or
+/// sizes anything past what a board can hold; it costs one pass over its digits.
+pub fn read_number(digits: &str, max: u64) -> Result<u64, NumberError> {
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(NumberError::NotDigits);
+    }
+    digits.bytes().try_fold(0u64, |n, d| {
+        let n = n.checked_mul(10).and_then(|n| n.checked_add(u64::from(d - b'0')));
+        n.filter(|&n| n <= max).ok_or(NumberError::TooLarge)
+    })
+}
+
+/// Digits as an error names them: all of them up to 24, else the first 24 and how many there are,
+/// so that a message stays short whatever the input.
+pub fn shown_number(digits: &str) -> String {
+    const SHOWN: usize = 24;
+    let count = digits.chars().count();
+    if count <= SHOWN {
+        digits.to_string()
+    } else {
+        format!("{}… (a number of {count} digits)", digits.chars().take(SHOWN).collect::<String>())
+    }
+}
+
 /// One field of a code: its text and where it starts.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Field<'a> {
@@ -77,11 +112,19 @@ impl<'a> Field<'a> {
         CodeError::new(self.at + offset, message)
     }
 
-    /// The field as a whole number; `what` names it in the error.
-    pub fn number<T: std::str::FromStr>(&self, what: &str) -> Result<T, CodeError> {
-        let digits = !self.text.is_empty() && self.text.bytes().all(|b| b.is_ascii_digit());
-        let n = digits.then(|| self.text.parse().ok()).flatten();
-        n.ok_or_else(|| self.error(0, format!("expected {what}, a whole number, not `{}`", self.text)))
+    /// The field as a whole number of at most `max` (see [`read_number`]); `what` names it in the
+    /// error.
+    pub fn number<T: Copy + Into<u64> + TryFrom<u64>>(&self, what: &str, max: T) -> Result<T, CodeError> {
+        match read_number(self.text, max.into()) {
+            // At most `max`, so it fits `T`.
+            Ok(n) => Ok(T::try_from(n).unwrap_or(max)),
+            Err(NumberError::NotDigits) => {
+                Err(self.error(0, format!("expected {what}, a whole number, not `{}`", self.text)))
+            }
+            Err(NumberError::TooLarge) => {
+                Err(self.error(0, format!("expected {what}, at most {}, not {}", max.into(), shown_number(self.text))))
+            }
+        }
     }
 
     /// The field as one of `choices` (each a word of the code and its meaning); `what` names it.
@@ -110,7 +153,9 @@ impl<'a> Field<'a> {
 /// The fields of a code after its game's name, read in turn.
 pub(crate) struct Fields<'a> {
     code: &'a str,
-    rest: std::iter::Peekable<std::vec::IntoIter<Field<'a>>>,
+    /// Read one at a time: a code of a million `_` is refused at the first field too many, not
+    /// held as a million fields.
+    rest: Box<dyn Iterator<Item = Field<'a>> + 'a>,
     /// What the last field read was, for the error when something follows the last one.
     last: &'static str,
 }
@@ -123,9 +168,6 @@ impl<'a> Fields<'a> {
             let names = games.iter().map(|g| g.name()).collect::<Vec<_>>().join(" or ");
             return Err(CodeError::new(0, format!("this is a code of {kind}, not of {names}")));
         }
-        let all = Field { text: code, at: 0 };
-        let mut fields: Vec<Field> = all.split('_').collect();
-        fields.remove(0);
         if let Some(bad) = code.find(|c: char| !(c.is_ascii_alphanumeric() || "_/.-".contains(c))) {
             let c = code[bad..].chars().next().unwrap_or(' ');
             return Err(CodeError::new(
@@ -133,7 +175,8 @@ impl<'a> Fields<'a> {
                 format!("`{c}` cannot stand in a position code: it holds letters, digits, `_`, `/`, `.` and `-`"),
             ));
         }
-        Ok((kind, Fields { code, rest: fields.into_iter().peekable(), last: "game's name" }))
+        let fields = Field { text: code, at: 0 }.split('_').skip(1);
+        Ok((kind, Fields { code, rest: Box::new(fields), last: "game's name" }))
     }
 
     /// The next field, which the code must have: `what` names it in the error.
@@ -175,8 +218,9 @@ pub(crate) fn read_board<T>(
     glyph: impl Fn(&str) -> Option<T>,
     glyphs: &str,
 ) -> Result<(Geometry, Vec<Read<T>>), CodeError> {
-    let rows: Vec<Field> = field.split('/').collect();
-    let n = rows.len();
+    // The rows are counted before any is read: a board field of a million `/` is refused from its
+    // count, and no row past the board's is held.
+    let n = field.text.bytes().filter(|&b| b == b'/').count() + 1;
     let geometry = match shape {
         Shape::Square if n >= 2 && n <= MAX_SQUARE as usize => Geometry::Square { size: n as u8 },
         Shape::Hex if n % 2 == 1 && n >= 3 && n.div_ceil(2) <= MAX_HEX_SIDE as usize => {
@@ -194,7 +238,7 @@ pub(crate) fn read_board<T>(
         }
     };
     let mut cells = Vec::with_capacity(geometry.cell_count());
-    for (r, row) in rows.iter().enumerate() {
+    for (r, row) in field.split('/').enumerate() {
         let want = geometry.row_cells(r as u16).count();
         let before = cells.len();
         let text = row.text;
@@ -202,12 +246,24 @@ pub(crate) fn read_board<T>(
         while i < text.len() {
             let digits = text[i..].bytes().take_while(u8::is_ascii_digit).count();
             if digits > 0 {
-                let run: usize = text[i..i + digits].parse().unwrap_or(usize::MAX);
-                if run == 0 || cells.len() - before + run > want {
-                    return Err(
-                        row.error(i, format!("row {} has {want} cells, and this run of {run} goes past them", r + 1))
-                    );
-                }
+                // A run may fill the cells left in its row, and no more.
+                let left = want - (cells.len() - before);
+                let written = &text[i..i + digits];
+                let run = match read_number(written, left as u64) {
+                    Ok(0) => return Err(row.error(i, "a run of empty cells is 1 or more, not 0")),
+                    Ok(run) => run as usize,
+                    Err(_) => {
+                        let left = if left == want { String::new() } else { format!(" ({left} left)") };
+                        return Err(row.error(
+                            i,
+                            format!(
+                                "row {} has {want} cells{left}, and this run of {} goes past them",
+                                r + 1,
+                                shown_number(written)
+                            ),
+                        ));
+                    }
+                };
                 cells.extend(std::iter::repeat_with(|| (None, row.at + i)).take(run));
                 i += digits;
                 continue;
@@ -304,10 +360,6 @@ pub(crate) fn list(items: impl IntoIterator<Item = String>) -> String {
 }
 
 /// The items of a field written by [`list`].
-pub(crate) fn items(field: Field) -> Vec<Field> {
-    if field.text == "-" {
-        Vec::new()
-    } else {
-        field.split('.').collect()
-    }
+pub(crate) fn items(field: Field) -> impl Iterator<Item = Field> {
+    (field.text != "-").then(|| field.split('.')).into_iter().flatten()
 }

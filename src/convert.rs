@@ -434,23 +434,39 @@ fn plausible(g: Geometry) -> bool {
 
 /// The rows of a start or final diagram of a document, one glyph per cell of `g`, or why not.
 fn glyphs_on<'d>(rows: &'d [String], g: Geometry, what: &str) -> Result<Vec<&'d str>, ConvertError> {
-    let cells: Vec<Vec<&str>> = rows.iter().map(|r| r.split_ascii_whitespace().collect()).collect();
-    let fits = cells.len() == g.height() as usize
-        && (0..g.height()).all(|r| g.row_cells(r).count() == cells[r as usize].len());
-    if !fits {
+    // Counted before any cell is held: a row of millions of cells, or millions of rows, cost a pass
+    // over them and an error of a few words.
+    let want: Vec<usize> = (0..g.height()).map(|r| g.row_cells(r).count()).collect();
+    let board = format!("{} rows of {want:?}", g.height());
+    if rows.len() != want.len() {
         return Err(invalid(format!(
-            "the {what} has {} rows of {:?} cells, which do not draw the game's board ({} rows of {:?})",
-            cells.len(),
-            cells.iter().map(Vec::len).collect::<Vec<_>>(),
-            g.height(),
-            (0..g.height()).map(|r| g.row_cells(r).count()).collect::<Vec<_>>(),
+            "the {what} has {} rows, which do not draw the game's board ({board})",
+            rows.len()
         )));
     }
-    Ok(cells.into_iter().flatten().collect())
+    let counts: Vec<usize> = rows.iter().map(|r| r.split_ascii_whitespace().count()).collect();
+    if counts != want {
+        return Err(invalid(format!(
+            "the {what} has {} rows of {counts:?} cells, which do not draw the game's board ({board})",
+            rows.len()
+        )));
+    }
+    Ok(rows.iter().flat_map(|r| r.split_ascii_whitespace()).collect())
 }
 
 /// The tokens of a document's moves, read by `kind` (a token's position in the file is its ply).
 fn tokens_of(doc: &GameDocument, kind: impl Fn(&str) -> Option<TokenKind>) -> Result<Vec<Token<'_>>, ConvertError> {
+    // The limit of a record's tokens in a text holds for a document's moves too.
+    if doc.moves.len() > record::MAX_TOKENS {
+        return Err(ConvertError::Document {
+            ply: Some(record::MAX_TOKENS + 1),
+            message: format!(
+                "the document has {} moves: referee reads at most {} of one record, far more than any real game has",
+                doc.moves.len(),
+                record::MAX_TOKENS
+            ),
+        });
+    }
     doc.moves
         .iter()
         .enumerate()
@@ -624,8 +640,11 @@ fn coded_start<G: Recorded>(code: &str, doc: &GameDocument, empty: &G) -> Result
 /// Whether a document that gives both a start code and a setup draws the code's board.
 fn same_setup(start: &impl BoardView, doc: &GameDocument) -> Result<(), ConvertError> {
     let Some(rows) = &doc.setup else { return Ok(()) };
-    let drawn: Vec<String> = rows.iter().map(|r| r.split_ascii_whitespace().collect::<Vec<_>>().join(" ")).collect();
-    if drawn != rows_of(start) {
+    // Compared word by word, so that a row of millions of cells is not copied.
+    let want = rows_of(start);
+    let same = rows.len() == want.len()
+        && rows.iter().zip(&want).all(|(row, w)| row.split_ascii_whitespace().eq(w.split_ascii_whitespace()));
+    if !same {
         return Err(invalid("the setup does not draw the start_code's board".into()));
     }
     Ok(())

@@ -466,24 +466,27 @@ fn syntax_problem(src: &str, e: &record::SyntaxError) -> Problem {
     problem(ProblemKind::Syntax, e.span.clone(), &src[e.span.clone()], e.message.clone())
 }
 
-/// A tag's value as a number, or a syntax problem at the value.
-fn number_tag(src: &str, r: &CommonRecord, name: &str) -> Result<Option<u8>, Problem> {
+/// A tag's value as a number, or a syntax problem at the value; `too_large` says why a number past
+/// 255 can be none (the game then says which numbers it takes).
+fn number_tag(src: &str, r: &CommonRecord, name: &str, too_large: &str) -> Result<Option<u8>, Problem> {
     let Some(t) = r.tag(name) else { return Ok(None) };
-    t.value.trim().parse::<u8>().map(Some).map_err(|_| {
-        problem(
-            ProblemKind::Syntax,
-            t.value_span.clone(),
-            &src[t.value_span.clone()],
-            format!("the {name} tag must be a whole number, not `{}`", t.value),
-        )
-    })
+    let value = t.value.trim();
+    let message = match crate::code::read_number(value, u64::from(u8::MAX)) {
+        // At most 255.
+        Ok(n) => return Ok(Some(n as u8)),
+        Err(crate::code::NumberError::NotDigits) => format!("the {name} tag must be a whole number, not `{}`", t.value),
+        Err(crate::code::NumberError::TooLarge) => {
+            format!("the {name} tag is {}: {too_large}", crate::code::shown_number(value))
+        }
+    };
+    Err(problem(ProblemKind::Syntax, t.value_span.clone(), &src[t.value_span.clone()], message))
 }
 
 /// The start position of a common-format record: its `[Position]` tag, else its size and players
 /// tags and its setup diagram.
 pub fn common_start<G: Recorded>(src: &str, r: &CommonRecord) -> Result<G, Problem> {
-    let size = number_tag(src, r, "Size")?;
-    let players = number_tag(src, r, "Players")?;
+    let size = number_tag(src, r, "Size", "no board is that large")?;
+    let players = number_tag(src, r, "Players", "no game has that many players")?;
     if let Some(tag) = r.tag("Position") {
         return coded_start(src, r, tag, size, players);
     }

@@ -317,3 +317,73 @@ fn outputs_have_the_short_flag_o() {
         assert!(run(&[command, "--help"]).1.contains("-o, --out <"), "{command}");
     }
 }
+
+#[test]
+fn codes_with_numbers_past_any_board_are_located_errors_in_every_command() {
+    // Runs of empty cells at and past the integer limit, in a `[Position]` tag, after `Startup:`
+    // and in a JSON document's `start_code`: each made the code reader panic ("capacity
+    // overflow") in every command, and in a folder run no verdict of any file came out.
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    std::fs::create_dir(&records).unwrap();
+    let write = |name: &str, text: &str| {
+        let path = records.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let tag = write(
+        "tag.txt",
+        "[Game \"Quarod\"]\n[Position \"quarod_N18446744073709551615/4/4/4_b_0_0_-_-\"]\n\n1. a1b1 *\n",
+    );
+    let startup = write(
+        "startup.txt",
+        "QUADRAPHAGES\nStartup: quadraphages_2O99999999999999999999999/9/8X/9/9/9/X8/9/6O2_xb0f_a7.i3-c1.g9\n\
+         _xx_ _oo_\n1. .... .... 3 a7a8\n",
+    );
+    let valid = write("valid.txt", &std::fs::read_to_string("samples/quarod/random-size-4.txt").unwrap());
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    for (file, at, number) in [(&tag, "2:20", "18446744073709551615"), (&startup, "2:25", "99999999999999999999999")] {
+        for args in [
+            vec!["verify", file],
+            vec!["show", file],
+            vec!["render", file, "--out", out],
+            vec!["repair", file],
+            vec!["convert", file, "--to", "json"],
+        ] {
+            let (code, stdout, err) = run(&args);
+            assert_eq!(code, 1, "{args:?}: {err}");
+            assert!(!err.contains("panicked"), "{args:?}: {err}");
+            let said = format!("{stdout}{err}");
+            assert!(
+                said.contains(at) && said.contains(&format!("this run of {number} goes past them")),
+                "{args:?}: {said}"
+            );
+        }
+    }
+    // The JSON document of a valid record, its start code replaced.
+    let (code, json, err) = run(&["convert", &valid, "--to", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let mut doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    doc["start_code"] = "quarod_N18446744073709551615/4/4/4_b_0_0_-_-".into();
+    let document = dir.path().join("document.json");
+    std::fs::write(&document, doc.to_string()).unwrap();
+    let (code, _, err) = run(&["convert", "--from", "json", support::arg(&document), "--to", "canonical"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("start_code: row 1 has 4 cells (3 left), and this run of 18446744073709551615 goes past them (at character 9 of the code)"),
+        "{err}"
+    );
+    // A folder run gives every file's verdict.
+    let (code, stdout, err) = run(&["verify", records.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 1, "{err}");
+    let statuses: Vec<(String, String)> = support::json_lines(&stdout)
+        .iter()
+        .map(|v| (v["file"].as_str().unwrap().rsplit('/').next().unwrap().to_string(), v["status"].to_string()))
+        .collect();
+    assert_eq!(
+        statuses,
+        [("startup.txt", "\"syntax_error\""), ("tag.txt", "\"syntax_error\""), ("valid.txt", "\"valid\"")]
+            .map(|(f, s)| (f.to_string(), s.to_string()))
+    );
+}

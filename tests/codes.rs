@@ -181,6 +181,41 @@ fn malformed_codes_say_what_was_expected_and_where() {
     insta::assert_snapshot!(out);
 }
 
+#[test]
+fn numbers_and_lists_past_what_a_board_holds_are_refused_with_the_number_and_its_limit() {
+    // Each number is read by one bounded reader (`code::read_number`): a run of empty cells past the
+    // cells left in its row, at the integer limit or too long for any integer, a count past its
+    // type; rows, fields, stones, armies and moved pieces are refused at the first one too many.
+    let many = |unit: &str, n: usize| unit.repeat(n);
+    let out = [
+        explain::<Quarod>("quarod_N18446744073709551615/4/4/4_b_0_0_-_-"),
+        explain::<Quarod>("quarod_N18446744073709551616/4/4/4_b_0_0_-_-"),
+        explain::<Quarod>("quarod_99999999999999999999999999999999999999/4/4/4_b_0_0_-_-"),
+        explain::<Quarod>("quarod_N0N2/4/4/4_b_0_0_-_-"),
+        explain::<Phages>("quadraphages_2O99999999999999999999999/9/8X/9/9/9/X8/9/6O2_xb0f_a7.i3-c1.g9"),
+        explain::<Quarod>("quarod_4/4/4/4_b_4294967296_0_-_-"),
+        explain::<Petrify>("petrify_6/6/6/6/6/6_b_0_256_-_-"),
+        explain::<Vadrantir>("vadrantir_5/6/7/8/9/8/7/6/5_b_99999999999999999999_-"),
+        explain::<Splinter>("splinter_6/6/2RkBk2/6/6/6_2_r_1000.1000_-_65536_0_-"),
+        explain::<Splinter>("splinter_6/6/2RkBk2/6/6/6_2_r_1000.1000-2-256_-_0_0_-"),
+        explain::<Phages>("quadraphages_2O6/9/8X/9/9/9/X8/9/6O2_xb0f_a7.i3.a1.a2-c1.g9"),
+    ]
+    .concat();
+    insta::assert_snapshot!(out);
+    // Lists of a million are refused from their count or at their first item too many, the error
+    // at the right place.
+    let rows = format!("quarod_4{}_b_0_0_-_-", many("/4", 1_000_000));
+    assert_eq!(Quarod::from_code(&rows).unwrap_err().message, "the board has 1000001 rows; a square board has 2 to 26");
+    let fields = format!("quarod_4/4/4/4_b_0_0_-_-{}", many("_", 1_000_000));
+    assert_eq!(Quarod::from_code(&fields).unwrap_err().at, "quarod_4/4/4/4_b_0_0_-_-".len());
+    let armies = format!("splinter_6/6/2RkBk2/6/6/6_2_r_1000{}_-_0_0_-", many(".1000", 1_000_000));
+    assert!(Splinter::from_code(&armies).unwrap_err().message.starts_with("1000001 armies for 2 players"));
+    let moved = format!("splinter_6/6/2RkBk2/6/6/6_2_r_1000.1000_{}_0_0_-", many("b3c3.", 1_000_000));
+    let e = Splinter::from_code(&moved).unwrap_err();
+    assert_eq!(e.message, "more pieces just moved than the 36 squares of the board");
+    assert_eq!(e.at, "splinter_6/6/2RkBk2/6/6/6_2_r_1000.1000_".len() + 36 * 5);
+}
+
 /// The verdicts of `text`, each as the human report writes it.
 fn reports(text: &str) -> String {
     let verdicts = verify_source(text, VerifyOptions::default());

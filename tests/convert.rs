@@ -612,3 +612,33 @@ fn convert_says_what_a_document_holds_with_its_hidden_characters_escaped() {
          `swap`\n"
     );
 }
+
+#[test]
+fn a_document_past_the_limits_of_a_record_is_refused_from_its_counts() {
+    // As in a text: at most `MAX_TOKENS` moves, and a setup is counted before any cell is held.
+    let moves = |doc: &mut serde_json::Value| {
+        let first = doc["moves"][0].clone();
+        doc["moves"] = serde_json::Value::Array(vec![first; referee::record::MAX_TOKENS + 1]);
+    };
+    let e = reread_changed(QUAROD, moves).map(|_| ()).unwrap_err().to_string();
+    assert!(e.contains("the document has 100001 moves: referee reads at most 100000 of one record"), "{e}");
+    let rows = |rows: serde_json::Value| {
+        move |doc: &mut serde_json::Value| {
+            doc["setup"] = rows.clone();
+            doc["start_code"] = serde_json::Value::Null;
+        }
+    };
+    let wide = ". ".repeat(1_000_000);
+    let e = reread_changed(QUAROD, rows(serde_json::json!([wide, ". . . .", ". . . .", ". . . ."]))).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the setup has 4 rows of [1000000, 4, 4, 4] cells, which do not draw the game's board (4 rows of [4, 4, 4, 4])"
+    );
+    let e = reread_changed(QUAROD, rows(serde_json::json!(vec![". . . ."; 100_000]))).unwrap_err();
+    assert_eq!(e.to_string(), "the setup has 100000 rows, which do not draw the game's board (4 rows of [4, 4, 4, 4])");
+    // Beside a start code, a setup is compared with the code's board word by word.
+    let beside =
+        |doc: &mut serde_json::Value| doc["setup"] = serde_json::json!([wide, ". . . .", ". . . .", ". . . ."]);
+    let e = reread_changed(QUAROD, beside).unwrap_err();
+    assert_eq!(e.to_string(), "the setup does not draw the start_code's board");
+}

@@ -2,7 +2,7 @@
 //! each read by its own game; one test per case a user met, each on a small input written for it.
 
 use referee::game::GameKind;
-use referee::record::{self, Found, MAX_SYNTAX_ERRORS};
+use referee::record::{self, Found, MAX_SYNTAX_ERRORS, MAX_TAGS, MAX_TOKENS};
 use referee::report;
 use referee::verdict::{ClaimStatus, ProblemKind, Status, Verdict, LEGAL_LISTED};
 use referee::verify::{position_diagram, verify_source, VerifyOptions};
@@ -225,6 +225,93 @@ fn a_board_too_small_for_any_start_is_undecided() {
 }
 
 #[test]
+fn a_record_past_the_token_limit_is_a_syntax_error_at_its_first_token_too_many() {
+    // One line of stays after a legal start, in either notation: the tokens past the limit are
+    // not held, and the error says where and why.
+    let published =
+        format!("_xx_ _oo_\n1. .... .... 8 a7i7 i3a3 c1c9 g9g1 6 c9c3 g1a1 {}\n", "---- ".repeat(MAX_TOKENS));
+    let common = format!("[Game \"Quarod\"]\n[Size \"4\"]\n\n1. {}*\n", "pass ".repeat(MAX_TOKENS + 10));
+    for (text, first) in [(published, 10), (common, 0)] {
+        let v = &verify(&text)[0];
+        assert_eq!(v.status, Status::SyntaxError);
+        assert_eq!(
+            messages(v),
+            [format!(
+                "this is token {} of the record: referee reads at most {MAX_TOKENS} tokens of one record, far more \
+                 than any real record has, so this record is not verified",
+                MAX_TOKENS + 1
+            )]
+        );
+        // The record's own tokens before the stays or passes, then the stays or passes up to it.
+        let span = v.problems[0].span.clone();
+        let token = &text[span.clone()];
+        assert!(token == "----" || token == "pass", "{token}");
+        let before = text[..span.start].split_ascii_whitespace().filter(|w| *w == token).count();
+        assert_eq!(before + first, MAX_TOKENS, "the error is at the first token past the limit");
+    }
+    // On many lines, the lines past the limit are held as one: the record still spans them all.
+    let lines = MAX_TOKENS / 4 + 1000;
+    let text = format!(
+        "_xx_ _oo_\n1. .... .... 8 a7i7 i3a3 c1c9 g9g1 6 c9c3 g1a1\n{}",
+        (2..lines).map(|n| format!("{n} ---- ---- ---- ----\n")).collect::<String>()
+    );
+    let records = record::parse(&text);
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].tokens.len(), MAX_TOKENS);
+    assert!(records[0].lines.len() <= MAX_TOKENS / 4 + 1, "{} lines held", records[0].lines.len());
+    assert_eq!(records[0].span.end, text.trim_end().len());
+    // At the limit a record is read as any other.
+    let text = format!("[Game \"Quarod\"]\n[Size \"4\"]\n\n1. {}*\n", "pass ".repeat(MAX_TOKENS - 1));
+    assert_ne!(verify(&text)[0].status, Status::SyntaxError);
+}
+
+#[test]
+fn a_record_past_the_tag_limit_is_a_syntax_error_at_its_first_tag_too_many() {
+    let tag = |i: usize| format!("[T{i} \"v\"]");
+    let tags = |sep: &str| (1..=MAX_TAGS + 5).map(tag).collect::<Vec<_>>().join(sep);
+    for sep in [" ", "\n"] {
+        let text = format!("[Game \"Quarod\"]\n[Size \"4\"]\n{}\n\n1. a1b1 *\n", tags(sep));
+        let v = &verify(&text)[0];
+        assert_eq!(v.status, Status::SyntaxError);
+        assert_eq!(
+            messages(v),
+            [format!(
+                "this is tag {} of the record: referee reads at most {MAX_TAGS} tags of one record, far more than \
+                 any real record has, so this record is not verified",
+                MAX_TAGS + 1
+            )]
+        );
+        // `Game` and `Size` are the first two tags.
+        assert_eq!(&text[v.problems[0].span.clone()], tag(MAX_TAGS - 1));
+    }
+}
+
+#[test]
+fn diagrams_with_rows_past_any_board_are_located_syntax_errors() {
+    let row = |n: usize, number: usize| format!("{}{number}\n", ". ".repeat(n));
+    let moves = "_xx_ _oo_\n1. .... .... 8 a7i7 i3a3 c1c9 g9g1 6 c9c3 g1a1\n";
+    let published_long_row = format!("Startup:\n{}{}{moves}", row(30, 1), row(30, 2));
+    let published_many_rows = format!("Startup:\n{}{moves}", (1..=30).map(|r| row(1, r)).collect::<String>());
+    let common_long_row = format!(
+        "[Game \"Quarod\"]\n\nSetup:\na b c d\n{}{}\n1. pass *\n",
+        row(30, 1),
+        (2..=4).map(|r| row(4, r)).collect::<String>()
+    );
+    let common_many_rows = format!(
+        "[Game \"Quarod\"]\n\nSetup:\na b c d\n{}\n1. pass *\n",
+        (1..=30).map(|r| row(1, r)).collect::<String>()
+    );
+    let mut out = Vec::new();
+    for text in [published_long_row, published_many_rows, common_long_row, common_many_rows] {
+        let v = &verify(&text)[0];
+        assert_eq!(v.status, Status::SyntaxError, "{text}");
+        assert_eq!(v.problems.len(), 1, "{:?}", messages(v));
+        out.push(reports(&text));
+    }
+    insta::assert_snapshot!(out.join("\n"));
+}
+
+#[test]
 fn syntax_errors_are_capped_per_record_and_say_more_follow() {
     let common = format!("[Game \"Quarod\"]\n\n1. {}\n", "zz@ ".repeat(5000));
     let published = format!("1. .... .... 1 a7a8 i3i2 {}\n", "@@@ ".repeat(5000));
@@ -365,4 +452,26 @@ fn control_and_bidirectional_characters_are_shown_escaped_in_every_report() {
         }
     }
     insta::assert_snapshot!(out.join("\n"));
+}
+
+#[test]
+fn size_and_players_tags_past_any_game_name_the_number_at_the_value() {
+    let cases = [
+        ("[Game \"Quarod\"]\n[Size \"300\"]", "300", "the Size tag is 300: no board is that large"),
+        (
+            "[Game \"Quarod\"]\n[Size \"99999999999999999999999\"]",
+            "99999999999999999999999",
+            "the Size tag is 99999999999999999999999: no board is that large",
+        ),
+        ("[Game \"Splinter\"]\n[Players \"300\"]", "300", "the Players tag is 300: no game has that many players"),
+        // Up to 255 the game says which numbers it takes.
+        ("[Game \"Quarod\"]\n[Size \"100\"]", "100", "Quarod is played on a square board of size 2 to 26, not 100"),
+    ];
+    for (tags, value, message) in cases {
+        let text = format!("{tags}\n\n1. a1b1 *\n");
+        let v = &verify(&text)[0];
+        assert_eq!(v.status, Status::SyntaxError, "{text}");
+        assert_eq!(messages(v), [message]);
+        assert_eq!(&text[v.problems[0].span.clone()], value);
+    }
 }

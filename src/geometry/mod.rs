@@ -55,6 +55,18 @@ pub enum Geometry {
 pub const MAX_SQUARE: u8 = 26;
 /// Largest hex side accepted: `4(side-1)+1` columns must stay within `a..=z`.
 pub const MAX_HEX_SIDE: u8 = 7;
+/// The most rows any board has, and the most cells in any of its rows: a 26x26 square board (a
+/// hex board of side 7 has 13 rows of at most 13 cells). Codes and diagrams are refused as soon as
+/// they pass it, so that no row, however long, is held.
+pub const MAX_ROW_CELLS: usize = {
+    let square = MAX_SQUARE as usize;
+    let hex = 2 * MAX_HEX_SIDE as usize - 1;
+    if square > hex {
+        square
+    } else {
+        hex
+    }
+};
 
 impl Geometry {
     /// Grid columns: the squares of a row, or `4(side-1)+1` letter columns of a hex board.

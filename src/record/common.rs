@@ -5,7 +5,11 @@
 //! Only syntax is checked here; move tokens are handed to their game as text with spans.
 
 use super::cursor::Lines;
-use super::{cap_syntax_errors, push_capped, Span, SyntaxError, Token, TokenKind};
+use super::{
+    cap_syntax_errors, push_capped, row_past_any_board, rows_past_any_board, Capped, Span, SyntaxError, Token,
+    TokenKind, Tokens,
+};
+use crate::geometry::MAX_ROW_CELLS;
 
 /// A `[Name "value"]` pair.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -100,26 +104,30 @@ fn tag_body(body: &str) -> Option<(&str, &str, &str)> {
     (!name.is_empty()).then_some((name, &quoted[..close], tail))
 }
 
-/// The tags on a line made only of tags, or `None` if the line is anything else.
-fn tag_line(line: &str, at: usize) -> Option<Result<Vec<Tag<'_>>, SyntaxError>> {
+/// Reads the tags of a line made only of tags onto `tags`, its error onto `errors`; `false` if
+/// the line is anything else. A line with a malformed tag gives none of its tags.
+fn tag_line<'a>(line: &'a str, at: usize, tags: &mut Capped<Tag<'a>>, errors: &mut Vec<SyntaxError>) -> bool {
     let trimmed = line.trim();
     if !trimmed.starts_with('[') {
-        return None;
+        return false;
     }
-    let mut tags = Vec::new();
+    let before = tags.len();
     let mut rest = trimmed;
     let offset = |s: &str| at + (s.as_ptr() as usize - line.as_ptr() as usize);
     while !rest.is_empty() {
         let Some((name, value, tail)) = rest.strip_prefix('[').and_then(tag_body) else {
             let end = rest.find(']').map_or(rest.len(), |e| e + 1);
             let span = offset(rest)..offset(rest) + end;
-            return Some(Err(SyntaxError { span, message: "a tag is written `[Name \"value\"]`".into() }));
+            tags.truncate(before);
+            push_capped(errors, SyntaxError { span, message: "a tag is written `[Name \"value\"]`".into() });
+            return true;
         };
         let vs = offset(value);
-        tags.push(Tag { name, value, span: offset(rest)..offset(tail), value_span: vs..vs + value.len() });
+        let span = offset(rest)..offset(tail);
+        tags.push(Tag { name, value, span: span.clone(), value_span: vs..vs + value.len() }, &span, errors);
         rest = tail.trim_start();
     }
-    Some(Ok(tags))
+    true
 }
 
 /// Column letters over (or under) a diagram: `a b c d` on square boards, or `abcdefghijk` over a
@@ -135,23 +143,32 @@ fn letters_line(line: &str) -> bool {
     n >= 2
 }
 
-/// A diagram row: glyphs, then the row number (`1.` or `1`).
-fn diagram_row(line: &str, at: usize) -> Option<(Vec<(&str, Span)>, u16)> {
+/// Glyphs of a diagram row, each with where it is.
+type Glyphs<'a> = Vec<(&'a str, Span)>;
+
+/// A diagram row: glyphs, then the row number (`1.` or `1`). Returns the first
+/// [`MAX_ROW_CELLS`] + 1 glyphs with where each is, how many glyphs the row has, and its number:
+/// a row of millions of cells costs its scan, not its cells.
+fn diagram_row(line: &str, at: usize) -> Option<(Glyphs<'_>, usize, u16)> {
     // The row number first: most lines tried here are no row, and are told so without allocating.
     let last = line.split_ascii_whitespace().next_back()?;
-    let number: u16 = last.strip_suffix('.').unwrap_or(last).parse().ok()?;
-    let mut cells: Vec<(&str, Span)> = line
-        .split_ascii_whitespace()
-        .map(|g| {
+    let number = crate::code::read_number(last.strip_suffix('.').unwrap_or(last), u64::from(u16::MAX)).ok()? as u16;
+    let mut cells = Vec::new();
+    let mut count = 0;
+    for g in line.split_ascii_whitespace() {
+        if g.as_ptr() == last.as_ptr() {
+            break;
+        }
+        if g.starts_with(['{', '[']) || strip_move_number(g).is_some() {
+            return None;
+        }
+        count += 1;
+        if cells.len() <= MAX_ROW_CELLS {
             let off = at + (g.as_ptr() as usize - line.as_ptr() as usize);
-            (g, off..off + g.len())
-        })
-        .collect();
-    cells.pop();
-    if cells.is_empty() || cells.iter().any(|(g, _)| g.starts_with(['{', '[']) || strip_move_number(g).is_some()) {
-        return None;
+            cells.push((g, off..off + g.len()));
+        }
     }
-    Some((cells, number))
+    (count > 0).then_some((cells, count, number))
 }
 
 /// What a `[Result "..."]` value claims, if it is a result.
@@ -230,6 +247,8 @@ pub(crate) fn strip_move_number(word: &str) -> Option<&str> {
 /// A diagram read from the lines ahead, and where reading goes on after it.
 struct Ahead<'a> {
     diagram: TextDiagram<'a>,
+    /// Why no board can be drawn so: a row, or a count of rows, past any board's.
+    refused: Option<SyntaxError>,
     /// `Setup:` or `Final Position:`, if the diagram is labelled.
     label: Option<DiagramSlot>,
     after: Lines<'a>,
@@ -257,16 +276,31 @@ fn diagram_ahead<'a>(lines: &Lines<'a>) -> Option<Ahead<'a>> {
     if !letters_line(ahead.next()?.1) {
         return None;
     }
+    // The rows read, of which the first `MAX_ROW_CELLS` + 1 are kept, each with its first cells
+    // and how many it has.
     let mut rows = Vec::new();
+    let mut counts = Vec::new();
+    let mut seen = 0;
     let mut end = at;
     while let Some((a, l)) = ahead.peek() {
         match diagram_row(l, a) {
-            Some((cells, n)) if n as usize == rows.len() + 1 => rows.push(cells),
+            Some((cells, count, n)) if n as usize == seen + 1 => {
+                seen += 1;
+                if rows.len() <= MAX_ROW_CELLS {
+                    rows.push(cells);
+                    counts.push(count);
+                }
+            }
             _ => break,
         }
         ahead.next();
         end = a + l.len();
     }
+    let row_span = |r: &Glyphs| r[0].1.start..r[r.len() - 1].1.end;
+    let refused = match counts.iter().position(|&c| c > MAX_ROW_CELLS) {
+        Some(k) => Some(row_past_any_board(k + 1, counts[k], row_span(&rows[k]))),
+        None => (seen > MAX_ROW_CELLS).then(|| rows_past_any_board(seen, row_span(&rows[MAX_ROW_CELLS]))),
+    };
     if rows.is_empty() {
         return None;
     }
@@ -274,7 +308,7 @@ fn diagram_ahead<'a>(lines: &Lines<'a>) -> Option<Ahead<'a>> {
         end = a + l.len();
         ahead.next();
     }
-    Some(Ahead { diagram: TextDiagram { span: at..end, rows }, label, after: ahead })
+    Some(Ahead { diagram: TextDiagram { span: at..end, rows }, refused, label, after: ahead })
 }
 
 /// Whether a line can open a record's movetext: a move number, a comment or a result token first.
@@ -307,15 +341,15 @@ pub fn read_record<'a>(lines: &mut Lines<'a>) -> CommonRecord<'a> {
         final_position: None,
         syntax_errors: Vec::new(),
     };
+    let mut tags = Capped::tags();
     while let Some((at, line)) = lines.peek() {
-        let Some(tags) = tag_line(line, at) else { break };
-        lines.next();
-        match tags {
-            Ok(t) => r.tags.extend(t),
-            Err(e) => r.syntax_errors.push(e),
+        if !tag_line(line, at, &mut tags, &mut r.syntax_errors) {
+            break;
         }
+        lines.next();
         r.span.end = at + line.len();
     }
+    r.tags = tags.into_vec();
     for (first, again) in repeated_tags(r.tags.iter().map(|t| t.name)) {
         let (first, again) = (&r.tags[first], &r.tags[again]);
         let message = repeated_tag_message(first.name, first.value, "a record");
@@ -323,6 +357,7 @@ pub fn read_record<'a>(lines: &mut Lines<'a>) -> CommonRecord<'a> {
     }
     let mut in_comment: Option<usize> = None;
     let mut begun = false;
+    let mut tokens = Tokens::tokens();
     loop {
         if in_comment.is_none() {
             let Some((_, line)) = lines.peek() else { break };
@@ -348,7 +383,7 @@ pub fn read_record<'a>(lines: &mut Lines<'a>) -> CommonRecord<'a> {
                 *lines = ahead.after;
                 r.span.end = ahead.diagram.span.end;
                 let slot = ahead.label.unwrap_or(if begun { DiagramSlot::Final } else { DiagramSlot::Setup });
-                place_diagram(&mut r, ahead.diagram, slot);
+                place_diagram(&mut r, ahead.diagram, ahead.refused, slot);
                 if slot == DiagramSlot::Final {
                     break;
                 }
@@ -358,14 +393,14 @@ pub fn read_record<'a>(lines: &mut Lines<'a>) -> CommonRecord<'a> {
         let Some((at, line)) = lines.next() else { break };
         begun = true;
         r.span.end = at + line.len();
-        if movetext_line(&mut r, line, at, &mut in_comment) == Line::Result {
+        if movetext_line(&mut r, &mut tokens, line, at, &mut in_comment) == Line::Result {
             // A final diagram may follow the result, after blank lines.
             let mut past = *lines;
             past.skip_blanks();
             if let Some(ahead) = diagram_ahead(&past).filter(|a| a.label != Some(DiagramSlot::Setup)) {
                 *lines = ahead.after;
                 r.span.end = ahead.diagram.span.end;
-                place_diagram(&mut r, ahead.diagram, DiagramSlot::Final);
+                place_diagram(&mut r, ahead.diagram, ahead.refused, DiagramSlot::Final);
             }
             break;
         }
@@ -376,6 +411,7 @@ pub fn read_record<'a>(lines: &mut Lines<'a>) -> CommonRecord<'a> {
             SyntaxError { span: start..start + 1, message: "this comment is never closed with `}`".into() },
         );
     }
+    r.tokens = tokens.into_vec();
     if r.final_position.is_some() && r.tokens.is_empty() && r.setup.is_none() {
         // A lone diagram after the tags is a setup, whatever its label said.
         r.setup = r.final_position.take();
@@ -385,7 +421,12 @@ pub fn read_record<'a>(lines: &mut Lines<'a>) -> CommonRecord<'a> {
     r
 }
 
-fn place_diagram<'a>(r: &mut CommonRecord<'a>, d: TextDiagram<'a>, slot: DiagramSlot) {
+/// Gives the record its diagram, or the syntax error of one that no board can be.
+fn place_diagram<'a>(r: &mut CommonRecord<'a>, d: TextDiagram<'a>, refused: Option<SyntaxError>, slot: DiagramSlot) {
+    if let Some(e) = refused {
+        push_capped(&mut r.syntax_errors, e);
+        return;
+    }
     let place = match slot {
         DiagramSlot::Setup => &mut r.setup,
         DiagramSlot::Final => &mut r.final_position,
@@ -411,7 +452,13 @@ enum Line {
 }
 
 /// Tokens of one movetext line: moves, the result, move numbers and comments.
-fn movetext_line<'a>(r: &mut CommonRecord<'a>, line: &'a str, at: usize, in_comment: &mut Option<usize>) -> Line {
+fn movetext_line<'a>(
+    r: &mut CommonRecord<'a>,
+    tokens: &mut Tokens<'a>,
+    line: &'a str,
+    at: usize,
+    in_comment: &mut Option<usize>,
+) -> Line {
     let mut rest = line;
     let mut result = false;
     loop {
@@ -460,7 +507,7 @@ fn movetext_line<'a>(r: &mut CommonRecord<'a>, line: &'a str, at: usize, in_comm
         let word_start = at + (word.as_ptr() as usize - line.as_ptr() as usize);
         let kind = result_token(word).unwrap_or(TokenKind::Written);
         result = kind.is_claim();
-        r.tokens.push(Token { text: word, span: word_start..word_start + word.len(), kind });
+        tokens.push_token(Token { text: word, span: word_start..word_start + word.len(), kind }, &mut r.syntax_errors);
     }
     if result {
         Line::Result

@@ -4,19 +4,18 @@ use nom::branch::alt;
 use nom::bytes::complete::{tag, tag_no_case, take_while1};
 use nom::character::complete::{char as ch, digit1, one_of, satisfy, space0, space1};
 use nom::combinator::{all_consuming, map, map_res, opt, recognize, value};
-use nom::multi::separated_list1;
 use nom::sequence::{pair, preceded, terminated};
 use nom::{IResult, Parser};
 
 use super::cursor::Lines;
 use super::{
-    cap_syntax_errors, push_capped, ColumnHeader, Diagram, DiagramLabel, MoveLine, Record, Span, SyntaxError, Token,
-    TokenKind,
+    cap_syntax_errors, push_capped, row_past_any_board, rows_past_any_board, ColumnHeader, Diagram, DiagramLabel,
+    MoveLine, Record, Span, SyntaxError, Token, TokenKind, Tokens,
 };
 
 use crate::game::GameKind;
 use crate::games::phages::Side;
-use crate::geometry::{CellLabel, Geometry};
+use crate::geometry::{CellLabel, Geometry, MAX_ROW_CELLS};
 
 /// What one line of a file is.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -31,8 +30,8 @@ pub enum LineKind {
     StartupCode(Span),
     /// Column letters, `a b c d e f g h i` or `abcdefghijklm`.
     Letters(usize),
-    /// Glyphs with their spans, and the row number written after them.
-    DiagramRow(Vec<(char, Span)>, u16),
+    /// A row of a diagram: glyphs, and the row number written after them.
+    DiagramRow(Row),
     /// A numbered move line, with its number: its tokens are read when it joins a movetext.
     Move(u32),
     /// Anything else; a column header may stand inside it.
@@ -183,7 +182,7 @@ fn move_line<'a>(
     line: &'a str,
     at: usize,
     (number, rest): (u32, &'a str),
-    tokens: &mut Vec<Token<'a>>,
+    tokens: &mut Tokens<'a>,
     errors: &mut Vec<SyntaxError>,
 ) -> MoveLine {
     let body = line.len() - rest.len();
@@ -191,16 +190,21 @@ fn move_line<'a>(
     for (off, word) in words(rest).map(|(off, w)| (body + off, w)) {
         let span = at + off..at + off + word.len();
         if let Ok((_, kind)) = move_token(word) {
-            tokens.push(Token { text: word, span, kind });
+            tokens.push_token(Token { text: word, span, kind }, errors);
         } else if starts_claim(word) {
             let text = line[off..].trim_end();
             let span = at + off..at + off + text.len();
             match claim(text) {
-                Ok((_, kind)) => tokens.push(Token { text, span, kind }),
-                Err(_) => errors.push(SyntaxError {
-                    span,
-                    message: format!("`{text}` is not a claimed result: write it like `and wins 40-39` or `X wins`"),
-                }),
+                Ok((_, kind)) => tokens.push_token(Token { text, span, kind }, errors),
+                Err(_) => push_capped(
+                    errors,
+                    SyntaxError {
+                        span,
+                        message: format!(
+                            "`{text}` is not a claimed result: write it like `and wins 40-39` or `X wins`"
+                        ),
+                    },
+                ),
             }
             break;
         } else {
@@ -211,7 +215,10 @@ fn move_line<'a>(
     if let Some(claim_at) = own.iter().position(|t| t.kind.is_claim()) {
         if let Some(after) = own.get(claim_at + 1) {
             let span = after.span.start..own.last().map_or(after.span.end, |t| t.span.end);
-            errors.push(SyntaxError { span, message: "nothing may follow a resignation or a claimed result".into() });
+            push_capped(
+                errors,
+                SyntaxError { span, message: "nothing may follow a resignation or a claimed result".into() },
+            );
         }
     }
     let end = at + line.trim_end().len();
@@ -259,30 +266,45 @@ fn letters(i: &str) -> Option<usize> {
     (n >= 3).then_some(n)
 }
 
-fn row_glyphs(i: &str) -> IResult<&str, (Vec<&str>, u16)> {
-    all_consuming(map(
-        (
-            preceded(space0, separated_list1(space1, recognize(one_of(".oOxX")))),
-            space1,
-            map_res(digit1, str::parse::<u16>),
-            opt(ch('.')),
-            space0,
-        ),
-        |(g, _, row, _, _)| (g, row),
-    ))
-    .parse(i)
+/// A diagram row as written: its glyphs with where each is (the first [`MAX_ROW_CELLS`] + 1 of
+/// them: a row that has more is refused, see [`build_diagram`]), how many glyphs it has, and the
+/// row number written after them.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Row {
+    /// The row's first glyphs, each with its span.
+    pub glyphs: Vec<(char, Span)>,
+    /// How many glyphs the row has.
+    pub count: usize,
+    /// The row number written after the glyphs.
+    pub number: u16,
 }
 
+/// A row of a diagram: glyphs (`.oOxX`) separated by spaces or tabs, then the row number,
+/// optionally followed by `.`. It is read in one pass and only the first glyphs are kept, so that
+/// a row of millions of cells costs its scan, not its cells.
 fn diagram_row(line: &str, at: usize) -> Option<LineKind> {
-    let (_, (glyphs, row)) = row_glyphs(line).ok()?;
-    let cells = glyphs
-        .iter()
-        .map(|g| {
-            let off = at + (g.as_ptr() as usize - line.as_ptr() as usize);
-            (g.chars().next().unwrap_or('.'), off..off + 1)
-        })
-        .collect();
-    Some(LineKind::DiagramRow(cells, row))
+    let blank = |c: char| c == ' ' || c == '\t';
+    let body = line.trim_end_matches(blank);
+    let body = body.strip_suffix('.').unwrap_or(body);
+    let glyphs_end = body.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let number = crate::code::read_number(&body[glyphs_end..], u64::from(u16::MAX)).ok()? as u16;
+    let mut row = Row { glyphs: Vec::new(), count: 0, number };
+    // Whether the byte before is a space or a tab (the line's start counts as one).
+    let mut after_blank = true;
+    for (off, b) in body[..glyphs_end].bytes().enumerate() {
+        match b {
+            b' ' | b'\t' => after_blank = true,
+            b'.' | b'o' | b'O' | b'x' | b'X' if after_blank => {
+                after_blank = false;
+                row.count += 1;
+                if row.glyphs.len() <= MAX_ROW_CELLS {
+                    row.glyphs.push((char::from(b), at + off..at + off + 1));
+                }
+            }
+            _ => return None,
+        }
+    }
+    (row.count > 0 && after_blank).then_some(LineKind::DiagramRow(row))
 }
 
 fn title_word(i: &str) -> IResult<&str, &str> {
@@ -363,14 +385,21 @@ fn diagram_shape(lengths: &[usize]) -> Option<Geometry> {
     None
 }
 
-fn build_diagram(label: DiagramLabel, rows: &[(Vec<(char, Span)>, u16)], span: Span) -> Result<Diagram, SyntaxError> {
-    let lengths: Vec<usize> = rows.iter().map(|r| r.0.len()).collect();
-    let row_span = |r: &(Vec<(char, Span)>, u16)| {
-        r.0.first().map_or(span.start, |g| g.1.start)..r.0.last().map_or(span.end, |g| g.1.end)
-    };
+fn build_diagram(label: DiagramLabel, rows: &[Row], seen: usize, span: Span) -> Result<Diagram, SyntaxError> {
+    let row_span =
+        |r: &Row| r.glyphs.first().map_or(span.start, |g| g.1.start)..r.glyphs.last().map_or(span.end, |g| g.1.end);
+    // What no board has is refused before any shape is tried: only the first rows, and the first
+    // cells of each, were kept.
+    if let Some((k, row)) = rows.iter().enumerate().find(|(_, r)| r.count > MAX_ROW_CELLS) {
+        return Err(row_past_any_board(k + 1, row.count, row_span(row)));
+    }
+    if seen > MAX_ROW_CELLS {
+        return Err(rows_past_any_board(seen, row_span(&rows[MAX_ROW_CELLS])));
+    }
+    let lengths: Vec<usize> = rows.iter().map(|r| r.count).collect();
     let geometry = diagram_shape(&lengths).ok_or_else(|| {
         // Point at the first row that breaks the pattern the first row sets, else at the last row.
-        let odd = rows.iter().position(|r| r.0.len() != lengths[0] && lengths[0] == lengths.get(1).copied().unwrap_or(0));
+        let odd = rows.iter().position(|r| r.count != lengths[0] && lengths[0] == lengths.get(1).copied().unwrap_or(0));
         match odd {
             Some(k) => SyntaxError {
                 span: row_span(&rows[k]),
@@ -388,8 +417,8 @@ fn build_diagram(label: DiagramLabel, rows: &[(Vec<(char, Span)>, u16)], span: S
         }
     })?;
     let mut cells = Vec::new();
-    for (r, (glyphs, _)) in rows.iter().enumerate() {
-        for (cell, (glyph, gspan)) in geometry.row_cells(r as u16).zip(glyphs) {
+    for (r, row) in rows.iter().enumerate() {
+        for (cell, (glyph, gspan)) in geometry.row_cells(r as u16).zip(&row.glyphs) {
             cells.push((geometry.label(cell), *glyph, gspan.clone()));
         }
     }
@@ -422,7 +451,10 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>) -> Option<Ele
         }
         kind @ (LineKind::DiagramLabel(_) | LineKind::DiagramRow(..)) => {
             let mut ahead = *rest;
+            // The rows read, of which the first `MAX_ROW_CELLS` + 1 are kept: a diagram of more
+            // rows than any board is refused from the count (`build_diagram`).
             let mut rows = Vec::new();
+            let mut seen = 0;
             let mut end = at + line.len();
             let label = match kind {
                 LineKind::DiagramLabel(l) => {
@@ -431,8 +463,9 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>) -> Option<Ele
                     }
                     l
                 }
-                LineKind::DiagramRow(cells, 1) => {
-                    rows.push((cells, 1));
+                LineKind::DiagramRow(row) if row.number == 1 => {
+                    rows.push(row);
+                    seen = 1;
                     DiagramLabel::None
                 }
                 LineKind::DiagramRow(..) => return None,
@@ -440,13 +473,18 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>) -> Option<Ele
             };
             while let Some((a, l)) = ahead.peek() {
                 match classify(l, a, false) {
-                    LineKind::DiagramRow(cells, n) if n as usize == rows.len() + 1 => rows.push((cells, n)),
+                    LineKind::DiagramRow(row) if row.number as usize == seen + 1 => {
+                        seen += 1;
+                        if rows.len() <= MAX_ROW_CELLS {
+                            rows.push(row);
+                        }
+                    }
                     _ => break,
                 }
                 ahead.next();
                 end = a + l.len();
             }
-            if rows.len() < 2 {
+            if seen < 2 {
                 return None;
             }
             if let Some((a, l)) = ahead.peek().filter(|&l| is_letters(Some(l))) {
@@ -454,22 +492,29 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>) -> Option<Ele
                 ahead.next();
             }
             *rest = ahead;
-            Some(Element::Diagram(build_diagram(label, &rows, at..end), label))
+            Some(Element::Diagram(build_diagram(label, &rows, seen, at..end), label))
         }
         LineKind::Move(_) => {
-            let (mut tokens, mut errors) = (Vec::new(), Vec::new());
+            let (mut tokens, mut errors) = (Tokens::tokens(), Vec::new());
             let head = move_line_head(line, false).expect("classified as a move line");
             let mut moves = vec![move_line(line, at, head, &mut tokens, &mut errors)];
             while let Some((a, l)) = rest.peek() {
                 // A line numbered 1 opens the next record instead.
                 if let Some(head) = move_line_head(l, true).filter(|h| h.0 != 1) {
-                    moves.push(move_line(l, a, head, &mut tokens, &mut errors));
+                    // Past the limit of tokens, the lines that follow are one with the last: the
+                    // record's span reaches its end, and no line of it is held.
+                    let past = tokens.is_full();
+                    let line = move_line(l, a, head, &mut tokens, &mut errors);
+                    match moves.last_mut() {
+                        Some(last) if past => last.span.end = line.span.end,
+                        _ => moves.push(line),
+                    }
                     rest.next();
                     continue;
                 }
                 if let LineKind::Prose(None) = classify(l, a, true) {
                     if let Some(token) = claim_only_line(l, a) {
-                        tokens.push(token);
+                        tokens.push_token(token, &mut errors);
                         moves.last_mut().expect("a movetext has a line").tokens.end = tokens.len();
                         rest.next();
                     }
@@ -486,7 +531,7 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>) -> Option<Ele
                     });
                 }
             }
-            Some(Element::Movetext(moves, tokens, errors))
+            Some(Element::Movetext(moves, tokens.into_vec(), errors))
         }
     }
 }

@@ -20,7 +20,7 @@ use crate::games::phages::Side;
 use crate::geometry::{CellLabel, Geometry};
 
 pub use cursor::{without_bom, Lines};
-pub use lines::{classify, token_kind, LineKind};
+pub use lines::{classify, token_kind, LineKind, Row};
 
 /// Byte offsets into the file.
 pub type Span = Range<usize>;
@@ -195,6 +195,108 @@ impl<'a> Record<'a> {
             (None, None) => None,
         }
     }
+}
+
+/// Most tokens (moves, numbers, claims, results) read of one record. Real records have at most a
+/// few thousand (a random Quarod game on the largest board, 26x26, about 1,500; a Splinter Quad
+/// game ends after 100 moves without a capture), so this is far above any game, yet the tokens of
+/// a record at the limit take a few megabytes: without it, one line of 200 MB of `----` made 40
+/// million tokens and a failed allocation of 1.9 GB.
+pub const MAX_TOKENS: usize = 100_000;
+
+/// Most tags of one record. Real records have a dozen or two; without a limit, a line of 59 MB
+/// of tags took 970 MB and nearly two minutes.
+pub const MAX_TAGS: usize = 1000;
+
+/// What a record holds as it is read (its tokens, its tags), at most so many. The first item past
+/// them is a syntax error; the record's further items are still read, to find where it ends, but
+/// not kept, so that a record costs what its text costs and no more.
+pub(crate) struct Capped<T> {
+    list: Vec<T>,
+    max: usize,
+    /// What the items are, one and many (`token`, `tokens`).
+    what: (&'static str, &'static str),
+    /// Whether an item past the limit was met (and its error given).
+    full: bool,
+}
+
+impl<T> Capped<T> {
+    /// Tokens, at most [`MAX_TOKENS`].
+    pub(crate) fn tokens() -> Capped<T> {
+        Capped { list: Vec::new(), max: MAX_TOKENS, what: ("token", "tokens"), full: false }
+    }
+
+    /// Tags, at most [`MAX_TAGS`].
+    pub(crate) fn tags() -> Capped<T> {
+        Capped { list: Vec::new(), max: MAX_TAGS, what: ("tag", "tags"), full: false }
+    }
+
+    /// Keeps `item`, or, at the first item past the limit, adds its error (at `span`) to `errors`.
+    pub(crate) fn push(&mut self, item: T, span: &Span, errors: &mut Vec<SyntaxError>) {
+        if self.list.len() < self.max {
+            self.list.push(item);
+        } else if !self.full {
+            self.full = true;
+            let (one, many) = self.what;
+            let message = format!(
+                "this is {one} {} of the record: referee reads at most {} {many} of one record, far more than any \
+                 real record has, so this record is not verified",
+                self.max + 1,
+                self.max
+            );
+            push_capped(errors, SyntaxError { span: span.clone(), message });
+        }
+    }
+
+    /// Whether an item past the limit was met.
+    pub(crate) fn is_full(&self) -> bool {
+        self.full
+    }
+
+    /// Forgets the items after the first `len`.
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.list.truncate(len);
+    }
+
+    /// The items kept.
+    pub(crate) fn into_vec(self) -> Vec<T> {
+        self.list
+    }
+}
+
+impl<T> std::ops::Deref for Capped<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        &self.list
+    }
+}
+
+/// The tokens of one record as they are read.
+pub(crate) type Tokens<'a> = Capped<Token<'a>>;
+
+impl<'a> Tokens<'a> {
+    /// Keeps a token, or says where the limit is passed (see [`Capped::push`]).
+    pub(crate) fn push_token(&mut self, token: Token<'a>, errors: &mut Vec<SyntaxError>) {
+        let span = token.span.clone();
+        self.push(token, &span, errors);
+    }
+}
+
+/// The error of a diagram row with more cells than any board's rows: `row` is its 1-based number,
+/// `count` its cells, `span` where its first cells are.
+fn row_past_any_board(row: usize, count: usize, span: Span) -> SyntaxError {
+    let message = format!(
+        "row {row} of this diagram has {count} cells: no board has more than {} in a row",
+        crate::geometry::MAX_ROW_CELLS
+    );
+    SyntaxError { span, message }
+}
+
+/// The error of a diagram of `rows` rows, more than any board has, at its first row too many.
+fn rows_past_any_board(rows: usize, span: Span) -> SyntaxError {
+    let message = format!("this diagram has {rows} rows: no board has more than {}", crate::geometry::MAX_ROW_CELLS);
+    SyntaxError { span, message }
 }
 
 /// Most syntax errors kept for one record, so that memory stays bounded on any input; past it

@@ -37,8 +37,8 @@ impl Coded for Petrify {
         let (geo, cells) = read_board(board, Shape::Square, 1, glyph, "`B` (Blue), `O` (Orange) or `X` (a block)")?;
         let colours = [("b", Colour::Blue), ("o", Colour::Orange)];
         let to_move = fields.next("colour to move")?.choice("the colour to move", &colours)?;
-        let plies = fields.next("turns taken")?.number("the turns taken")?;
-        let passes = fields.next("passes")?.number("the passes in a row")?;
+        let plies = fields.next("turns taken")?.number("the turns taken", u32::MAX)?;
+        let passes = fields.next("passes")?.number("the passes in a row", u8::MAX)?;
         let swapped = fields.next("swap")?.swap()?;
         let last = [("b", Some(Colour::Blue)), ("o", Some(Colour::Orange)), ("-", None)];
         let last_board_play = fields.next("last board play")?.choice("the colour of the last board play", &last)?;

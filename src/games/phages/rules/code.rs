@@ -162,7 +162,7 @@ fn read_turn(turn: Field) -> Result<(Side, Phase, u8, bool), CodeError> {
         Some(d) => (d, true),
         None => (rest, false),
     };
-    let number = Field { text: digits, at: turn.at + 2 }.number::<u8>("the number in force (0 to 255)")?;
+    let number = Field { text: digits, at: turn.at + 2 }.number("the number in force", u8::MAX)?;
     if first && phase == Phase::Move {
         return Err(turn.error(1, "the game's first turn has no phase a"));
     }
@@ -178,7 +178,12 @@ fn read_stones(field: Field, geo: Geometry) -> Result<[Vec<Stone>; 2], CodeError
     };
     let read = |side: Field| -> Result<Vec<Stone>, CodeError> {
         side.split('.')
-            .map(|s| {
+            .enumerate()
+            .map(|(k, s)| {
+                // Refused at the first stone too many, so that a list of a million is not held.
+                if k == MAX_STONES {
+                    return Err(s.error(0, format!("a side has at most {MAX_STONES} stones; this is one more")));
+                }
                 let label_end = s.text.find(|c: char| c.is_ascii_digit()).map_or(s.text.len(), |d| {
                     d + s.text[d..].find(|c: char| !c.is_ascii_digit()).unwrap_or(s.text.len() - d)
                 });

@@ -42,8 +42,8 @@ impl Coded for Quarod {
         let (geo, cells) = read_board(board, Shape::Square, 1, glyph, glyphs)?;
         let colours = [("b", Colour::Black), ("w", Colour::White)];
         let to_move = fields.next("colour to move")?.choice("the colour to move", &colours)?;
-        let turns = fields.next("turns taken")?.number("the turns taken")?;
-        let passes = fields.next("passes")?.number("the passes in a row")?;
+        let turns = fields.next("turns taken")?.number("the turns taken", u32::MAX)?;
+        let passes = fields.next("passes")?.number("the passes in a row", u8::MAX)?;
         let swapped = fields.next("swap")?.swap()?;
         let last = [("b", Some(Colour::Black)), ("w", Some(Colour::White)), ("-", None)];
         let last_actor = fields.next("last actor")?.choice("the colour of the last placement or board swap", &last)?;

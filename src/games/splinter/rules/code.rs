@@ -55,7 +55,7 @@ impl Coded for Splinter {
         let glyphs = "a player's initial `R` `B` `G` or `Y` and a type `k` `r` `b` or `p`, like `Rk` or `Yp`";
         let (geo, cells) = read_board(board, Shape::Square, 2, glyph, glyphs)?;
         let players_field = fields.next("number of players")?;
-        let players: u8 = players_field.number("the number of players")?;
+        let players: u8 = players_field.number("the number of players", u8::MAX)?;
         let mut p = Splinter::new(geo.size(), players).map_err(|e| players_field.error(0, e.to_string()))?;
         p.squares.fill(None);
         p.counts = [[0; 4]; 4];
@@ -72,9 +72,15 @@ impl Coded for Splinter {
         p.to_move = fields.next("player to move")?.choice("the player to move", &choices)?;
         read_armies(fields.next("armies")?, &mut p)?;
         let just_moved = fields.next("pieces just moved")?;
+        // A move moves no more pieces than the board holds: a list longer than that is refused at
+        // its first item too many, not held.
+        let squares = geo.cell_count();
         p.just_moved = items(just_moved)
-            .into_iter()
-            .map(|m| {
+            .enumerate()
+            .map(|(k, m)| {
+                if k == squares {
+                    return Err(m.error(0, format!("more pieces just moved than the {squares} squares of the board")));
+                }
                 // The second square starts at the next letter after the first square's letter; an
                 // empty or non-ASCII item has none, and its first square is then what is wrong.
                 let rest = m.text.get(1..).unwrap_or("");
@@ -87,8 +93,9 @@ impl Coded for Splinter {
                 Ok((now, left))
             })
             .collect::<Result<_, _>>()?;
-        p.quiet = fields.next("quiet moves")?.number("the moves in a row without a piece leaving the board")?;
-        p.moves = fields.next("moves played")?.number("the moves played")?;
+        p.quiet =
+            fields.next("quiet moves")?.number("the moves in a row without a piece leaving the board", u16::MAX)?;
+        p.moves = fields.next("moves played")?.number("the moves played", u32::MAX)?;
         let ending = fields.next("ending")?;
         fields.end()?;
         p.ending = read_ending(ending, &p)?;
@@ -102,12 +109,13 @@ impl Coded for Splinter {
 fn read_armies(field: Field, p: &mut Splinter) -> Result<(), CodeError> {
     let expected = "expected each player's army at the start, four digits (kings, rooks, bishops, pawns) like \
                     `1224`, followed for a player who is out by `-knockouts-pieces`, like `1224-2-5`";
-    let armies: Vec<Field> = field.split('.').collect();
-    if armies.len() != p.players as usize {
-        let message = format!("{} armies for {} players: {expected}", armies.len(), p.players);
+    // Counted before any is read, so that a field of a million `.` is not held as a million armies.
+    let count = field.text.bytes().filter(|&b| b == b'.').count() + 1;
+    if count != p.players as usize {
+        let message = format!("{count} armies for {} players: {expected}", p.players);
         return Err(field.error(0, message));
     }
-    for (i, army) in armies.into_iter().enumerate() {
+    for (i, army) in field.split('.').enumerate() {
         let mut parts = army.split('-');
         let start = parts.next().expect("split gives one part at least");
         let digits: Vec<u8> = start.text.bytes().filter(u8::is_ascii_digit).map(|b| b - b'0').collect();
@@ -124,8 +132,8 @@ fn read_armies(field: Field, p: &mut Splinter) -> Result<(), CodeError> {
         p.standing[i] = match (parts.next(), parts.next(), parts.next()) {
             (None, _, _) => Standing::In,
             (Some(k), Some(n), None) => Standing::Out {
-                knockouts: k.number("the knockouts the player had when they went out")?,
-                pieces: n.number("the pieces the player had when they went out")?,
+                knockouts: k.number("the knockouts the player had when they went out", u8::MAX)?,
+                pieces: n.number("the pieces the player had when they went out", u8::MAX)?,
             },
             _ => return Err(army.error(0, expected)),
         };

@@ -25,7 +25,7 @@ impl Coded for Vadrantir {
         let (geo, cells) = read_board(board, Shape::Hex, 1, glyph, "`B` (Black) or `W` (White)")?;
         let colours = [("b", Colour::Black), ("w", Colour::White)];
         let to_move = fields.next("colour to move")?.choice("the colour to move", &colours)?;
-        let plies = fields.next("turns taken")?.number("the turns taken")?;
+        let plies = fields.next("turns taken")?.number("the turns taken", u32::MAX)?;
         let swapped = fields.next("swap")?.swap()?;
         fields.end()?;
         let empty = Vadrantir::new(geo.size()).map_err(|e| board.error(0, e.to_string()))?;
