@@ -1120,29 +1120,28 @@ fn search_record(src: &str, found: &Found, options: VerifyOptions, repair: Repai
     }
 }
 
-/// The text of a record (`span` of `src`) with a repair's changes made: what `--write` prints.
+/// The text of a record (`span` of `src`) with a repair's changes made: what `--write` writes in
+/// the record's place.
 pub fn repaired_text(src: &str, span: &Span, changes: &[Change]) -> String {
+    // A span past the text, or not on a character boundary, cannot come from the reader; it is
+    // taken as the text it names at most, so that no input makes a slice fail.
+    let within = |at: usize| (at.min(src.len())..=src.len()).find(|&i| src.is_char_boundary(i)).unwrap_or(src.len());
+    let record = within(span.start)..within(span.end).max(within(span.start));
     let mut splices: Vec<(Span, String)> = Vec::new();
+    let mut gone: Vec<Span> = Vec::new();
     for c in changes {
         match c.kind {
             ChangeKind::Replace | ChangeKind::Delete => {
-                // Token by token where the counts agree; else the first token takes every new one.
-                // A token that goes takes the blanks after it, never the move numbers and line
-                // ends between tokens.
+                // Token by token where the counts agree; else the first token takes every new one,
+                // and the others go.
                 let new: Vec<&str> = c.to.split_whitespace().collect();
                 let one_each = new.len() == c.spans.len();
                 for (n, s) in c.spans.iter().enumerate() {
-                    let text = match (one_each, n) {
-                        (true, n) => new[n].to_string(),
-                        (false, 0) if !new.is_empty() => c.to.clone(),
-                        _ => String::new(),
-                    };
-                    let blanks = if text.is_empty() {
-                        src[s.end..].bytes().take_while(|b| matches!(b, b' ' | b'\t')).count()
-                    } else {
-                        0
-                    };
-                    splices.push((s.start..s.end + blanks, text));
+                    match (one_each, n) {
+                        (true, n) => splices.push((s.clone(), new[n].to_string())),
+                        (false, 0) if !new.is_empty() => splices.push((s.clone(), c.to.clone())),
+                        _ => gone.push(s.clone()),
+                    }
                 }
             }
             ChangeKind::Insert if c.at_end => {
@@ -1155,21 +1154,65 @@ pub fn repaired_text(src: &str, span: &Span, changes: &[Change]) -> String {
             }
             ChangeKind::Swap => {
                 let (a, b) = (&c.spans[0], &c.spans[1]);
-                splices
-                    .push((a.start..b.end, format!("{}{}{}", &src[b.clone()], &src[a.end..b.start], &src[a.clone()])));
+                let (a, b) = (within(a.start)..within(a.end), within(b.start)..within(b.end));
+                if a.end <= b.start {
+                    let swapped = format!("{}{}{}", &src[b.clone()], &src[a.end..b.start], &src[a.clone()]);
+                    splices.push((a.start..b.end, swapped));
+                }
             }
         }
     }
+    splices.extend(deleted_stretches(src, &record, gone).into_iter().map(|s| (s, String::new())));
     splices.sort_by_key(|(s, _)| (s.start, s.end));
     let mut out = String::new();
-    let mut at = span.start;
+    let mut at = record.start;
     for (s, text) in splices {
-        out.push_str(&src[at..s.start.max(at)]);
+        // Every splice lies inside the record, in order; one that does not is left out rather
+        // than cut the text anywhere else.
+        let (start, end) = (within(s.start), within(s.end));
+        if start < at || end > record.end || start > end {
+            continue;
+        }
+        out.push_str(&src[at..start]);
         out.push_str(&text);
-        at = at.max(s.end);
+        at = end;
     }
-    out.push_str(&src[at..span.end]);
+    out.push_str(&src[at..record.end]);
     out
+}
+
+/// The text that goes with deleted tokens (`gone`, spans of `src` inside `record`), so that their
+/// line reads as if they had never been written: tokens deleted with only blanks between them go
+/// as one stretch, with the blanks after it; a stretch that ends its line (nothing but blanks
+/// follows it on the line, or in the record) goes with the blanks before it instead, back to the
+/// previous token, so that no blanks are left dangling at the line's end. Move numbers and line
+/// ends between tokens are never taken, and nothing outside the record is.
+fn deleted_stretches(src: &str, record: &Span, mut gone: Vec<Span>) -> Vec<Span> {
+    let bytes = src.as_bytes();
+    let blank = |b: &u8| matches!(b, b' ' | b'\t');
+    gone.retain(|s| record.start <= s.start && s.start <= s.end && s.end <= record.end);
+    gone.sort_by_key(|s| s.start);
+    let mut runs: Vec<Span> = Vec::new();
+    for s in gone {
+        match runs.last_mut() {
+            Some(r) if r.end <= s.start && bytes[r.end..s.start].iter().all(blank) => r.end = s.end,
+            Some(r) if s.start < r.end => r.end = r.end.max(s.end),
+            _ => runs.push(s),
+        }
+    }
+    runs.into_iter()
+        .map(|r| {
+            let after = bytes[r.end..record.end].iter().take_while(|b| blank(b)).count();
+            let ends_line =
+                matches!(bytes.get(r.end + after), None | Some(b'\n' | b'\r')) || r.end + after == record.end;
+            if ends_line {
+                let before = bytes[record.start..r.start].iter().rev().take_while(|b| blank(b)).count();
+                r.start - before..r.end + after
+            } else {
+                r.start..r.end + after
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

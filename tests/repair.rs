@@ -422,3 +422,59 @@ fn repairs_of_every_broken_sample_come_in_ranking_order() {
     }
     assert!(searched > 20, "{searched} records searched");
 }
+
+/// A deletion of the tokens at `spans`, as a repair reports it.
+fn deletion(src: &str, spans: &[Span]) -> referee::repair::Change {
+    referee::repair::Change {
+        kind: referee::repair::ChangeKind::Delete,
+        spans: spans.to_vec(),
+        from: spans.iter().map(|s| &src[s.clone()]).collect::<Vec<_>>().join(" "),
+        to: String::new(),
+        expressible: true,
+        at_end: false,
+    }
+}
+
+/// Deleted tokens take the blanks after them, or, at the end of a line or of the record, the
+/// blanks before them; never the move numbers, the line ends, nor text past the record.
+#[test]
+fn deleted_tokens_take_their_blanks_and_nothing_past_the_record() {
+    let src = "10. a b  c\n11. d e  \nprose";
+    let at = |t: &str| {
+        let i = src.find(t).unwrap();
+        i..i + t.len()
+    };
+    let record = 0..src.find("e").unwrap() + 1;
+    let cases: [(&[&str], &str); 6] = [
+        (&["a"], "10. b  c\n11. d e"),
+        (&["c"], "10. a b\n11. d e"),
+        (&["b", "c"], "10. a\n11. d e"),
+        (&["a", "b", "c"], "10.\n11. d e"),
+        // The record's last token, with blanks after it on its line, past the record's end: the
+        // case that panicked ("begin > end").
+        (&["e"], "10. a b  c\n11. d"),
+        (&["d", "e"], "10. a b  c\n11."),
+    ];
+    for (tokens, expected) in cases {
+        let spans: Vec<Span> = tokens.iter().map(|t| at(t)).collect();
+        let change = deletion(src, &spans);
+        assert_eq!(repaired_text(src, &record, &[change]), expected, "{tokens:?}");
+    }
+}
+
+/// The record: the designers' wide columns, whose best repair deletes the last tokens of
+/// the record, two blanks after them. The repaired text ends the line at the last token kept, and
+/// verifies.
+#[test]
+fn a_repair_that_deletes_a_records_last_tokens_before_blanks_is_written() {
+    let sample = std::fs::read_to_string("samples/quadraphages/random-seed-1.txt").unwrap();
+    let head: String = sample.lines().take(11).map(|l| format!("{l}\n")).collect();
+    let src = format!("{head}10. ---- ---- 3 f6f3 b6e6 h2h5 ---- 5  \n");
+    let records = repair_source(&src, VerifyOptions::default(), options(), None).unwrap();
+    let best = &records[0].search.as_ref().unwrap().candidates[0];
+    assert!(best.changes.last().unwrap().spans.last().unwrap().end == src.trim_end().len(), "{best:?}");
+    let text = repaired_text(&src, &records[0].verdict.span, &best.changes);
+    assert!(text.ends_with("\n10. b6b3 ----"), "{text}");
+    let v = &verify_source(&text, VerifyOptions::default())[0];
+    assert_eq!(v.status, Status::Valid, "{text}\n{:?}", v.problems);
+}
