@@ -25,13 +25,13 @@ use crate::games::phages::{self, Phages, Phase};
 use crate::record::common::CommonRecord;
 use crate::record::{self, Found, Record, Span, Token, TokenKind};
 use crate::replay::{replay, Notation, Reading, Replay, ReplayOptions, Violation};
-use crate::search::SearchBudget;
+use crate::search::{allocation, table_bytes, Position, SearchBudget};
 use crate::verdict::{ClaimCheck, ClaimKind, ClaimStatus, ProblemKind, Verdict};
 use crate::verify::{self, VerifyOptions};
 
 /// What the search needs to know of a notation beyond reading tokens: how it classifies the tokens
 /// a repair writes, and what slips of a writer look like in it.
-pub trait Repairable: Notation {
+pub trait Repairable: Notation + Position {
     /// How many tokens after a token its reading may look at: an edit can change how the tokens
     /// this far before it read (Quadraphages' `----` looks at the rest of its phase).
     const READ_AHEAD: usize;
@@ -237,12 +237,19 @@ pub struct RepairOptions {
     pub time_limit: Option<Duration>,
     /// Candidates reported, best first.
     pub shown: usize,
+    /// Most bytes the search of one record may hold, whatever the other bounds say (an estimate:
+    /// see [`Search::bytes`]).
+    pub max_bytes: usize,
 }
 
 /// The default of [`RepairOptions::max_edits`].
 pub const DEFAULT_MAX_EDITS: usize = 12;
 /// The default of [`RepairOptions::max_positions`].
 pub const DEFAULT_MAX_POSITIONS: u64 = 5_000_000;
+/// The default of [`RepairOptions::max_bytes`]: the default bounds of every published and broken
+/// sample stay far below it (README, `referee repair`, has the figures), so it stops only
+/// searches whose `--beam` or `--max-positions` were raised.
+pub const DEFAULT_MAX_BYTES: usize = 256 << 20;
 
 impl Default for RepairOptions {
     fn default() -> Self {
@@ -252,6 +259,7 @@ impl Default for RepairOptions {
             max_positions: DEFAULT_MAX_POSITIONS,
             time_limit: Some(Duration::from_secs(10)),
             shown: 3,
+            max_bytes: DEFAULT_MAX_BYTES,
         }
     }
 }
@@ -263,6 +271,14 @@ pub enum Bound {
     Positions(u64),
     /// The time on the record reached [`RepairOptions::time_limit`]; it holds that limit.
     Time(Duration),
+    /// The next step would have held more than [`RepairOptions::max_bytes`].
+    Bytes {
+        /// The ceiling.
+        ceiling: usize,
+        /// The bytes the next step would have held: past the ceiling (by more than a candidate's
+        /// worth when it was the turn of the table of candidates tried to grow).
+        needed: usize,
+    },
 }
 
 /// A repair found, and what the record says once repaired.
@@ -371,6 +387,12 @@ pub struct Search {
     pub tried: usize,
     /// Edits per candidate at the deepest level searched.
     pub depth: usize,
+    /// The most bytes the search held at once, as it counts them: the candidates of the level
+    /// searched and of the next, with their positions; the repairs found; the table of edited
+    /// token lists tried; the positions before the tokens being edited. An estimate (allocator
+    /// overhead as glibc's, hash tables as hashbrown lays them out); the claims' own searches
+    /// are bounded apart ([`crate::search::DEFAULT_SEARCH_BYTES`]).
+    pub bytes: usize,
 }
 
 /// A record's claims and final diagram, judged on a replay of (edited) tokens.
@@ -601,6 +623,8 @@ struct Node<G> {
     /// The record's tokens its edits take away, beyond those they put back.
     dropped: usize,
     distance: usize,
+    /// What the node holds, as [`Search::bytes`] counts it.
+    bytes: usize,
 }
 
 /// How a candidate still to extend ranks among those of its level: see [`Node::beam_key`].
@@ -635,18 +659,59 @@ struct Searcher<'t, 'a, 'j, G: Repairable> {
     /// Hashes of the edited token lists tried: the same list reached by other edits is not tried
     /// again.
     seen: rustc_hash::FxHashSet<u64>,
+    /// The bytes held but the table `seen`, as [`Search::bytes`] counts them.
+    held: usize,
+    /// The most bytes held at once.
+    peak: usize,
+    /// The bytes of the candidates that replay furthest without reaching the end, kept over all
+    /// levels.
+    furthest_bytes: usize,
 }
 
 impl<G: Repairable> Searcher<'_, '_, '_, G> {
+    /// Whether a bound stops the search here: checked before each candidate is tried.
     fn out_of_bounds(&mut self) -> bool {
+        self.peak = self.peak.max(self.bytes_held());
         if self.stopped.is_none() {
             if self.spent >= self.options.max_positions {
                 self.stopped = Some(Bound::Positions(self.options.max_positions));
             } else if let Some(limit) = self.options.time_limit.filter(|&l| self.began.elapsed() >= l) {
                 self.stopped = Some(Bound::Time(limit));
+            } else {
+                self.would_pass(0);
             }
         }
         self.stopped.is_some()
+    }
+
+    /// Whether holding `more` bytes would pass the ceiling, which then stops the search: the step
+    /// that would pass it is not taken. The next candidate may grow the table of those tried, which
+    /// holds its old buckets and its new ones while it grows.
+    fn would_pass(&mut self, more: usize) -> bool {
+        let growing = self.seen.len() == self.seen.capacity();
+        let needed = self.held + more + table_bytes(self.seen.capacity(), std::mem::size_of::<u64>(), growing);
+        if needed > self.options.max_bytes && self.stopped.is_none() {
+            self.stopped = Some(Bound::Bytes { ceiling: self.options.max_bytes, needed });
+        }
+        needed > self.options.max_bytes
+    }
+
+    /// The bytes held now.
+    fn bytes_held(&self) -> usize {
+        self.held + table_bytes(self.seen.capacity(), std::mem::size_of::<u64>(), false)
+    }
+
+    /// Cuts the candidates of the next level to the beam, those that replay furthest, when they
+    /// are twice as many: the same candidates as cutting them once at the level's end (the order
+    /// is stable, so ties keep the order they came in), in the memory of twice the beam.
+    fn cut(&mut self, next: &mut Vec<Node<G>>, at: usize) {
+        if next.len() < at {
+            return;
+        }
+        next.sort_by_key(|n| n.beam_key());
+        let beam = self.options.beam.max(1);
+        self.held -= next.iter().skip(beam).map(|n| n.bytes).sum::<usize>();
+        next.truncate(beam);
     }
 
     /// Whether this edited list is new to the search.
@@ -680,6 +745,26 @@ impl<G: Repairable> Searcher<'_, '_, '_, G> {
             // The node's replay no longer stops where it did: nothing to build on (never expected).
             return;
         }
+        let positions_bytes = positions.iter().map(position_bytes).sum::<usize>();
+        self.held += positions_bytes;
+        self.expand_at(node, &edited, &window, base, &positions, ends, next);
+        self.held -= positions_bytes;
+    }
+
+    /// The children of `expand`, the edits at each token of the window tried in turn, standing in
+    /// the positions from `base` on.
+    #[allow(clippy::too_many_arguments)]
+    fn expand_at(
+        &mut self,
+        node: &Node<G>,
+        edited: &Edited,
+        window: &[usize],
+        base: usize,
+        positions: &[G],
+        ends: &mut Vec<Vec<Edit>>,
+        next: &mut Vec<Node<G>>,
+    ) {
+        let v = node.stop;
         for &j in window.iter().rev() {
             let at = edited.origin[j].0;
             let edits = edits_at(&positions[j - base], edited.tokens[j].text, at, j == v, self.end);
@@ -703,16 +788,32 @@ impl<G: Repairable> Searcher<'_, '_, '_, G> {
                 let stop = r.stop.map(|s| (s, child.origin[s].0));
                 drop(child);
                 match stop {
-                    None => ends.push(edits),
-                    Some((stop, stop_origin)) if stop_origin > node.stop_origin => next.push(Node {
-                        edits,
-                        frontier,
-                        checkpoint: (from, start),
-                        stop,
-                        stop_origin,
-                        dropped,
-                        distance,
-                    }),
+                    None => {
+                        let bytes = std::mem::size_of::<Vec<Edit>>() + edits_bytes(&edits);
+                        if self.would_pass(bytes) {
+                            return;
+                        }
+                        self.held += bytes;
+                        ends.push(edits);
+                    }
+                    Some((stop, stop_origin)) if stop_origin > node.stop_origin => {
+                        let bytes = std::mem::size_of::<Node<G>>() + edits_bytes(&edits) + position_bytes(&start);
+                        if self.would_pass(bytes) {
+                            return;
+                        }
+                        self.held += bytes;
+                        next.push(Node {
+                            edits,
+                            frontier,
+                            checkpoint: (from, start),
+                            stop,
+                            stop_origin,
+                            dropped,
+                            distance,
+                            bytes,
+                        });
+                        self.cut(next, self.options.beam.max(1).saturating_mul(2));
+                    }
                     Some(_) => {}
                 }
             }
@@ -843,12 +944,17 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
         began: Instant::now(),
         stopped: None,
         seen: Default::default(),
+        held: 0,
+        peak: 0,
+        furthest_bytes: 0,
     };
     let none = vec![false; tokens.len()];
     let root = run(s.start.clone(), tokens, &none, 0, &mut s.spent, |_, _| {});
     let Some(stop) = root.stop else {
-        return Search { candidates: Vec::new(), stopped: None, positions: s.spent, tried: 0, depth: 0 };
+        return Search { candidates: Vec::new(), stopped: None, positions: s.spent, tried: 0, depth: 0, bytes: 0 };
     };
+    let bytes = std::mem::size_of::<Node<G>>() + position_bytes(&s.start);
+    s.held += bytes;
     let mut level = vec![Node {
         edits: Vec::new(),
         frontier: 0,
@@ -857,7 +963,11 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
         stop_origin: stop,
         dropped: 0,
         distance: 0,
+        bytes,
     }];
+    // The repairs found, at most as many as the end can still use: those ranked best but for their
+    // claims, which are judged only for these.
+    let kept = JUDGED.max(options.shown);
     let mut finished: Vec<Candidate> = Vec::new();
     // The candidates that replay furthest without reaching the end, over all levels.
     let mut furthest: Vec<(BeamKey, Vec<Edit>)> = Vec::new();
@@ -871,35 +981,56 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
                 break;
             }
         }
+        s.held -= level.iter().map(|n| n.bytes).sum::<usize>();
+        drop(level);
         let found = finished.len();
         for edits in ends {
-            finished.push(s.finish(edits));
+            s.held -= std::mem::size_of::<Vec<Edit>>() + edits_bytes(&edits);
+            let c = s.finish(edits);
+            s.held += candidate_bytes(&c);
+            finished.push(c);
+            if finished.len() - found >= 2 * kept {
+                cut_finished(&mut s, &mut finished, found, kept);
+            }
         }
+        // Every new repair replays to the end: the best of them by every key but the claims come
+        // first, those whose diagram matches first of all, and only they are judged.
+        cut_finished(&mut s, &mut finished, found, kept);
         // A repair that replays to the end with its diagram matching and its claims holding ends
         // the search: one of more edits cannot rank above it.
-        let new = &mut finished[found..];
-        new.sort_by_key(|c| c.rank_before_claims());
         let mut perfect = false;
-        for c in new.iter_mut().filter(|c| c.final_cells_differing.unwrap_or(0) == 0).take(JUDGED) {
+        for c in finished[found..].iter_mut().filter(|c| c.final_cells_differing.unwrap_or(0) == 0).take(JUDGED) {
+            s.held -= candidate_bytes(c);
             s.judge(c);
+            s.held += candidate_bytes(c);
             perfect |= c.is_perfect();
         }
-        next.sort_by_key(|n| n.beam_key());
-        next.truncate(options.beam.max(1));
-        furthest.extend(next.iter().take(options.shown).map(|n| (n.beam_key(), n.edits.clone())));
+        // Only the best `kept` of every level's repairs can be shown: the same as cutting them at
+        // the end, since the order is stable.
+        cut_finished(&mut s, &mut finished, 0, kept);
+        s.cut(&mut next, 0);
+        let best = next.iter().take(options.shown).map(|n| (n.beam_key(), n.edits.clone()));
+        furthest.extend(best);
+        furthest.sort_by_key(|(key, _)| *key);
+        furthest.truncate(options.shown);
+        s.held -= s.furthest_bytes;
+        s.furthest_bytes =
+            furthest.iter().map(|(_, e)| std::mem::size_of::<(BeamKey, Vec<Edit>)>() + edits_bytes(e)).sum();
+        s.held += s.furthest_bytes;
         if perfect {
+            s.held -= next.iter().map(|n| n.bytes).sum::<usize>();
             break;
         }
         level = next;
     }
-    furthest.sort_by_key(|(key, _)| *key);
-    for (_, edits) in furthest.into_iter().take(options.shown) {
+    s.held -= s.furthest_bytes;
+    for (_, edits) in furthest {
         let c = s.finish(edits);
+        s.held += candidate_bytes(&c);
         finished.push(c);
     }
     // Ranked first by every key but the claims, then the best judged and ranked again.
-    finished.sort_by_key(|c| c.rank_before_claims());
-    finished.truncate(JUDGED.max(options.shown));
+    cut_finished(&mut s, &mut finished, 0, kept);
     for c in &mut finished {
         s.judge(c);
     }
@@ -912,7 +1043,61 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
         shown.insert(edited.tokens.iter().map(|t| t.text.to_string()).collect::<Vec<_>>())
     });
     finished.truncate(options.shown);
-    Search { candidates: finished, stopped: s.stopped, positions: s.spent, tried: s.tried, depth }
+    let bytes = s.peak.max(s.bytes_held());
+    Search { candidates: finished, stopped: s.stopped, positions: s.spent, tried: s.tried, depth, bytes }
+}
+
+/// Sorts the repairs from `from` on by every key but the claims, and keeps the best `kept` of them.
+fn cut_finished<G: Repairable>(s: &mut Searcher<G>, finished: &mut Vec<Candidate>, from: usize, kept: usize) {
+    finished[from..].sort_by_key(|c| c.rank_before_claims());
+    let gone = finished.iter().skip(from + kept).map(candidate_bytes).sum::<usize>();
+    s.held -= gone;
+    finished.truncate(from + kept);
+    s.peak = s.peak.max(s.bytes_held() + gone);
+}
+
+/// Bytes a position held by the search takes: itself, and its board on the heap as the claim
+/// search counts a stored key (the key is the position itself, but for Vadrantir, whose key and
+/// position hold nothing on the heap).
+fn position_bytes<G: Position>(p: &G) -> usize {
+    std::mem::size_of::<G>() + G::key_heap_bytes(&p.key())
+}
+
+/// Heap bytes of a candidate's edits.
+fn edits_bytes(edits: &Vec<Edit>) -> usize {
+    let texts = |e: &Edit| match &e.op {
+        Op::Splice { texts, .. } => {
+            allocation(texts.capacity() * std::mem::size_of::<String>())
+                + texts.iter().map(|t| allocation(t.capacity())).sum::<usize>()
+        }
+        Op::Swap => 0,
+    };
+    allocation(edits.capacity() * std::mem::size_of::<Edit>()) + edits.iter().map(texts).sum::<usize>()
+}
+
+/// Bytes a repair found holds: its edits, their changes, the violations left and the claims.
+fn candidate_bytes(c: &Candidate) -> usize {
+    let string = |s: &String| allocation(s.capacity());
+    let vec = |cap: usize, each: usize| allocation(cap * each);
+    let change =
+        |ch: &Change| vec(ch.spans.capacity(), std::mem::size_of::<Span>()) + string(&ch.from) + string(&ch.to);
+    let violation = |v: &Violation| {
+        string(&v.token)
+            + string(&v.message)
+            + vec(v.legal.capacity(), std::mem::size_of::<String>())
+            + v.legal.iter().map(string).sum::<usize>()
+            + v.board.as_ref().map_or(0, string)
+    };
+    let claim = |k: &ClaimCheck| string(&k.text) + string(&k.detail);
+    std::mem::size_of::<Candidate>()
+        + edits_bytes(&c.edits)
+        + vec(c.changes.capacity(), std::mem::size_of::<Change>())
+        + c.changes.iter().map(change).sum::<usize>()
+        + vec(c.violations.capacity(), std::mem::size_of::<Violation>())
+        + c.violations.iter().map(violation).sum::<usize>()
+        + vec(c.claims.capacity(), std::mem::size_of::<ClaimCheck>())
+        + c.claims.iter().map(claim).sum::<usize>()
+        + string(&c.score)
 }
 
 /// A legal move in place of an illegal one, and how far the rest of the record replays with it.

@@ -2,38 +2,14 @@
 //! output, as `render --format gif` does, and none is held until the end. This test counts its own
 //! heap (a global allocator that keeps the peak), so it has a file of its own.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use referee::picture::pictures;
 use referee::render::gif::{Animation, RgbaFrame, Timing};
 use referee::render::png;
 use referee::render::svg::{svg, SvgOptions};
 use referee::verify::VerifyOptions;
 
-struct Counting;
-
-static NOW: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = NOW.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(p, layout) };
-        NOW.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
+#[path = "support/counting.rs"]
+mod counting;
 
 #[test]
 fn a_long_game_is_encoded_in_the_memory_of_one_frame() {
@@ -53,16 +29,15 @@ fn a_long_game_is_encoded_in_the_memory_of_one_frame() {
     let height = sizes.iter().map(|s| s.1).max().unwrap();
     let one_frame = width as usize * height as usize * 4;
 
-    let before = NOW.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
     // The output is counted too: a GIF of board pictures is small next to their pixels.
-    let mut gif = Animation::new(Vec::new(), width, height, Timing::default()).unwrap();
-    for (k, scene) in drawn.scenes.iter().enumerate() {
-        let (w, h, pixels) = png::rgba(&svg(scene, &options)).unwrap();
-        gif.frame(&RgbaFrame { width: w, height: h, pixels }, k + 1 == frames).unwrap();
-    }
-    let bytes = gif.finish().unwrap();
-    let peak = PEAK.load(Ordering::Relaxed) - before;
+    let (bytes, peak) = counting::peak_of(|| {
+        let mut gif = Animation::new(Vec::new(), width, height, Timing::default()).unwrap();
+        for (k, scene) in drawn.scenes.iter().enumerate() {
+            let (w, h, pixels) = png::rgba(&svg(scene, &options)).unwrap();
+            gif.frame(&RgbaFrame { width: w, height: h, pixels }, k + 1 == frames).unwrap();
+        }
+        gif.finish().unwrap()
+    });
     assert!(bytes.starts_with(b"GIF89a"));
     // Every frame held would be `frames` x `one_frame`; one at a time is a few (its pixels, the
     // padded copy, the quantiser's tables, the rasteriser's canvas), whatever the game's length.

@@ -329,6 +329,23 @@ fn a_bound_that_stops_the_search_is_reported() {
     assert!(report::repair_json(&source, &records[0]).contains("\"stopped_by\":\"positions\""));
 }
 
+/// A search whose beam and bound of tokens are lifted stops at its memory ceiling, and the report
+/// says so (the memory the search holds is measured in tests/repair_memory.rs).
+#[test]
+fn a_memory_ceiling_that_stops_the_search_is_reported() {
+    let path = "samples/quadraphages/designers-game-1.txt";
+    let huge = ["--beam", "1000000000000", "--max-positions", "1000000000000", "--time-limit", "100000"];
+    let (code, out, _) =
+        run(&[&["repair", "--search-limit", "1000", "--max-memory", "4"][..], &huge, &[path]].concat());
+    assert_eq!(code, 1, "{out}");
+    let words = out.lines().find(|l| l.contains("searched")).unwrap().trim();
+    insta::assert_snapshot!("repair-memory-ceiling", words);
+    let (_, json, _) =
+        run(&[&["repair", "--search-limit", "1000", "--max-memory", "4", "--format", "json"][..], &huge, &[path]]
+            .concat());
+    assert_eq!(json_lines(&json)[0]["search"]["stopped_by"].as_str(), Some("memory"), "{json}");
+}
+
 #[test]
 fn repair_prints_json_and_the_repaired_record_and_says_by_its_exit_code_whether_it_stands() {
     let (code, out, _) =

@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use referee::game::GameKind;
-use referee::repair::{self, RepairOptions, DEFAULT_MAX_EDITS, DEFAULT_MAX_POSITIONS};
+use referee::repair::{self, RepairOptions, DEFAULT_MAX_BYTES, DEFAULT_MAX_EDITS, DEFAULT_MAX_POSITIONS};
 use referee::report::{self, HumanStyle, Source};
 use referee::verify::{VerifyOptions, DEFAULT_SEARCH_LIMIT};
 
@@ -41,6 +41,10 @@ pub struct RepairArgs {
     /// Most tokens replayed in the search of one record.
     #[arg(long, default_value_t = DEFAULT_MAX_POSITIONS)]
     max_positions: u64,
+    /// Most memory the search of one record may hold, in MiB, whatever --beam and --max-positions
+    /// say (the searches that judge claims have their own ceiling, as in `verify`).
+    #[arg(long, default_value_t = DEFAULT_MAX_BYTES >> 20, value_name = "MIB", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1 << 20))]
+    max_memory: usize,
     /// Most seconds spent on the search of one record.
     #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
     time_limit: f64,
@@ -81,6 +85,7 @@ pub fn run(args: RepairArgs) -> ExitCode {
         time_limit: Some(Duration::from_secs_f64(args.time_limit)),
         shown: args.candidates,
         beam: args.beam,
+        max_bytes: args.max_memory << 20,
     };
     let records = match repair::repair_source(&src, options, repair, args.record) {
         Ok(r) => r,
