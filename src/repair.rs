@@ -18,6 +18,7 @@
 
 use std::cmp::Reverse;
 use std::hash::{Hash, Hasher};
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use crate::game::{BoardView, Game, GameKind, Recorded, WithRecorded};
@@ -1253,11 +1254,28 @@ pub fn repair_source(
     repair: RepairOptions,
     only: Option<usize>,
 ) -> Result<Vec<RecordRepair>, String> {
+    let mut out = Vec::new();
+    repair_each(src, options, repair, only, |r| {
+        out.push(r);
+        ControlFlow::Continue(())
+    })?;
+    Ok(out)
+}
+
+/// The same, each record handed to `each` as soon as it is repaired, in file order, so that a
+/// caller can print it and drop it: a collection is repaired in the memory of one record. `each`
+/// may stop the run (a closed output). `Err` when there is no record `only`.
+pub fn repair_each(
+    src: &str,
+    options: VerifyOptions,
+    repair: RepairOptions,
+    only: Option<usize>,
+    mut each: impl FnMut(RecordRepair) -> ControlFlow<()>,
+) -> Result<(), String> {
     // Repairs are judged on strict replays, as `verify` judges records by default.
     let options = VerifyOptions { lenient: false, ..options };
     let mut budget = options.file_budget();
-    let mut out = Vec::new();
-    let mut count = 0;
+    let (mut count, mut handed) = (0, false);
     for found in record::read(src, options.game) {
         count += 1;
         if only.is_some_and(|n| n != found.index()) {
@@ -1267,11 +1285,94 @@ pub fn repair_source(
         let judged = !verdict.problems.iter().any(|p| matches!(p.kind, ProblemKind::Syntax | ProblemKind::Undecided));
         let illegal = verdict.problems.iter().any(|p| p.kind == ProblemKind::Illegal);
         let search = (judged && illegal).then(|| search_record(src, &found, options, repair)).flatten();
-        out.push(RecordRepair { verdict, search });
+        handed = true;
+        if each(RecordRepair { verdict, search }).is_break() {
+            return Ok(());
+        }
     }
     match only {
-        Some(n) if out.is_empty() => Err(format!("there is no record {n} (the file has {count})")),
-        _ => Ok(out),
+        Some(n) if !handed => Err(format!("there is no record {n} (the file has {count})")),
+        _ => Ok(()),
+    }
+}
+
+/// Why `repair --write` leaves a record as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Left {
+    /// The record cannot be judged: a syntax error, or rules not known (`undecided`).
+    Unjudged(ProblemKind),
+    /// It has no illegal move, yet is not valid (a claim refuted): no edit of its moves is looked
+    /// for.
+    NoIllegalMove,
+    /// The search found no repair that replays further.
+    NoRepair,
+    /// No repair found replays to the end: the best stops at this token.
+    Short(Span),
+    /// Every repair found that would make the record stand holds play the notation cannot write
+    /// (a phase that did not happen): the best one, at this token.
+    Unwritable(Span),
+    /// The best repair replays to the end, but this many cells of the final diagram differ.
+    Diagram(usize),
+    /// The best repair replays to the end, but this claimed result is not confirmed.
+    Claim(String),
+    /// The repaired text did not verify as valid once written (never expected): what verify says.
+    Unverified(String),
+}
+
+/// What `repair --write` writes in a record's place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rewrite {
+    /// The record as written: it needs no repair.
+    Unchanged,
+    /// The record's text with its repair made, which verifies as valid.
+    Repaired {
+        /// The text in place of the record's (its span).
+        text: String,
+        /// The edits made.
+        edits: usize,
+    },
+    /// The record as written, though it does not stand: why no repair is written.
+    Left(Left),
+}
+
+/// What `repair --write` writes in place of record `r` of `src`: its best repair that makes it
+/// stand (replays to the end, its diagram matching, its claims holding) and that the notation can
+/// write, among those found, when its text verifies as valid; else the record as it is, and why.
+pub fn rewrite(src: &str, r: &RecordRepair, options: VerifyOptions) -> Rewrite {
+    let Some(search) = &r.search else {
+        return match r.verdict.problems.iter().find(|p| matches!(p.kind, ProblemKind::Syntax | ProblemKind::Undecided))
+        {
+            Some(p) => Rewrite::Left(Left::Unjudged(p.kind)),
+            None if r.verdict.status == crate::verdict::Status::Valid => Rewrite::Unchanged,
+            None => Rewrite::Left(Left::NoIllegalMove),
+        };
+    };
+    let writable = |c: &&Candidate| c.edits.iter().all(|e| e.expressible);
+    let Some(best) = search.candidates.iter().filter(|c| c.is_perfect()).find(writable) else {
+        let Some(best) = search.candidates.first() else { return Rewrite::Left(Left::NoRepair) };
+        let why = if let Some(v) = best.violations.first() {
+            Left::Short(v.span.clone())
+        } else if best.is_perfect() {
+            let e = best.edits.iter().position(|e| !e.expressible).unwrap_or(0);
+            Left::Unwritable(best.changes.get(e).and_then(|c| c.spans.first().cloned()).unwrap_or_default())
+        } else if let Some(n) = best.final_cells_differing.filter(|&n| n > 0) {
+            Left::Diagram(n)
+        } else {
+            let claim = best.result_claims().find(|c| c.status != ClaimStatus::Confirmed);
+            Left::Claim(claim.map_or_else(String::new, |c| c.text.clone()))
+        };
+        return Rewrite::Left(why);
+    };
+    let text = repaired_text(src, &r.verdict.span, &best.changes);
+    // The search replays tokens, the file holds text: the text written is read and verified
+    // again, so that a record is never replaced by one that does not stand.
+    let verdicts = verify::verify_source(&text, options);
+    match verdicts.as_slice() {
+        [v] if v.status == crate::verdict::Status::Valid => Rewrite::Repaired { text, edits: best.edits.len() },
+        [v] => Rewrite::Left(Left::Unverified(
+            v.problems.first().map_or_else(|| format!("{:?}", v.status), |p| p.message.clone()),
+        )),
+        vs => Rewrite::Left(Left::Unverified(format!("it reads as {} records", vs.len()))),
     }
 }
 

@@ -366,9 +366,16 @@ fn repair_prints_json_and_the_repaired_record_and_says_by_its_exit_code_whether_
     assert_eq!(best["violations_remaining"].as_u64(), Some(0));
     assert_eq!(best["final_position"].as_str(), Some("confirmed"));
 
-    // The repaired record, verified: valid, its claims confirmed.
-    let (code, repaired, _) =
-        run(&["repair", "--write", "--time-limit", "600", "samples/quadraphages/designers-game-2.txt"]);
+    // The repaired record, written to standard output for `-`, verified: valid, its claims
+    // confirmed.
+    let sample = std::fs::read("samples/quadraphages/designers-game-2.txt").unwrap();
+    let (code, repaired, _) = support::outcome(
+        support::referee()
+            .args(["repair", "--write", "--time-limit", "600", "-"])
+            .write_stdin(sample)
+            .output()
+            .unwrap(),
+    );
     assert_eq!(code, 0);
     assert!(!repaired.contains(written), "{repaired}");
     let v = &verify_source(&repaired, VerifyOptions::default())[0];
@@ -494,4 +501,91 @@ fn a_repair_that_deletes_a_records_last_tokens_before_blanks_is_written() {
     assert!(text.ends_with("\n10. b6b3 ----"), "{text}");
     let v = &verify_source(&text, VerifyOptions::default())[0];
     assert_eq!(v.status, Status::Valid, "{text}\n{:?}", v.problems);
+}
+
+/// A file of prose and four records, as a club might keep it: a valid record, one whose repair the
+/// notation can write (the record, its last tokens deleted), and the blog page's two, whose
+/// best repairs it cannot write or that leave the final diagram different.
+fn club_file() -> String {
+    let sample = |name: &str| std::fs::read_to_string(format!("samples/quadraphages/{name}")).unwrap();
+    let head: String = sample("random-seed-1.txt").lines().take(11).map(|l| format!("{l}\n")).collect();
+    format!(
+        "Games of the club, copied by hand.\n\n{}\nThe next one has a slip at the end.\n\n{head}10. ---- ---- 3 f6f3 b6e6 h2h5 ---- 5  \n\nFrom the blog:\n\n{}",
+        sample("random-seed-2.txt"),
+        sample("blog-page.txt")
+    )
+}
+
+/// `--write` writes the whole file: every byte as it was but the repaired record's edits; it
+/// never writes a repair the notation cannot express, nor one that would not verify, and says on
+/// standard error what it did to each record that needed a repair.
+#[test]
+fn repair_write_rewrites_the_whole_file_with_only_the_repairs_it_can_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("club.txt");
+    let src = club_file();
+    std::fs::write(&path, &src).unwrap();
+    let before: Vec<Status> = verify_source(&src, VerifyOptions::default()).iter().map(|v| v.status).collect();
+    let (code, out, err) = run(&["repair", "--write", "--time-limit", "600", support::arg(&path)]);
+    assert_eq!(code, 1, "two records are left as written: {err}");
+    assert_eq!(out, "");
+    insta::assert_snapshot!("repair-write-club-stderr", err.replace(support::arg(&path), "club.txt"));
+    let written = std::fs::read_to_string(&path).unwrap();
+    // One line differs: the record, its last tokens deleted.
+    let changed: Vec<(&str, &str)> = src.lines().zip(written.lines()).filter(|(a, b)| a != b).collect();
+    assert_eq!(changed, [("10. ---- ---- 3 f6f3 b6e6 h2h5 ---- 5  ", "10. b6b3 ----  ")]);
+    assert_eq!(src.lines().count(), written.lines().count());
+    // The repaired record verifies; the others are as they were.
+    let after: Vec<Status> = verify_source(&written, VerifyOptions::default()).iter().map(|v| v.status).collect();
+    assert_eq!(before, [Status::Valid, Status::Illegal, Status::Illegal, Status::Illegal]);
+    assert_eq!(after, [Status::Valid, Status::Valid, Status::Illegal, Status::Illegal]);
+    let (_, json, _) = run(&["verify", "--format", "json", support::arg(&path)]);
+    let statuses: Vec<_> = json_lines(&json).iter().filter_map(|v| v["status"].as_str().map(String::from)).collect();
+    assert_eq!(statuses, ["valid", "valid", "illegal", "illegal"], "{json}");
+
+    // Again: nothing left that can be written, and the file is not replaced (the same inode).
+    let inode = |p: &std::path::Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
+    let was = inode(&path);
+    let (code, _, err) = run(&["repair", "--write", "--time-limit", "600", support::arg(&path)]);
+    assert_eq!(code, 1);
+    assert!(!err.contains("repaired"), "{err}");
+    assert_eq!((inode(&path), std::fs::read_to_string(&path).unwrap()), (was, written));
+}
+
+/// `repair --write` on the blog page, whose best repair of its square game holds a phase that did
+/// not happen: nothing is written, and the page is as it was.
+#[test]
+fn repair_write_never_writes_play_the_notation_cannot_express() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("blog-page.txt");
+    let src = std::fs::read_to_string("samples/quadraphages/blog-page.txt").unwrap();
+    std::fs::write(&path, &src).unwrap();
+    let (code, _, err) = run(&["repair", "--write", "--record", "1", "--time-limit", "600", support::arg(&path)]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(
+            "record 1 (line 1): left as written: its best repair needs play the notation cannot write (at 29:16"
+        ),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), src);
+}
+
+/// The report of each record is printed as soon as its repair is found: a reader that closes the
+/// pipe after the first report ends the run at once, with the other records never searched.
+#[test]
+fn repairs_are_printed_record_by_record() {
+    let src = club_file();
+    let mut printed = Vec::new();
+    referee::repair::repair_each(&src, VerifyOptions::default(), options(), None, |r| {
+        printed.push(r.verdict.index);
+        // The first record that needs a repair is the last one looked at.
+        if r.search.is_some() {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    })
+    .unwrap();
+    assert_eq!(printed, [1, 2]);
 }
