@@ -480,6 +480,10 @@ fn run<G: Repairable>(
     mut visit: impl FnMut(usize, &G),
 ) -> Run<G> {
     let (mut moves, mut last_mover, mut stop, mut claim_at) = (0, None, None, None);
+    // Where a `----` may name several stones (RULINGS 5b), the reading `verify` would follow from
+    // here: one that makes every token legal, else one that goes furthest. A forced token, which
+    // no reading admits, ends the choices; the default reading goes on past it.
+    let mut choices = crate::replay::reading_choices(&position, tokens, from).into_iter().peekable();
     for i in from..tokens.len() {
         if tokens[i].kind.is_claim() {
             claim_at = Some(i);
@@ -488,7 +492,11 @@ fn run<G: Repairable>(
         visit(i, &position);
         *spent += 1;
         let playable = !position.is_over() || !forced[i];
-        let m = match position.read(tokens, i) {
+        let reading = match choices.next_if(|&(at, _)| at == i) {
+            Some((_, m)) => Reading::Move(m),
+            None => position.read(tokens, i),
+        };
+        let m = match reading {
             Reading::Nothing => continue,
             Reading::Move(m) if playable && (forced[i] || position.check(m).is_ok()) => m,
             Reading::Problem { apply: Some(m), .. } if playable && forced[i] => m,
