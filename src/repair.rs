@@ -998,7 +998,7 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
             let c = s.finish(edits);
             s.held += candidate_bytes(&c);
             finished.push(c);
-            if finished.len() - found >= 2 * kept {
+            if finished.len() - found >= kept.saturating_mul(2) {
                 cut_finished(&mut s, &mut finished, found, kept);
             }
         }
@@ -1059,9 +1059,9 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
 /// Sorts the repairs from `from` on by every key but the claims, and keeps the best `kept` of them.
 fn cut_finished<G: Repairable>(s: &mut Searcher<G>, finished: &mut Vec<Candidate>, from: usize, kept: usize) {
     finished[from..].sort_by_key(|c| c.rank_before_claims());
-    let gone = finished.iter().skip(from + kept).map(candidate_bytes).sum::<usize>();
+    let gone = finished.iter().skip(from.saturating_add(kept)).map(candidate_bytes).sum::<usize>();
     s.held -= gone;
-    finished.truncate(from + kept);
+    finished.truncate(from.saturating_add(kept));
     s.peak = s.peak.max(s.bytes_held() + gone);
 }
 

@@ -210,7 +210,7 @@ impl Run<'_> {
         if let Some(e) = failed {
             return e.exit_code();
         }
-        let done = sink.write(&src[at..]).and_then(|()| match sink {
+        let done = sink.write(src.get(at..).unwrap_or_default()).and_then(|()| match sink {
             // A file none of whose records changed is left as it is, not rewritten.
             Sink::File(_) if repaired == 0 => Ok(()),
             Sink::File(f) => f.commit().map_err(Failed::File),
