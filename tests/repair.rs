@@ -589,3 +589,32 @@ fn repairs_are_printed_record_by_record() {
     .unwrap();
     assert_eq!(printed, [1, 2]);
 }
+
+/// The command prints each record's report as soon as its repair is found: the first record's
+/// report arrives while the second record's search, which its bounds let run for a minute or up
+/// to 512 MiB (seconds at the least), is still going; were the reports collected first, it would
+/// arrive only when the run ends.
+#[test]
+fn the_command_prints_a_records_report_before_the_next_record_is_searched() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.txt");
+    let quick = club_file().lines().skip(32).take(12).map(|l| format!("{l}\n")).collect::<String>();
+    let slow = std::fs::read_to_string("samples/quadraphages/designers-game-1.txt").unwrap();
+    std::fs::write(&path, format!("{quick}\n{slow}")).unwrap();
+    let huge = ["--beam", "1000000000000", "--max-positions", "1000000000000", "--time-limit", "60"];
+    let mut child = support::referee_process()
+        .args([&["repair", "--format", "json", "--max-memory", "512"][..], &huge, &[support::arg(&path)]].concat())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    let running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let v: serde_json::Value = serde_json::from_str(&first).unwrap();
+    assert_eq!((v["index"].as_u64(), v["candidates"][0]["replays_to_end"].as_bool()), (Some(1), Some(true)), "{first}");
+    assert!(running, "the run had ended when the first report arrived");
+}
