@@ -14,7 +14,7 @@ use referee::games::vadrantir::Vadrantir;
 use referee::random::random_game;
 use referee::record::{self, Found, Span, Token, TokenKind};
 use referee::render::ascii;
-use referee::repair::{repair_source, repaired_text, RepairOptions, Repairable};
+use referee::repair::{repair_source, repaired_text, Left, RepairOptions, Repairable, Rewrite};
 use referee::replay::{replay_observed, Event, Notation, ReplayOptions};
 use referee::report::{self, HumanStyle, Source};
 use referee::verdict::{ProblemKind, Status};
@@ -407,10 +407,11 @@ fn verify_says_how_far_the_rest_replays_with_each_legal_alternative() {
 
 /// Over every broken sample, of every game: the repairs come in the order the issue ranks them
 /// (replays to the end, the diagram matches, the claims hold, fewest edits, earliest first edit),
-/// and a record that claims no result (`*`) stands once a repair replays it to the end.
+/// a record that claims no result (`*`) stands once a repair replays it to the end, and the text
+/// `--write` would write verifies.
 #[test]
 fn repairs_of_every_broken_sample_come_in_ranking_order() {
-    let mut searched = 0;
+    let (mut searched, mut written) = (0, 0);
     for game in ["quadraphages", "quarod", "petrify", "vadrantir", "splinter"] {
         let dir = std::path::Path::new("samples").join(game).join("broken");
         let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
@@ -418,6 +419,13 @@ fn repairs_of_every_broken_sample_come_in_ranking_order() {
         for path in paths {
             let src = std::fs::read_to_string(&path).unwrap();
             for r in repair_source(&src, VerifyOptions::default(), options(), None).unwrap() {
+                // What `--write` writes verifies: no repair that stands is lost on the way from
+                // tokens to text.
+                match referee::repair::rewrite(&src, &r, VerifyOptions::default()) {
+                    Rewrite::Left(Left::Unverified(why)) => panic!("{}: {why}", path.display()),
+                    Rewrite::Repaired { .. } => written += 1,
+                    _ => {}
+                }
                 let Some(search) = &r.search else { continue };
                 searched += 1;
                 let key = |c: &referee::repair::Candidate| {
@@ -445,6 +453,7 @@ fn repairs_of_every_broken_sample_come_in_ranking_order() {
         }
     }
     assert!(searched > 20, "{searched} records searched");
+    assert!(written > 40, "{written} records written repaired");
 }
 
 /// A deletion of the tokens at `spans`, as a repair reports it.

@@ -266,7 +266,7 @@ impl Run<'_> {
         match why {
             Left::Unjudged(ProblemKind::Syntax) => "it has a syntax error (see `referee verify`)".into(),
             Left::Unjudged(_) => "it cannot be judged (see `referee verify`)".into(),
-            Left::NoIllegalMove => "it has no illegal move to repair, but a claim that does not hold (see `referee verify`)".into(),
+            Left::NoIllegalMove => "it has no illegal move to repair, but a claim (its result or final diagram) that does not hold (see `referee verify`)".into(),
             Left::NoRepair => format!("no repair found{bound}"),
             Left::Short(span) => format!("no repair found replays to the end: the best stops at {}{bound}", at(span)),
             Left::Unwritable(span) => format!(
