@@ -237,6 +237,8 @@ struct SearchItem {
     edits: usize,
     /// `positions`, `time` or `memory` when a bound stopped the search; `null` when it was done.
     stopped_by: Option<&'static str>,
+    /// The most bytes the search held at once, as it counts them.
+    bytes: usize,
 }
 
 fn candidate_item<'a>(source: &Source, c: &'a Candidate) -> CandidateItem<'a> {
@@ -295,6 +297,7 @@ pub fn repair_json(source: &Source, r: &RecordRepair) -> String {
                 Bound::Time(_) => "time",
                 Bound::Bytes { .. } => "memory",
             }),
+            bytes: s.bytes,
         }),
         note,
     })
