@@ -49,7 +49,7 @@ pub struct RepairArgs {
     /// that makes it stand (replays to the end, diagram and claims confirmed) and that the notation
     /// can write; every other byte as it was. Into FILE, whole or not at all (standard output for
     /// `-`); standard error names each record repaired or left as written, and why.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "format")]
     write: bool,
     /// Repairs shown per record, best first.
     #[arg(long, default_value_t = 3, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
