@@ -844,7 +844,13 @@ impl<G: Repairable> Searcher<'_, '_, '_, G> {
                     claim_at: r.claim_at,
                     last_mover: r.last_mover,
                     lenient: false,
-                    readings: Vec::new(),
+                    // The claims are judged over every legal reading, as `verify` judges them; a
+                    // forced token, which no reading admits, leaves the one reading played.
+                    readings: if edited.forced.contains(&true) {
+                        Vec::new()
+                    } else {
+                        crate::replay::other_reading_ends(&self.start, &edited.tokens)
+                    },
                 },
                 self.tokens.len(),
             ),

@@ -371,6 +371,15 @@ pub(crate) fn reading_choices<G: Notation>(start: &G, tokens: &[Token], from: us
     follow_readings(start, tokens, from, ReplayOptions { lenient: false, max_moves: None }).0
 }
 
+/// Where the other legal readings of `tokens` from `start` end, besides the one a replay follows:
+/// for a record replayed to its end token by token, whose claims are judged over every reading.
+pub(crate) fn other_reading_ends<G: Notation>(start: &G, tokens: &[Token]) -> Vec<G> {
+    if !start.readings_may_differ() {
+        return Vec::new();
+    }
+    follow_readings(start, tokens, 0, ReplayOptions { lenient: false, max_moves: None }).1
+}
+
 /// The reading a replay follows among `alive`: the one that played the most moves (a `----`
 /// after the end of the game plays nothing, so the game lasted longest in it), the first of
 /// those in the order `read` prefers. Which stone a start lists first changes that order, not

@@ -217,3 +217,26 @@ fn repair_follows_the_reading_verify_follows() {
         }
     }
 }
+
+/// A repair's claims are judged over every legal reading, as `verify` judges them: the repair of a
+/// mistyped move in the record whose claim holds in one reading only leaves the claim open, as the
+/// record as written has it.
+#[test]
+fn a_repairs_claims_are_judged_over_every_reading() {
+    use referee::repair::{repair_source, RepairOptions};
+    let written = two_readings_claiming("O wins 27-24");
+    let (_, expected) = result_claim(&written);
+    let slip = record(TWO_LEGAL_READINGS, &written.replace("l8o5", "l8z5"));
+    let options = RepairOptions { time_limit: None, shown: 10, ..RepairOptions::default() };
+    let r = &repair_source(&slip, VerifyOptions::default(), options, None).unwrap()[0];
+    let meant = r
+        .search
+        .as_ref()
+        .unwrap()
+        .candidates
+        .iter()
+        .find(|c| c.changes.iter().map(|ch| (ch.from.as_str(), ch.to.as_str())).eq([("l8z5", "l8o5")]));
+    let meant = meant.expect("the move that was meant is among the repairs");
+    let claim = meant.claims.iter().find(|c| c.text == "O wins 27-24").unwrap();
+    assert_eq!((claim.status, &claim.detail), (expected.status, &expected.detail));
+}
