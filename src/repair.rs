@@ -1444,16 +1444,15 @@ pub fn repaired_text(src: &str, span: &Span, changes: &[Change]) -> String {
                     }
                 }
             }
-            ChangeKind::Insert if c.at_end => {
-                let at = c.spans[0].end;
-                splices.push((at..at, format!(" {}", c.to)));
-            }
+            // A change of the search has the spans its kind needs; one without them changes nothing.
             ChangeKind::Insert => {
-                let at = c.spans[0].start;
-                splices.push((at..at, format!("{} ", c.to)));
+                let Some(s) = c.spans.first() else { continue };
+                let at = within(if c.at_end { s.end } else { s.start });
+                let text = if c.at_end { format!(" {}", c.to) } else { format!("{} ", c.to) };
+                splices.push((at..at, text));
             }
             ChangeKind::Swap => {
-                let (a, b) = (&c.spans[0], &c.spans[1]);
+                let [a, b] = c.spans.as_slice() else { continue };
                 let (a, b) = (within(a.start)..within(a.end), within(b.start)..within(b.end));
                 if a.end <= b.start {
                     let swapped = format!("{}{}{}", &src[b.clone()], &src[a.end..b.start], &src[a.clone()]);

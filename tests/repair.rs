@@ -495,6 +495,32 @@ fn deleted_tokens_take_their_blanks_and_nothing_past_the_record() {
     }
 }
 
+/// Changes that no search makes (spans past the text, inside a character, a swap of one token)
+/// change nothing rather than panic: the text is all the function trusts.
+#[test]
+fn repaired_text_never_cuts_outside_the_record() {
+    let src = "1. é b c";
+    let odd = |kind, spans: Vec<Span>| referee::repair::Change {
+        kind,
+        spans,
+        from: String::new(),
+        to: "x".into(),
+        expressible: true,
+        at_end: false,
+    };
+    use referee::repair::ChangeKind::{Delete, Insert, Replace, Swap};
+    for c in [
+        odd(Swap, vec![3..5]),
+        odd(Insert, vec![]),
+        odd(Replace, vec![4..40]),
+        odd(Delete, vec![7..3]),
+        odd(Swap, vec![6..7, 3..5]),
+    ] {
+        let text = repaired_text(src, &(0..src.len() + 9), &[c.clone()]);
+        assert!(text.starts_with("1. "), "{c:?}: {text}");
+    }
+}
+
 /// The record: the designers' wide columns, whose best repair deletes the last tokens of
 /// the record, two blanks after them. The repaired text ends the line at the last token kept, and
 /// verifies.
