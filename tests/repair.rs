@@ -498,6 +498,9 @@ fn deleted_tokens_take_their_blanks_and_nothing_past_the_record() {
 /// Changes that no search makes (spans past the text, inside a character, a swap of one token)
 /// change nothing rather than panic: the text is all the function trusts.
 #[test]
+// A change's spans are a list of ranges, one each token: a list of one range is meant, and a
+// reversed one is the odd input tested.
+#[allow(clippy::single_range_in_vec_init)]
 fn repaired_text_never_cuts_outside_the_record() {
     let src = "1. é b c";
     let odd = |kind, spans: Vec<Span>| referee::repair::Change {
@@ -513,10 +516,10 @@ fn repaired_text_never_cuts_outside_the_record() {
         odd(Swap, vec![3..5]),
         odd(Insert, vec![]),
         odd(Replace, vec![4..40]),
-        odd(Delete, vec![7..3]),
+        odd(Delete, vec![Span { start: 7, end: 3 }]),
         odd(Swap, vec![6..7, 3..5]),
     ] {
-        let text = repaired_text(src, &(0..src.len() + 9), &[c.clone()]);
+        let text = repaired_text(src, &(0..src.len() + 9), std::slice::from_ref(&c));
         assert!(text.starts_with("1. "), "{c:?}: {text}");
     }
 }
