@@ -8,8 +8,11 @@ use referee::render::png;
 use referee::render::svg::{svg, SvgOptions};
 use referee::verify::VerifyOptions;
 
-#[path = "support/counting.rs"]
-mod counting;
+#[path = "support/heap.rs"]
+mod heap;
+
+#[global_allocator]
+static ALLOCATOR: heap::Counting = heap::Counting;
 
 #[test]
 fn a_long_game_is_encoded_in_the_memory_of_one_frame() {
@@ -30,7 +33,7 @@ fn a_long_game_is_encoded_in_the_memory_of_one_frame() {
     let one_frame = width as usize * height as usize * 4;
 
     // The output is counted too: a GIF of board pictures is small next to their pixels.
-    let (bytes, peak) = counting::peak_of(|| {
+    let (bytes, peak) = heap::peak(|| {
         let mut gif = Animation::new(Vec::new(), width, height, Timing::default()).unwrap();
         for (k, scene) in drawn.scenes.iter().enumerate() {
             let (w, h, pixels) = png::rgba(&svg(scene, &options)).unwrap();

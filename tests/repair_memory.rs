@@ -5,8 +5,11 @@
 use referee::repair::{repair_source, Bound, RepairOptions};
 use referee::verify::VerifyOptions;
 
-#[path = "support/counting.rs"]
-mod counting;
+#[path = "support/heap.rs"]
+mod heap;
+
+#[global_allocator]
+static ALLOCATOR: heap::Counting = heap::Counting;
 
 /// The designers' first game, whose search goes on for millions of candidates when its beam and
 /// its bound of tokens are lifted (2.6 GB, then an allocation abort, before the ceiling).
@@ -23,7 +26,7 @@ fn a_search_without_other_bounds_stops_at_its_memory_ceiling_and_says_so() {
         max_bytes: ceiling,
         ..RepairOptions::default()
     };
-    let (records, peak) = counting::peak_of(|| repair_source(&src, verify, repair, None).unwrap());
+    let (records, peak) = heap::peak(|| repair_source(&src, verify, repair, None).unwrap());
     let search = records[0].search.as_ref().unwrap();
     let Some(Bound::Bytes { ceiling: c, needed }) = search.stopped else { panic!("{:?}", search.stopped) };
     assert_eq!(c, ceiling);
