@@ -18,6 +18,7 @@
 
 use std::cmp::Reverse;
 use std::hash::{Hash, Hasher};
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use crate::game::{BoardView, Game, GameKind, Recorded, WithRecorded};
@@ -25,13 +26,13 @@ use crate::games::phages::{self, Phages, Phase};
 use crate::record::common::CommonRecord;
 use crate::record::{self, Found, Record, Span, Token, TokenKind};
 use crate::replay::{replay, Notation, Reading, Replay, ReplayOptions, Violation};
-use crate::search::SearchBudget;
+use crate::search::{allocation, table_bytes, Position, SearchBudget};
 use crate::verdict::{ClaimCheck, ClaimKind, ClaimStatus, ProblemKind, Verdict};
 use crate::verify::{self, VerifyOptions};
 
 /// What the search needs to know of a notation beyond reading tokens: how it classifies the tokens
 /// a repair writes, and what slips of a writer look like in it.
-pub trait Repairable: Notation {
+pub trait Repairable: Notation + Position {
     /// How many tokens after a token its reading may look at: an edit can change how the tokens
     /// this far before it read (Quadraphages' `----` looks at the rest of its phase).
     const READ_AHEAD: usize;
@@ -237,12 +238,19 @@ pub struct RepairOptions {
     pub time_limit: Option<Duration>,
     /// Candidates reported, best first.
     pub shown: usize,
+    /// Most bytes the search of one record may hold, whatever the other bounds say (an estimate:
+    /// see [`Search::bytes`]).
+    pub max_bytes: usize,
 }
 
 /// The default of [`RepairOptions::max_edits`].
 pub const DEFAULT_MAX_EDITS: usize = 12;
 /// The default of [`RepairOptions::max_positions`].
 pub const DEFAULT_MAX_POSITIONS: u64 = 5_000_000;
+/// The default of [`RepairOptions::max_bytes`]: the default bounds of every published and broken
+/// sample stay far below it (README, `referee repair`, has the figures), so it stops only
+/// searches whose `--beam` or `--max-positions` were raised.
+pub const DEFAULT_MAX_BYTES: usize = 256 << 20;
 
 impl Default for RepairOptions {
     fn default() -> Self {
@@ -252,6 +260,7 @@ impl Default for RepairOptions {
             max_positions: DEFAULT_MAX_POSITIONS,
             time_limit: Some(Duration::from_secs(10)),
             shown: 3,
+            max_bytes: DEFAULT_MAX_BYTES,
         }
     }
 }
@@ -263,6 +272,14 @@ pub enum Bound {
     Positions(u64),
     /// The time on the record reached [`RepairOptions::time_limit`]; it holds that limit.
     Time(Duration),
+    /// The next step would have held more than [`RepairOptions::max_bytes`].
+    Bytes {
+        /// The ceiling.
+        ceiling: usize,
+        /// The bytes the next step would have held: past the ceiling (by more than a candidate's
+        /// worth when it was the turn of the table of candidates tried to grow).
+        needed: usize,
+    },
 }
 
 /// A repair found, and what the record says once repaired.
@@ -371,6 +388,12 @@ pub struct Search {
     pub tried: usize,
     /// Edits per candidate at the deepest level searched.
     pub depth: usize,
+    /// The most bytes the search held at once, as it counts them: the candidates of the level
+    /// searched and of the next, with their positions; the repairs found; the table of edited
+    /// token lists tried; the positions before the tokens being edited. An estimate (allocator
+    /// overhead as glibc's, hash tables as hashbrown lays them out); the claims' own searches
+    /// are bounded apart ([`crate::search::DEFAULT_SEARCH_BYTES`]).
+    pub bytes: usize,
 }
 
 /// A record's claims and final diagram, judged on a replay of (edited) tokens.
@@ -457,6 +480,10 @@ fn run<G: Repairable>(
     mut visit: impl FnMut(usize, &G),
 ) -> Run<G> {
     let (mut moves, mut last_mover, mut stop, mut claim_at) = (0, None, None, None);
+    // Where a `----` may name several stones (RULINGS 5b), the reading `verify` would follow from
+    // here: one that makes every token legal, else one that goes furthest. A forced token, which
+    // no reading admits, ends the choices; the default reading goes on past it.
+    let mut choices = crate::replay::reading_choices(&position, tokens, from).into_iter().peekable();
     for i in from..tokens.len() {
         if tokens[i].kind.is_claim() {
             claim_at = Some(i);
@@ -465,7 +492,11 @@ fn run<G: Repairable>(
         visit(i, &position);
         *spent += 1;
         let playable = !position.is_over() || !forced[i];
-        let m = match position.read(tokens, i) {
+        let reading = match choices.next_if(|&(at, _)| at == i) {
+            Some((_, m)) => Reading::Move(m),
+            None => position.read(tokens, i),
+        };
+        let m = match reading {
             Reading::Nothing => continue,
             Reading::Move(m) if playable && (forced[i] || position.check(m).is_ok()) => m,
             Reading::Problem { apply: Some(m), .. } if playable && forced[i] => m,
@@ -601,6 +632,8 @@ struct Node<G> {
     /// The record's tokens its edits take away, beyond those they put back.
     dropped: usize,
     distance: usize,
+    /// What the node holds, as [`Search::bytes`] counts it.
+    bytes: usize,
 }
 
 /// How a candidate still to extend ranks among those of its level: see [`Node::beam_key`].
@@ -635,18 +668,59 @@ struct Searcher<'t, 'a, 'j, G: Repairable> {
     /// Hashes of the edited token lists tried: the same list reached by other edits is not tried
     /// again.
     seen: rustc_hash::FxHashSet<u64>,
+    /// The bytes held but the table `seen`, as [`Search::bytes`] counts them.
+    held: usize,
+    /// The most bytes held at once.
+    peak: usize,
+    /// The bytes of the candidates that replay furthest without reaching the end, kept over all
+    /// levels.
+    furthest_bytes: usize,
 }
 
 impl<G: Repairable> Searcher<'_, '_, '_, G> {
+    /// Whether a bound stops the search here: checked before each candidate is tried.
     fn out_of_bounds(&mut self) -> bool {
+        self.peak = self.peak.max(self.bytes_held());
         if self.stopped.is_none() {
             if self.spent >= self.options.max_positions {
                 self.stopped = Some(Bound::Positions(self.options.max_positions));
             } else if let Some(limit) = self.options.time_limit.filter(|&l| self.began.elapsed() >= l) {
                 self.stopped = Some(Bound::Time(limit));
+            } else {
+                self.would_pass(0);
             }
         }
         self.stopped.is_some()
+    }
+
+    /// Whether holding `more` bytes would pass the ceiling, which then stops the search: the step
+    /// that would pass it is not taken. The next candidate may grow the table of those tried, which
+    /// holds its old buckets and its new ones while it grows.
+    fn would_pass(&mut self, more: usize) -> bool {
+        let growing = self.seen.len() == self.seen.capacity();
+        let needed = self.held + more + table_bytes(self.seen.capacity(), std::mem::size_of::<u64>(), growing);
+        if needed > self.options.max_bytes && self.stopped.is_none() {
+            self.stopped = Some(Bound::Bytes { ceiling: self.options.max_bytes, needed });
+        }
+        needed > self.options.max_bytes
+    }
+
+    /// The bytes held now.
+    fn bytes_held(&self) -> usize {
+        self.held + table_bytes(self.seen.capacity(), std::mem::size_of::<u64>(), false)
+    }
+
+    /// Cuts the candidates of the next level to the beam, those that replay furthest, when they
+    /// are twice as many: the same candidates as cutting them once at the level's end (the order
+    /// is stable, so ties keep the order they came in), in the memory of twice the beam.
+    fn cut(&mut self, next: &mut Vec<Node<G>>, at: usize) {
+        if next.len() < at {
+            return;
+        }
+        next.sort_by_key(|n| n.beam_key());
+        let beam = self.options.beam.max(1);
+        self.held -= next.iter().skip(beam).map(|n| n.bytes).sum::<usize>();
+        next.truncate(beam);
     }
 
     /// Whether this edited list is new to the search.
@@ -680,6 +754,26 @@ impl<G: Repairable> Searcher<'_, '_, '_, G> {
             // The node's replay no longer stops where it did: nothing to build on (never expected).
             return;
         }
+        let positions_bytes = positions.iter().map(position_bytes).sum::<usize>();
+        self.held += positions_bytes;
+        self.expand_at(node, &edited, &window, base, &positions, ends, next);
+        self.held -= positions_bytes;
+    }
+
+    /// The children of `expand`, the edits at each token of the window tried in turn, standing in
+    /// the positions from `base` on.
+    #[allow(clippy::too_many_arguments)]
+    fn expand_at(
+        &mut self,
+        node: &Node<G>,
+        edited: &Edited,
+        window: &[usize],
+        base: usize,
+        positions: &[G],
+        ends: &mut Vec<Vec<Edit>>,
+        next: &mut Vec<Node<G>>,
+    ) {
+        let v = node.stop;
         for &j in window.iter().rev() {
             let at = edited.origin[j].0;
             let edits = edits_at(&positions[j - base], edited.tokens[j].text, at, j == v, self.end);
@@ -703,16 +797,32 @@ impl<G: Repairable> Searcher<'_, '_, '_, G> {
                 let stop = r.stop.map(|s| (s, child.origin[s].0));
                 drop(child);
                 match stop {
-                    None => ends.push(edits),
-                    Some((stop, stop_origin)) if stop_origin > node.stop_origin => next.push(Node {
-                        edits,
-                        frontier,
-                        checkpoint: (from, start),
-                        stop,
-                        stop_origin,
-                        dropped,
-                        distance,
-                    }),
+                    None => {
+                        let bytes = std::mem::size_of::<Vec<Edit>>() + edits_bytes(&edits);
+                        if self.would_pass(bytes) {
+                            return;
+                        }
+                        self.held += bytes;
+                        ends.push(edits);
+                    }
+                    Some((stop, stop_origin)) if stop_origin > node.stop_origin => {
+                        let bytes = std::mem::size_of::<Node<G>>() + edits_bytes(&edits) + position_bytes(&start);
+                        if self.would_pass(bytes) {
+                            return;
+                        }
+                        self.held += bytes;
+                        next.push(Node {
+                            edits,
+                            frontier,
+                            checkpoint: (from, start),
+                            stop,
+                            stop_origin,
+                            dropped,
+                            distance,
+                            bytes,
+                        });
+                        self.cut(next, self.options.beam.max(1).saturating_mul(2));
+                    }
                     Some(_) => {}
                 }
             }
@@ -734,7 +844,13 @@ impl<G: Repairable> Searcher<'_, '_, '_, G> {
                     claim_at: r.claim_at,
                     last_mover: r.last_mover,
                     lenient: false,
-                    readings: Vec::new(),
+                    // The claims are judged over every legal reading, as `verify` judges them; a
+                    // forced token, which no reading admits, leaves the one reading played.
+                    readings: if edited.forced.contains(&true) {
+                        Vec::new()
+                    } else {
+                        crate::replay::other_reading_ends(&self.start, &edited.tokens)
+                    },
                 },
                 self.tokens.len(),
             ),
@@ -843,12 +959,17 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
         began: Instant::now(),
         stopped: None,
         seen: Default::default(),
+        held: 0,
+        peak: 0,
+        furthest_bytes: 0,
     };
     let none = vec![false; tokens.len()];
     let root = run(s.start.clone(), tokens, &none, 0, &mut s.spent, |_, _| {});
     let Some(stop) = root.stop else {
-        return Search { candidates: Vec::new(), stopped: None, positions: s.spent, tried: 0, depth: 0 };
+        return Search { candidates: Vec::new(), stopped: None, positions: s.spent, tried: 0, depth: 0, bytes: 0 };
     };
+    let bytes = std::mem::size_of::<Node<G>>() + position_bytes(&s.start);
+    s.held += bytes;
     let mut level = vec![Node {
         edits: Vec::new(),
         frontier: 0,
@@ -857,7 +978,11 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
         stop_origin: stop,
         dropped: 0,
         distance: 0,
+        bytes,
     }];
+    // The repairs found, at most as many as the end can still use: those ranked best but for their
+    // claims, which are judged only for these.
+    let kept = JUDGED.max(options.shown);
     let mut finished: Vec<Candidate> = Vec::new();
     // The candidates that replay furthest without reaching the end, over all levels.
     let mut furthest: Vec<(BeamKey, Vec<Edit>)> = Vec::new();
@@ -871,35 +996,56 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
                 break;
             }
         }
+        s.held -= level.iter().map(|n| n.bytes).sum::<usize>();
+        drop(level);
         let found = finished.len();
         for edits in ends {
-            finished.push(s.finish(edits));
+            s.held -= std::mem::size_of::<Vec<Edit>>() + edits_bytes(&edits);
+            let c = s.finish(edits);
+            s.held += candidate_bytes(&c);
+            finished.push(c);
+            if finished.len() - found >= kept.saturating_mul(2) {
+                cut_finished(&mut s, &mut finished, found, kept);
+            }
         }
+        // Every new repair replays to the end: the best of them by every key but the claims come
+        // first, those whose diagram matches first of all, and only they are judged.
+        cut_finished(&mut s, &mut finished, found, kept);
         // A repair that replays to the end with its diagram matching and its claims holding ends
         // the search: one of more edits cannot rank above it.
-        let new = &mut finished[found..];
-        new.sort_by_key(|c| c.rank_before_claims());
         let mut perfect = false;
-        for c in new.iter_mut().filter(|c| c.final_cells_differing.unwrap_or(0) == 0).take(JUDGED) {
+        for c in finished[found..].iter_mut().filter(|c| c.final_cells_differing.unwrap_or(0) == 0).take(JUDGED) {
+            s.held -= candidate_bytes(c);
             s.judge(c);
+            s.held += candidate_bytes(c);
             perfect |= c.is_perfect();
         }
-        next.sort_by_key(|n| n.beam_key());
-        next.truncate(options.beam.max(1));
-        furthest.extend(next.iter().take(options.shown).map(|n| (n.beam_key(), n.edits.clone())));
+        // Only the best `kept` of every level's repairs can be shown: the same as cutting them at
+        // the end, since the order is stable.
+        cut_finished(&mut s, &mut finished, 0, kept);
+        s.cut(&mut next, 0);
+        let best = next.iter().take(options.shown).map(|n| (n.beam_key(), n.edits.clone()));
+        furthest.extend(best);
+        furthest.sort_by_key(|(key, _)| *key);
+        furthest.truncate(options.shown);
+        s.held -= s.furthest_bytes;
+        s.furthest_bytes =
+            furthest.iter().map(|(_, e)| std::mem::size_of::<(BeamKey, Vec<Edit>)>() + edits_bytes(e)).sum();
+        s.held += s.furthest_bytes;
         if perfect {
+            s.held -= next.iter().map(|n| n.bytes).sum::<usize>();
             break;
         }
         level = next;
     }
-    furthest.sort_by_key(|(key, _)| *key);
-    for (_, edits) in furthest.into_iter().take(options.shown) {
+    s.held -= s.furthest_bytes;
+    for (_, edits) in furthest {
         let c = s.finish(edits);
+        s.held += candidate_bytes(&c);
         finished.push(c);
     }
     // Ranked first by every key but the claims, then the best judged and ranked again.
-    finished.sort_by_key(|c| c.rank_before_claims());
-    finished.truncate(JUDGED.max(options.shown));
+    cut_finished(&mut s, &mut finished, 0, kept);
     for c in &mut finished {
         s.judge(c);
     }
@@ -912,7 +1058,61 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
         shown.insert(edited.tokens.iter().map(|t| t.text.to_string()).collect::<Vec<_>>())
     });
     finished.truncate(options.shown);
-    Search { candidates: finished, stopped: s.stopped, positions: s.spent, tried: s.tried, depth }
+    let bytes = s.peak.max(s.bytes_held());
+    Search { candidates: finished, stopped: s.stopped, positions: s.spent, tried: s.tried, depth, bytes }
+}
+
+/// Sorts the repairs from `from` on by every key but the claims, and keeps the best `kept` of them.
+fn cut_finished<G: Repairable>(s: &mut Searcher<G>, finished: &mut Vec<Candidate>, from: usize, kept: usize) {
+    finished[from..].sort_by_key(|c| c.rank_before_claims());
+    let gone = finished.iter().skip(from.saturating_add(kept)).map(candidate_bytes).sum::<usize>();
+    s.held -= gone;
+    finished.truncate(from.saturating_add(kept));
+    s.peak = s.peak.max(s.bytes_held() + gone);
+}
+
+/// Bytes a position held by the search takes: itself, and its board on the heap as the claim
+/// search counts a stored key (the key is the position itself, but for Vadrantir, whose key and
+/// position hold nothing on the heap).
+fn position_bytes<G: Position>(p: &G) -> usize {
+    std::mem::size_of::<G>() + G::key_heap_bytes(&p.key())
+}
+
+/// Heap bytes of a candidate's edits.
+fn edits_bytes(edits: &Vec<Edit>) -> usize {
+    let texts = |e: &Edit| match &e.op {
+        Op::Splice { texts, .. } => {
+            allocation(texts.capacity() * std::mem::size_of::<String>())
+                + texts.iter().map(|t| allocation(t.capacity())).sum::<usize>()
+        }
+        Op::Swap => 0,
+    };
+    allocation(edits.capacity() * std::mem::size_of::<Edit>()) + edits.iter().map(texts).sum::<usize>()
+}
+
+/// Bytes a repair found holds: its edits, their changes, the violations left and the claims.
+fn candidate_bytes(c: &Candidate) -> usize {
+    let string = |s: &String| allocation(s.capacity());
+    let vec = |cap: usize, each: usize| allocation(cap * each);
+    let change =
+        |ch: &Change| vec(ch.spans.capacity(), std::mem::size_of::<Span>()) + string(&ch.from) + string(&ch.to);
+    let violation = |v: &Violation| {
+        string(&v.token)
+            + string(&v.message)
+            + vec(v.legal.capacity(), std::mem::size_of::<String>())
+            + v.legal.iter().map(string).sum::<usize>()
+            + v.board.as_ref().map_or(0, string)
+    };
+    let claim = |k: &ClaimCheck| string(&k.text) + string(&k.detail);
+    std::mem::size_of::<Candidate>()
+        + edits_bytes(&c.edits)
+        + vec(c.changes.capacity(), std::mem::size_of::<Change>())
+        + c.changes.iter().map(change).sum::<usize>()
+        + vec(c.violations.capacity(), std::mem::size_of::<Violation>())
+        + c.violations.iter().map(violation).sum::<usize>()
+        + vec(c.claims.capacity(), std::mem::size_of::<ClaimCheck>())
+        + c.claims.iter().map(claim).sum::<usize>()
+        + string(&c.score)
 }
 
 /// A legal move in place of an illegal one, and how far the rest of the record replays with it.
@@ -1068,11 +1268,28 @@ pub fn repair_source(
     repair: RepairOptions,
     only: Option<usize>,
 ) -> Result<Vec<RecordRepair>, String> {
+    let mut out = Vec::new();
+    repair_each(src, options, repair, only, |r| {
+        out.push(r);
+        ControlFlow::Continue(())
+    })?;
+    Ok(out)
+}
+
+/// The same, each record handed to `each` as soon as it is repaired, in file order, so that a
+/// caller can print it and drop it: a collection is repaired in the memory of one record. `each`
+/// may stop the run (a closed output). `Err` when there is no record `only`.
+pub fn repair_each(
+    src: &str,
+    options: VerifyOptions,
+    repair: RepairOptions,
+    only: Option<usize>,
+    mut each: impl FnMut(RecordRepair) -> ControlFlow<()>,
+) -> Result<(), String> {
     // Repairs are judged on strict replays, as `verify` judges records by default.
     let options = VerifyOptions { lenient: false, ..options };
     let mut budget = options.file_budget();
-    let mut out = Vec::new();
-    let mut count = 0;
+    let (mut count, mut handed) = (0, false);
     for found in record::read(src, options.game) {
         count += 1;
         if only.is_some_and(|n| n != found.index()) {
@@ -1082,11 +1299,94 @@ pub fn repair_source(
         let judged = !verdict.problems.iter().any(|p| matches!(p.kind, ProblemKind::Syntax | ProblemKind::Undecided));
         let illegal = verdict.problems.iter().any(|p| p.kind == ProblemKind::Illegal);
         let search = (judged && illegal).then(|| search_record(src, &found, options, repair)).flatten();
-        out.push(RecordRepair { verdict, search });
+        handed = true;
+        if each(RecordRepair { verdict, search }).is_break() {
+            return Ok(());
+        }
     }
     match only {
-        Some(n) if out.is_empty() => Err(format!("there is no record {n} (the file has {count})")),
-        _ => Ok(out),
+        Some(n) if !handed => Err(format!("there is no record {n} (the file has {count})")),
+        _ => Ok(()),
+    }
+}
+
+/// Why `repair --write` leaves a record as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Left {
+    /// The record cannot be judged: a syntax error, or rules not known (`undecided`).
+    Unjudged(ProblemKind),
+    /// It has no illegal move, yet is not valid (a claim refuted): no edit of its moves is looked
+    /// for.
+    NoIllegalMove,
+    /// The search found no repair that replays further.
+    NoRepair,
+    /// No repair found replays to the end: the best stops at this token.
+    Short(Span),
+    /// Every repair found that would make the record stand holds play the notation cannot write
+    /// (a phase that did not happen): the best one, at this token.
+    Unwritable(Span),
+    /// The best repair replays to the end, but this many cells of the final diagram differ.
+    Diagram(usize),
+    /// The best repair replays to the end, but this claimed result is not confirmed.
+    Claim(String),
+    /// The repaired text did not verify as valid once written (never expected): what verify says.
+    Unverified(String),
+}
+
+/// What `repair --write` writes in a record's place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rewrite {
+    /// The record as written: it needs no repair.
+    Unchanged,
+    /// The record's text with its repair made, which verifies as valid.
+    Repaired {
+        /// The text in place of the record's (its span).
+        text: String,
+        /// The edits made.
+        edits: usize,
+    },
+    /// The record as written, though it does not stand: why no repair is written.
+    Left(Left),
+}
+
+/// What `repair --write` writes in place of record `r` of `src`: its best repair that makes it
+/// stand (replays to the end, its diagram matching, its claims holding) and that the notation can
+/// write, among those found, when its text verifies as valid; else the record as it is, and why.
+pub fn rewrite(src: &str, r: &RecordRepair, options: VerifyOptions) -> Rewrite {
+    let Some(search) = &r.search else {
+        return match r.verdict.problems.iter().find(|p| matches!(p.kind, ProblemKind::Syntax | ProblemKind::Undecided))
+        {
+            Some(p) => Rewrite::Left(Left::Unjudged(p.kind)),
+            None if r.verdict.status == crate::verdict::Status::Valid => Rewrite::Unchanged,
+            None => Rewrite::Left(Left::NoIllegalMove),
+        };
+    };
+    let writable = |c: &&Candidate| c.edits.iter().all(|e| e.expressible);
+    let Some(best) = search.candidates.iter().filter(|c| c.is_perfect()).find(writable) else {
+        let Some(best) = search.candidates.first() else { return Rewrite::Left(Left::NoRepair) };
+        let why = if let Some(v) = best.violations.first() {
+            Left::Short(v.span.clone())
+        } else if best.is_perfect() {
+            let e = best.edits.iter().position(|e| !e.expressible).unwrap_or(0);
+            Left::Unwritable(best.changes.get(e).and_then(|c| c.spans.first().cloned()).unwrap_or_default())
+        } else if let Some(n) = best.final_cells_differing.filter(|&n| n > 0) {
+            Left::Diagram(n)
+        } else {
+            let claim = best.result_claims().find(|c| c.status != ClaimStatus::Confirmed);
+            Left::Claim(claim.map_or_else(String::new, |c| c.text.clone()))
+        };
+        return Rewrite::Left(why);
+    };
+    let text = repaired_text(src, &r.verdict.span, &best.changes);
+    // The search replays tokens, the file holds text: the text written is read and verified
+    // again, so that a record is never replaced by one that does not stand.
+    let verdicts = verify::verify_source(&text, options);
+    match verdicts.as_slice() {
+        [v] if v.status == crate::verdict::Status::Valid => Rewrite::Repaired { text, edits: best.edits.len() },
+        [v] => Rewrite::Left(Left::Unverified(
+            v.problems.first().map_or_else(|| format!("{:?}", v.status), |p| p.message.clone()),
+        )),
+        vs => Rewrite::Left(Left::Unverified(format!("it reads as {} records", vs.len()))),
     }
 }
 
@@ -1120,56 +1420,98 @@ fn search_record(src: &str, found: &Found, options: VerifyOptions, repair: Repai
     }
 }
 
-/// The text of a record (`span` of `src`) with a repair's changes made: what `--write` prints.
+/// The text of a record (`span` of `src`) with a repair's changes made: what `--write` writes in
+/// the record's place.
 pub fn repaired_text(src: &str, span: &Span, changes: &[Change]) -> String {
+    // A span past the text, or not on a character boundary, cannot come from the reader; it is
+    // taken as the text it names at most, so that no input makes a slice fail.
+    let within = |at: usize| (at.min(src.len())..=src.len()).find(|&i| src.is_char_boundary(i)).unwrap_or(src.len());
+    let record = within(span.start)..within(span.end).max(within(span.start));
     let mut splices: Vec<(Span, String)> = Vec::new();
+    let mut gone: Vec<Span> = Vec::new();
     for c in changes {
         match c.kind {
             ChangeKind::Replace | ChangeKind::Delete => {
-                // Token by token where the counts agree; else the first token takes every new one.
-                // A token that goes takes the blanks after it, never the move numbers and line
-                // ends between tokens.
+                // Token by token where the counts agree; else the first token takes every new one,
+                // and the others go.
                 let new: Vec<&str> = c.to.split_whitespace().collect();
                 let one_each = new.len() == c.spans.len();
                 for (n, s) in c.spans.iter().enumerate() {
-                    let text = match (one_each, n) {
-                        (true, n) => new[n].to_string(),
-                        (false, 0) if !new.is_empty() => c.to.clone(),
-                        _ => String::new(),
-                    };
-                    let blanks = if text.is_empty() {
-                        src[s.end..].bytes().take_while(|b| matches!(b, b' ' | b'\t')).count()
-                    } else {
-                        0
-                    };
-                    splices.push((s.start..s.end + blanks, text));
+                    match (one_each, n) {
+                        (true, n) => splices.push((s.clone(), new[n].to_string())),
+                        (false, 0) if !new.is_empty() => splices.push((s.clone(), c.to.clone())),
+                        _ => gone.push(s.clone()),
+                    }
                 }
             }
-            ChangeKind::Insert if c.at_end => {
-                let at = c.spans[0].end;
-                splices.push((at..at, format!(" {}", c.to)));
-            }
+            // A change of the search has the spans its kind needs; one without them changes nothing.
             ChangeKind::Insert => {
-                let at = c.spans[0].start;
-                splices.push((at..at, format!("{} ", c.to)));
+                let Some(s) = c.spans.first() else { continue };
+                let at = within(if c.at_end { s.end } else { s.start });
+                let text = if c.at_end { format!(" {}", c.to) } else { format!("{} ", c.to) };
+                splices.push((at..at, text));
             }
             ChangeKind::Swap => {
-                let (a, b) = (&c.spans[0], &c.spans[1]);
-                splices
-                    .push((a.start..b.end, format!("{}{}{}", &src[b.clone()], &src[a.end..b.start], &src[a.clone()])));
+                let [a, b] = c.spans.as_slice() else { continue };
+                let (a, b) = (within(a.start)..within(a.end), within(b.start)..within(b.end));
+                if a.end <= b.start {
+                    let swapped = format!("{}{}{}", &src[b.clone()], &src[a.end..b.start], &src[a.clone()]);
+                    splices.push((a.start..b.end, swapped));
+                }
             }
         }
     }
+    splices.extend(deleted_stretches(src, &record, gone).into_iter().map(|s| (s, String::new())));
     splices.sort_by_key(|(s, _)| (s.start, s.end));
     let mut out = String::new();
-    let mut at = span.start;
+    let mut at = record.start;
     for (s, text) in splices {
-        out.push_str(&src[at..s.start.max(at)]);
+        // Every splice lies inside the record, in order; one that does not is left out rather
+        // than cut the text anywhere else.
+        let (start, end) = (within(s.start), within(s.end));
+        if start < at || end > record.end || start > end {
+            continue;
+        }
+        out.push_str(&src[at..start]);
         out.push_str(&text);
-        at = at.max(s.end);
+        at = end;
     }
-    out.push_str(&src[at..span.end]);
+    out.push_str(&src[at..record.end]);
     out
+}
+
+/// The text that goes with deleted tokens (`gone`, spans of `src` inside `record`), so that their
+/// line reads as if they had never been written: tokens deleted with only blanks between them go
+/// as one stretch, with the blanks after it; a stretch that ends its line (nothing but blanks
+/// follows it on the line, or in the record) goes with the blanks before it instead, back to the
+/// previous token, so that no blanks are left dangling at the line's end. Move numbers and line
+/// ends between tokens are never taken, and nothing outside the record is.
+fn deleted_stretches(src: &str, record: &Span, mut gone: Vec<Span>) -> Vec<Span> {
+    let bytes = src.as_bytes();
+    let blank = |b: &u8| matches!(b, b' ' | b'\t');
+    gone.retain(|s| record.start <= s.start && s.start <= s.end && s.end <= record.end);
+    gone.sort_by_key(|s| s.start);
+    let mut runs: Vec<Span> = Vec::new();
+    for s in gone {
+        match runs.last_mut() {
+            Some(r) if r.end <= s.start && bytes[r.end..s.start].iter().all(blank) => r.end = s.end,
+            Some(r) if s.start < r.end => r.end = r.end.max(s.end),
+            _ => runs.push(s),
+        }
+    }
+    runs.into_iter()
+        .map(|r| {
+            let after = bytes[r.end..record.end].iter().take_while(|b| blank(b)).count();
+            let ends_line =
+                matches!(bytes.get(r.end + after), None | Some(b'\n' | b'\r')) || r.end + after == record.end;
+            if ends_line {
+                let before = bytes[record.start..r.start].iter().rev().take_while(|b| blank(b)).count();
+                r.start - before..r.end + after
+            } else {
+                r.start..r.end + after
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

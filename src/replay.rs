@@ -180,8 +180,11 @@ pub fn replay_observed<G: Notation>(
     options: ReplayOptions,
     mut observe: impl FnMut(Event<G>),
 ) -> Replay<G> {
-    let (choices, readings) =
-        if start.readings_may_differ() { follow_readings(&start, tokens, options) } else { (Vec::new(), Vec::new()) };
+    let (choices, readings) = if start.readings_may_differ() {
+        follow_readings(&start, tokens, 0, options)
+    } else {
+        (Vec::new(), Vec::new())
+    };
     let mut choices = choices.into_iter().peekable();
     let mut position = start;
     let mut violations = Vec::new();
@@ -272,12 +275,13 @@ type Step<G> = (<G as Game>::Move, bool);
 fn follow_readings<G: Notation>(
     start: &G,
     tokens: &[Token],
+    from: usize,
     options: ReplayOptions,
 ) -> (Vec<(usize, G::Move)>, Vec<G>) {
     let mut alive = vec![Alive { position: start.clone(), moves: 0, choices: Vec::new() }];
     // A reading that has played `max_moves` plays no more.
     let at_limit = |a: &Alive<G>| options.max_moves.is_some_and(|m| a.moves >= m);
-    for (i, token) in tokens.iter().enumerate() {
+    for (i, token) in tokens.iter().enumerate().skip(from) {
         if token_is_claim(token) || alive.iter().all(at_limit) {
             break;
         }
@@ -355,6 +359,25 @@ fn follow_readings<G: Notation>(
     }
     let followed = alive.remove(furthest(&alive));
     (followed.choices, alive.into_iter().map(|a| a.position).collect())
+}
+
+/// The moves of the reading a strict replay of `tokens` from token `from` on, standing in `start`,
+/// follows where a token may stand for several (see [`replay_observed`]): for replays that play
+/// token by token themselves, as the repair search does. Empty where readings cannot differ.
+pub(crate) fn reading_choices<G: Notation>(start: &G, tokens: &[Token], from: usize) -> Vec<(usize, G::Move)> {
+    if !start.readings_may_differ() {
+        return Vec::new();
+    }
+    follow_readings(start, tokens, from, ReplayOptions { lenient: false, max_moves: None }).0
+}
+
+/// Where the other legal readings of `tokens` from `start` end, besides the one a replay follows:
+/// for a record replayed to its end token by token, whose claims are judged over every reading.
+pub(crate) fn other_reading_ends<G: Notation>(start: &G, tokens: &[Token]) -> Vec<G> {
+    if !start.readings_may_differ() {
+        return Vec::new();
+    }
+    follow_readings(start, tokens, 0, ReplayOptions { lenient: false, max_moves: None }).1
 }
 
 /// The reading a replay follows among `alive`: the one that played the most moves (a `----`

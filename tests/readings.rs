@@ -191,3 +191,52 @@ fn every_game_the_engine_plays_has_a_legal_reading() {
         }
     }
 }
+
+/// `repair` reads a `----` as `verify` does: a record that some reading makes valid is not
+/// repaired, and a slip after such a `----` is repaired by the one edit it needs, whatever order
+/// the start lists the stones in (the search once followed the first stuck stone only, and
+/// "repaired" the record by swapping its first two tokens when i3 came first).
+#[test]
+fn repair_follows_the_reading_verify_follows() {
+    use referee::repair::{repair_source, rewrite, RepairOptions, Rewrite};
+    let options = RepairOptions { time_limit: None, ..RepairOptions::default() };
+    for code in every_order(ONE_LEGAL_READING) {
+        let valid = record(&code, "1. ---- q5o5 ---- 5 ---- ---- ---- X wins 29-26");
+        let r = &repair_source(&valid, VerifyOptions::default(), options, None).unwrap()[0];
+        assert!(r.search.is_none() && r.stands(), "{code}");
+        assert_eq!(rewrite(&valid, r, VerifyOptions::default()), Rewrite::Unchanged, "{code}");
+
+        let slip = record(&code, "1. ---- q5o5 ---- 5 ---- ---- ---- a1a2");
+        let r = &repair_source(&slip, VerifyOptions::default(), options, None).unwrap()[0];
+        let best = &r.search.as_ref().unwrap().candidates[0];
+        let edits: Vec<_> = best.changes.iter().map(|c| (c.kind.name(), c.from.as_str(), c.to.as_str())).collect();
+        assert_eq!(edits, [("delete", "a1a2", "")], "{code}");
+        match rewrite(&slip, r, VerifyOptions::default()) {
+            Rewrite::Repaired { text, .. } => assert!(text.ends_with("---- ---- ----"), "{text}"),
+            other => panic!("{code}: {other:?}"),
+        }
+    }
+}
+
+/// A repair's claims are judged over every legal reading, as `verify` judges them: the repair of a
+/// mistyped move in the record whose claim holds in one reading only leaves the claim open, as the
+/// record as written has it.
+#[test]
+fn a_repairs_claims_are_judged_over_every_reading() {
+    use referee::repair::{repair_source, RepairOptions};
+    let written = two_readings_claiming("O wins 27-24");
+    let (_, expected) = result_claim(&written);
+    let slip = record(TWO_LEGAL_READINGS, &written.replace("l8o5", "l8z5"));
+    let options = RepairOptions { time_limit: None, shown: 10, ..RepairOptions::default() };
+    let r = &repair_source(&slip, VerifyOptions::default(), options, None).unwrap()[0];
+    let meant = r
+        .search
+        .as_ref()
+        .unwrap()
+        .candidates
+        .iter()
+        .find(|c| c.changes.iter().map(|ch| (ch.from.as_str(), ch.to.as_str())).eq([("l8z5", "l8o5")]));
+    let meant = meant.expect("the move that was meant is among the repairs");
+    let claim = meant.claims.iter().find(|c| c.text == "O wins 27-24").unwrap();
+    assert_eq!((claim.status, &claim.detail), (expected.status, &expected.detail));
+}

@@ -14,7 +14,7 @@ use referee::games::vadrantir::Vadrantir;
 use referee::random::random_game;
 use referee::record::{self, Found, Span, Token, TokenKind};
 use referee::render::ascii;
-use referee::repair::{repair_source, repaired_text, RepairOptions, Repairable};
+use referee::repair::{repair_source, repaired_text, Left, RepairOptions, Repairable, Rewrite};
 use referee::replay::{replay_observed, Event, Notation, ReplayOptions};
 use referee::report::{self, HumanStyle, Source};
 use referee::verdict::{ProblemKind, Status};
@@ -329,6 +329,23 @@ fn a_bound_that_stops_the_search_is_reported() {
     assert!(report::repair_json(&source, &records[0]).contains("\"stopped_by\":\"positions\""));
 }
 
+/// A search whose beam and bound of tokens are lifted stops at its memory ceiling, and the report
+/// says so (the memory the search holds is measured in tests/repair_memory.rs).
+#[test]
+fn a_memory_ceiling_that_stops_the_search_is_reported() {
+    let path = "samples/quadraphages/designers-game-1.txt";
+    let huge = ["--beam", "1000000000000", "--max-positions", "1000000000000", "--time-limit", "100000"];
+    let (code, out, _) =
+        run(&[&["repair", "--search-limit", "1000", "--max-memory", "4"][..], &huge, &[path]].concat());
+    assert_eq!(code, 1, "{out}");
+    let words = out.lines().find(|l| l.contains("searched")).unwrap().trim();
+    insta::assert_snapshot!("repair-memory-ceiling", words);
+    let (_, json, _) =
+        run(&[&["repair", "--search-limit", "1000", "--max-memory", "4", "--format", "json"][..], &huge, &[path]]
+            .concat());
+    assert_eq!(json_lines(&json)[0]["search"]["stopped_by"].as_str(), Some("memory"), "{json}");
+}
+
 #[test]
 fn repair_prints_json_and_the_repaired_record_and_says_by_its_exit_code_whether_it_stands() {
     let (code, out, _) =
@@ -349,9 +366,16 @@ fn repair_prints_json_and_the_repaired_record_and_says_by_its_exit_code_whether_
     assert_eq!(best["violations_remaining"].as_u64(), Some(0));
     assert_eq!(best["final_position"].as_str(), Some("confirmed"));
 
-    // The repaired record, verified: valid, its claims confirmed.
-    let (code, repaired, _) =
-        run(&["repair", "--write", "--time-limit", "600", "samples/quadraphages/designers-game-2.txt"]);
+    // The repaired record, written to standard output for `-`, verified: valid, its claims
+    // confirmed.
+    let sample = std::fs::read("samples/quadraphages/designers-game-2.txt").unwrap();
+    let (code, repaired, _) = support::outcome(
+        support::referee()
+            .args(["repair", "--write", "--time-limit", "600", "-"])
+            .write_stdin(sample)
+            .output()
+            .unwrap(),
+    );
     assert_eq!(code, 0);
     assert!(!repaired.contains(written), "{repaired}");
     let v = &verify_source(&repaired, VerifyOptions::default())[0];
@@ -383,10 +407,11 @@ fn verify_says_how_far_the_rest_replays_with_each_legal_alternative() {
 
 /// Over every broken sample, of every game: the repairs come in the order the issue ranks them
 /// (replays to the end, the diagram matches, the claims hold, fewest edits, earliest first edit),
-/// and a record that claims no result (`*`) stands once a repair replays it to the end.
+/// a record that claims no result (`*`) stands once a repair replays it to the end, and the text
+/// `--write` would write verifies.
 #[test]
 fn repairs_of_every_broken_sample_come_in_ranking_order() {
-    let mut searched = 0;
+    let (mut searched, mut written) = (0, 0);
     for game in ["quadraphages", "quarod", "petrify", "vadrantir", "splinter"] {
         let dir = std::path::Path::new("samples").join(game).join("broken");
         let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
@@ -394,6 +419,13 @@ fn repairs_of_every_broken_sample_come_in_ranking_order() {
         for path in paths {
             let src = std::fs::read_to_string(&path).unwrap();
             for r in repair_source(&src, VerifyOptions::default(), options(), None).unwrap() {
+                // What `--write` writes verifies: no repair that stands is lost on the way from
+                // tokens to text.
+                match referee::repair::rewrite(&src, &r, VerifyOptions::default()) {
+                    Rewrite::Left(Left::Unverified(why)) => panic!("{}: {why}", path.display()),
+                    Rewrite::Repaired { .. } => written += 1,
+                    _ => {}
+                }
                 let Some(search) = &r.search else { continue };
                 searched += 1;
                 let key = |c: &referee::repair::Candidate| {
@@ -421,4 +453,206 @@ fn repairs_of_every_broken_sample_come_in_ranking_order() {
         }
     }
     assert!(searched > 20, "{searched} records searched");
+    assert!(written > 40, "{written} records written repaired");
+}
+
+/// A deletion of the tokens at `spans`, as a repair reports it.
+fn deletion(src: &str, spans: &[Span]) -> referee::repair::Change {
+    referee::repair::Change {
+        kind: referee::repair::ChangeKind::Delete,
+        spans: spans.to_vec(),
+        from: spans.iter().map(|s| &src[s.clone()]).collect::<Vec<_>>().join(" "),
+        to: String::new(),
+        expressible: true,
+        at_end: false,
+    }
+}
+
+/// Deleted tokens take the blanks after them, or, at the end of a line or of the record, the
+/// blanks before them; never the move numbers, the line ends, nor text past the record.
+#[test]
+fn deleted_tokens_take_their_blanks_and_nothing_past_the_record() {
+    let src = "10. a b  c\n11. d e  \nprose";
+    let at = |t: &str| {
+        let i = src.find(t).unwrap();
+        i..i + t.len()
+    };
+    let record = 0..src.find("e").unwrap() + 1;
+    let cases: [(&[&str], &str); 6] = [
+        (&["a"], "10. b  c\n11. d e"),
+        (&["c"], "10. a b\n11. d e"),
+        (&["b", "c"], "10. a\n11. d e"),
+        (&["a", "b", "c"], "10.\n11. d e"),
+        // The record's last token, with blanks after it on its line, past the record's end: the
+        // case that panicked ("begin > end").
+        (&["e"], "10. a b  c\n11. d"),
+        (&["d", "e"], "10. a b  c\n11."),
+    ];
+    for (tokens, expected) in cases {
+        let spans: Vec<Span> = tokens.iter().map(|t| at(t)).collect();
+        let change = deletion(src, &spans);
+        assert_eq!(repaired_text(src, &record, &[change]), expected, "{tokens:?}");
+    }
+}
+
+/// Changes that no search makes (spans past the text, inside a character, a swap of one token)
+/// change nothing rather than panic: the text is all the function trusts.
+#[test]
+// A change's spans are a list of ranges, one each token: a list of one range is meant, and a
+// reversed one is the odd input tested.
+#[allow(clippy::single_range_in_vec_init)]
+fn repaired_text_never_cuts_outside_the_record() {
+    let src = "1. é b c";
+    let odd = |kind, spans: Vec<Span>| referee::repair::Change {
+        kind,
+        spans,
+        from: String::new(),
+        to: "x".into(),
+        expressible: true,
+        at_end: false,
+    };
+    use referee::repair::ChangeKind::{Delete, Insert, Replace, Swap};
+    for c in [
+        odd(Swap, vec![3..5]),
+        odd(Insert, vec![]),
+        odd(Replace, vec![4..40]),
+        odd(Delete, vec![Span { start: 7, end: 3 }]),
+        odd(Swap, vec![6..7, 3..5]),
+    ] {
+        let text = repaired_text(src, &(0..src.len() + 9), std::slice::from_ref(&c));
+        assert!(text.starts_with("1. "), "{c:?}: {text}");
+    }
+}
+
+/// The issue's record: the designers' wide columns, whose best repair deletes the last tokens of
+/// the record, two blanks after them. The repaired text ends the line at the last token kept, and
+/// verifies.
+#[test]
+fn a_repair_that_deletes_a_records_last_tokens_before_blanks_is_written() {
+    let sample = std::fs::read_to_string("samples/quadraphages/random-seed-1.txt").unwrap();
+    let head: String = sample.lines().take(11).map(|l| format!("{l}\n")).collect();
+    let src = format!("{head}10. ---- ---- 3 f6f3 b6e6 h2h5 ---- 5  \n");
+    let records = repair_source(&src, VerifyOptions::default(), options(), None).unwrap();
+    let best = &records[0].search.as_ref().unwrap().candidates[0];
+    assert!(best.changes.last().unwrap().spans.last().unwrap().end == src.trim_end().len(), "{best:?}");
+    let text = repaired_text(&src, &records[0].verdict.span, &best.changes);
+    assert!(text.ends_with("\n10. b6b3 ----"), "{text}");
+    let v = &verify_source(&text, VerifyOptions::default())[0];
+    assert_eq!(v.status, Status::Valid, "{text}\n{:?}", v.problems);
+}
+
+/// A file of prose and four records, as a club might keep it: a valid record, one whose repair the
+/// notation can write (the issue's record, its last tokens deleted), and the blog page's two, whose
+/// best repairs it cannot write or that leave the final diagram different.
+fn club_file() -> String {
+    let sample = |name: &str| std::fs::read_to_string(format!("samples/quadraphages/{name}")).unwrap();
+    let head: String = sample("random-seed-1.txt").lines().take(11).map(|l| format!("{l}\n")).collect();
+    format!(
+        "Games of the club, copied by hand.\n\n{}\nThe next one has a slip at the end.\n\n{head}10. ---- ---- 3 f6f3 b6e6 h2h5 ---- 5  \n\nFrom the blog:\n\n{}",
+        sample("random-seed-2.txt"),
+        sample("blog-page.txt")
+    )
+}
+
+/// `--write` writes the whole file: every byte as it was but the repaired record's edits; it
+/// never writes a repair the notation cannot express, nor one that would not verify, and says on
+/// standard error what it did to each record that needed a repair.
+#[test]
+fn repair_write_rewrites_the_whole_file_with_only_the_repairs_it_can_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("club.txt");
+    let src = club_file();
+    std::fs::write(&path, &src).unwrap();
+    let before: Vec<Status> = verify_source(&src, VerifyOptions::default()).iter().map(|v| v.status).collect();
+    let (code, out, err) = run(&["repair", "--write", "--time-limit", "600", support::arg(&path)]);
+    assert_eq!(code, 1, "two records are left as written: {err}");
+    assert_eq!(out, "");
+    insta::assert_snapshot!("repair-write-club-stderr", err.replace(support::arg(&path), "club.txt"));
+    let written = std::fs::read_to_string(&path).unwrap();
+    // One line differs: the issue's record, its last tokens deleted.
+    let changed: Vec<(&str, &str)> = src.lines().zip(written.lines()).filter(|(a, b)| a != b).collect();
+    assert_eq!(changed, [("10. ---- ---- 3 f6f3 b6e6 h2h5 ---- 5  ", "10. b6b3 ----  ")]);
+    assert_eq!(src.lines().count(), written.lines().count());
+    // The repaired record verifies; the others are as they were.
+    let after: Vec<Status> = verify_source(&written, VerifyOptions::default()).iter().map(|v| v.status).collect();
+    assert_eq!(before, [Status::Valid, Status::Illegal, Status::Illegal, Status::Illegal]);
+    assert_eq!(after, [Status::Valid, Status::Valid, Status::Illegal, Status::Illegal]);
+    let (_, json, _) = run(&["verify", "--format", "json", support::arg(&path)]);
+    let statuses: Vec<_> = json_lines(&json).iter().filter_map(|v| v["status"].as_str().map(String::from)).collect();
+    assert_eq!(statuses, ["valid", "valid", "illegal", "illegal"], "{json}");
+
+    // Again: nothing left that can be written, and the file is not replaced (the same inode).
+    let inode = |p: &std::path::Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
+    let was = inode(&path);
+    let (code, _, err) = run(&["repair", "--write", "--time-limit", "600", support::arg(&path)]);
+    assert_eq!(code, 1);
+    assert!(!err.contains("repaired"), "{err}");
+    assert_eq!((inode(&path), std::fs::read_to_string(&path).unwrap()), (was, written));
+}
+
+/// `repair --write` on the blog page, whose best repair of its square game holds a phase that did
+/// not happen: nothing is written, and the page is as it was.
+#[test]
+fn repair_write_never_writes_play_the_notation_cannot_express() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("blog-page.txt");
+    let src = std::fs::read_to_string("samples/quadraphages/blog-page.txt").unwrap();
+    std::fs::write(&path, &src).unwrap();
+    let (code, _, err) = run(&["repair", "--write", "--record", "1", "--time-limit", "600", support::arg(&path)]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(
+            "record 1 (line 1): left as written: its best repair needs play the notation cannot write (at 29:16"
+        ),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), src);
+}
+
+/// The report of each record is printed as soon as its repair is found: a reader that closes the
+/// pipe after the first report ends the run at once, with the other records never searched.
+#[test]
+fn repairs_are_printed_record_by_record() {
+    let src = club_file();
+    let mut printed = Vec::new();
+    referee::repair::repair_each(&src, VerifyOptions::default(), options(), None, |r| {
+        printed.push(r.verdict.index);
+        // The first record that needs a repair is the last one looked at.
+        if r.search.is_some() {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    })
+    .unwrap();
+    assert_eq!(printed, [1, 2]);
+}
+
+/// The command prints each record's report as soon as its repair is found: the first record's
+/// report arrives while the second record's search, which its bounds let run for a minute or up
+/// to 512 MiB (seconds at the least), is still going; were the reports collected first, it would
+/// arrive only when the run ends.
+#[test]
+fn the_command_prints_a_records_report_before_the_next_record_is_searched() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.txt");
+    let quick = club_file().lines().skip(32).take(12).map(|l| format!("{l}\n")).collect::<String>();
+    let slow = std::fs::read_to_string("samples/quadraphages/designers-game-1.txt").unwrap();
+    std::fs::write(&path, format!("{quick}\n{slow}")).unwrap();
+    let huge = ["--beam", "1000000000000", "--max-positions", "1000000000000", "--time-limit", "60"];
+    let mut child = support::referee_process()
+        .args([&["repair", "--format", "json", "--max-memory", "512"][..], &huge, &[support::arg(&path)]].concat())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    let running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let v: serde_json::Value = serde_json::from_str(&first).unwrap();
+    assert_eq!((v["index"].as_u64(), v["candidates"][0]["replays_to_end"].as_bool()), (Some(1), Some(true)), "{first}");
+    assert!(running, "the run had ended when the first report arrived");
 }

@@ -1,5 +1,5 @@
 //! The files the commands write (`show -o`, `convert -o`, `render --out`, `random -o`, and
-//! `repair --write` if it wants): written to a hidden temporary file beside the target and renamed
+//! `repair --write`): written to a hidden temporary file beside the target and renamed
 //! into place only when complete, so a failed run leaves the target as it was. A path the run did
 //! not create is never removed. A target that is not a regular file (a device, a FIFO), or a name
 //! under `/dev` or `/proc` (`/dev/stdout`, which may be a file the shell opened), cannot be

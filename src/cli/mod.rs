@@ -94,7 +94,8 @@ enum Command {
     /// half-turn) deleted or inserted, two tokens swapped. Repairs rank by: replays to the end,
     /// final diagram matches, claims hold, fewest edits, earliest first edit. Exit code 0 when the
     /// best repair of every record replays to the end with its diagram and claims confirmed.
-    #[command(after_help = EXIT_CODES)]
+    /// `--write` writes the repairs into the file.
+    #[command(after_help = repair::EXIT_CODES)]
     Repair(repair::RepairArgs),
     /// Rewrite a record in its notation's canonical layout, as one JSON object of the whole game
     /// (docs/json.md) or as its last position's code, and read such JSON back (`--from json`).

@@ -107,6 +107,20 @@ fn search_words(s: &Search) -> String {
             "; the search stopped at its time limit of {} s (raise it with --time-limit): a better repair may exist",
             t.as_secs_f64()
         )),
+        Some(Bound::Bytes { ceiling, needed }) => {
+            let mib = crate::search::mib;
+            // The table of the candidates tried grows by doubling: the step that stops a search may
+            // need much more than it holds, and the report says so rather than seem to stop short.
+            let at = if needed - s.bytes.min(needed) > 1 << 20 {
+                format!("at {}, as its next step would hold {}, past", mib(s.bytes), mib(needed))
+            } else {
+                "at".to_string()
+            };
+            words.push_str(&format!(
+                "; the search stopped {at} its memory ceiling of {}, whatever --beam and --max-positions say (raise it with --max-memory): a better repair may exist",
+                mib(ceiling)
+            ));
+        }
     }
     words
 }
@@ -221,8 +235,10 @@ struct SearchItem {
     tried: usize,
     positions: u64,
     edits: usize,
-    /// `positions` or `time` when a bound stopped the search; `null` when it was done.
+    /// `positions`, `time` or `memory` when a bound stopped the search; `null` when it was done.
     stopped_by: Option<&'static str>,
+    /// The most bytes the search held at once, as it counts them.
+    bytes: usize,
 }
 
 fn candidate_item<'a>(source: &Source, c: &'a Candidate) -> CandidateItem<'a> {
@@ -279,7 +295,9 @@ pub fn repair_json(source: &Source, r: &RecordRepair) -> String {
             stopped_by: s.stopped.map(|b| match b {
                 Bound::Positions(_) => "positions",
                 Bound::Time(_) => "time",
+                Bound::Bytes { .. } => "memory",
             }),
+            bytes: s.bytes,
         }),
         note,
     })

@@ -457,7 +457,7 @@ fn union<R: Ord + Copy>(a: &[R], b: &[R]) -> Vec<R> {
 /// The bytes of a hash table (std's hashbrown) with room for `capacity` entries of `entry` bytes:
 /// a power of two of buckets, at most 7/8 of them full, a control byte each. `growing`: the next
 /// insertion doubles the buckets, and the old ones are held until the entries have moved.
-fn table_bytes(capacity: usize, entry: usize, growing: bool) -> usize {
+pub(crate) fn table_bytes(capacity: usize, entry: usize, growing: bool) -> usize {
     let buckets = match capacity {
         0 => 0,
         1..=7 => (capacity + 1).next_power_of_two(),
