@@ -321,7 +321,10 @@ impl Run {
                 self.tally.files += 1;
                 Ok(())
             }
-            Piece::Text(text) => self.progress.suspend(|| self.out.write(&text)),
+            // Flushed at once: a stream's verdicts must not wait in the buffer for the next
+            // window (`tail -f games.log | referee verify -`). A window is a megabyte of input
+            // or a file, so this costs one write per window.
+            Piece::Text(text) => self.progress.suspend(|| self.out.write(&text).and_then(|()| self.out.flush())),
             Piece::Record(status) => {
                 self.tally.record(status);
                 Ok(())
