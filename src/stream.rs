@@ -425,7 +425,8 @@ mod tests {
     #[test]
     fn records_are_judged_at_a_pause_once_their_end_is_read() {
         let published = include_str!("../samples/quadraphages/random-seed-1.txt");
-        let moves: String = published.lines().take_while(|l| !l.starts_with("Final")).map(|l| format!("{l}\n")).collect();
+        let moves: String =
+            published.lines().take_while(|l| !l.starts_with("Final")).map(|l| format!("{l}\n")).collect();
         let common = include_str!("../samples/quarod/random-size-8.txt");
         let result = common.find(" 1-0").expect("a result") + " 1-0\n".len();
         // Whole records, as a log appender writes them; then records written line by line, as a game

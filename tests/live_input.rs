@@ -13,7 +13,8 @@ use std::time::Duration;
 const HANG_GUARD: Duration = Duration::from_secs(120);
 
 fn verdict(lines: &mpsc::Receiver<String>, what: &str) -> serde_json::Value {
-    let line = lines.recv_timeout(HANG_GUARD).unwrap_or_else(|e| panic!("no verdict for {what} while the pipe is open: {e}"));
+    let line =
+        lines.recv_timeout(HANG_GUARD).unwrap_or_else(|e| panic!("no verdict for {what} while the pipe is open: {e}"));
     serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
 }
 
@@ -36,7 +37,7 @@ fn records_piped_to_verify_are_judged_while_the_pipe_stays_open() {
             }
         }
     });
-    let mut write = |text: &str| {
+    let write = |stdin: &mut std::process::ChildStdin, text: &str| {
         stdin.write_all(text.as_bytes()).expect("write");
         stdin.flush().expect("flush");
     };
@@ -46,8 +47,8 @@ fn records_piped_to_verify_are_judged_while_the_pipe_stays_open() {
     // until its end is read; the blank line after its claim is that end.
     let published = std::fs::read_to_string("samples/quadraphages/random-seed-1.txt").unwrap();
     let moves: Vec<&str> = published.lines().take_while(|l| !l.starts_with("Final")).collect();
-    write(&(moves[..8].join("\n") + "\n"));
-    write(&(moves[8..].join("\n") + "\n\n"));
+    write(&mut stdin, &(moves[..8].join("\n") + "\n"));
+    write(&mut stdin, &(moves[8..].join("\n") + "\n\n"));
     let v = verdict(&lines, "a published record followed by a blank line");
     assert_eq!((v["index"].as_u64(), v["status"].as_str()), (Some(1), Some("valid")), "{v}");
     assert_eq!(v["game_over"].as_bool(), Some(true), "the whole record is judged as one: {v}");
@@ -56,17 +57,19 @@ fn records_piped_to_verify_are_judged_while_the_pipe_stays_open() {
     let (code, quarod, _) = support::run(&["random", "--game", "quarod", "--size", "4", "--seed", "3"]);
     assert_eq!(code, 0);
     assert!(quarod.trim_end().ends_with("4."), "it ends with its final diagram: {quarod}");
-    write(&quarod);
+    write(&mut stdin, &quarod);
     let v = verdict(&lines, "a common record ending with its final diagram");
-    assert_eq!((v["index"].as_u64(), v["game"].as_str(), v["status"].as_str()), (Some(2), Some("quarod"), Some("valid")));
+    assert_eq!(
+        (v["index"].as_u64(), v["game"].as_str(), v["status"].as_str()),
+        (Some(2), Some("quarod"), Some("valid"))
+    );
 
     // A common record without a final diagram closes itself with its result token.
     let result = quarod.find(" 1-0").expect("a result token") + " 1-0".len();
-    write(&(quarod[..result].to_string() + "\n"));
+    write(&mut stdin, &(quarod[..result].to_string() + "\n"));
     let v = verdict(&lines, "a common record ending with its result token");
     assert_eq!((v["index"].as_u64(), v["status"].as_str()), (Some(3), Some("valid")), "{v}");
 
-    drop(write);
     drop(stdin);
     let status = child.wait().expect("exits");
     reader.join().expect("reader");
