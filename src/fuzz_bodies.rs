@@ -117,9 +117,13 @@ pub fn round_trip(data: &[u8]) -> usize {
 }
 
 /// The pictures of every scene of a few records, as `show` and `render` draw them: the text
-/// diagram and the code of each position, SVG in every style, the HTML replay page, and (with the
-/// `png` feature) a small PNG and a two-frame GIF. Returns how many scenes were drawn.
-pub fn pictures(data: &[u8]) -> usize {
+/// diagram and the code of each position, SVG in every style, the HTML replay page, and with
+/// `raster` (and the `png` feature) a small PNG and a two-frame GIF. Returns how many scenes were
+/// drawn.
+///
+/// Rasterising takes a second an input under the fuzzer's instrumentation, a hundred times the
+/// rest: the fuzz target leaves it out, the smoke test keeps it.
+pub fn pictures(data: &[u8], raster: bool) -> usize {
     let text = text(data);
     let options = options(false);
     let mut drawn = 0;
@@ -172,7 +176,9 @@ pub fn pictures(data: &[u8]) -> usize {
         });
         assert!(page.starts_with("<!DOCTYPE html>"), "{page}");
         #[cfg(feature = "png")]
-        raster(&p);
+        if raster {
+            rasterise(&p);
+        }
     }
     drawn
 }
@@ -180,7 +186,7 @@ pub fn pictures(data: &[u8]) -> usize {
 /// The last scene as a small PNG, and the first and last as a GIF: rasterising is slow, so once a
 /// record.
 #[cfg(feature = "png")]
-fn raster(p: &picture::Pictures) {
+fn rasterise(p: &picture::Pictures) {
     use crate::render::{gif, png};
     let look = svg::SvgOptions { width: svg::MIN_WIDTH, ..svg::SvgOptions::default() };
     let last = svg::svg(p.scene(None), &look);

@@ -101,7 +101,7 @@ fn mutated_samples_never_panic_and_every_problem_is_located() {
 
 #[test]
 fn mutated_records_draw_every_scene() {
-    let drawn = over_mutated_samples(50, 13, fuzz_bodies::pictures);
+    let drawn = over_mutated_samples(50, 13, |data| fuzz_bodies::pictures(data, true));
     assert!(drawn > 500, "most mutated records still draw: {drawn} scenes");
 }
 
