@@ -22,7 +22,7 @@ pub fn diagram_of<'g>(g: Geometry, glyph: impl Fn(Cell) -> &'g str) -> String {
             out.push_str(&letters.chars().map(String::from).collect::<Vec<_>>().join(" "));
             out.push('\n');
             // Letters stand over the first character of each cell's glyph.
-            let wide = g.cells().map(|c| glyph(c).len()).max().unwrap_or(1);
+            let wide = g.cells().map(|c| glyph(c).chars().count()).max().unwrap_or(1);
             if wide > 1 {
                 out.clear();
                 let pad = " ".repeat(wide);
