@@ -10,7 +10,8 @@
 //! returns less than it asked for: the input has nothing more for now (a pipe fed as its writer
 //! goes, `tail -f games.log | referee verify -`), so what is complete is judged at once rather
 //! than when the next megabyte arrives. At such a pause, a held text that ends with a whole
-//! record followed by a record separator (see [`ends_with_a_record`]) is read as if the input
+//! record whose end its notation marks (a common record's result token or final diagram, a
+//! published record's final diagram or a blank line after its moves) is read as if the input
 //! ended there, so that the last record written is judged too. The records of a window
 //! are verified in parallel when asked (rayon), and their claims judged in file order, since a
 //! file's searches share one budget: the verdicts are the same as [`crate::verify::verify_source`]
