@@ -388,7 +388,18 @@ fn rows_of(view: &impl BoardView) -> Vec<String> {
 
 /// Lays out a document's diagram rows as the records' diagrams are drawn: on `board` when they fit
 /// it, else on the board they draw (a refuted diagram may draw another), else row by row as written.
+///
+/// A reader skips a byte-order mark at the start of a line (grammar.md), so a row whose first
+/// glyph opens with one is indented by a blank: the glyph, wrong as it is, reads back whole.
 fn layout(rows: &[String], board: Geometry) -> String {
+    let text = laid_out(rows, board);
+    if !text.contains("\n\u{feff}") {
+        return text;
+    }
+    text.split_inclusive('\n').map(|l| if l.starts_with('\u{feff}') { format!(" {l}") } else { l.into() }).collect()
+}
+
+fn laid_out(rows: &[String], board: Geometry) -> String {
     let cells: Vec<Vec<&str>> = rows.iter().map(|r| r.split_ascii_whitespace().collect()).collect();
     let lengths: Vec<usize> = cells.iter().map(Vec::len).collect();
     let n = rows.len();

@@ -195,6 +195,8 @@
 
 pub mod code;
 pub mod convert;
+#[doc(hidden)]
+pub mod fuzz_bodies;
 pub mod game;
 pub mod games;
 pub mod geometry;

@@ -4,7 +4,15 @@
 //! The text is held from the last point where the reader could start again ([`Resume`]) to the
 //! last whole line read. Each window of held text is read with an open end: a record that depends
 //! on text beyond the window is not handed on, and the next window, with more text, starts again
-//! at the resume point; records handed on before are not handed on twice. The records of a window
+//! at the resume point; records handed on before are not handed on twice.
+//!
+//! A window is read when about [`StreamOptions::chunk`] bytes are held, and also whenever a read
+//! returns less than it asked for: the input has nothing more for now (a pipe fed as its writer
+//! goes, `tail -f games.log | referee verify -`), so what is complete is judged at once rather
+//! than when the next megabyte arrives. At such a pause, a held text that ends with a whole
+//! record whose end its notation marks (a common record's result token or final diagram, a
+//! published record's final diagram or a blank line after its moves) is read as if the input
+//! ended there, so that the last record written is judged too. The records of a window
 //! are verified in parallel when asked (rayon), and their claims judged in file order, since a
 //! file's searches share one budget: the verdicts are the same as [`crate::verify::verify_source`]
 //! gives on the whole text, in the same order.
@@ -15,7 +23,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::record::{self, Found, Resume};
+use crate::record::{self, Found, Resume, TokenKind};
 use crate::verdict::Verdict;
 use crate::verify::{prepare, Prepared, VerifyOptions};
 
@@ -99,14 +107,20 @@ pub fn verify_stream<R: Read, E>(
     let mut budget = options.file_budget();
     let mut want = chunk_size;
     let mut broken = None;
+    // The whole lines held when a window was last read: a pause that adds none reads nothing.
+    let mut read_upto = 0;
     loop {
-        while !eof && whole_lines(&held) < want {
+        let mut paused = false;
+        while !eof && !paused && whole_lines(&held) < want {
             let n = match input.read(&mut chunk) {
                 Ok(n) => n,
                 Err(e) if e.kind() == ErrorKind::Interrupted => continue,
                 Err(e) => return Err(StreamError::Input(e.into())),
             };
             eof = n == 0;
+            // A short read: the input holds nothing more for now. A file gives one only at its
+            // end, so big files are still read in big pieces.
+            paused = n > 0 && n < chunk.len();
             raw.extend_from_slice(&chunk[..n]);
             let good = match std::str::from_utf8(&raw) {
                 Ok(_) => raw.len(),
@@ -129,9 +143,16 @@ pub fn verify_stream<R: Read, E>(
                 return Err(StreamError::Input(InputError::TooLong { line: first_line + 1 }));
             }
         }
+        let whole = whole_lines(&held);
+        if paused && broken.is_none() && whole == read_upto {
+            continue;
+        }
+        read_upto = whole;
+        // At a pause, a text that ends with a whole record and its separator is read as closed.
+        let closing = paused && broken.is_none() && whole == held.len() && ends_with_a_record(&held, options.game);
         let text = Arc::new(std::mem::take(&mut held));
-        let last = eof && broken.is_none();
-        let end = if last { text.len() } else { whole_lines(&text) };
+        let last = (eof && broken.is_none()) || closing;
+        let end = if last { text.len() } else { whole };
         let window = &text[..end];
         let parts = if stream.parallel { rayon::current_num_threads() } else { 1 };
         // One flag per piece, and one for a read again: see `find`.
@@ -152,16 +173,45 @@ pub fn verify_stream<R: Read, E>(
         if let Some(e) = broken {
             return Err(StreamError::Input(e));
         }
-        if !stopped {
+        if eof && !stopped {
             return Ok(handed_on);
         }
-        // Start again where the reader could, with more text; when it could not move on, the
-        // window holds one long record: read twice as much before trying again.
-        want = if resume.offset == 0 { want.saturating_mul(2) } else { chunk_size };
+        // Start again where the reader could (after a closed window, at its end), with more text;
+        // when it could not move on, the window holds one long record: read twice as much before
+        // trying again (unless a pause cut the window short).
+        let resume = if closing { Resume { offset: end, found: handed_on } } else { resume };
+        if resume.offset > 0 {
+            want = chunk_size;
+        } else if !paused {
+            want = want.saturating_mul(2);
+        }
         held = Arc::try_unwrap(text).unwrap_or_else(|shared| (*shared).clone());
         first_line += count_lines(&held[..resume.offset]);
         held.drain(..resume.offset);
+        read_upto = read_upto.saturating_sub(resume.offset);
         from = Resume { offset: 0, found: resume.found };
+    }
+}
+
+/// Whether `text`, held at a pause and ending at a line end, ends with a whole record followed by
+/// what ends it, so that what follows can only be a new record: its last record (read as if the
+/// text ended here) is followed by nothing but blank lines, and it has ended by its notation. A
+/// common-format record ends at its result token or its final diagram (a blank line does not end
+/// it: its movetext may go on after one, and after its tags it has not begun); a published record
+/// at its final diagram, or at a blank line after its moves, which ends its movetext. Text after
+/// the last record (a title, a header, a start diagram, prose) may still be waiting for moves: then
+/// the text is not closed either.
+fn ends_with_a_record(text: &str, game: Option<crate::game::GameKind>) -> bool {
+    let Some(last) = record::read(text, game).last() else { return false };
+    let rest = &text[last.span().end.min(text.len())..];
+    if !rest.trim().is_empty() {
+        return false;
+    }
+    match &last {
+        Found::Common(r) => {
+            r.final_position.is_some() || r.tokens.last().is_some_and(|t| matches!(t.kind, TokenKind::Result { .. }))
+        }
+        Found::Published(r) => r.final_position.is_some() || count_lines(rest) >= 2,
     }
 }
 
@@ -338,6 +388,78 @@ mod tests {
         assert_eq!(cuts.len(), 3);
         assert!(cuts.iter().all(|&c| text[c..].starts_with("[Game")), "cut inside a record");
         assert_eq!(same_as_one_reader(&text, 4), 3);
+    }
+
+    /// An input that gives one piece per read, as a pipe does when its writer writes a piece and
+    /// then waits: every read is short.
+    struct Pieces(std::collections::VecDeque<String>);
+
+    impl Read for Pieces {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let Some(piece) = self.0.front_mut() else { return Ok(0) };
+            let n = piece.len().min(buf.len());
+            buf[..n].copy_from_slice(&piece.as_bytes()[..n]);
+            piece.drain(..n);
+            if piece.is_empty() {
+                self.0.pop_front();
+            }
+            Ok(n)
+        }
+    }
+
+    /// The records verified from `pieces`, each a short read, and how many windows were read.
+    fn streamed(pieces: &[String]) -> (Vec<Verdict>, Vec<usize>) {
+        let input = Pieces(pieces.iter().cloned().collect());
+        let options = VerifyOptions::default();
+        let mut verdicts = Vec::new();
+        let mut windows = Vec::new();
+        let stream = StreamOptions { parallel: false, ..StreamOptions::default() };
+        let n = verify_stream(input, options, stream, |_, v| {
+            windows.push(v.len());
+            verdicts.extend(v);
+            Ok::<(), ()>(())
+        });
+        assert_eq!(n.ok(), Some(verdicts.len()));
+        (verdicts, windows)
+    }
+
+    #[test]
+    fn records_are_judged_at_a_pause_once_their_end_is_read() {
+        let published = include_str!("../samples/quadraphages/random-seed-1.txt");
+        let moves: String =
+            published.lines().take_while(|l| !l.starts_with("Final")).map(|l| format!("{l}\n")).collect();
+        let common = include_str!("../samples/quarod/random-size-8.txt");
+        let result = common.find(" 1-0").expect("a result") + " 1-0\n".len();
+        // Whole records, as a log appender writes them; then records written line by line, as a game
+        // is logged while it is played: a published record's moves then a blank line, and a common
+        // record's tags, the blank line after them and its moves up to its result.
+        let mut pieces = vec![published.to_string(), common.to_string(), "Some prose.\n\n".to_string()];
+        pieces.extend(moves.split_inclusive('\n').map(str::to_string));
+        pieces.push("\n".into());
+        pieces.extend(common[..result].split_inclusive('\n').map(str::to_string));
+        pieces.push(common.to_string());
+        let (verdicts, windows) = streamed(&pieces);
+        let whole = crate::verify::verify_source(&pieces.concat(), VerifyOptions::default());
+        let summary = |v: &[Verdict]| v.iter().map(|v| (v.index, v.status, v.moves)).collect::<Vec<_>>();
+        assert_eq!(summary(&verdicts), summary(&whole));
+        assert_eq!(verdicts.len(), 5);
+        // Each record is judged on its own, before the next one is read.
+        assert_eq!(windows, [1; 5]);
+    }
+
+    #[test]
+    fn a_record_is_not_closed_at_a_pause_before_its_end() {
+        // Tags and the blank line after them; moves that the next line may continue; a title waiting
+        // for its moves: at each of these pauses nothing is judged yet.
+        let common = include_str!("../samples/quarod/random-size-8.txt");
+        let tags = &common[..common.find("\n\n").expect("tags") + 2];
+        assert!(!ends_with_a_record(tags, None));
+        assert!(!ends_with_a_record("_xx_ _oo_\n1. .... .... 1 a7a8 i3i2\n", None));
+        assert!(!ends_with_a_record("_xx_ _oo_\n1. .... .... 1 a7a8 i3i2\n\nQUADRAPHAGES\n\n", None));
+        assert!(ends_with_a_record("_xx_ _oo_\n1. .... .... 1 a7a8 i3i2\n\n", None));
+        assert!(ends_with_a_record(common, None));
+        let (verdicts, windows) = streamed(&[tags.to_string(), common[tags.len()..].to_string()]);
+        assert_eq!((verdicts.len(), windows.len()), (1, 1));
     }
 
     #[test]

@@ -1,11 +1,10 @@
-//! A fuzz smoke test on the stable toolchain: thousands of mutated samples through the reader, the
-//! replay (strict and lenient) and every report format. Nothing may panic, and every problem must
-//! be located inside the text. (`fuzz/` has cargo-fuzz targets for a longer run on nightly.)
+//! A fuzz smoke test on the stable toolchain: thousands of mutated samples through every entry
+//! point that reads outside input, with the same checks as the cargo-fuzz targets in `fuzz/` (the
+//! bodies are shared: `referee::fuzz_bodies`), so that CI runs them on every change. A longer run
+//! on nightly: `fuzz/run-all` (fuzz/README.md).
 
-use std::sync::Arc;
-
-use referee::report::{self, HumanStyle};
-use referee::verify::{verify_source, VerifyOptions};
+use referee::fuzz_bodies;
+use referee::verify::VerifyOptions;
 
 /// Characters that mean something to one notation or the other, and a few that mean nothing.
 const INTERESTING: &[char] = &[
@@ -86,45 +85,36 @@ fn samples() -> Vec<String> {
     out
 }
 
+/// What a fuzz body counts over `n` mutations of the samples, taken in turn, the same on every
+/// run.
+fn over_mutated_samples(n: usize, seed: u64, body: fn(&[u8]) -> usize) -> usize {
+    let samples = samples();
+    let mut rng = fastrand::Rng::with_seed(seed);
+    (0..n).map(|round| body(mutate(&samples[round % samples.len()], &mut rng).as_bytes())).sum()
+}
+
 #[test]
 fn mutated_samples_never_panic_and_every_problem_is_located() {
-    let samples = samples();
-    let mut rng = fastrand::Rng::with_seed(7);
-    let mut problems = 0;
-    for round in 0..4000 {
-        let text = Arc::new(mutate(&samples[round % samples.len()], &mut rng));
-        let options = VerifyOptions { lenient: round % 3 == 0, search_limit: 2_000, ..VerifyOptions::default() };
-        let verdicts = verify_source(&text, options);
-        let source = report::Source::new("fuzz.txt", text.clone());
-        for v in &verdicts {
-            for p in &v.problems {
-                assert!(
-                    p.span.start <= p.span.end && p.span.end <= text.len(),
-                    "round {round}: {p:?} outside the text"
-                );
-                assert!(text.is_char_boundary(p.span.start), "round {round}: {p:?} inside a character");
-                problems += 1;
-            }
-            let human = report::human(&source, v, HumanStyle::default());
-            assert!(human.contains(&format!("record {}", v.index)), "round {round}");
-            let json: serde_json::Value = serde_json::from_str(&report::json_line(&source, v)).expect("JSON");
-            assert_eq!(json["errors"].as_array().map(Vec::len), Some(v.problems.len()), "round {round}");
-            let short = report::short_lines(&source, v, false);
-            assert_eq!(short.lines().count(), v.problems.len(), "round {round}: one line per problem");
-            for l in short.lines() {
-                let mut parts = l.splitn(4, ':');
-                assert_eq!(parts.next(), Some("fuzz.txt"), "round {round}: {l}");
-                for number in [parts.next(), parts.next()] {
-                    assert!(number.and_then(|n| n.parse::<usize>().ok()).is_some_and(|n| n >= 1), "round {round}: {l}");
-                }
-            }
-            for e in json["errors"].as_array().into_iter().flatten() {
-                assert!(e["line"].as_u64().is_some_and(|l| l >= 1), "round {round}: {e}");
-                assert!(e["column"].as_u64().is_some_and(|c| c >= 1), "round {round}: {e}");
-            }
-        }
-    }
+    let problems = over_mutated_samples(4000, 7, fuzz_bodies::reader);
     assert!(problems > 1000, "the mutations should break records: {problems} problems");
+}
+
+#[test]
+fn mutated_records_draw_every_scene() {
+    let drawn = over_mutated_samples(50, 13, |data| fuzz_bodies::pictures(data, true));
+    assert!(drawn > 500, "most mutated records still draw: {drawn} scenes");
+}
+
+#[test]
+fn mutated_records_repair_into_text_that_reads() {
+    let made = over_mutated_samples(300, 17, fuzz_bodies::repair);
+    assert!(made > 20, "the mutations should leave records to repair: {made} repairs");
+}
+
+#[test]
+fn mutated_records_convert_to_json_and_back_to_the_same_canonical_text() {
+    let done = over_mutated_samples(600, 19, fuzz_bodies::round_trip);
+    assert!(done > 30, "some mutated records still replay: {done} round trips");
 }
 
 /// A code with a few of its characters changed, dropped or doubled, in the codes' own alphabet.
@@ -168,21 +158,12 @@ fn mutated_codes_and_json_documents_never_panic() {
             0 => mutate(&codes[rng.usize(..codes.len())], &mut rng),
             _ => mutate_code(&codes[rng.usize(..codes.len())], &mut rng),
         };
-        if let Ok(again) = referee::code::rewrite(&code) {
-            assert_eq!(referee::code::rewrite(&again).as_deref(), Ok(again.as_str()), "round {round}: {code}");
-            read += 1;
-        }
-        if let Err(e) = referee::code::game_of(&code) {
-            assert!(e.at <= code.len(), "round {round}: {e:?}");
-        }
+        read += usize::from(fuzz_bodies::code(code.as_bytes()));
     }
     assert!(read > 50, "some mutated codes are still positions: {read}");
-    for round in 0..2_000 {
-        let json = mutate(&documents[round % documents.len()], &mut rng);
-        if let Ok(docs) = referee::convert::read_json(&json) {
-            for doc in docs {
-                let _ = referee::convert::reread(&doc).map(|d| referee::convert::canonical_of(&d));
-            }
-        }
+    let mut reread = 0;
+    for round in 0..1_000 {
+        reread += fuzz_bodies::json(mutate(&documents[round % documents.len()], &mut rng).as_bytes());
     }
+    assert!(reread > 100, "some mutated documents still reread: {reread}");
 }

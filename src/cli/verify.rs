@@ -2,10 +2,10 @@
 //! summary on standard error, and the exit code.
 
 use std::fs::File;
-use std::io::{IsTerminal, Read};
+use std::io::{self, IsTerminal, Read};
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -72,7 +72,7 @@ fn verify_input(
         Piece::Problem(FileProblem { file: name.clone(), status: FileStatus::Unreadable, message, at })
     };
     let input: Box<dyn Read> = if path == Path::new("-") {
-        Box::new(std::io::stdin().lock())
+        Box::new(Arrived::stdin())
     } else {
         match File::open(path) {
             Ok(f) => Box::new(f),
@@ -111,6 +111,76 @@ fn verify_input(
             };
             emit(problem(e.to_string(), at))
         }
+    }
+}
+
+/// Standard input, read on a thread of its own so that a read returns short only when the input
+/// has nothing more for now: everything that has arrived is handed over at once, so a fast pipe
+/// (`cat big.txt | referee verify -`) fills whole chunks as a file does, and a short read means
+/// the writer is waiting (`tail -f games.log`), which is when the stream judges what it holds.
+/// A pipe alone gives a short read every 64 KiB, which would cut a fast stream into small
+/// windows, too small to keep every core busy.
+struct Arrived {
+    pieces: mpsc::Receiver<io::Result<Vec<u8>>>,
+    piece: Vec<u8>,
+    at: usize,
+    /// An error that came after some bytes: given by the next read.
+    failed: Option<io::Error>,
+}
+
+impl Arrived {
+    fn stdin() -> Arrived {
+        // A few pieces in flight: the reader stays ahead of the verifier without holding the input.
+        let (send, pieces) = mpsc::sync_channel(16);
+        std::thread::spawn(move || {
+            let mut stdin = io::stdin().lock();
+            loop {
+                let mut buf = vec![0; 1 << 16];
+                let piece = match stdin.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => {
+                        buf.truncate(n);
+                        Ok(buf)
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => Err(e),
+                };
+                let failed = piece.is_err();
+                // The verifier has stopped (a closed output): nothing more is wanted.
+                if send.send(piece).is_err() || failed {
+                    break;
+                }
+            }
+        });
+        Arrived { pieces, piece: Vec::new(), at: 0, failed: None }
+    }
+}
+
+impl Read for Arrived {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        let mut n = 0;
+        while n < buf.len() {
+            if self.at == self.piece.len() {
+                // Wait for the first bytes only; after them, take what has already arrived.
+                let next = if n == 0 { self.pieces.recv().ok() } else { self.pieces.try_recv().ok() };
+                match next {
+                    Some(Ok(piece)) => (self.piece, self.at) = (piece, 0),
+                    Some(Err(e)) if n == 0 => return Err(e),
+                    Some(Err(e)) => {
+                        self.failed = Some(e);
+                        break;
+                    }
+                    None => break,
+                }
+            }
+            let k = (self.piece.len() - self.at).min(buf.len() - n);
+            buf[n..n + k].copy_from_slice(&self.piece[self.at..self.at + k]);
+            (self.at, n) = (self.at + k, n + k);
+        }
+        Ok(n)
     }
 }
 
@@ -324,7 +394,10 @@ impl Run {
                 self.tally.files += 1;
                 Ok(())
             }
-            Piece::Text(text) => self.progress.suspend(|| self.out.write(&text)),
+            // Flushed at once: a stream's verdicts must not wait in the buffer for the next
+            // window (`tail -f games.log | referee verify -`). A window is a megabyte of input
+            // or a file, so this costs one write per window.
+            Piece::Text(text) => self.progress.suspend(|| self.out.write(&text).and_then(|()| self.out.flush())),
             Piece::Record(status) => {
                 self.tally.record(status);
                 Ok(())

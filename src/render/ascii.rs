@@ -22,7 +22,7 @@ pub fn diagram_of<'g>(g: Geometry, glyph: impl Fn(Cell) -> &'g str) -> String {
             out.push_str(&letters.chars().map(String::from).collect::<Vec<_>>().join(" "));
             out.push('\n');
             // Letters stand over the first character of each cell's glyph.
-            let wide = g.cells().map(|c| glyph(c).len()).max().unwrap_or(1);
+            let wide = g.cells().map(|c| glyph(c).chars().count()).max().unwrap_or(1);
             if wide > 1 {
                 out.clear();
                 let pad = " ".repeat(wide);
@@ -43,11 +43,20 @@ pub fn diagram_of<'g>(g: Geometry, glyph: impl Fn(Cell) -> &'g str) -> String {
             out.push_str(&letters);
             out.push('\n');
             for row in 0..g.height() {
-                let mut line = vec![' '; width];
+                // Each glyph at its cell's column, whole: a record's diagram may hold a glyph of
+                // several characters (a wrong one, which `convert` must write as it was claimed),
+                // and then the rest of the row moves right, a blank still between cells.
+                let mut line = String::new();
+                let mut at = 0;
                 for cell in g.row_cells(row) {
-                    line[g.col(cell) as usize] = glyph(cell).chars().next().unwrap_or('?');
+                    let col = g.col(cell) as usize;
+                    let pad = if at < col { col - at } else { usize::from(at > 0) };
+                    line.extend(std::iter::repeat_n(' ', pad));
+                    line.push_str(glyph(cell));
+                    at += pad + glyph(cell).chars().count();
                 }
-                out.extend(line);
+                line.extend(std::iter::repeat_n(' ', width.saturating_sub(at)));
+                out.push_str(&line);
                 out.push_str(&format!(" {}\n", row + 1));
             }
             out.push_str(&letters);

@@ -1,0 +1,236 @@
+//! The checks behind every fuzz target, shared by the cargo-fuzz targets in `fuzz/` (nightly,
+//! libFuzzer) and the stable smoke test `tests/fuzz_smoke.rs`, so that CI runs the same checks a
+//! long fuzzing run does. Each takes any bytes, as outside input arrives, and panics only when a
+//! property fails: nothing referee is given may make it panic, and what it reads back must agree
+//! with what it wrote.
+//!
+//! Not part of the library's interface: hidden from its documentation, and free to change.
+
+use std::sync::Arc;
+
+use crate::convert;
+use crate::picture;
+use crate::record;
+use crate::render::{html, svg};
+use crate::repair::{self, RepairOptions};
+use crate::report::{self, HumanStyle, Source};
+use crate::verdict::ProblemKind;
+use crate::verify::{self, verify_source, VerifyOptions};
+
+/// Searches stay small, so that one input costs milliseconds, not the seconds a real claim may.
+fn options(lenient: bool) -> VerifyOptions {
+    VerifyOptions { lenient, search_limit: 2_000, ..VerifyOptions::default() }
+}
+
+/// Records of one input that the costlier targets (pictures, repair) look at: a fuzzer's input
+/// with hundreds of records says nothing one with a few does not.
+const RECORDS: usize = 4;
+
+fn text(data: &[u8]) -> String {
+    String::from_utf8_lossy(data).into_owned()
+}
+
+/// Records of either notation, replayed strictly and leniently, and every report of them: every
+/// problem is located inside the text, at a character boundary, and every report shows it (the
+/// human report names its record, the JSON line lists each error with a line and column from 1,
+/// the short format gives one `file:line:column:` line per problem). Returns how many problems
+/// were found.
+pub fn reader(data: &[u8]) -> usize {
+    let text = Arc::new(text(data));
+    let source = Source::new("fuzz.txt", text.clone());
+    let mut problems = 0;
+    for lenient in [false, true] {
+        for v in verify_source(&text, options(lenient)) {
+            for p in &v.problems {
+                assert!(p.span.start <= p.span.end && p.span.end <= text.len(), "{p:?} outside the text");
+                assert!(text.is_char_boundary(p.span.start), "{p:?} inside a character");
+                problems += 1;
+            }
+            let human = report::human(&source, &v, HumanStyle::default());
+            assert!(human.contains(&format!("record {}", v.index)), "{human}");
+            let line = report::json_line(&source, &v);
+            let json: serde_json::Value = serde_json::from_str(&line).expect("a JSON line");
+            let errors = json["errors"].as_array().expect("errors");
+            assert_eq!(errors.len(), v.problems.len(), "{line}");
+            for e in errors {
+                assert!(e["line"].as_u64().is_some_and(|l| l >= 1), "{e}");
+                assert!(e["column"].as_u64().is_some_and(|c| c >= 1), "{e}");
+            }
+            let short = report::short_lines(&source, &v, false);
+            assert_eq!(short.lines().count(), v.problems.len(), "one line per problem: {short}");
+            for l in short.lines() {
+                let mut parts = l.splitn(4, ':');
+                assert_eq!(parts.next(), Some("fuzz.txt"), "{l}");
+                for number in [parts.next(), parts.next()] {
+                    assert!(number.and_then(|n| n.parse::<usize>().ok()).is_some_and(|n| n >= 1), "{l}");
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// A position code: one that reads is rewritten as a code that reads back the same, and an error
+/// points inside the code. Returns whether it read.
+pub fn code(data: &[u8]) -> bool {
+    let code = text(data);
+    if let Err(e) = crate::code::game_of(&code) {
+        assert!(e.at <= code.len(), "{e:?}");
+    }
+    let Ok(again) = crate::code::rewrite(&code) else { return false };
+    assert_eq!(crate::code::rewrite(&again).as_deref(), Ok(again.as_str()), "{code}");
+    true
+}
+
+/// JSON game documents, as `convert --from json` reads them: a document that rereads (its game
+/// written as a record and replayed) rereads again to the same canonical record. Returns how many
+/// documents reread.
+pub fn json(data: &[u8]) -> usize {
+    let Ok(docs) = convert::read_json(&text(data)) else { return 0 };
+    let mut read = 0;
+    for doc in docs.iter().take(RECORDS) {
+        let Ok(back) = convert::reread(doc) else { continue };
+        let canonical = convert::canonical_of(&back).expect("a reread document has a canonical record");
+        let again = convert::reread(&back).expect("a reread document rereads");
+        assert_eq!(convert::canonical_of(&again).ok().as_deref(), Some(canonical.as_str()));
+        read += 1;
+    }
+    read
+}
+
+/// The convert round trip: each record that replays, made a document, written as JSON and read
+/// back, is the same document, and the record written from it, read again, gives the same
+/// canonical text. Returns how many records made the round trip.
+pub fn round_trip(data: &[u8]) -> usize {
+    let text = text(data);
+    let mut done = 0;
+    for doc in convert::documents(&text, options(false)).flatten().take(RECORDS) {
+        let canonical = convert::canonical_of(&doc).expect("a replayed record has a canonical text");
+        let back = convert::read_json(&convert::to_json(&doc)).expect("the JSON it wrote reads back");
+        assert_eq!(back.len(), 1, "{canonical}");
+        assert_eq!(back[0], doc, "the JSON reads back as the document it was written from");
+        let again = convert::reread(&back[0]).unwrap_or_else(|e| panic!("{e}: the canonical record\n{canonical}"));
+        assert_eq!(convert::canonical_of(&again).ok().as_deref(), Some(canonical.as_str()));
+        done += 1;
+    }
+    done
+}
+
+/// The pictures of every scene of a few records, as `show` and `render` draw them: the text
+/// diagram and the code of each position, SVG in every style, the HTML replay page, and with
+/// `raster` (and the `png` feature) a small PNG and a two-frame GIF. Returns how many scenes were
+/// drawn.
+///
+/// Rasterising takes a second an input under the fuzzer's instrumentation, a hundred times the
+/// rest: the fuzz target leaves it out, the smoke test keeps it.
+pub fn pictures(data: &[u8], raster: bool) -> usize {
+    let text = text(data);
+    let options = options(false);
+    let mut drawn = 0;
+    for index in 1..=record::read(&text, None).count().min(RECORDS) {
+        let Ok(p) = picture::pictures(&text, index, options) else { continue };
+        let span = p.span.clone();
+        assert!(span.end <= text.len() && !p.scenes.is_empty(), "{span:?}");
+        let styles = [svg::StyleName::Light, svg::StyleName::Dark, svg::StyleName::Print];
+        let mut frames = Vec::new();
+        let turns = p.per_turn();
+        let error = p.error.iter().map(|(scene, _)| scene);
+        for (k, scene) in p.scenes.iter().chain(&turns).chain(error).enumerate() {
+            let look = svg::SvgOptions {
+                width: svg::MIN_WIDTH + (k as u32 % 3) * 100,
+                style: styles[k % styles.len()],
+                coordinates: k % 2 == 0,
+                caption: k % 4 < 2,
+            };
+            let drawn_svg = svg::svg(scene, &look);
+            assert!(drawn_svg.contains("<svg"), "{drawn_svg}");
+            frames.push(html::Frame {
+                svg: drawn_svg,
+                caption: scene.caption().concat(),
+                token: scene
+                    .ply
+                    .checked_sub(1)
+                    .and_then(|m| p.moves.get(m))
+                    .map(|s| s.start - span.start..s.end - span.start),
+                illegal: false,
+            });
+        }
+        drawn += frames.len();
+        for ply in [Some(0), Some(p.scenes.len() / 2), Some(p.scenes.len()), None] {
+            let _ = verify::position_diagram(&text, index, ply, options);
+            if let Ok((code, _)) = verify::position_code(&text, index, ply, options) {
+                assert_eq!(
+                    crate::code::rewrite(code.trim()).as_deref(),
+                    Ok(code.trim()),
+                    "a drawn position's code reads back"
+                );
+            }
+        }
+        let illegal = p.error.as_ref().map(|(_, s)| (s.start - span.start..s.end - span.start, "illegal".to_string()));
+        let page = html::page(&html::Page {
+            title: format!("fuzz.txt, record {index}"),
+            record: &text[span],
+            frames,
+            illegal,
+            verdict: vec!["fuzzed".into()],
+        });
+        assert!(page.starts_with("<!DOCTYPE html>"), "{page}");
+        #[cfg(feature = "png")]
+        if raster {
+            rasterise(&p);
+        }
+    }
+    drawn
+}
+
+/// The last scene as a small PNG, and the first and last as a GIF: rasterising is slow, so once a
+/// record.
+#[cfg(feature = "png")]
+fn rasterise(p: &picture::Pictures) {
+    use crate::render::{gif, png};
+    let look = svg::SvgOptions { width: svg::MIN_WIDTH, ..svg::SvgOptions::default() };
+    let last = svg::svg(p.scene(None), &look);
+    png::png(&last).expect("a drawn scene rasterises");
+    let first = svg::svg(&p.scenes[0], &look);
+    // The animation is as large as its largest picture, as `render --format gif` makes it.
+    let sizes = [&first, &last].map(|drawn| png::size(drawn).expect("a drawn scene has a size"));
+    let (width, height) = (sizes[0].0.max(sizes[1].0), sizes[0].1.max(sizes[1].1));
+    let mut animation = gif::Animation::new(Vec::new(), width, height, gif::Timing::default()).expect("a GIF");
+    for (k, drawn) in [&first, &last].into_iter().enumerate() {
+        let (w, h, pixels) = png::rgba(drawn).expect("a drawn scene rasterises");
+        animation.frame(&gif::RgbaFrame { width: w, height: h, pixels }, k == 1).expect("a frame");
+    }
+    animation.finish().expect("the GIF ends");
+}
+
+/// `repair` and the text `repair --write` writes: the best repair of each record with an illegal
+/// move, made in the text, gives a text referee reads without panicking. When every edit of the
+/// repair is one the notation can write (the repairs `--write` writes), a record still starts
+/// where the repaired one did, and when the repair replays to the end that record has no illegal
+/// move left. Returns how many repairs were made.
+pub fn repair(data: &[u8]) -> usize {
+    let text = text(data);
+    let limits = RepairOptions { max_edits: 3, beam: 8, max_positions: 20_000, time_limit: None, shown: 1 };
+    let Ok(records) = repair::repair_source(&text, options(false), limits, None) else { return 0 };
+    let mut made = 0;
+    for r in records.iter().take(RECORDS) {
+        let Some(best) = r.search.as_ref().and_then(|s| s.candidates.first()) else { continue };
+        let span = &r.verdict.span;
+        let fixed = repair::repaired_text(&text, span, &best.changes);
+        let written = format!("{}{fixed}{}", &text[..span.start], &text[span.end..]);
+        let verdicts = verify_source(&written, options(false));
+        made += 1;
+        if !best.edits.iter().all(|e| e.expressible) {
+            continue;
+        }
+        let Some(again) = verdicts.iter().find(|v| v.span.start == span.start) else {
+            let starts: Vec<_> = verdicts.iter().map(|v| v.span.clone()).collect();
+            panic!("no record starts at {span:?}, where the repaired one did; records at {starts:?}:\n{written}")
+        };
+        if best.replays_to_end {
+            let left: Vec<_> = again.problems.iter().filter(|p| p.kind == ProblemKind::Illegal).collect();
+            assert!(left.is_empty(), "the repaired record still has {left:?}:\n{fixed}");
+        }
+    }
+    made
+}
