@@ -14,7 +14,6 @@ use crate::record;
 use crate::render::{html, svg};
 use crate::repair::{self, RepairOptions};
 use crate::report::{self, HumanStyle, Source};
-use crate::verdict::ProblemKind;
 use crate::verify::{self, verify_source, VerifyOptions};
 
 /// Searches stay small, so that one input costs milliseconds, not the seconds a real claim may.
@@ -203,34 +202,50 @@ fn rasterise(p: &picture::Pictures) {
     animation.finish().expect("the GIF ends");
 }
 
-/// `repair` and the text `repair --write` writes: the best repair of each record with an illegal
-/// move, made in the text, gives a text referee reads without panicking. When every edit of the
-/// repair is one the notation can write (the repairs `--write` writes), a record still starts
-/// where the repaired one did, and when the repair replays to the end that record has no illegal
-/// move left. Returns how many repairs were made.
+/// `repair` and the text `repair --write` writes: the best repair of each record, made in the
+/// text, never panics; and the file `--write` would write (each record replaced by what
+/// [`repair::rewrite`] gives) holds as many records as the input, each repaired one valid where it
+/// now stands. Returns how many records were repaired.
 pub fn repair(data: &[u8]) -> usize {
     let text = text(data);
-    let limits = RepairOptions { max_edits: 3, beam: 8, max_positions: 20_000, time_limit: None, shown: 1 };
-    let Ok(records) = repair::repair_source(&text, options(false), limits, None) else { return 0 };
-    let mut made = 0;
-    for r in records.iter().take(RECORDS) {
-        let Some(best) = r.search.as_ref().and_then(|s| s.candidates.first()) else { continue };
-        let span = &r.verdict.span;
-        let fixed = repair::repaired_text(&text, span, &best.changes);
-        let written = format!("{}{fixed}{}", &text[..span.start], &text[span.end..]);
-        let verdicts = verify_source(&written, options(false));
-        made += 1;
-        if !best.edits.iter().all(|e| e.expressible) {
-            continue;
+    let limits = RepairOptions {
+        max_edits: 3,
+        beam: 8,
+        max_positions: 20_000,
+        time_limit: None,
+        shown: 1,
+        ..RepairOptions::default()
+    };
+    let (mut written, mut at, mut repaired, mut seen) = (String::new(), 0, Vec::new(), 0);
+    let each = |r: repair::RecordRepair| {
+        seen += 1;
+        let span = r.verdict.span.clone();
+        if let Some(best) = r.search.as_ref().and_then(|s| s.candidates.first()) {
+            let _ = repair::repaired_text(&text, &span, &best.changes);
         }
-        let Some(again) = verdicts.iter().find(|v| v.span.start == span.start) else {
-            let starts: Vec<_> = verdicts.iter().map(|v| v.span.clone()).collect();
-            panic!("no record starts at {span:?}, where the repaired one did; records at {starts:?}:\n{written}")
-        };
-        if best.replays_to_end {
-            let left: Vec<_> = again.problems.iter().filter(|p| p.kind == ProblemKind::Illegal).collect();
-            assert!(left.is_empty(), "the repaired record still has {left:?}:\n{fixed}");
+        if let repair::Rewrite::Repaired { text: fixed, .. } = repair::rewrite(&text, &r, options(false)) {
+            written.push_str(&text[at..span.start]);
+            repaired.push(written.len());
+            written.push_str(&fixed);
+            at = span.end;
         }
+        if seen == RECORDS {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    };
+    if repair::repair_each(&text, options(false), limits, None, each).is_err() || repaired.is_empty() {
+        return 0;
     }
-    made
+    written.push_str(&text[at..]);
+    let before = verify_source(&text, options(false)).len();
+    let after = verify_source(&written, options(false));
+    assert_eq!(after.len(), before, "--write changed the number of records:\n{written}");
+    for start in &repaired {
+        let again = after.iter().find(|v| v.span.start == *start);
+        let status = again.map(|v| v.status);
+        assert_eq!(status, Some(crate::verdict::Status::Valid), "the repair at {start} does not stand:\n{written}");
+    }
+    repaired.len()
 }
