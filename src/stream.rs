@@ -109,9 +109,12 @@ pub fn verify_stream<R: Read, E>(
     let mut broken = None;
     // The whole lines held when a window was last read: a pause that adds none reads nothing.
     let mut read_upto = 0;
+    // `whole_lines(&held)`, kept as text comes in: scanning all that is held after every read
+    // would cost the square of a long line's length.
+    let mut whole = 0;
     loop {
         let mut paused = false;
-        while !eof && !paused && whole_lines(&held) < want {
+        while !eof && !paused && whole < want {
             let n = match input.read(&mut chunk) {
                 Ok(n) => n,
                 Err(e) if e.kind() == ErrorKind::Interrupted => continue,
@@ -134,16 +137,18 @@ pub fn verify_stream<R: Read, E>(
                     broken = Some(InputError::NotUtf8 { byte: raw[e.valid_up_to()], line, column });
                     // The records wholly before the bad line are still verified.
                     held.truncate(line_start);
+                    whole = line_start;
                     break;
                 }
             };
+            let before = held.len();
             held.push_str(std::str::from_utf8(&raw[..good]).unwrap_or_default());
             raw.drain(..good);
+            whole = whole_lines_since(&held, before, whole);
             if held.len() > MAX_HELD {
                 return Err(StreamError::Input(InputError::TooLong { line: first_line + 1 }));
             }
         }
-        let whole = whole_lines(&held);
         if paused && broken.is_none() && whole == read_upto {
             continue;
         }
@@ -188,8 +193,19 @@ pub fn verify_stream<R: Read, E>(
         held = Arc::try_unwrap(text).unwrap_or_else(|shared| (*shared).clone());
         first_line += count_lines(&held[..resume.offset]);
         held.drain(..resume.offset);
+        whole = whole_lines(&held);
         read_upto = read_upto.saturating_sub(resume.offset);
         from = Resume { offset: 0, found: resume.found };
+    }
+}
+
+/// [`whole_lines`] of `text` when `before` was that of `text[..from]`: only what follows `from` is
+/// scanned, and the byte before it, a `\r` that was held back until what follows it was read.
+fn whole_lines_since(text: &str, from: usize, before: usize) -> usize {
+    let start = from.saturating_sub(1);
+    match whole_lines_of(&text.as_bytes()[start..]) {
+        0 => before,
+        n => start + n,
     }
 }
 
@@ -337,7 +353,11 @@ fn cuts(window: &str, from: usize, parts: usize) -> Vec<usize> {
 /// The length of the whole lines at the start of `text`: up to its last line end (a `\r` at the
 /// very end may be the first half of a `\r\n`, so it does not count).
 fn whole_lines(text: &str) -> usize {
-    let b = text.as_bytes();
+    whole_lines_of(text.as_bytes())
+}
+
+/// [`whole_lines`] of bytes.
+fn whole_lines_of(b: &[u8]) -> usize {
     let last_end = |b: &[u8]| memchr::memrchr2(b'\n', b'\r', b);
     match last_end(b) {
         Some(i) if b[i] == b'\r' && i + 1 == b.len() => last_end(&b[..i]).map_or(0, |j| j + 1),
@@ -460,6 +480,21 @@ mod tests {
         assert!(ends_with_a_record(common, None));
         let (verdicts, windows) = streamed(&[tags.to_string(), common[tags.len()..].to_string()]);
         assert_eq!((verdicts.len(), windows.len()), (1, 1));
+    }
+
+    #[test]
+    fn whole_lines_kept_as_text_comes_in_are_those_of_the_whole_text() {
+        // Every way of cutting these texts in three reads, CRLF pairs split included.
+        for text in ["ab\r\ncd\r\n", "\r\r\n\n", "a\rb\r", "abc", "\n", "x\r\ny"] {
+            for i in 0..=text.len() {
+                for j in i..=text.len() {
+                    let mut whole = whole_lines(&text[..i]);
+                    whole = whole_lines_since(&text[..j], i, whole);
+                    whole = whole_lines_since(text, j, whole);
+                    assert_eq!(whole, whole_lines(text), "{text:?} read as {i}, {j}");
+                }
+            }
+        }
     }
 
     #[test]
