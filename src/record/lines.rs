@@ -267,7 +267,7 @@ fn letters(i: &str) -> Option<usize> {
 }
 
 /// A diagram row as written: its glyphs with where each is (the first [`MAX_ROW_CELLS`] + 1 of
-/// them: a row that has more is refused, see [`build_diagram`]), how many glyphs it has, and the
+/// them: a row that has more is refused, when its diagram is built), how many glyphs it has, and the
 /// row number written after them.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Row {
