@@ -112,3 +112,19 @@ fn render_makes_a_self_contained_replay_page() {
         assert!(!page.contains(external), "{external}");
     }
 }
+
+/// A render that cannot write its pictures (here a name past the file system's 255 bytes) exits 2
+/// and leaves no folder it made behind, for every format.
+#[test]
+fn a_render_that_fails_takes_away_the_folder_it_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join(format!("{}.txt", "a".repeat(250)));
+    std::fs::copy("samples/quarod/random-size-4.txt", &input).unwrap();
+    for format in ["gif", "svg", "png", "html"] {
+        let out = dir.path().join(format!("new-{format}"));
+        let (code, _, err) = run(&["render", arg(&input), "--format", format, "--out", arg(&out)]);
+        assert_eq!(code, 2, "{format}: {err}");
+        assert!(err.contains("File name too long"), "{format}: {err}");
+        assert!(!out.exists(), "{format}: the folder the run made is left behind");
+    }
+}

@@ -174,27 +174,13 @@ pub fn create_new(path: &Path, bytes: &[u8]) -> Result<(), String> {
     }
 }
 
-/// Whether `a` and `b` name the same existing file (by device and inode, so links and `./F` are
-/// caught); standard input (`-`) is no file.
+/// Whether `a` and `b` name the same existing file (by device and inode, or the file index on
+/// Windows, so links and `./F` are caught); standard input (`-`) is no file.
 pub fn same_file(a: &Path, b: &Path) -> bool {
     if a == Path::new("-") || b == Path::new("-") {
         return false;
     }
-    match (fs::metadata(a), fs::metadata(b)) {
-        (Ok(x), Ok(y)) => same_inode(&x, &y),
-        _ => false,
-    }
-}
-
-#[cfg(unix)]
-fn same_inode(x: &fs::Metadata, y: &fs::Metadata) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    (x.dev(), x.ino()) == (y.dev(), y.ino())
-}
-
-#[cfg(not(unix))]
-fn same_inode(_: &fs::Metadata, _: &fs::Metadata) -> bool {
-    false
+    same_file::is_same_file(a, b).unwrap_or(false)
 }
 
 /// Read and write for everyone, less the umask (applied when the file is opened), as

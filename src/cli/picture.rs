@@ -307,6 +307,15 @@ pub fn render(args: RenderArgs) -> ExitCode {
         note(&format!("cannot draw the pictures: {e}"));
         return ExitCode::from(2);
     }
+    // A folder this run made is taken away again if nothing could be written into it (a run
+    // that fails leaves no trace); `remove_dir` removes only an empty folder, never a file.
+    let made = !args.out.exists();
+    let failed = |code: ExitCode| {
+        if made {
+            let _ = fs::remove_dir(&args.out);
+        }
+        code
+    };
     if let Err(e) = fs::create_dir_all(&args.out) {
         note(&format!("cannot create {}: {e}", args.out.display()));
         return ExitCode::from(2);
@@ -314,7 +323,7 @@ pub fn render(args: RenderArgs) -> ExitCode {
     for (name, bytes) in &files {
         let code = file::write_file(&args.out.join(name), &args.file, bytes);
         if code != ExitCode::SUCCESS {
-            return code;
+            return failed(code);
         }
     }
     let what = if args.format == RenderFormat::Gif {
@@ -322,7 +331,7 @@ pub fn render(args: RenderArgs) -> ExitCode {
         let name = format!("{base}.gif");
         if let Err(message) = animation(&args.out.join(&name), &args.file, &frames, &options) {
             note(&message);
-            return ExitCode::from(2);
+            return failed(ExitCode::from(2));
         }
         name
     } else if files.len() == 1 {
