@@ -249,6 +249,18 @@ pub(crate) fn read_board<T>(
                 // A run may fill the cells left in its row, and no more.
                 let left = want - (cells.len() - before);
                 let written = &text[i..i + digits];
+                // One way to write each run (grammar.md: `empty = nonzero-digit , { digit }`), so
+                // that a code reads back the same.
+                if written.len() > 1 && written.starts_with('0') {
+                    let plain = written.trim_start_matches('0');
+                    let plain = if plain.is_empty() { "0" } else { plain };
+                    let message = format!(
+                        "a run of empty cells has no leading zero: `{}` is written `{}`",
+                        shown_number(written),
+                        shown_number(plain)
+                    );
+                    return Err(row.error(i, message));
+                }
                 let run = match read_number(written, left as u64) {
                     Ok(0) => return Err(row.error(i, "a run of empty cells is 1 or more, not 0")),
                     Ok(run) => run as usize,

@@ -192,6 +192,7 @@ fn numbers_and_lists_past_what_a_board_holds_are_refused_with_the_number_and_its
         explain::<Quarod>("quarod_N18446744073709551616/4/4/4_b_0_0_-_-"),
         explain::<Quarod>("quarod_99999999999999999999999999999999999999/4/4/4_b_0_0_-_-"),
         explain::<Quarod>("quarod_N0N2/4/4/4_b_0_0_-_-"),
+        explain::<Quarod>("quarod_04/4/4/4_b_0_0_-_-"),
         explain::<Phages>("quadraphages_2O99999999999999999999999/9/8X/9/9/9/X8/9/6O2_xb0f_a7.i3-c1.g9"),
         explain::<Quarod>("quarod_4/4/4/4_b_4294967296_0_-_-"),
         explain::<Petrify>("petrify_6/6/6/6/6/6_b_0_256_-_-"),
