@@ -7,7 +7,6 @@
 //! `code` module beside each engine, which sees all of the engine's state); this module holds
 //! what they share: the fields, the board, and the error that says where a code goes wrong.
 
-use crate::game::GameKind;
 use crate::geometry::{Cell, CellLabel, Geometry, MAX_HEX_SIDE, MAX_SQUARE};
 
 /// A position that can be written as a code and read back, exactly: reading the code of a
@@ -33,34 +32,6 @@ impl CodeError {
     /// An error at byte `at` of the code.
     pub fn new(at: usize, message: impl Into<String>) -> CodeError {
         CodeError { at, message: message.into() }
-    }
-}
-
-/// The game a code is of, from the name it starts with.
-pub fn game_of(code: &str) -> Result<GameKind, CodeError> {
-    let name = code.split('_').next().unwrap_or("");
-    GameKind::ALL.into_iter().find(|g| g.name() == name).ok_or_else(|| {
-        let known = GameKind::ALL.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ");
-        CodeError::new(0, format!("a position code starts with its game's name ({known}) and `_`, not `{name}`"))
-    })
-}
-
-/// Reads a code of any game and writes the position it describes again: the code as referee
-/// writes that position (the same text for every code referee wrote).
-pub fn rewrite(code: &str) -> Result<String, CodeError> {
-    use crate::game::{Recorded, WithRecorded};
-    struct Rewrite<'c>(&'c str);
-    impl WithRecorded for Rewrite<'_> {
-        type Output = Result<String, CodeError>;
-        fn run<G: Recorded>(self) -> Self::Output {
-            G::from_code(self.0).map(|p| p.code())
-        }
-    }
-    match game_of(code)? {
-        GameKind::Quadraphages | GameKind::Hexaphages => {
-            crate::games::phages::Phages::from_code(code).map(|p| p.code())
-        }
-        kind => kind.with_recorded(Rewrite(code)).expect("the other games are of the common format"),
     }
 }
 
@@ -161,13 +132,14 @@ pub(crate) struct Fields<'a> {
 }
 
 impl<'a> Fields<'a> {
-    /// The fields of `code`, which must start with one of `games`' names; returns the game too.
-    pub fn of(code: &'a str, games: &[GameKind]) -> Result<(GameKind, Fields<'a>), CodeError> {
-        let kind = game_of(code)?;
-        if !games.contains(&kind) {
-            let names = games.iter().map(|g| g.name()).collect::<Vec<_>>().join(" or ");
-            return Err(CodeError::new(0, format!("this is a code of {kind}, not of {names}")));
-        }
+    /// The fields of `code`, which must start with one of `names` (the games a reader reads);
+    /// returns which one too.
+    pub fn of(code: &'a str, names: &[&str]) -> Result<(usize, Fields<'a>), CodeError> {
+        let name = code.split('_').next().unwrap_or("");
+        let Some(which) = names.iter().position(|&n| n == name) else {
+            let names = names.join(" or ");
+            return Err(CodeError::new(0, format!("this is a code of {name}, not of {names}")));
+        };
         if let Some(bad) = code.find(|c: char| !(c.is_ascii_alphanumeric() || "_/.-".contains(c))) {
             let c = code[bad..].chars().next().unwrap_or(' ');
             return Err(CodeError::new(
@@ -176,7 +148,7 @@ impl<'a> Fields<'a> {
             ));
         }
         let fields = Field { text: code, at: 0 }.split('_').skip(1);
-        Ok((kind, Fields { code, rest: Box::new(fields), last: "game's name" }))
+        Ok((which, Fields { code, rest: Box::new(fields), last: "game's name" }))
     }
 
     /// The next field, which the code must have: `what` names it in the error.

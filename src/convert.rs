@@ -9,8 +9,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::code::Coded;
-use crate::game::{BoardView, Game, GameKind, Recorded, WithRecorded};
+use crate::game::{BoardView, Game, Recorded, WithRecorded};
 use crate::games::phages::{self, Phages, Side};
+use crate::games::GameKind;
 use crate::geometry::{Cell, Geometry};
 use crate::record::common::CommonRecord;
 use crate::record::{self, Found, Record, Token, TokenKind};
@@ -532,7 +533,7 @@ fn common_document<G: Recorded>(r: &CommonRecord, start: G) -> Result<GameDocume
     let names = start.player_names();
     let result = r.tokens.iter().find(|t| t.kind.is_claim()).map(|t| t.text).or(r.tag("Result").map(|t| t.value));
     Ok(GameDocument {
-        game: start.kind().name().to_string(),
+        game: start.about().name.to_string(),
         size: start.geometry().size(),
         players: names.iter().map(|n| n.to_string()).collect(),
         first: names[start.to_move()].to_string(),
@@ -578,7 +579,7 @@ fn write_common<G: Recorded>(doc: &GameDocument) -> Result<String, ConvertError>
     let game =
         replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
 
-    let mut out = format!("[Game \"{}\"]\n[Size \"{}\"]\n", G::TAG, doc.size);
+    let mut out = format!("[Game \"{}\"]\n[Size \"{}\"]\n", G::ABOUT.title, doc.size);
     let default_players = G::start(Some(doc.size), None).map_or(2, |g| g.player_names().len());
     if names.len() != default_players {
         out.push_str(&format!("[Players \"{}\"]\n", names.len()));
@@ -633,9 +634,15 @@ fn write_common<G: Recorded>(doc: &GameDocument) -> Result<String, ConvertError>
 /// The start a document's `start_code` gives, checked against the rest of the document: its game,
 /// its board (`empty` is the document's empty board) and, if the document draws one, its setup.
 fn coded_start<G: Recorded>(code: &str, doc: &GameDocument, empty: &G) -> Result<G, ConvertError> {
-    let start = G::from_code(code.trim()).map_err(|e| invalid(format!("start_code: {e}")))?;
-    if start.kind() != empty.kind() {
-        return Err(invalid(format!("the start_code is of {}, but the document is of {}", start.kind(), doc.game)));
+    let start = crate::games::game_of(code.trim())
+        .and_then(|_| G::from_code(code.trim()))
+        .map_err(|e| invalid(format!("start_code: {e}")))?;
+    if GameKind::of(start.about()) != GameKind::of(empty.about()) {
+        return Err(invalid(format!(
+            "the start_code is of {}, but the document is of {}",
+            GameKind::of(start.about()),
+            doc.game
+        )));
     }
     if start.geometry() != empty.geometry() || start.player_names() != empty.player_names() {
         return Err(invalid(format!(
@@ -678,7 +685,7 @@ fn published_document(r: &Record, start: Phages) -> Result<GameDocument, Convert
         }
     });
     Ok(GameDocument {
-        game: start.kind().name().to_string(),
+        game: start.about().name.to_string(),
         size: start.geometry().size(),
         players: names.iter().map(|n| n.to_string()).collect(),
         first: start.to_move().to_string(),
@@ -720,11 +727,13 @@ fn write_published(kind: GameKind, doc: &GameDocument) -> Result<String, Convert
     }
     let mut start = match (&doc.start_code, &doc.setup) {
         (Some(code), _) => {
-            let start = Phages::from_code(code.trim()).map_err(|e| invalid(format!("start_code: {e}")))?;
-            if start.kind() != kind || start.geometry() != geometry {
+            let start = crate::games::game_of(code.trim())
+                .and_then(|_| Phages::from_code(code.trim()))
+                .map_err(|e| invalid(format!("start_code: {e}")))?;
+            if GameKind::of(start.about()) != kind || start.geometry() != geometry {
                 return Err(invalid(format!(
                     "the start_code is of {} on another board than the document's {kind} of size {}",
-                    start.kind(),
+                    GameKind::of(start.about()),
                     doc.size
                 )));
             }

@@ -73,11 +73,11 @@ pub fn reader(data: &[u8]) -> usize {
 /// points inside the code. Returns whether it read.
 pub fn code(data: &[u8]) -> bool {
     let code = text(data);
-    if let Err(e) = crate::code::game_of(&code) {
+    if let Err(e) = crate::games::game_of(&code) {
         assert!(e.at <= code.len(), "{e:?}");
     }
-    let Ok(again) = crate::code::rewrite(&code) else { return false };
-    assert_eq!(crate::code::rewrite(&again).as_deref(), Ok(again.as_str()), "{code}");
+    let Ok(again) = crate::games::rewrite(&code) else { return false };
+    assert_eq!(crate::games::rewrite(&again).as_deref(), Ok(again.as_str()), "{code}");
     true
 }
 
@@ -159,7 +159,7 @@ pub fn pictures(data: &[u8], raster: bool) -> usize {
             let _ = verify::position_diagram(&text, index, ply, options);
             if let Ok((code, _)) = verify::position_code(&text, index, ply, options) {
                 assert_eq!(
-                    crate::code::rewrite(code.trim()).as_deref(),
+                    crate::games::rewrite(code.trim()).as_deref(),
                     Ok(code.trim()),
                     "a drawn position's code reads back"
                 );

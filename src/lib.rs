@@ -214,7 +214,8 @@ pub mod verdict;
 pub mod verify;
 pub mod write;
 
-pub use game::{BoardView, Game, GameKind, Recorded};
+pub use game::{BoardView, Game, Recorded};
+pub use games::GameKind;
 pub use moves::{record_moves, PlayedMove, RecordMoves};
 pub use verdict::{Status, Verdict};
 pub use verify::{verify_records, verify_source, VerifyOptions};

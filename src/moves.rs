@@ -5,7 +5,7 @@
 //! engine itself (its legal moves, its score as a type) goes through
 //! [`crate::verify::with_record`] instead.
 
-use crate::game::GameKind;
+use crate::games::GameKind;
 use crate::record::{Span, Token};
 use crate::render::ascii;
 use crate::replay::{replay_observed, Event, Notation, ReplayOptions, Violation};
@@ -103,7 +103,7 @@ fn walk<G: Notation>(start: G, tokens: &[Token]) -> RecordMoves {
         Event::Illegal { .. } => {}
     });
     RecordMoves {
-        game: start.kind(),
+        game: GameKind::of(start.about()),
         span: 0..0,
         start: ascii::diagram(&start),
         start_code: start.code(),

@@ -2,7 +2,7 @@
 //! there, and at the first illegal move the error diagram. The renderers in [`crate::render`] draw
 //! the scenes; nothing here draws.
 
-use crate::game::GameKind;
+use crate::games::GameKind;
 use crate::geometry::{Cell, CellLabel, Geometry};
 use crate::record::{Span, Token};
 use crate::render::model::{Board, Scene, Sign, Tone};
@@ -76,7 +76,7 @@ pub fn position_scene<G: Notation>(position: &G, ply: usize) -> Scene {
 
 fn scene<G: Notation>(position: &G, ply: usize, signs: Vec<(Sign, Tone)>) -> Scene {
     Scene {
-        game: position.kind(),
+        game: GameKind::of(position.about()),
         board: Board::of(position),
         signs,
         ply,
@@ -130,7 +130,7 @@ fn draw<G: Notation>(start: G, tokens: &[Token]) -> Pictures {
             error = Some((s, tokens[token].span.clone()));
         }
     });
-    Pictures { game: start.kind(), scenes, moves, error, span: 0..0 }
+    Pictures { game: GameKind::of(start.about()), scenes, moves, error, span: 0..0 }
 }
 
 /// The cells a sign names.

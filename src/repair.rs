@@ -21,18 +21,20 @@ use std::hash::{Hash, Hasher};
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use crate::game::{BoardView, Game, GameKind, Recorded, WithRecorded};
+use crate::game::SearchKey;
+use crate::game::{BoardView, Game, Recorded, WithRecorded};
 use crate::games::phages::{self, Phages, Phase};
+use crate::games::GameKind;
 use crate::record::common::CommonRecord;
 use crate::record::{self, Found, Record, Span, Token, TokenKind};
 use crate::replay::{replay, Notation, Reading, Replay, ReplayOptions, Violation};
-use crate::search::{allocation, table_bytes, Position, SearchBudget};
+use crate::search::{allocation, table_bytes, SearchBudget};
 use crate::verdict::{ClaimCheck, ClaimKind, ClaimStatus, ProblemKind, Verdict};
 use crate::verify::{self, VerifyOptions};
 
 /// What the search needs to know of a notation beyond reading tokens: how it classifies the tokens
 /// a repair writes, and what slips of a writer look like in it.
-pub trait Repairable: Notation + Position {
+pub trait Repairable: Notation + SearchKey {
     /// How many tokens after a token its reading may look at: an edit can change how the tokens
     /// this far before it read (Quadraphages' `----` looks at the rest of its phase).
     const READ_AHEAD: usize;
@@ -1074,7 +1076,7 @@ fn cut_finished<G: Repairable>(s: &mut Searcher<G>, finished: &mut Vec<Candidate
 /// Bytes a position held by the search takes: itself, and its board on the heap as the claim
 /// search counts a stored key (the key is the position itself, but for Vadrantir, whose key and
 /// position hold nothing on the heap).
-fn position_bytes<G: Position>(p: &G) -> usize {
+fn position_bytes<G: SearchKey>(p: &G) -> usize {
     std::mem::size_of::<G>() + G::key_heap_bytes(&p.key())
 }
 

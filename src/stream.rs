@@ -217,7 +217,7 @@ fn whole_lines_since(text: &str, from: usize, before: usize) -> usize {
 /// at its final diagram, or at a blank line after its moves, which ends its movetext. Text after
 /// the last record (a title, a header, a start diagram, prose) may still be waiting for moves: then
 /// the text is not closed either.
-fn ends_with_a_record(text: &str, game: Option<crate::game::GameKind>) -> bool {
+fn ends_with_a_record(text: &str, game: Option<crate::games::GameKind>) -> bool {
     let Some(last) = record::read(text, game).last() else { return false };
     let rest = &text[last.span().end.min(text.len())..];
     if !rest.trim().is_empty() {
@@ -237,7 +237,7 @@ fn ends_with_a_record(text: &str, game: Option<crate::game::GameKind>) -> bool {
 fn read_piece<'a>(
     window: &'a str,
     end: usize,
-    game: Option<crate::game::GameKind>,
+    game: Option<crate::games::GameKind>,
     from: usize,
     last: bool,
     open: &'a AtomicBool,
@@ -260,7 +260,7 @@ const MIN_PIECE: usize = 64 << 10;
 /// those one reader finds in the whole window.
 fn find<'a>(
     window: &'a str,
-    game: Option<crate::game::GameKind>,
+    game: Option<crate::games::GameKind>,
     from: Resume,
     last: bool,
     parts: usize,

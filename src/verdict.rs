@@ -2,7 +2,8 @@
 
 use serde::Serialize;
 
-use crate::game::{BoardView, GameKind};
+use crate::game::BoardView;
+use crate::games::GameKind;
 use crate::geometry::Cell;
 use crate::record::Span;
 

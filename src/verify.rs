@@ -1,7 +1,8 @@
 //! From a file's text to one [`Verdict`] per record.
 
-use crate::game::{BoardView, Game, GameKind, Recorded, WithRecorded};
+use crate::game::{BoardView, Game, Recorded, WithRecorded};
 use crate::games::phages::{self, Phages};
+use crate::games::GameKind;
 use crate::record::common::{CommonRecord, TextDiagram};
 use crate::record::{self, Found, Record, TokenKind};
 use crate::render::ascii;
@@ -263,7 +264,7 @@ fn prepare_record<'r, 'a>(src: &str, r: &'r Record<'a>, options: VerifyOptions) 
             return Prepared::Done(v);
         }
     };
-    v.game = Some(start.kind());
+    v.game = Some(GameKind::of(start.about()));
     if r.header.is_none() {
         v.notes.push(format!("the record has no column header: {} is taken to move first", start.to_move()));
     }
@@ -521,12 +522,12 @@ fn coded_start<G: Recorded>(
     let begin = tag.value_span.start + (raw.len() - raw.trim_start().len());
     let value = begin..begin + code.len();
     let whole = |message: String| problem(ProblemKind::Syntax, value.clone(), code, message);
-    if let (Ok(of), Some(game)) = (crate::code::game_of(code), GameKind::from_name(G::TAG)) {
+    if let (Ok(of), Some(game)) = (crate::games::game_of(code), GameKind::from_name(G::ABOUT.title)) {
         if of != game {
             return Err(whole(format!("this position code is of {of}, but the record is of {game}")));
         }
     }
-    let start = G::from_code(code).map_err(|e| {
+    let start = crate::games::game_of(code).and_then(|_| G::from_code(code)).map_err(|e| {
         let at = (value.start + e.at).min(value.end);
         let end = src[at..value.end].chars().next().map_or(at, |c| at + c.len_utf8());
         problem(ProblemKind::Syntax, at..end, &src[at..end], e.message)

@@ -53,7 +53,7 @@ pub fn start_form<G: Recorded>(start: &G) -> StartForm {
 /// `extra_tags` are written after `Game`, `Size`, `Players` and `Position`, before `Result`: they
 /// name none of these, which the game gives, since a record gives each tag once.
 pub fn write_common_record<G: Recorded>(start: &G, moves: &[G::Move], extra_tags: &[(&str, String)]) -> String {
-    let mut out = format!("[Game \"{}\"]\n", G::TAG);
+    let mut out = format!("[Game \"{}\"]\n", G::ABOUT.title);
     let size = start.geometry().size();
     out.push_str(&format!("[Size \"{size}\"]\n"));
     let players = start.player_names().len();

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 
-use referee::code::{game_of, Coded};
+use referee::code::Coded;
 use referee::game::{Game, Recorded};
 use referee::games::petrify::Petrify;
 use referee::games::phages::notation::{default_start, write_record};
@@ -17,6 +17,7 @@ use referee::games::phages::{Phages, PhagesMove, Phase};
 use referee::games::quarod::Quarod;
 use referee::games::splinter::Splinter;
 use referee::games::vadrantir::Vadrantir;
+use referee::games::{game_of, GameKind};
 use referee::geometry::Geometry;
 use referee::random::random_game;
 use referee::report::{self, HumanStyle, Source};
@@ -31,7 +32,7 @@ fn round_trip_every_ply<G: Game + Coded + PartialEq>(start: &G, moves: &[G::Move
     for ply in 0..=moves.len() {
         let code = p.code();
         prop_assert!(code.bytes().all(|b| b.is_ascii_alphanumeric() || b"_/.-".contains(&b)), "not URL-safe: {}", code);
-        prop_assert_eq!(game_of(&code).ok(), Some(p.kind()));
+        prop_assert_eq!(game_of(&code).ok(), Some(GameKind::of(p.about())));
         let back = G::from_code(&code).map_err(|e| TestCaseError::fail(format!("ply {ply}: {code}: {e}")))?;
         prop_assert!(back == p, "ply {}: {} reads back as another position", ply, code);
         prop_assert_eq!(back.code(), code.clone());
@@ -299,7 +300,12 @@ fn startup_code_starts_the_record(start: &Phages, seed: u64, cut: usize) -> Resu
         .collect();
     let lines: Vec<String> =
         tokens.chunks(10).enumerate().map(|(i, chunk)| format!("{}. {}", i + 1, chunk.join(" "))).collect();
-    let text = format!("{}\nStartup: {}\n{}\n", start.kind().title().to_uppercase(), middle.code(), lines.join("\n"));
+    let text = format!(
+        "{}\nStartup: {}\n{}\n",
+        GameKind::of(start.about()).title().to_uppercase(),
+        middle.code(),
+        lines.join("\n")
+    );
     let v = &verify_source(&text, VerifyOptions::default())[0];
     prop_assert_eq!(v.status, Status::Valid, "{}\n{:?}", text, v.problems);
     prop_assert_eq!(v.game, whole.game);

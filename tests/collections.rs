@@ -3,12 +3,13 @@
 
 use proptest::prelude::*;
 
-use referee::game::{GameKind, Recorded};
+use referee::game::Recorded;
 use referee::games::petrify::Petrify;
 use referee::games::phages::{notation, Phages};
 use referee::games::quarod::Quarod;
 use referee::games::splinter::Splinter;
 use referee::games::vadrantir::Vadrantir;
+use referee::games::GameKind;
 use referee::random::random_game;
 use referee::stream::{verify_stream, StreamOptions};
 use referee::verdict::{Status, Verdict};

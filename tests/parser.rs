@@ -1,7 +1,7 @@
 //! The notation as published, variant by variant, and broken input: each gets a located error.
 
-use referee::game::GameKind;
 use referee::games::phages::Side;
+use referee::games::GameKind;
 use referee::geometry::Geometry;
 use referee::record::{self, DiagramLabel, TokenKind};
 use referee::verdict::Status;

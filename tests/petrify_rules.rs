@@ -202,7 +202,7 @@ fn boards_from_6x6_to_10x10_and_setups_without_formations() {
     let mut log = String::new();
     let default = Petrify::start(None, None).unwrap();
     assert_eq!(default.size(), 8);
-    assert_eq!(Petrify::TAG, "Petrify");
+    assert_eq!(Petrify::ABOUT.title, "Petrify");
     assert_eq!(default.player_names(), ["Blue", "Orange"]);
     assert_eq!(Recorded::to_move(&default), 0);
     for n in 6..=10 {

@@ -7,7 +7,9 @@
 use std::collections::BTreeMap;
 
 use referee::game::{Game, Recorded};
-use referee::games::{petrify::Petrify, phages::Phages, quarod::Quarod, splinter::Splinter, vadrantir::Vadrantir};
+use referee::games::{
+    petrify::Petrify, phages::Phages, quarod::Quarod, splinter::Splinter, vadrantir::Vadrantir, GameKind,
+};
 use referee::random::random_game;
 use referee::render::model::{Board, Scene, Tone};
 use referee::render::png;
@@ -24,7 +26,7 @@ fn scene_at<G: Game>(start: &G, moves: &[G::Move], ply: usize, to_move: fn(&G) -
         pos.play_unchecked(m);
     }
     let scene = Scene {
-        game: pos.kind(),
+        game: GameKind::of(pos.about()),
         board: Board::of(&pos),
         signs,
         ply: ply.min(moves.len()),
@@ -208,7 +210,7 @@ fn count_every_ply<G: Game>(start: &G, seed: u64, max: usize, to_move: fn(&G) ->
     let mut signs = Vec::new();
     for ply in 0..=moves.len() {
         let scene = Scene {
-            game: pos.kind(),
+            game: GameKind::of(pos.about()),
             board: Board::of(&pos),
             signs: std::mem::take(&mut signs),
             ply,
@@ -217,7 +219,7 @@ fn count_every_ply<G: Game>(start: &G, seed: u64, max: usize, to_move: fn(&G) ->
             illegal: None,
         };
         let picture = svg(&scene, &opts);
-        assert_eq!(drawn(&picture), modelled(&scene.board), "{} at ply {ply}", pos.kind().title());
+        assert_eq!(drawn(&picture), modelled(&scene.board), "{} at ply {ply}", GameKind::of(pos.about()).title());
         if let Some(&m) = moves.get(ply) {
             signs = pos.signs(m).into_iter().map(|s| (s, Tone::Last)).collect();
             pos.play_unchecked(m);

@@ -620,7 +620,7 @@ fn notation_reads_placements_board_swaps_pass_and_swap() {
 /// The common record format: tag, colours, board sizes, players, setup diagrams and glyphs.
 #[test]
 fn record_format_start_positions_and_setup_diagrams() {
-    assert_eq!(Quarod::TAG, "Quarod");
+    assert_eq!(Quarod::ABOUT.title, "Quarod");
     let start = Quarod::start(None, None).unwrap();
     assert_eq!(start.size(), 8);
     assert_eq!(start.player_names(), ["Black", "White"]);

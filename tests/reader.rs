@@ -1,7 +1,7 @@
 //! The reader on real collections: every record of either notation found in any text, in order,
 //! each read by its own game; one test per case a user met, each on a small input written for it.
 
-use referee::game::GameKind;
+use referee::games::GameKind;
 use referee::record::{self, Found, MAX_SYNTAX_ERRORS, MAX_TAGS, MAX_TOKENS};
 use referee::report;
 use referee::verdict::{ClaimStatus, ProblemKind, Status, Verdict, LEGAL_LISTED};

@@ -274,7 +274,7 @@ fn assert_distinct_moves_name_each_move_once(pos: &Splinter, legal: &[SplinterMo
 #[test]
 fn the_default_starts_for_two_three_and_four_players() {
     let mut log = String::new();
-    assert_eq!(Splinter::TAG, "Splinter Quad");
+    assert_eq!(Splinter::ABOUT.title, "Splinter Quad");
     let four = Splinter::start(None, None).unwrap();
     assert_eq!(four, Splinter::start(Some(10), Some(4)).unwrap(), "four players on 10x10 by default");
     assert_eq!(four.player_names(), ["Red", "Blue", "Green", "Yellow"]);

@@ -244,7 +244,7 @@ fn hex_boards_of_side_5_to_7_default_6_and_cells_off_the_hexagon_refused() {
     let default = Vadrantir::start(None, None).unwrap();
     assert_eq!(default.side(), 6);
     assert_eq!(default.geometry(), Geometry::Hex { side: 6 });
-    assert_eq!(Vadrantir::TAG, "Vadrantir");
+    assert_eq!(Vadrantir::ABOUT.title, "Vadrantir");
     assert_eq!(default.player_names(), ["Black", "White"]);
     assert_eq!(Recorded::to_move(&default), 0);
     assert_eq!(default.to_move(), Colour::Black);

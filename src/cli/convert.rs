@@ -9,7 +9,7 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 
 use referee::convert::{self, ConvertError, GameDocument};
-use referee::game::GameKind;
+use referee::games::GameKind;
 use referee::report::{self, Source};
 use referee::verify::VerifyOptions;
 

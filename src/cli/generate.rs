@@ -3,8 +3,9 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use referee::game::{GameKind, Recorded, WithRecorded};
+use referee::game::{Recorded, WithRecorded};
 use referee::games::phages;
+use referee::games::GameKind;
 use referee::geometry::Geometry;
 use referee::write;
 

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
-use referee::game::GameKind;
+use referee::games::GameKind;
 use referee::verify::DEFAULT_SEARCH_LIMIT;
 
 mod convert;
@@ -209,19 +209,8 @@ pub struct GameParser;
 impl GameParser {
     fn values() -> impl Iterator<Item = PossibleValue> {
         GameKind::ALL.into_iter().map(|game| {
-            let what = match game {
-                GameKind::Quadraphages => "Quadraphages: the published notation, a square board (9x9 by default)",
-                GameKind::Hexaphages => "Hexaphages: the published notation, a hex board of side 4 or 5",
-                GameKind::Quarod => "Quarod: the common format, a square board of side 2 to 26",
-                GameKind::Petrify => "Petrify: the common format, a square board of side 6 to 10",
-                GameKind::Vadrantir => "Vadrantir: the common format, a hex board of side 5 to 7",
-                GameKind::Splinter => "Splinter Quad (also `splinter-quad`): the common format, 2 to 4 players",
-            };
-            let value = PossibleValue::new(game.name()).help(what);
-            match game {
-                GameKind::Splinter => value.alias("splinter-quad"),
-                _ => value,
-            }
+            let about = game.about();
+            PossibleValue::new(about.name).help(about.help).aliases(about.aliases.iter().copied())
         })
     }
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
-use referee::game::GameKind;
+use referee::games::GameKind;
 use referee::picture::{self, Pictures};
 use referee::render::gif::{self, RgbaFrame, Timing};
 use referee::render::html;

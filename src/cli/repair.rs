@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use referee::game::GameKind;
+use referee::games::GameKind;
 use referee::repair::{
     self, Left, RecordRepair, RepairOptions, Rewrite, DEFAULT_MAX_BYTES, DEFAULT_MAX_EDITS, DEFAULT_MAX_POSITIONS,
 };

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use referee::game::GameKind;
+use referee::games::GameKind;
 use referee::report;
 use referee::verify::{self, VerifyOptions};
 

@@ -13,8 +13,8 @@ use super::{
     MoveLine, Record, Span, SyntaxError, Token, TokenKind, Tokens,
 };
 
-use crate::game::GameKind;
 use crate::games::phages::Side;
+use crate::games::GameKind;
 use crate::geometry::{CellLabel, Geometry, MAX_ROW_CELLS};
 
 /// What one line of a file is.
@@ -344,7 +344,7 @@ fn startup_code(line: &str, at: usize) -> Option<Span> {
         && rest.starts_with([' ', '\t'])
         && !code.contains(char::is_whitespace)
         && code.contains('_')
-        && crate::code::game_of(code).is_ok();
+        && crate::games::game_of(code).is_ok();
     let start = at + (code.as_ptr() as usize - line.as_ptr() as usize);
     is_code.then(|| start..start + code.len())
 }

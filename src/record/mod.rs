@@ -15,8 +15,8 @@ mod lines;
 
 use std::ops::Range;
 
-use crate::game::GameKind;
 use crate::games::phages::Side;
+use crate::games::GameKind;
 use crate::geometry::{CellLabel, Geometry};
 
 pub use cursor::{without_bom, Lines};
@@ -176,7 +176,7 @@ impl<'a> Record<'a> {
     /// The game the record's own text names or draws, if any: its title, else its start code, else
     /// its diagrams.
     pub fn game_hint(&self) -> Option<(GameKind, Option<Geometry>)> {
-        let coded = self.startup_code.as_ref().and_then(|(_, code)| crate::code::game_of(code).ok());
+        let coded = self.startup_code.as_ref().and_then(|(_, code)| crate::games::game_of(code).ok());
         // Only a code of this notation's games names the record's game; any other is an error of
         // the code, reported with the record's own game.
         let coded = coded.filter(|k| matches!(k, GameKind::Quadraphages | GameKind::Hexaphages));
@@ -374,7 +374,7 @@ pub fn read_window<'a>(
     from: Resume,
     open_end: Option<&'a std::sync::atomic::AtomicBool>,
 ) -> Reader<'a> {
-    let untagged = game.is_some_and(|g| !matches!(g, GameKind::Quadraphages | GameKind::Hexaphages));
+    let untagged = game.is_some_and(|g| g.about().format == crate::game::Format::Common);
     let mut lines = Lines::window(src, open_end);
     if from.offset > 0 {
         lines.seek(from.offset);

@@ -14,56 +14,14 @@
 
 pub mod claims;
 
-use std::borrow::Cow;
 use std::fmt;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::Hash;
 use std::rc::Rc;
 
 use hashbrown::HashTable;
-use rustc_hash::{FxBuildHasher, FxHashMap, FxHasher};
+use rustc_hash::FxHashMap;
 
-use crate::game::Game;
-
-/// A position the search can store in its table.
-///
-/// The table is keyed by the key itself, found by its hash ([`Position::key_hash`]): keys are
-/// compared in full, so two positions share an entry only when they are the same position. A hash
-/// collision costs a comparison, never a wrong verdict, which a 64-bit Zobrist key alone could not
-/// promise.
-pub trait Position: Game {
-    /// Everything the position's continuations and results depend on: two positions with equal
-    /// keys must have the same legal moves and the same results. A key may tell apart more than
-    /// that (a move counter, a cache that depends on the path): that only costs transpositions.
-    type Key: Hash + Eq + Clone;
-    /// The position's key: the position itself where it is plain data (borrowed, not copied, to
-    /// look it up), or a smaller summary where the position holds derived tables.
-    fn key(&self) -> Cow<'_, Self::Key>;
-    /// The key of a position no longer needed, without a copy where the key is the position.
-    fn into_key(self) -> Self::Key;
-    /// Bytes a stored key holds on the heap, allocator overhead included (see [`allocation`]), for
-    /// the byte budget.
-    fn key_heap_bytes(key: &Self::Key) -> usize;
-    /// The key's hash: equal keys must hash equal. By default its `Hash` through FxHash; a board
-    /// does better through [`board_hash`], since a derived `Hash` writes each field of each cell
-    /// on its own, and that was most of the search's time on a large board.
-    fn key_hash(key: &Self::Key) -> u64 {
-        FxBuildHasher.hash_one(key)
-    }
-}
-
-/// A hash of a board and the rest of a position, for [`Position::key_hash`]: `code` gives each
-/// cell's content as a small number, and the cells go eight to a word.
-pub fn board_hash<T>(cells: &[T], code: impl Fn(&T) -> u8, rest: impl Hash) -> u64 {
-    let word = |cells: &[T]| cells.iter().fold(0u64, |w, c| w << 8 | u64::from(code(c)));
-    let mut h = FxHasher::default();
-    let mut words = cells.chunks_exact(8);
-    for eight in &mut words {
-        h.write_u64(word(eight));
-    }
-    h.write_u64(word(words.remainder()));
-    rest.hash(&mut h);
-    h.finish()
-}
+use crate::game::{Game, SearchKey};
 
 /// What a search looks for: the result of a finished game, and (for two players) which result the
 /// player to move would rather have.
@@ -205,7 +163,7 @@ fn is_final<G: Game>(p: &G, moves: &[G::Move]) -> bool {
 /// Searches every continuation of `root` to the end, within `limits`.
 ///
 /// A root where play has ended needs no search and is answered whatever the limits (one position).
-pub fn search<G: Position, J: Goal<G>>(root: &G, goal: &J, limits: Limits) -> Result<Searched<J::Result>, Stopped> {
+pub fn search<G: SearchKey, J: Goal<G>>(root: &G, goal: &J, limits: Limits) -> Result<Searched<J::Result>, Stopped> {
     let moves = root.legal_moves();
     if is_final(root, &moves) {
         let r = goal.result(root);
@@ -312,7 +270,7 @@ struct Frame<G: Game, R> {
     bytes: usize,
 }
 
-struct Search<'g, G: Position, J: Goal<G>> {
+struct Search<'g, G: SearchKey, J: Goal<G>> {
     goal: &'g J,
     limits: Limits,
     table: HashTable<Slot<G::Key, J::Result>>,
@@ -327,7 +285,7 @@ struct Search<'g, G: Position, J: Goal<G>> {
     peak: usize,
 }
 
-impl<G: Position, J: Goal<G>> Search<'_, G, J> {
+impl<G: SearchKey, J: Goal<G>> Search<'_, G, J> {
     fn frame(&mut self, position: G, hash: u64, moves: Vec<G::Move>) -> Frame<G, J::Result> {
         let bytes = std::mem::size_of::<Frame<G, J::Result>>()
             + G::key_heap_bytes(&position.key())

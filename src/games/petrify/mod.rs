@@ -9,3 +9,12 @@ pub use rules::{
     BoardPlay, Colour, Formation, Illegal, Obstacle, Patch, Petrify, PetrifyMove, PetrifyScore, SetupError, Shape,
     Square,
 };
+
+/// Petrify in the registry.
+pub const ABOUT: crate::game::About = crate::game::About {
+    name: "petrify",
+    title: "Petrify",
+    aliases: &[],
+    help: "Petrify: the common format, a square board of side 6 to 10",
+    format: crate::game::Format::Common,
+};

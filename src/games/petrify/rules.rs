@@ -32,9 +32,9 @@
 use std::fmt;
 
 use super::notation::{self, Written};
-use crate::game::{BoardView, Game, GameKind, Outcome, Recorded};
+use crate::game::{BoardView, Game, Outcome, Recorded};
+use crate::game::{Figure, Sign};
 use crate::geometry::{Cell, CellLabel, Geometry};
-use crate::render::model::{Figure, Sign};
 
 /// The two colours, in turn order from the start.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -713,7 +713,7 @@ impl BoardView for Petrify {
 
 /// The search stores Petrify positions whole: they are plain data (a board and the turn's state), and
 /// equal positions have the same continuations.
-impl crate::search::Position for Petrify {
+impl crate::game::SearchKey for Petrify {
     type Key = Petrify;
 
     fn key(&self) -> std::borrow::Cow<'_, Petrify> {
@@ -735,7 +735,7 @@ impl crate::search::Position for Petrify {
             Square::Block => 3,
         };
         let rest = (key.size, key.to_move, key.plies, key.swapped, key.passes, key.last_board_play);
-        crate::search::board_hash(&key.squares, square, rest)
+        crate::game::board_hash(&key.squares, square, rest)
     }
 }
 
@@ -744,8 +744,8 @@ impl Game for Petrify {
     type Illegal = Illegal;
     type Score = PetrifyScore;
 
-    fn kind(&self) -> GameKind {
-        GameKind::Petrify
+    fn about(&self) -> &'static crate::game::About {
+        &super::ABOUT
     }
 
     fn legal_moves(&self) -> Vec<PetrifyMove> {
@@ -898,7 +898,7 @@ impl Game for Petrify {
 
 impl Recorded for Petrify {
     type Written = Written;
-    const TAG: &'static str = "Petrify";
+    const ABOUT: crate::game::About = super::ABOUT;
 
     fn to_move(&self) -> usize {
         self.to_move.index()

@@ -6,3 +6,21 @@ pub mod notation;
 pub mod rules;
 
 pub use rules::{Content, Illegal, Phages, PhagesMove, PhagesScore, Phase, SetupError, Side};
+
+/// Quadraphages in the registry: the engine on a square board.
+pub const QUADRAPHAGES: crate::game::About = crate::game::About {
+    name: "quadraphages",
+    title: "Quadraphages",
+    aliases: &[],
+    help: "Quadraphages: the published notation, a square board (9x9 by default)",
+    format: crate::game::Format::Published,
+};
+
+/// Hexaphages in the registry: the engine on a hex board.
+pub const HEXAPHAGES: crate::game::About = crate::game::About {
+    name: "hexaphages",
+    title: "Hexaphages",
+    aliases: &[],
+    help: "Hexaphages: the published notation, a hex board of side 4 or 5",
+    format: crate::game::Format::Published,
+};

@@ -3,7 +3,8 @@
 
 use super::rules::{Content, Phages, PhagesMove, Phase, Side};
 use crate::code::Coded;
-use crate::game::{BoardView, Game, GameKind};
+use crate::game::{BoardView, Game};
+use crate::games::GameKind;
 use crate::geometry::{Cell, CellLabel, Geometry};
 use crate::record::{Record, Token, TokenKind};
 use crate::replay::Reading;
@@ -86,10 +87,10 @@ fn coded_setup(
         fault(span.start + at..span.start + at + len, e.message)
     })?;
     let named = forced.or(record.title.as_ref().map(|t| t.0));
-    if let Some(kind) = named.filter(|&k| k != position.kind()) {
+    if let Some(kind) = named.filter(|&k| k != GameKind::of(position.about())) {
         return Err(fault(
             span.clone(),
-            format!("this position code is of {}, but the record is of {kind}", position.kind()),
+            format!("this position code is of {}, but the record is of {kind}", GameKind::of(position.about())),
         ));
     }
     Ok(position)
@@ -339,7 +340,7 @@ pub fn write_record(start: &Phages, moves: &[PhagesMove]) -> String {
 pub fn write_layout(start: &Phages, moves: &[PhagesMove], claim: Option<&str>, final_diagram: &str) -> String {
     use crate::game::Game;
     let mut out = String::new();
-    let title = match start.kind() {
+    let title = match GameKind::of(start.about()) {
         GameKind::Quadraphages => "QUADRAPHAGES",
         _ => "HEXAPHAGES",
     };

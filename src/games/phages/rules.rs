@@ -6,9 +6,9 @@
 
 use std::fmt;
 
-use crate::game::{BoardView, Game, GameKind};
+use crate::game::{BoardView, Game};
+use crate::game::{Figure, Sign};
 use crate::geometry::{Cell, CellLabel, Geometry};
-use crate::render::model::{Figure, Sign};
 
 /// The two sides, named by the letters of the published diagrams.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -643,7 +643,7 @@ impl BoardView for Phages {
 
 /// The search stores Quadraphages and Hexaphages positions whole: they are plain data (a board,
 /// the stones, the turn's state).
-impl crate::search::Position for Phages {
+impl crate::game::SearchKey for Phages {
     type Key = Phages;
 
     fn key(&self) -> std::borrow::Cow<'_, Phages> {
@@ -665,7 +665,7 @@ impl crate::search::Position for Phages {
             Content::Stone(s) => 3 + *s as u8,
         };
         let rest = (key.stones, key.to_move, key.phase, key.number, key.acted, key.failed, key.over, key.first_turn);
-        crate::search::board_hash(&key.cells, cell, rest)
+        crate::game::board_hash(&key.cells, cell, rest)
     }
 }
 
@@ -674,10 +674,10 @@ impl Game for Phages {
     type Illegal = Illegal;
     type Score = PhagesScore;
 
-    fn kind(&self) -> GameKind {
+    fn about(&self) -> &'static crate::game::About {
         match self.geo {
-            Geometry::Square { .. } => GameKind::Quadraphages,
-            Geometry::Hex { .. } => GameKind::Hexaphages,
+            Geometry::Square { .. } => &super::QUADRAPHAGES,
+            Geometry::Hex { .. } => &super::HEXAPHAGES,
         }
     }
 

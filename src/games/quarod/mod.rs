@@ -6,3 +6,12 @@ pub mod rules;
 
 pub use notation::{parse, WrittenMove};
 pub use rules::{Colour, Illegal, Piece, Quarod, QuarodMove, QuarodScore, Rod, DEFAULT_SIZE, EMPTY_GLYPH, MIN_SIZE};
+
+/// Quarod in the registry.
+pub const ABOUT: crate::game::About = crate::game::About {
+    name: "quarod",
+    title: "Quarod",
+    aliases: &[],
+    help: "Quarod: the common format, a square board of side 2 to 26",
+    format: crate::game::Format::Common,
+};

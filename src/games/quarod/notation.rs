@@ -76,7 +76,7 @@ pub fn parse(text: &str) -> Result<WrittenMove, String> {
 
 impl Recorded for Quarod {
     type Written = WrittenMove;
-    const TAG: &'static str = "Quarod";
+    const ABOUT: crate::game::About = super::ABOUT;
 
     fn to_move(&self) -> usize {
         self.colour_to_move().index()

@@ -11,9 +11,9 @@ use std::fmt;
 use std::ops::ControlFlow;
 
 use super::notation::WrittenMove;
-use crate::game::{BoardView, Game, GameKind, Outcome};
+use crate::game::{BoardView, Game, Outcome};
+use crate::game::{Figure, Heading, Sign};
 use crate::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
-use crate::render::model::{Figure, Heading, Sign};
 
 /// The board's default edge (RULINGS, Quarod 1).
 pub const DEFAULT_SIZE: u8 = 8;
@@ -642,7 +642,7 @@ impl BoardView for Quarod {
 
 /// The search stores Quarod positions whole: they are plain data (a board and the turn's state), and
 /// equal positions have the same continuations.
-impl crate::search::Position for Quarod {
+impl crate::game::SearchKey for Quarod {
     type Key = Quarod;
 
     fn key(&self) -> std::borrow::Cow<'_, Quarod> {
@@ -660,7 +660,7 @@ impl crate::search::Position for Quarod {
     fn key_hash(key: &Quarod) -> u64 {
         let cell = |c: &Option<Piece>| c.map_or(0, |p| 1 + 4 * p.colour as u8 + p.rod as u8);
         let rest = (key.geo, key.to_move, key.turns, key.passes, key.swapped, key.last_actor);
-        crate::search::board_hash(&key.cells, cell, rest)
+        crate::game::board_hash(&key.cells, cell, rest)
     }
 }
 
@@ -669,8 +669,8 @@ impl Game for Quarod {
     type Illegal = Illegal;
     type Score = QuarodScore;
 
-    fn kind(&self) -> GameKind {
-        GameKind::Quarod
+    fn about(&self) -> &'static crate::game::About {
+        &super::ABOUT
     }
 
     fn legal_moves(&self) -> Vec<QuarodMove> {

@@ -16,3 +16,12 @@ pub use rules::{
     Standing, EMPTY_GLYPH, MAX_CHOICES, MAX_SIZE, MIN_SIZE, QUIET_MOVES,
 };
 pub use start::{default_block, default_size};
+
+/// Splinter Quad in the registry.
+pub const ABOUT: crate::game::About = crate::game::About {
+    name: "splinter",
+    title: "Splinter Quad",
+    aliases: &["splinter-quad"],
+    help: "Splinter Quad (also `splinter-quad`): the common format, 2 to 4 players",
+    format: crate::game::Format::Common,
+};

@@ -81,9 +81,9 @@ use std::fmt;
 
 use super::notation::{self, Written};
 use super::start::{block_size, default_block, default_size};
-use crate::game::{BoardView, Game, GameKind, Outcome, Recorded};
+use crate::game::{BoardView, Game, Outcome, Recorded};
+use crate::game::{Figure, Rank, Sign};
 use crate::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
-use crate::render::model::{Figure, Rank, Sign};
 
 mod reference;
 
@@ -1784,7 +1784,7 @@ impl BoardView for Splinter {
 /// back at (the pieces the last move moved, the quiet moves, the standings) and two things derived
 /// from the board (`counts`, `one_group`), which are equal whenever the boards are: equality is
 /// never looser than the rules.
-impl crate::search::Position for Splinter {
+impl crate::game::SearchKey for Splinter {
     type Key = Splinter;
 
     fn key(&self) -> std::borrow::Cow<'_, Splinter> {
@@ -1805,7 +1805,7 @@ impl crate::search::Position for Splinter {
     fn key_hash(key: &Splinter) -> u64 {
         let square = |s: &Option<Piece>| s.map_or(0, |p| 1 + 4 * p.player as u8 + p.kind as u8);
         let rest = (key.size, key.to_move, &key.just_moved, key.quiet, key.moves, key.standing);
-        crate::search::board_hash(&key.squares, square, rest)
+        crate::game::board_hash(&key.squares, square, rest)
     }
 }
 
@@ -1814,8 +1814,8 @@ impl Game for Splinter {
     type Illegal = Illegal;
     type Score = SplinterScore;
 
-    fn kind(&self) -> GameKind {
-        GameKind::Splinter
+    fn about(&self) -> &'static crate::game::About {
+        &super::ABOUT
     }
 
     fn legal_moves(&self) -> Vec<SplinterMove> {
@@ -1909,7 +1909,7 @@ impl Game for Splinter {
 
 impl Recorded for Splinter {
     type Written = Written;
-    const TAG: &'static str = "Splinter Quad";
+    const ABOUT: crate::game::About = super::ABOUT;
 
     fn to_move(&self) -> usize {
         self.to_move.index()

@@ -8,3 +8,12 @@ pub mod rules;
 
 pub use notation::Written;
 pub use rules::{Colour, Comparison, Formed, Illegal, SetupError, Territory, Vadrantir, VadrantirMove, VadrantirScore};
+
+/// Vadrantir in the registry.
+pub const ABOUT: crate::game::About = crate::game::About {
+    name: "vadrantir",
+    title: "Vadrantir",
+    aliases: &[],
+    help: "Vadrantir: the common format, a hex board of side 5 to 7",
+    format: crate::game::Format::Common,
+};

@@ -41,9 +41,9 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use super::notation::{self, Written};
-use crate::game::{BoardView, Game, GameKind, Outcome, Recorded};
+use crate::game::{BoardView, Game, Outcome, Recorded};
+use crate::game::{Figure, Sign};
 use crate::geometry::{Cell, CellLabel, Geometry};
-use crate::render::model::{Figure, Sign};
 
 /// The two colours, in turn order from the start.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -840,7 +840,7 @@ impl BoardView for Vadrantir {
 
 /// The search stores a Vadrantir position as its state, what equality compares (about 50 bytes),
 /// not as the position with its group tables (several hundred), which follow from the stones.
-impl crate::search::Position for Vadrantir {
+impl crate::game::SearchKey for Vadrantir {
     type Key = (u8, [Cells; 2], Colour, u32, bool);
 
     fn key(&self) -> std::borrow::Cow<'_, Self::Key> {
@@ -861,8 +861,8 @@ impl Game for Vadrantir {
     type Illegal = Illegal;
     type Score = VadrantirScore;
 
-    fn kind(&self) -> GameKind {
-        GameKind::Vadrantir
+    fn about(&self) -> &'static crate::game::About {
+        &super::ABOUT
     }
 
     fn legal_moves(&self) -> Vec<VadrantirMove> {
@@ -950,7 +950,7 @@ impl Game for Vadrantir {
 
 impl Recorded for Vadrantir {
     type Written = Written;
-    const TAG: &'static str = "Vadrantir";
+    const ABOUT: crate::game::About = super::ABOUT;
 
     fn to_move(&self) -> usize {
         self.to_move.index()

@@ -3,7 +3,6 @@
 
 use super::{Colour, Petrify, Square};
 use crate::code::{read_board, swap_word, write_board, CodeError, Coded, Fields, Shape};
-use crate::game::GameKind;
 
 impl Coded for Petrify {
     fn code(&self) -> String {
@@ -26,7 +25,7 @@ impl Coded for Petrify {
     /// Reads a code. A mound or a barricade on its board is read as it stands: lenient replay can
     /// leave one, and a code holds whatever position the engine can.
     fn from_code(code: &str) -> Result<Petrify, CodeError> {
-        let (_, mut fields) = Fields::of(code, &[GameKind::Petrify])?;
+        let (_, mut fields) = Fields::of(code, &[super::super::ABOUT.name])?;
         let board = fields.next("board")?;
         let glyph = |g: &str| match g {
             "B" => Some(Square::Disk(Colour::Blue)),

@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 use super::{Content, Phages, Phase, Side, MAX_STONES};
 use crate::code::{read_board, read_cell, CodeError, Coded, Field, Fields, Shape};
-use crate::game::{Game, GameKind};
+use crate::game::Game;
 use crate::geometry::Geometry;
 
 impl Coded for Phages {
@@ -23,7 +23,7 @@ impl Coded for Phages {
         });
         // One string, written in place: `verify --format json` writes a code for every record.
         let mut out = String::with_capacity(board.len() + 64);
-        out.push_str(self.kind().name());
+        out.push_str(self.about().name);
         out.push('_');
         out.push_str(&board);
         let _ = write!(out, "_{}{}{}", self.to_move.letter().to_ascii_lowercase(), self.phase.letter(), self.number);
@@ -52,8 +52,9 @@ impl Coded for Phages {
     }
 
     fn from_code(code: &str) -> Result<Phages, CodeError> {
-        let (kind, mut fields) = Fields::of(code, &[GameKind::Quadraphages, GameKind::Hexaphages])?;
-        let shape = if kind == GameKind::Quadraphages { Shape::Square } else { Shape::Hex };
+        let names = [super::super::QUADRAPHAGES.name, super::super::HEXAPHAGES.name];
+        let (which, mut fields) = Fields::of(code, &names)?;
+        let shape = if which == 0 { Shape::Square } else { Shape::Hex };
         let board = fields.next("board")?;
         let glyph = |g: &str| match g {
             "x" => Some(Content::Mark(Side::X)),

@@ -5,7 +5,6 @@ use std::fmt::Write;
 
 use super::{Colour, Piece, Quarod, Rod};
 use crate::code::{read_board, swap_word, write_board, CodeError, Coded, Fields, Shape};
-use crate::game::GameKind;
 
 /// A piece as one letter: its rod's compass point, upper case for Black, lower case for White.
 const LETTERS: [[&str; 4]; 2] = [["N", "E", "S", "W"], ["n", "e", "s", "w"]];
@@ -30,7 +29,7 @@ impl Coded for Quarod {
     }
 
     fn from_code(code: &str) -> Result<Quarod, CodeError> {
-        let (_, mut fields) = Fields::of(code, &[GameKind::Quarod])?;
+        let (_, mut fields) = Fields::of(code, &[super::super::ABOUT.name])?;
         let board = fields.next("board")?;
         let glyph = |g: &str| {
             (0..2).find_map(|c| {

@@ -3,7 +3,6 @@
 
 use super::{Ending, Groups, Kind, Piece, Player, Splinter, Standing};
 use crate::code::{items, list, read_board, read_cell, write_board, CodeError, Coded, Field, Fields, Shape};
-use crate::game::GameKind;
 
 /// A piece as two letters: the player's initial, then the type in lower case (`Rk`, `Yp`).
 const GLYPHS: [[&str; 4]; 4] =
@@ -44,7 +43,7 @@ impl Coded for Splinter {
     }
 
     fn from_code(code: &str) -> Result<Splinter, CodeError> {
-        let (_, mut fields) = Fields::of(code, &[GameKind::Splinter])?;
+        let (_, mut fields) = Fields::of(code, &[super::super::ABOUT.name])?;
         let board = fields.next("board")?;
         let glyph = |g: &str| {
             (0..4).find_map(|p| {

@@ -2,7 +2,6 @@
 
 use super::{Colour, Vadrantir};
 use crate::code::{read_board, swap_word, write_board, CodeError, Coded, Fields, Shape};
-use crate::game::GameKind;
 
 impl Coded for Vadrantir {
     fn code(&self) -> String {
@@ -15,7 +14,7 @@ impl Coded for Vadrantir {
     }
 
     fn from_code(code: &str) -> Result<Vadrantir, CodeError> {
-        let (_, mut fields) = Fields::of(code, &[GameKind::Vadrantir])?;
+        let (_, mut fields) = Fields::of(code, &[super::super::ABOUT.name])?;
         let board = fields.next("board")?;
         let glyph = |g: &str| match g {
             "B" => Some("B"),

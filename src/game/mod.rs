@@ -1,93 +1,16 @@
-//! The [`Game`] trait every rule engine implements, and the enum over all games.
+//! The vocabulary every game implements, split by job: the engine ([`Game`]), what a game is
+//! ([`About`]), how a position looks ([`view`]), the key a search stores it under ([`key`]), and
+//! the common record format ([`Recorded`]).
 
 use std::fmt;
 
-use crate::geometry::{Cell, Geometry};
-use crate::render::model::{Figure, Sign};
+pub mod about;
+pub mod key;
+pub mod view;
 
-/// The games referee knows.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum GameKind {
-    /// Quadraphages: on a 9x9 board, each side's stones move the number of cells a player announced,
-    /// marking the cells they leave (published notation).
-    Quadraphages,
-    /// Hexaphages: the rules of Quadraphages on a hex board (published notation).
-    Hexaphages,
-    /// Quarod: pieces with rods, placed in engaged Black-White pairs and swapped along engagements.
-    Quarod,
-    /// Petrify: placing disks and capturing by sliding, which leaves a block behind.
-    Petrify,
-    /// Vadrantir: stones placed on a hex board, each group held to at most one stone more than the
-    /// largest enemy group it touches.
-    Vadrantir,
-    /// Splinter Quad: two to four players slide pieces that push whole lines, off the board
-    /// included; after every move only the largest group of pieces stays.
-    Splinter,
-}
-
-impl GameKind {
-    /// Every game, in the order of their names above.
-    pub const ALL: [GameKind; 6] = [
-        GameKind::Quadraphages,
-        GameKind::Hexaphages,
-        GameKind::Quarod,
-        GameKind::Petrify,
-        GameKind::Vadrantir,
-        GameKind::Splinter,
-    ];
-
-    /// The game's name as its rules write it, for captions and titles.
-    pub fn title(self) -> &'static str {
-        match self {
-            GameKind::Quadraphages => "Quadraphages",
-            GameKind::Hexaphages => "Hexaphages",
-            GameKind::Quarod => "Quarod",
-            GameKind::Petrify => "Petrify",
-            GameKind::Vadrantir => "Vadrantir",
-            GameKind::Splinter => "Splinter Quad",
-        }
-    }
-
-    /// The lowercase name used in JSON and on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Quadraphages => "quadraphages",
-            GameKind::Hexaphages => "hexaphages",
-            GameKind::Quarod => "quarod",
-            GameKind::Petrify => "petrify",
-            GameKind::Vadrantir => "vadrantir",
-            GameKind::Splinter => "splinter",
-        }
-    }
-
-    /// The game a name or a `[Game]` tag names (`Splinter Quad` is Splinter's full name).
-    pub fn from_name(name: &str) -> Option<GameKind> {
-        let name = name.trim();
-        if name.eq_ignore_ascii_case("splinter quad") {
-            return Some(GameKind::Splinter);
-        }
-        GameKind::ALL.into_iter().find(|g| g.name().eq_ignore_ascii_case(name))
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// What a renderer needs of a position: the board shape, what stands on each cell, the players.
-pub trait BoardView {
-    /// The board's shape and size.
-    fn geometry(&self) -> Geometry;
-    /// What a text diagram shows on this cell. Every glyph of one game has the same width (Quarod
-    /// needs two characters: colour and rod), and none contains white space.
-    fn glyph(&self, cell: Cell) -> &'static str;
-    /// What a picture draws on this cell; `None` for an empty cell.
-    fn figure(&self, cell: Cell) -> Option<Figure>;
-    /// The colours in turn order from the start, as records name them (`[Black "..."]`, `X`).
-    fn player_names(&self) -> &'static [&'static str];
-}
+pub use about::{About, Format};
+pub use key::{board_hash, SearchKey};
+pub use view::{BoardView, Figure, Heading, Rank, Sign};
 
 /// How a finished game ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -107,13 +30,13 @@ pub struct Outcome {
 /// token's syntax alone; [`Recorded::resolve`] places it on the board (cells off the board are
 /// illegal, not a syntax error, since the board's size is the record's).
 ///
-/// A result claimed before the end is searched ([`crate::search::Position`]), and records are
+/// A result claimed before the end is searched ([`SearchKey`]), and records are
 /// verified on several threads, their searches waiting for their turn (hence `Send`).
-pub trait Recorded: Game + crate::code::Coded + crate::search::Position + Send + 'static {
+pub trait Recorded: Game + crate::code::Coded + SearchKey + Send + 'static {
     /// A move as written, before it meets a position.
     type Written: Copy + fmt::Debug;
-    /// The game's name in the `[Game "..."]` tag.
-    const TAG: &'static str;
+    /// What the game is: its `title` is its name in the `[Game "..."]` tag.
+    const ABOUT: About;
     /// Whose turn it is: an index into [`BoardView::player_names`].
     fn to_move(&self) -> usize;
     /// The empty start position for a board of `size` (the game's default if `None`), for
@@ -158,8 +81,8 @@ pub trait Game: Clone + BoardView {
     /// The score where the game stands, for reports.
     type Score: fmt::Display + fmt::Debug + Clone;
 
-    /// Which game this is.
-    fn kind(&self) -> GameKind;
+    /// Which game this is (for Quadraphages and Hexaphages, one engine, by the board's shape).
+    fn about(&self) -> &'static About;
     /// Every legal move in this position (empty once the game is over).
     fn legal_moves(&self) -> Vec<Self::Move>;
     /// Every legal move once for what it does, where [`Game::legal_moves`] gives some moves under
@@ -201,24 +124,10 @@ pub trait Game: Clone + BoardView {
 }
 
 /// Work to do with the engine of a game in the common record format, written once for all of
-/// them: [`GameKind::with_recorded`] calls `run` with the engine type of the game at hand.
+/// them: `GameKind::with_recorded` (the registry, `crate::games`) calls `run` with the engine type of the game at hand.
 pub trait WithRecorded {
     /// What `run` gives back.
     type Output;
     /// The work, with `G` the engine of the game at hand.
     fn run<G: Recorded>(self) -> Self::Output;
-}
-
-impl GameKind {
-    /// Runs `work` with this game's engine; `None` for the games of the published notation.
-    pub fn with_recorded<W: WithRecorded>(self, work: W) -> Option<W::Output> {
-        use crate::games::{petrify::Petrify, quarod::Quarod, splinter::Splinter, vadrantir::Vadrantir};
-        match self {
-            GameKind::Quarod => Some(work.run::<Quarod>()),
-            GameKind::Petrify => Some(work.run::<Petrify>()),
-            GameKind::Vadrantir => Some(work.run::<Vadrantir>()),
-            GameKind::Splinter => Some(work.run::<Splinter>()),
-            GameKind::Quadraphages | GameKind::Hexaphages => None,
-        }
-    }
 }
