@@ -21,7 +21,7 @@ pub trait SearchKey: crate::game::Game {
     fn key(&self) -> Cow<'_, Self::Key>;
     /// The key of a position no longer needed, without a copy where the key is the position.
     fn into_key(self) -> Self::Key;
-    /// Bytes a stored key holds on the heap, allocator overhead included (see [`allocation`]), for
+    /// Bytes a stored key holds on the heap, allocator overhead included (see [`allocation`](crate::search::allocation)), for
     /// the byte budget.
     fn key_heap_bytes(key: &Self::Key) -> usize;
     /// The key's hash: equal keys must hash equal. By default its `Hash` through FxHash; a board

@@ -1,5 +1,5 @@
 //! The registry: every game referee knows, one line each. A game is its folder here (its engine,
-//! its notation, its [`About`]) plus its line in [`registry!`]'s call below, which makes
+//! its notation, its [`About`]) plus its line in `registry!`'s call below, which makes
 //! [`GameKind`], [`GameKind::ALL`], the name lookup and the dispatch to each game's engine.
 
 pub mod petrify;
