@@ -16,7 +16,7 @@ use crate::geometry::{Cell, Geometry};
 use crate::record::common::CommonRecord;
 use crate::record::{self, Found, Record, Token, TokenKind};
 use crate::render::ascii;
-use crate::replay::{replay_observed, Event, Notation, ReplayOptions};
+use crate::replay::{replay_observed, Event, Reader, ReplayOptions};
 use crate::verdict::{ProblemKind, Verdict};
 use crate::verify::{self, Prepared, VerifyOptions};
 use crate::write;
@@ -349,7 +349,7 @@ struct Replayed<G: Game> {
 }
 
 /// Replays `tokens` from `start` to the end, or says at which move (1-based) and why it stops.
-fn replay_all<G: Notation>(start: &G, tokens: &[Token]) -> Result<Replayed<G>, (usize, String)> {
+fn replay_all<G: Reader>(start: &G, tokens: &[Token]) -> Result<Replayed<G>, (usize, String)> {
     let mut moves = Vec::new();
     let mut stop = None;
     let rep = replay_observed(start.clone(), tokens, ReplayOptions::default(), |event| match event {
@@ -366,7 +366,7 @@ fn replay_all<G: Notation>(start: &G, tokens: &[Token]) -> Result<Replayed<G>, (
 }
 
 /// The moves of a replay as a document writes them.
-fn move_entries<G: Notation>(start: &G, game: &Replayed<G>) -> Vec<MoveEntry> {
+fn move_entries<G: Reader>(start: &G, game: &Replayed<G>) -> Vec<MoveEntry> {
     let mut position = start.clone();
     let names = start.player_names();
     game.moves

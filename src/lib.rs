@@ -92,13 +92,14 @@
 //!
 //! # List the legal moves of a position
 //!
-//! Every engine implements [`Game`]: its legal moves, checked play, and its notation. The games
-//! of the common format also implement [`Recorded`], whose [`Recorded::start`] sets up a board:
+//! Every engine implements [`Game`]: its legal moves and checked play; its [`Notation`] writes and
+//! reads its moves. The games of the common format also implement [`Recorded`], whose
+//! [`Recorded::start`] sets up a board:
 //!
 //! ```
 //! use referee::games::phages::Phages;
 //! use referee::games::quarod::Quarod;
-//! use referee::{Game, Recorded};
+//! use referee::{Game, Notation, Recorded};
 //!
 //! let quarod = Quarod::start(Some(4), None).unwrap();
 //! let written: Vec<String> = quarod.legal_moves().into_iter().map(|m| quarod.write_move(m)).collect();
@@ -173,7 +174,7 @@
 //! use referee::code::Coded;
 //! use referee::convert;
 //! use referee::games::quarod::Quarod;
-//! use referee::{verify_source, Game, Status};
+//! use referee::{verify_source, Game, Notation, Status};
 //!
 //! let text = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 2. b4a4 a3b3 *\n";
 //! let doc = convert::document(text, 1, Default::default()).unwrap();
@@ -214,7 +215,7 @@ pub mod verdict;
 pub mod verify;
 pub mod write;
 
-pub use game::{BoardView, Game, Recorded};
+pub use game::{BoardView, Game, Notation, Recorded};
 pub use games::GameKind;
 pub use moves::{record_moves, PlayedMove, RecordMoves};
 pub use verdict::{Status, Verdict};

@@ -8,7 +8,7 @@
 use crate::games::GameKind;
 use crate::record::{Span, Token};
 use crate::render::ascii;
-use crate::replay::{replay_observed, Event, Notation, ReplayOptions, Violation};
+use crate::replay::{replay_observed, Event, Reader, ReplayOptions, Violation};
 use crate::verify::{with_record, VerifyOptions, WithStart};
 
 /// One move of a replayed record.
@@ -72,7 +72,7 @@ pub fn record_moves(src: &str, index: usize, options: VerifyOptions) -> Result<R
     struct Walk;
     impl WithStart for Walk {
         type Output = RecordMoves;
-        fn run<G: Notation>(self, start: G, tokens: &[Token]) -> RecordMoves {
+        fn run<G: Reader>(self, start: G, tokens: &[Token]) -> RecordMoves {
             walk(start, tokens)
         }
     }
@@ -81,7 +81,7 @@ pub fn record_moves(src: &str, index: usize, options: VerifyOptions) -> Result<R
     Ok(replayed)
 }
 
-fn walk<G: Notation>(start: G, tokens: &[Token]) -> RecordMoves {
+fn walk<G: Reader>(start: G, tokens: &[Token]) -> RecordMoves {
     let mut moves = Vec::new();
     let mut pending: Option<(usize, &'static str, String)> = None;
     let rep = replay_observed(start.clone(), tokens, ReplayOptions::default(), |event| match event {

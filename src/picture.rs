@@ -6,7 +6,7 @@ use crate::games::GameKind;
 use crate::geometry::{Cell, CellLabel, Geometry};
 use crate::record::{Span, Token};
 use crate::render::model::{Board, Scene, Sign, Tone};
-use crate::replay::{replay_observed, Event, Notation, ReplayOptions};
+use crate::replay::{replay_observed, Event, Reader, ReplayOptions};
 use crate::verify::{with_record, VerifyOptions, WithStart};
 
 /// The pictures of one record.
@@ -59,7 +59,7 @@ pub fn pictures(src: &str, index: usize, options: VerifyOptions) -> Result<Pictu
     struct Draw;
     impl WithStart for Draw {
         type Output = Pictures;
-        fn run<G: Notation>(self, start: G, tokens: &[Token]) -> Pictures {
+        fn run<G: Reader>(self, start: G, tokens: &[Token]) -> Pictures {
             draw(start, tokens)
         }
     }
@@ -70,11 +70,11 @@ pub fn pictures(src: &str, index: usize, options: VerifyOptions) -> Result<Pictu
 
 /// The scene of a bare position, reached after `ply` moves, with nothing drawn over the board: what
 /// [`svg`](crate::render::svg::svg) draws for a position a program holds.
-pub fn position_scene<G: Notation>(position: &G, ply: usize) -> Scene {
+pub fn position_scene<G: Reader>(position: &G, ply: usize) -> Scene {
     scene(position, ply, Vec::new())
 }
 
-fn scene<G: Notation>(position: &G, ply: usize, signs: Vec<(Sign, Tone)>) -> Scene {
+fn scene<G: Reader>(position: &G, ply: usize, signs: Vec<(Sign, Tone)>) -> Scene {
     Scene {
         game: GameKind::of(position.about()),
         board: Board::of(position),
@@ -87,7 +87,7 @@ fn scene<G: Notation>(position: &G, ply: usize, signs: Vec<(Sign, Tone)>) -> Sce
 }
 
 /// Replays `tokens` from `start` up to the first illegal move, keeping a scene per position.
-fn draw<G: Notation>(start: G, tokens: &[Token]) -> Pictures {
+fn draw<G: Reader>(start: G, tokens: &[Token]) -> Pictures {
     let mut scenes = vec![scene(&start, 0, Vec::new())];
     let mut moves = Vec::new();
     let mut error = None;

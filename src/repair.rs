@@ -27,14 +27,14 @@ use crate::games::phages::{self, Phages, Phase};
 use crate::games::GameKind;
 use crate::record::common::CommonRecord;
 use crate::record::{self, Found, Record, Span, Token, TokenKind};
-use crate::replay::{replay, Notation, Reading, Replay, ReplayOptions, Violation};
+use crate::replay::{replay, Reader, Reading, Replay, ReplayOptions, Violation};
 use crate::search::{allocation, table_bytes, SearchBudget};
 use crate::verdict::{ClaimCheck, ClaimKind, ClaimStatus, ProblemKind, Verdict};
 use crate::verify::{self, VerifyOptions};
 
 /// What the search needs to know of a notation beyond reading tokens: how it classifies the tokens
 /// a repair writes, and what slips of a writer look like in it.
-pub trait Repairable: Notation + SearchKey {
+pub trait Repairable: Reader + SearchKey {
     /// How many tokens after a token its reading may look at: an edit can change how the tokens
     /// this far before it read (Quadraphages' `----` looks at the rest of its phase).
     const READ_AHEAD: usize;
@@ -519,7 +519,7 @@ fn run<G: Repairable>(
 }
 
 /// The distinct legal moves of a position, as written, in the engine's order.
-fn written_legal<G: Game>(position: &G) -> Vec<String> {
+fn written_legal<G: crate::game::Notation>(position: &G) -> Vec<String> {
     let mut seen = rustc_hash::FxHashSet::default();
     position.legal_moves().into_iter().map(|m| position.write_move(m)).filter(|w| seen.insert(w.clone())).collect()
 }
@@ -1543,7 +1543,7 @@ mod tests {
         struct Strict;
         impl WithStart for Strict {
             type Output = (Option<usize>, usize);
-            fn run<G: Notation>(self, start: G, tokens: &[Token]) -> Self::Output {
+            fn run<G: Reader>(self, start: G, tokens: &[Token]) -> Self::Output {
                 let strict = replay(start, tokens, ReplayOptions::default());
                 (strict.stopped_at, strict.moves)
             }

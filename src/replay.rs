@@ -1,6 +1,6 @@
 //! Record + engine -> what happened: the first illegal move, or (lenient) every one.
 
-use crate::game::Game;
+use crate::game::{Game, Notation};
 use crate::record::{Span, Token};
 use crate::render::ascii;
 
@@ -22,20 +22,20 @@ pub enum Reading<M> {
 
 /// A game whose records can be read token by token, and whose positions have codes (a record
 /// may start from one, and `show --format code` writes one).
-pub trait Notation: Game + crate::code::Coded {
+pub trait Reader: Notation + crate::code::Coded {
     /// Reads `tokens[i]` in this position; the other tokens give context (such as which stone a
     /// `----` stands for).
     fn read(&self, tokens: &[Token], i: usize) -> Reading<Self::Move>;
     /// The player to move, by their place in turn order: who writes the next move.
     fn mover(&self) -> usize;
-    /// The other moves token `i` may stand for here, besides the one [`Notation::read`] gives:
+    /// The other moves token `i` may stand for here, besides the one [`Reader::read`] gives:
     /// where the notation does not say which piece a token names (Quadraphages' `----` with three
     /// stones a side, RULINGS 5b). Each is a legal reading of the token if the engine accepts it.
     fn other_readings(&self, _tokens: &[Token], _i: usize) -> Vec<Self::Move> {
         Vec::new()
     }
     /// Whether a record from this start may be read in more than one way (see
-    /// [`Notation::other_readings`]): only then does a replay follow every reading.
+    /// [`Reader::other_readings`]): only then does a replay follow every reading.
     fn readings_may_differ(&self) -> bool {
         false
     }
@@ -78,7 +78,7 @@ pub struct Replay<G> {
     pub stopped_at: Option<usize>,
     /// Position in the token list of the first claim (`resign`, `wins ...`), if any.
     pub claim_at: Option<usize>,
-    /// Who played the last move played, by place in turn order (see [`Notation::mover`]).
+    /// Who played the last move played, by place in turn order (see [`Reader::mover`]).
     pub last_mover: Option<usize>,
     /// Whether the replay went on past illegal moves ([`ReplayOptions::lenient`]).
     pub lenient: bool,
@@ -163,18 +163,18 @@ pub enum Event<'p, G: Game> {
 }
 
 /// Replays `tokens` from `start`.
-pub fn replay<G: Notation>(start: G, tokens: &[Token], options: ReplayOptions) -> Replay<G> {
+pub fn replay<G: Reader>(start: G, tokens: &[Token], options: ReplayOptions) -> Replay<G> {
     replay_observed(start, tokens, options, |_| {})
 }
 
 /// Replays `tokens` from `start`, telling `observe` of every move and every illegal token, in
 /// order: what pictures of a whole game are drawn from.
 ///
-/// Where a token may stand for several moves ([`Notation::other_readings`]), the replay follows
+/// Where a token may stand for several moves ([`Reader::other_readings`]), the replay follows
 /// one reading that makes every token legal; when none does, one that goes as far as any, and its
 /// first illegal token is the violation (see `furthest` for which). The other legal readings'
 /// ends are [`Replay::readings`].
-pub fn replay_observed<G: Notation>(
+pub fn replay_observed<G: Reader>(
     start: G,
     tokens: &[Token],
     options: ReplayOptions,
@@ -254,7 +254,7 @@ pub fn replay_observed<G: Notation>(
 }
 
 /// One reading of a record as far as it goes: its position, its moves, and the moves it chose
-/// where [`Notation::read`] would have read another (token index, move).
+/// where [`Reader::read`] would have read another (token index, move).
 #[derive(Clone)]
 struct Alive<G: Game> {
     position: G,
@@ -272,7 +272,7 @@ type Step<G> = (<G as Game>::Move, bool);
 /// positions they reach differ only in the turn's bookkeeping (which pieces have acted, which
 /// failed to move, whether the game is over); identical positions are kept once, which bounds
 /// the set by that bookkeeping whatever the record's length.
-fn follow_readings<G: Notation>(
+fn follow_readings<G: Reader>(
     start: &G,
     tokens: &[Token],
     from: usize,
@@ -364,7 +364,7 @@ fn follow_readings<G: Notation>(
 /// The moves of the reading a strict replay of `tokens` from token `from` on, standing in `start`,
 /// follows where a token may stand for several (see [`replay_observed`]): for replays that play
 /// token by token themselves, as the repair search does. Empty where readings cannot differ.
-pub(crate) fn reading_choices<G: Notation>(start: &G, tokens: &[Token], from: usize) -> Vec<(usize, G::Move)> {
+pub(crate) fn reading_choices<G: Reader>(start: &G, tokens: &[Token], from: usize) -> Vec<(usize, G::Move)> {
     if !start.readings_may_differ() {
         return Vec::new();
     }
@@ -373,7 +373,7 @@ pub(crate) fn reading_choices<G: Notation>(start: &G, tokens: &[Token], from: us
 
 /// Where the other legal readings of `tokens` from `start` end, besides the one a replay follows:
 /// for a record replayed to its end token by token, whose claims are judged over every reading.
-pub(crate) fn other_reading_ends<G: Notation>(start: &G, tokens: &[Token]) -> Vec<G> {
+pub(crate) fn other_reading_ends<G: Reader>(start: &G, tokens: &[Token]) -> Vec<G> {
     if !start.readings_may_differ() {
         return Vec::new();
     }
@@ -392,7 +392,7 @@ fn furthest<G: Game>(alive: &[Alive<G>]) -> usize {
 /// The first [`LEGAL_LISTED`](crate::verdict::LEGAL_LISTED) distinct legal moves as written, and
 /// how many distinct ones there are: each move once ([`Game::distinct_moves`]), and two moves
 /// written alike (Quarod's swap both ways) once.
-fn written_legal_moves<G: Game>(position: &G) -> (Vec<String>, u32) {
+fn written_legal_moves<G: Notation>(position: &G) -> (Vec<String>, u32) {
     let mut seen = rustc_hash::FxHashSet::default();
     let mut listed = Vec::new();
     for m in position.distinct_moves() {

@@ -6,7 +6,7 @@ use crate::games::GameKind;
 use crate::record::common::{CommonRecord, TextDiagram};
 use crate::record::{self, Found, Record, TokenKind};
 use crate::render::ascii;
-use crate::replay::{replay, Notation, Reading, Replay, ReplayOptions};
+use crate::replay::{replay, Reader, Reading, Replay, ReplayOptions};
 use crate::search::{SearchBudget, DEFAULT_SEARCH_BYTES};
 use crate::verdict::{
     compare_final_position, ClaimCheck, ClaimKind, ClaimStatus, Problem, ProblemKind, Status, Unchecked, Verdict,
@@ -49,7 +49,7 @@ impl VerifyOptions {
 /// second (README, "Claims before the end", has the figures per game).
 pub const DEFAULT_SEARCH_LIMIT: usize = 250_000;
 
-impl Notation for Phages {
+impl Reader for Phages {
     fn read(&self, tokens: &[record::Token], i: usize) -> Reading<Self::Move> {
         phages::notation::read(self, tokens, i)
     }
@@ -72,7 +72,7 @@ impl Notation for Phages {
 }
 
 /// Every game in the common record format reads its tokens the same way: syntax, then position.
-impl<G: Recorded> Notation for G {
+impl<G: Recorded> Reader for G {
     fn read(&self, tokens: &[record::Token], i: usize) -> Reading<Self::Move> {
         match G::parse_move(tokens[i].text) {
             Err(message) => Reading::Problem { message, apply: None },
@@ -755,7 +755,7 @@ pub trait WithStart {
     /// What `run` gives back.
     type Output;
     /// The work, with the record's start position (of the game's engine type `G`) and its tokens.
-    fn run<G: Notation>(self, start: G, tokens: &[record::Token]) -> Self::Output;
+    fn run<G: Reader>(self, start: G, tokens: &[record::Token]) -> Self::Output;
 }
 
 /// Finds record `index` (1-based) of `src` and runs `work` with its start position and tokens, and
@@ -838,7 +838,7 @@ fn position_text(
     }
     impl WithStart for Show {
         type Output = (String, Option<ShowNote>);
-        fn run<G: Notation>(self, start: G, tokens: &[record::Token]) -> Self::Output {
+        fn run<G: Reader>(self, start: G, tokens: &[record::Token]) -> Self::Output {
             let rep = replay(start, tokens, ReplayOptions { lenient: false, max_moves: self.ply });
             let note = if let Some(v) = rep.violations.first() {
                 Some(ShowNote::StoppedAt { span: v.span.clone(), message: v.message.clone() })

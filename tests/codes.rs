@@ -10,6 +10,7 @@ use std::sync::Arc;
 use proptest::prelude::*;
 
 use referee::code::Coded;
+use referee::game::Notation;
 use referee::game::{Game, Recorded};
 use referee::games::petrify::Petrify;
 use referee::games::phages::notation::{default_start, write_record};

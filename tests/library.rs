@@ -2,11 +2,12 @@
 //! the record reads, replays move by move and verifies as the game that was played.
 
 use referee::code::Coded;
+use referee::game::Notation;
 use referee::game::WithRecorded;
 use referee::games::phages::{notation, Phages};
 use referee::random::random_game;
 use referee::write::write_common_record;
-use referee::{record_moves, verify_source, Game, GameKind, Recorded, Status};
+use referee::{record_moves, verify_source, GameKind, Recorded, Status};
 
 /// What a played game should read back as: its record, and each move as its engine writes it.
 struct Played {
@@ -18,7 +19,7 @@ struct Played {
     over: bool,
 }
 
-fn played<G: Game + Coded>(start: &G, moves: &[G::Move], record: String) -> Played {
+fn played<G: Notation + Coded>(start: &G, moves: &[G::Move], record: String) -> Played {
     let mut position = start.clone();
     let (mut written, mut codes) = (Vec::new(), Vec::new());
     for &m in moves {

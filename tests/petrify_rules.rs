@@ -6,6 +6,7 @@
 
 use std::collections::HashSet;
 
+use referee::game::Notation;
 use referee::game::{BoardView, Game, Outcome, Recorded};
 use referee::games::petrify::{
     BoardPlay, Colour, Formation, Illegal, Obstacle, Petrify, PetrifyMove, Shape, Square, Written,

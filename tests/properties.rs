@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 
 use referee::game::Game;
+use referee::game::Notation;
 use referee::games::phages::{notation, Phages};
 use referee::random::random_game;
 use referee::record::{self, TokenKind};

@@ -6,8 +6,9 @@
 
 use std::collections::HashSet;
 
+use referee::game::Notation;
 use referee::game::{BoardView, Game, Recorded};
-use referee::games::quarod::{Colour, Illegal, Piece, Quarod, QuarodMove, Rod, WrittenMove};
+use referee::games::quarod::{Action, Colour, Illegal, Piece, Quarod, QuarodMove, Rod, WrittenMove};
 use referee::geometry::{Cell, CellLabel};
 use referee::random::random_game;
 use referee::render::ascii::diagram;
@@ -289,7 +290,7 @@ fn a_player_passes_only_when_no_placement_and_no_board_swap_exists() {
         "pass",
         Illegal::MayNotPass {
             colour: Colour::Black,
-            possible: WrittenMove::Place { black: label("a1"), white: label("b1") },
+            possible: Action::Place { black: label("a1"), white: label("b1") },
         },
     );
 
@@ -298,10 +299,7 @@ fn a_player_passes_only_when_no_placement_and_no_board_swap_exists() {
     s.note("the board is full, but a1 and a2 (engaged to b1 and b2) may swap");
     s.refused(
         "pass",
-        Illegal::MayNotPass {
-            colour: Colour::Black,
-            possible: WrittenMove::BoardSwap { a: label("a1"), b: label("a2") },
-        },
+        Illegal::MayNotPass { colour: Colour::Black, possible: Action::BoardSwap { a: label("a1"), b: label("a2") } },
     );
     assert_eq!(s.legal(), sorted(&["a1xa2", "a2xa1", "b1xb2", "b2xb1"]));
     s.ok("a1xa2");
@@ -354,10 +352,8 @@ fn two_passes_in_a_row_end_the_game_and_nothing_may_follow() {
 #[test]
 fn a_pass_by_a_player_who_had_a_move_does_not_count_toward_the_end() {
     let mut s = Session::new(empty(2));
-    let place = |colour| Illegal::MayNotPass {
-        colour,
-        possible: WrittenMove::Place { black: label("a1"), white: label("b1") },
-    };
+    let place =
+        |colour| Illegal::MayNotPass { colour, possible: Action::Place { black: label("a1"), white: label("b1") } };
     s.lenient("pass", place(Colour::Black));
     s.lenient("pass", place(Colour::White));
     s.note("two passes in a row, but both players could place: not over");
@@ -658,7 +654,7 @@ fn record_format_start_positions_and_setup_diagrams() {
 /// messages included (random games, and so the snapshots, depend on the order).
 mod reference {
     use referee::game::{BoardView, Game};
-    use referee::games::quarod::{Colour, Illegal, Quarod, QuarodMove, Rod};
+    use referee::games::quarod::{Action, Colour, Illegal, Quarod, QuarodMove, Rod, WrittenMove};
     use referee::geometry::Cell;
 
     pub fn partner(pos: &Quarod, c: Cell) -> Option<Cell> {
@@ -750,7 +746,12 @@ mod reference {
             QuarodMove::BoardSwap { a, b } => check_board_swap(pos, a, b),
             QuarodMove::Pass => match actions(pos).first() {
                 Some(&possible) => {
-                    Err(Illegal::MayNotPass { colour: pos.colour_to_move(), possible: pos.written(possible) })
+                    let possible = match pos.written(possible) {
+                        WrittenMove::Place { black, white } => Action::Place { black, white },
+                        WrittenMove::BoardSwap { a, b } => Action::BoardSwap { a, b },
+                        other => panic!("{other} is no placement or board swap"),
+                    };
+                    Err(Illegal::MayNotPass { colour: pos.colour_to_move(), possible })
                 }
                 None => Ok(()),
             },

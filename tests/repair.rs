@@ -15,7 +15,7 @@ use referee::random::random_game;
 use referee::record::{self, Found, Span, Token, TokenKind};
 use referee::render::ascii;
 use referee::repair::{repair_source, repaired_text, Left, RepairOptions, Repairable, Rewrite};
-use referee::replay::{replay_observed, Event, Notation, ReplayOptions};
+use referee::replay::{replay_observed, Event, Reader, ReplayOptions};
 use referee::report::{self, HumanStyle, Source};
 use referee::verdict::{ProblemKind, Status};
 use referee::verify::{verify_source, with_record, VerifyOptions, WithStart};
@@ -143,7 +143,7 @@ fn game_of(text: &str) -> Vec<String> {
     struct Positions;
     impl WithStart for Positions {
         type Output = Vec<String>;
-        fn run<G: Notation>(self, start: G, tokens: &[Token]) -> Vec<String> {
+        fn run<G: Reader>(self, start: G, tokens: &[Token]) -> Vec<String> {
             let mut out = vec![ascii::diagram(&start)];
             replay_observed(start, tokens, ReplayOptions::default(), |e| {
                 if let Event::Played { position } = e {

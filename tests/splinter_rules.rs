@@ -10,6 +10,7 @@ use std::collections::HashSet;
 
 use proptest::prelude::*;
 
+use referee::game::Notation;
 use referee::game::{BoardView, Game, Outcome, Recorded};
 use referee::games::splinter::{
     default_block, default_size, Effects, Ending, Illegal, Kind, Piece, Player, Splinter, SplinterMove, Standing,

@@ -8,6 +8,7 @@
 
 use std::collections::HashSet;
 
+use referee::game::Notation;
 use referee::game::{BoardView, Game, Outcome, Recorded};
 use referee::games::vadrantir::{
     Colour, Comparison, Formed, Illegal, Vadrantir, VadrantirMove, VadrantirScore, Written,

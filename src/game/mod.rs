@@ -1,15 +1,17 @@
 //! The vocabulary every game implements, split by job: the engine ([`Game`]), what a game is
-//! ([`About`]), how a position looks ([`view`]), the key a search stores it under ([`key`]), and
+//! ([`About`]), how its moves are written ([`Notation`]), how a position looks ([`view`]), the key a search stores it under ([`key`]), and
 //! the common record format ([`Recorded`]).
 
 use std::fmt;
 
 pub mod about;
 pub mod key;
+pub mod notation;
 pub mod view;
 
 pub use about::{About, Format};
 pub use key::{board_hash, SearchKey};
+pub use notation::Notation;
 pub use view::{BoardView, Figure, Heading, Rank, Sign};
 
 /// How a finished game ended.
@@ -24,17 +26,11 @@ pub struct Outcome {
 }
 
 /// A game written in the common record format (grammar.md, "The common record format"): tag
-/// pairs, numbered movetext, a result token, optional diagrams.
-///
-/// Notation is read in two stages, each with its own error: [`Recorded::parse_move`] checks a
-/// token's syntax alone; [`Recorded::resolve`] places it on the board (cells off the board are
-/// illegal, not a syntax error, since the board's size is the record's).
+/// pairs, numbered movetext (read by the game's [`Notation`]), a result token, optional diagrams.
 ///
 /// A result claimed before the end is searched ([`SearchKey`]), and records are
 /// verified on several threads, their searches waiting for their turn (hence `Send`).
-pub trait Recorded: Game + crate::code::Coded + SearchKey + Send + 'static {
-    /// A move as written, before it meets a position.
-    type Written: Copy + fmt::Debug;
+pub trait Recorded: Notation + crate::code::Coded + SearchKey + Send + 'static {
     /// What the game is: its `title` is its name in the `[Game "..."]` tag.
     const ABOUT: About;
     /// Whose turn it is: an index into [`BoardView::player_names`].
@@ -45,10 +41,6 @@ pub trait Recorded: Game + crate::code::Coded + SearchKey + Send + 'static {
     /// A start position drawn in a setup diagram: `cells` holds one glyph per cell of the board of
     /// `self` (an empty start), in reading order.
     fn with_setup(&self, cells: &[&str]) -> Result<Self, String>;
-    /// Checks a token's syntax: `Err` says what the notation expected.
-    fn parse_move(text: &str) -> Result<Self::Written, String>;
-    /// The move a written token stands for in this position.
-    fn resolve(&self, written: Self::Written) -> Result<Self::Move, Self::Illegal>;
     /// How the game ended; `None` while it is not over.
     fn outcome(&self) -> Option<Outcome>;
     /// Why this start is no game at all (a board too small for the game's default start), if it
@@ -116,8 +108,6 @@ pub trait Game: Clone + BoardView {
     fn is_over(&self) -> bool;
     /// The score where the game stands (marks, groups, pieces), as reports print it.
     fn score(&self) -> Self::Score;
-    /// The move written in the game's notation.
-    fn write_move(&self, m: Self::Move) -> String;
     /// How a picture of this position shows the move `m` (legal here or not, as long as its
     /// cells are on the board).
     fn signs(&self, m: Self::Move) -> Vec<Sign>;

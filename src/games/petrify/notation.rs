@@ -1,8 +1,8 @@
 //! Petrify move tokens: `d4` places a disk, `d4xg7` is the disk on d4 capturing the enemy disk on
 //! g7, `pass`, and `swap` (the pie rule). Reading only checks the syntax; the cells meet the board
-//! in [`Petrify::resolve`](crate::game::Recorded::resolve).
+//! in [`Petrify::resolve`](crate::game::Notation::resolve).
 
-use super::rules::PetrifyMove;
+use super::rules::{Illegal, Petrify, PetrifyMove};
 use crate::geometry::{CellLabel, Geometry};
 
 /// A Petrify move as written, before it meets a position.
@@ -54,6 +54,29 @@ pub fn write(g: Geometry, m: PetrifyMove) -> String {
         PetrifyMove::Capture { from, to } => format!("{}x{}", g.label(from), g.label(to)),
         PetrifyMove::Pass => "pass".to_string(),
         PetrifyMove::Swap => "swap".to_string(),
+    }
+}
+
+impl crate::game::Notation for Petrify {
+    type Written = Written;
+
+    fn parse_move(text: &str) -> Result<Written, String> {
+        parse(text)
+    }
+
+    fn resolve(&self, written: Written) -> Result<PetrifyMove, Illegal> {
+        let g = self.geometry();
+        let cell = |l: CellLabel| g.parse_label(l).ok_or(Illegal::OffBoard { cell: l, size: self.size() });
+        Ok(match written {
+            Written::Place(l) => PetrifyMove::Place(cell(l)?),
+            Written::Capture { from, to } => PetrifyMove::Capture { from: cell(from)?, to: cell(to)? },
+            Written::Pass => PetrifyMove::Pass,
+            Written::Swap => PetrifyMove::Swap,
+        })
+    }
+
+    fn write_move(&self, m: PetrifyMove) -> String {
+        write(self.geometry(), m)
     }
 }
 

@@ -31,7 +31,6 @@
 
 use std::fmt;
 
-use super::notation::{self, Written};
 use crate::game::{BoardView, Game, Outcome, Recorded};
 use crate::game::{Figure, Sign};
 use crate::geometry::{Cell, CellLabel, Geometry};
@@ -882,10 +881,6 @@ impl Game for Petrify {
         PetrifyScore { points }
     }
 
-    fn write_move(&self, m: PetrifyMove) -> String {
-        notation::write(self.geometry(), m)
-    }
-
     fn signs(&self, m: PetrifyMove) -> Vec<Sign> {
         vec![match m {
             PetrifyMove::Place(c) => Sign::Ring(c),
@@ -897,7 +892,6 @@ impl Game for Petrify {
 }
 
 impl Recorded for Petrify {
-    type Written = Written;
     const ABOUT: crate::game::About = super::ABOUT;
 
     fn to_move(&self) -> usize {
@@ -913,21 +907,6 @@ impl Recorded for Petrify {
 
     fn with_setup(&self, cells: &[&str]) -> Result<Petrify, String> {
         self.setup(cells).map_err(|e| e.to_string())
-    }
-
-    fn parse_move(text: &str) -> Result<Written, String> {
-        notation::parse(text)
-    }
-
-    fn resolve(&self, written: Written) -> Result<PetrifyMove, Illegal> {
-        let g = self.geometry();
-        let cell = |l: CellLabel| g.parse_label(l).ok_or(Illegal::OffBoard { cell: l, size: self.size });
-        Ok(match written {
-            Written::Place(l) => PetrifyMove::Place(cell(l)?),
-            Written::Capture { from, to } => PetrifyMove::Capture { from: cell(from)?, to: cell(to)? },
-            Written::Pass => PetrifyMove::Pass,
-            Written::Swap => PetrifyMove::Swap,
-        })
     }
 
     fn points(&self) -> Vec<f64> {

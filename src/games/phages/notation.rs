@@ -1,9 +1,10 @@
 //! Reading Quadraphages / Hexaphages records: the start position a record implies, and what each
 //! movetext token means in the position where it stands.
 
-use super::rules::{Content, Phages, PhagesMove, Phase, Side};
+pub use super::rules::board_name;
+use super::rules::{Content, Illegal, Phages, PhagesMove, Phase, Side};
 use crate::code::Coded;
-use crate::game::{BoardView, Game};
+use crate::game::{BoardView, Game, Notation};
 use crate::games::GameKind;
 use crate::geometry::{Cell, CellLabel, Geometry};
 use crate::record::{Record, Token, TokenKind};
@@ -308,14 +309,6 @@ impl Mentions {
     }
 }
 
-/// The board as messages name it: `9x9 board`, `hex board of side 4`.
-pub fn board_name(g: Geometry) -> String {
-    match g {
-        Geometry::Square { size } => format!("{size}x{size} board"),
-        Geometry::Hex { side } => format!("hex board of side {side}"),
-    }
-}
-
 /// Writes a game as a record in the published notation: title, column header, numbered lines
 /// (one turn of each column's side), the result as a claim, and the final position.
 pub fn write_record(start: &Phages, moves: &[PhagesMove]) -> String {
@@ -412,4 +405,57 @@ pub fn write_layout(start: &Phages, moves: &[PhagesMove], claim: Option<&str>, f
     out.push_str("\nFinal Position:");
     out.push_str(final_diagram);
     out
+}
+
+/// A token of the published notation that stands for a move, before it meets a position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Written {
+    /// `a7a8`: the stone on the first cell moves to the second.
+    Step(CellLabel, CellLabel),
+    /// `----`: a stone stays.
+    Stay,
+    /// An announced number.
+    Number(u8),
+}
+
+/// The moves of the published notation one token at a time, out of any record. A record is read
+/// with its context ([`read`]: which stone a `----` stands for depends on the other tokens of its
+/// phase); alone, a `----` stands for the first stone still to act, in the engine's order.
+impl Notation for Phages {
+    type Written = Written;
+
+    fn parse_move(text: &str) -> Result<Written, String> {
+        match crate::record::token_kind(text) {
+            Some(TokenKind::Step(from, to)) => Ok(Written::Step(from, to)),
+            Some(TokenKind::Stay) => Ok(Written::Stay),
+            Some(TokenKind::Number(n)) => Ok(Written::Number(n)),
+            _ => Err(format!("expected a step such as `a7a8`, `----` or an announced number, not `{text}`")),
+        }
+    }
+
+    fn resolve(&self, written: Written) -> Result<PhagesMove, Illegal> {
+        let g = self.geometry();
+        let cell = |l: CellLabel| g.parse_label(l).ok_or(Illegal::NotACell { cell: l, geometry: g });
+        Ok(match written {
+            Written::Number(n) => PhagesMove::Announce(n),
+            Written::Step(from, to) => PhagesMove::Step { from: cell(from)?, to: cell(to)? },
+            // Out of its phase, or with every stone moved, the stay names the first stone, and
+            // `check` says why it is illegal.
+            Written::Stay => {
+                let stone = match self.phase() {
+                    Phase::Announce => None,
+                    _ => self.stones_to_act().next(),
+                };
+                PhagesMove::Stay { stone: stone.unwrap_or(self.stones(self.to_move())[0]) }
+            }
+        })
+    }
+
+    fn write_move(&self, m: PhagesMove) -> String {
+        match m {
+            PhagesMove::Step { from, to } => format!("{}{}", self.geometry().label(from), self.geometry().label(to)),
+            PhagesMove::Stay { .. } => "----".to_string(),
+            PhagesMove::Announce(n) => n.to_string(),
+        }
+    }
 }

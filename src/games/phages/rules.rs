@@ -109,6 +109,14 @@ pub enum PhagesMove {
     Announce(u8),
 }
 
+/// The board as messages name it: `9x9 board`, `hex board of side 4`.
+pub fn board_name(g: Geometry) -> String {
+    match g {
+        Geometry::Square { size } => format!("{size}x{size} board"),
+        Geometry::Hex { side } => format!("hex board of side {side}"),
+    }
+}
+
 /// Most stones one side may have (the default is two).
 pub const MAX_STONES: usize = 3;
 
@@ -121,6 +129,13 @@ pub enum Illegal {
     OffBoard {
         /// The cell index.
         cell: u16,
+    },
+    /// A label that names no cell of the board.
+    NotACell {
+        /// The label.
+        cell: CellLabel,
+        /// The board.
+        geometry: Geometry,
     },
     /// A number must be announced now (phase b).
     NumberExpected {
@@ -225,6 +240,7 @@ impl fmt::Display for Illegal {
         match self {
             GameOver => write!(f, "the game is over: every stone failed to move in succession"),
             OffBoard { cell } => write!(f, "cell index {cell} is not on the board"),
+            NotACell { cell, geometry } => write!(f, "{cell} is not a cell of the {}", board_name(*geometry)),
             NumberExpected { side } => write!(f, "{side} must announce a number now (phase b)"),
             StoneMoveExpected { side, phase } => {
                 write!(f, "a move of {side}'s stones is expected now (phase {})", phase.letter())
@@ -825,14 +841,6 @@ impl Game for Phages {
     fn score(&self) -> PhagesScore {
         let n = self.per_side as u16;
         PhagesScore { marks: self.marks, stones: [n, n] }
-    }
-
-    fn write_move(&self, m: PhagesMove) -> String {
-        match m {
-            PhagesMove::Step { from, to } => format!("{}{}", self.geo.label(from), self.geo.label(to)),
-            PhagesMove::Stay { .. } => "----".to_string(),
-            PhagesMove::Announce(n) => n.to_string(),
-        }
     }
 
     fn signs(&self, m: PhagesMove) -> Vec<Sign> {

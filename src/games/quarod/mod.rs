@@ -5,7 +5,9 @@ pub mod notation;
 pub mod rules;
 
 pub use notation::{parse, WrittenMove};
-pub use rules::{Colour, Illegal, Piece, Quarod, QuarodMove, QuarodScore, Rod, DEFAULT_SIZE, EMPTY_GLYPH, MIN_SIZE};
+pub use rules::{
+    Action, Colour, Illegal, Piece, Quarod, QuarodMove, QuarodScore, Rod, DEFAULT_SIZE, EMPTY_GLYPH, MIN_SIZE,
+};
 
 /// Quarod in the registry.
 pub const ABOUT: crate::game::About = crate::game::About {

@@ -2,7 +2,7 @@
 //!
 //! `d4e4` is a placement (Black on d4, White on e4, rods towards each other), `d4xe4` a board swap
 //! of the pieces on d4 and e4, `pass` a pass and `swap` the pie swap of sides. Reading is in two
-//! stages: [`parse`] checks the syntax alone; [`Recorded::resolve`] finds the squares on the board.
+//! stages: [`parse`] checks the syntax alone; [`Notation::resolve`](crate::game::Notation::resolve) finds the squares on the board.
 
 use std::fmt;
 
@@ -75,7 +75,6 @@ pub fn parse(text: &str) -> Result<WrittenMove, String> {
 }
 
 impl Recorded for Quarod {
-    type Written = WrittenMove;
     const ABOUT: crate::game::About = super::ABOUT;
 
     fn to_move(&self) -> usize {
@@ -93,6 +92,32 @@ impl Recorded for Quarod {
         Quarod::from_glyphs(self.size(), cells)
     }
 
+    fn points(&self) -> Vec<f64> {
+        crate::game::Game::score(self).points.iter().map(|&p| p as f64).collect()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.result()
+    }
+}
+
+impl Quarod {
+    /// The move as written in the notation, with cell labels.
+    pub fn written(&self, m: QuarodMove) -> WrittenMove {
+        match m {
+            QuarodMove::Place { black, white } => {
+                WrittenMove::Place { black: self.label(black), white: self.label(white) }
+            }
+            QuarodMove::BoardSwap { a, b } => WrittenMove::BoardSwap { a: self.label(a), b: self.label(b) },
+            QuarodMove::Pass => WrittenMove::Pass,
+            QuarodMove::SwapSides => WrittenMove::SwapSides,
+        }
+    }
+}
+
+impl crate::game::Notation for Quarod {
+    type Written = WrittenMove;
+
     fn parse_move(text: &str) -> Result<WrittenMove, String> {
         parse(text)
     }
@@ -108,11 +133,7 @@ impl Recorded for Quarod {
         })
     }
 
-    fn points(&self) -> Vec<f64> {
-        crate::game::Game::score(self).points.iter().map(|&p| p as f64).collect()
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.result()
+    fn write_move(&self, m: QuarodMove) -> String {
+        self.written(m).to_string()
     }
 }

@@ -10,7 +10,6 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
-use super::notation::WrittenMove;
 use crate::game::{BoardView, Game, Outcome};
 use crate::game::{Figure, Heading, Sign};
 use crate::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
@@ -247,7 +246,26 @@ pub enum Illegal {
         /// The colour to move.
         colour: Colour,
         /// A move it could make instead.
-        possible: WrittenMove,
+        possible: Action,
+    },
+}
+
+/// A placement or a board swap, by its squares' labels: what makes a pass illegal.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Action {
+    /// A Black piece on `black` and a White piece on `white`.
+    Place {
+        /// The Black piece's square.
+        black: CellLabel,
+        /// The White piece's square.
+        white: CellLabel,
+    },
+    /// The pieces on `a` and `b` swap squares.
+    BoardSwap {
+        /// One square.
+        a: CellLabel,
+        /// The other.
+        b: CellLabel,
     },
 }
 
@@ -266,13 +284,12 @@ impl fmt::Display for Illegal {
             NotEngaged { cell } => write!(f, "the piece on {cell} is not engaged to any piece"),
             SwapSidesNotNow => write!(f, "a swap of sides is only allowed on White's first turn"),
             MayNotPass { colour, possible } => match possible {
-                WrittenMove::Place { black, white } => {
+                Action::Place { black, white } => {
                     write!(f, "{colour} may not pass: a placement on {black}/{white} is possible")
                 }
-                WrittenMove::BoardSwap { a, b } => {
+                Action::BoardSwap { a, b } => {
                     write!(f, "{colour} may not pass: a board swap of {a} and {b} is possible")
                 }
-                other => write!(f, "{colour} may not pass: `{other}` is possible"),
             },
         }
     }
@@ -469,7 +486,7 @@ impl Quarod {
         }
     }
 
-    fn label(&self, c: Cell) -> CellLabel {
+    pub(crate) fn label(&self, c: Cell) -> CellLabel {
         self.geo.label(c)
     }
 
@@ -571,18 +588,6 @@ impl Quarod {
             ControlFlow::Break(())
         });
         first
-    }
-
-    /// The move as written in the notation, with cell labels.
-    pub fn written(&self, m: QuarodMove) -> WrittenMove {
-        match m {
-            QuarodMove::Place { black, white } => {
-                WrittenMove::Place { black: self.label(black), white: self.label(white) }
-            }
-            QuarodMove::BoardSwap { a, b } => WrittenMove::BoardSwap { a: self.label(a), b: self.label(b) },
-            QuarodMove::Pass => WrittenMove::Pass,
-            QuarodMove::SwapSides => WrittenMove::SwapSides,
-        }
     }
 
     /// How many groups of each size each colour has: `counts[size][colour]`.
@@ -701,8 +706,16 @@ impl Game for Quarod {
             QuarodMove::Place { black, white } => self.check_place(black, white).map(|_| ()),
             QuarodMove::BoardSwap { a, b } => self.check_board_swap(a, b).map(|_| ()),
             QuarodMove::Pass => match self.first_action() {
-                Some(possible) => Err(Illegal::MayNotPass { colour: self.to_move, possible: self.written(possible) }),
-                None => Ok(()),
+                Some(QuarodMove::Place { black, white }) => {
+                    let possible = Action::Place { black: self.label(black), white: self.label(white) };
+                    Err(Illegal::MayNotPass { colour: self.to_move, possible })
+                }
+                Some(QuarodMove::BoardSwap { a, b }) => {
+                    let possible = Action::BoardSwap { a: self.label(a), b: self.label(b) };
+                    Err(Illegal::MayNotPass { colour: self.to_move, possible })
+                }
+                // An action is a placement or a board swap.
+                Some(QuarodMove::Pass | QuarodMove::SwapSides) | None => Ok(()),
             },
             QuarodMove::SwapSides if self.may_swap_sides() => Ok(()),
             QuarodMove::SwapSides => Err(Illegal::SwapSidesNotNow),
@@ -774,10 +787,6 @@ impl Game for Quarod {
             }
         }
         score
-    }
-
-    fn write_move(&self, m: QuarodMove) -> String {
-        self.written(m).to_string()
     }
 
     /// A placement rings both new pieces; a board swap is an arrow each way.

@@ -7,15 +7,15 @@
 //! second `/square` says which of those stays (`d4e5/f7/c3`), and so on, in the order the ties
 //! come. There is no `pass`: a player always has a step to make (see [`super::rules`]).
 //!
-//! Reading is in two stages: [`parse`] checks the syntax alone; [`Recorded::resolve`] finds the
+//! Reading is in two stages: [`parse`] checks the syntax alone; [`Notation::resolve`] finds the
 //! squares on the board, and [`Game::check`] whether the move and its choices are legal.
 //!
-//! [`Recorded::resolve`]: crate::game::Recorded::resolve
+//! [`Notation::resolve`]: crate::game::Notation::resolve
 //! [`Game::check`]: crate::game::Game::check
 
 use std::fmt;
 
-use super::rules::{SplinterMove, MAX_CHOICES};
+use super::rules::{Illegal, Splinter, SplinterMove, MAX_CHOICES};
 use crate::geometry::{CellLabel, Geometry};
 
 /// A move as written, before it meets a board.
@@ -83,6 +83,28 @@ pub fn write(g: Geometry, m: SplinterMove) -> String {
         out.push_str(&format!("/{}", g.label(c)));
     }
     out
+}
+
+impl crate::game::Notation for Splinter {
+    type Written = Written;
+
+    fn parse_move(text: &str) -> Result<Written, String> {
+        parse(text)
+    }
+
+    fn resolve(&self, written: Written) -> Result<SplinterMove, Illegal> {
+        let g = self.geometry();
+        let cell = |l: CellLabel| g.parse_label(l).ok_or(Illegal::OffBoard { cell: l, size: self.size() });
+        let mut m = SplinterMove::step(cell(written.from)?, cell(written.to)?);
+        for (slot, l) in m.keep.iter_mut().zip(written.keep) {
+            *slot = l.map(cell).transpose()?;
+        }
+        Ok(m)
+    }
+
+    fn write_move(&self, m: SplinterMove) -> String {
+        write(self.geometry(), m)
+    }
 }
 
 #[cfg(test)]

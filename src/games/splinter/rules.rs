@@ -79,7 +79,6 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use super::notation::{self, Written};
 use super::start::{block_size, default_block, default_size};
 use crate::game::{BoardView, Game, Outcome, Recorded};
 use crate::game::{Figure, Rank, Sign};
@@ -1895,10 +1894,6 @@ impl Game for Splinter {
         SplinterScore { players }
     }
 
-    fn write_move(&self, m: SplinterMove) -> String {
-        notation::write(self.geometry(), m)
-    }
-
     /// The step, and a ring on each square named to choose the group that stays.
     fn signs(&self, m: SplinterMove) -> Vec<Sign> {
         let mut signs = vec![Sign::Arrow { from: m.from, to: m.to }];
@@ -1908,7 +1903,6 @@ impl Game for Splinter {
 }
 
 impl Recorded for Splinter {
-    type Written = Written;
     const ABOUT: crate::game::About = super::ABOUT;
 
     fn to_move(&self) -> usize {
@@ -1926,20 +1920,6 @@ impl Recorded for Splinter {
 
     fn with_setup(&self, cells: &[&str]) -> Result<Splinter, String> {
         self.setup(cells).map_err(|e| e.to_string())
-    }
-
-    fn parse_move(text: &str) -> Result<Written, String> {
-        notation::parse(text)
-    }
-
-    fn resolve(&self, written: Written) -> Result<SplinterMove, Illegal> {
-        let g = self.geometry();
-        let cell = |l: CellLabel| g.parse_label(l).ok_or(Illegal::OffBoard { cell: l, size: self.size });
-        let mut m = SplinterMove::step(cell(written.from)?, cell(written.to)?);
-        for (slot, l) in m.keep.iter_mut().zip(written.keep) {
-            *slot = l.map(cell).transpose()?;
-        }
-        Ok(m)
     }
 
     fn points(&self) -> Vec<f64> {

@@ -1,8 +1,8 @@
 //! Vadrantir move tokens: a placement is the cell's label (`f6`), and `swap` is the pie rule.
 //! There is no passing, so `pass` is not a move. Reading only checks the syntax; the cell meets
-//! the board in [`Vadrantir::resolve`](crate::game::Recorded::resolve).
+//! the board in [`Vadrantir::resolve`](crate::game::Notation::resolve).
 
-use super::rules::VadrantirMove;
+use super::rules::{Illegal, Vadrantir, VadrantirMove};
 use crate::geometry::{CellLabel, Geometry};
 
 /// A Vadrantir move as written, before it meets a position.
@@ -38,6 +38,27 @@ pub fn write(g: Geometry, m: VadrantirMove) -> String {
     match m {
         VadrantirMove::Place(c) => g.label(c).to_string(),
         VadrantirMove::Swap => "swap".to_string(),
+    }
+}
+
+impl crate::game::Notation for Vadrantir {
+    type Written = Written;
+
+    fn parse_move(text: &str) -> Result<Written, String> {
+        parse(text)
+    }
+
+    fn resolve(&self, written: Written) -> Result<VadrantirMove, Illegal> {
+        Ok(match written {
+            Written::Place(l) => VadrantirMove::Place(
+                self.geometry().parse_label(l).ok_or(Illegal::OffBoard { cell: l, side: self.side() })?,
+            ),
+            Written::Swap => VadrantirMove::Swap,
+        })
+    }
+
+    fn write_move(&self, m: VadrantirMove) -> String {
+        write(self.geometry(), m)
     }
 }
 

@@ -40,7 +40,6 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::sync::OnceLock;
 
-use super::notation::{self, Written};
 use crate::game::{BoardView, Game, Outcome, Recorded};
 use crate::game::{Figure, Sign};
 use crate::geometry::{Cell, CellLabel, Geometry};
@@ -936,10 +935,6 @@ impl Game for Vadrantir {
         VadrantirScore { territory, groups: Comparison::of(&self.group_sizes()) }
     }
 
-    fn write_move(&self, m: VadrantirMove) -> String {
-        notation::write(self.geometry(), m)
-    }
-
     fn signs(&self, m: VadrantirMove) -> Vec<Sign> {
         vec![match m {
             VadrantirMove::Place(c) => Sign::Ring(c),
@@ -949,7 +944,6 @@ impl Game for Vadrantir {
 }
 
 impl Recorded for Vadrantir {
-    type Written = Written;
     const ABOUT: crate::game::About = super::ABOUT;
 
     fn to_move(&self) -> usize {
@@ -965,19 +959,6 @@ impl Recorded for Vadrantir {
 
     fn with_setup(&self, cells: &[&str]) -> Result<Vadrantir, String> {
         self.setup(cells).map_err(|e| e.to_string())
-    }
-
-    fn parse_move(text: &str) -> Result<Written, String> {
-        notation::parse(text)
-    }
-
-    fn resolve(&self, written: Written) -> Result<VadrantirMove, Illegal> {
-        Ok(match written {
-            Written::Place(l) => VadrantirMove::Place(
-                self.geometry().parse_label(l).ok_or(Illegal::OffBoard { cell: l, side: self.side })?,
-            ),
-            Written::Swap => VadrantirMove::Swap,
-        })
     }
 
     fn points(&self) -> Vec<f64> {
