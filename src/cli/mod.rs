@@ -108,16 +108,17 @@ enum Command {
     /// refuted or not), so that it verifies as the input does; comments are not kept.
     #[command(after_help = convert::EXIT_CODES)]
     Convert(convert::ConvertArgs),
-    /// Count the leaves of the move tree below a position given by its code (perft), to check a
-    /// move generator against referee's; --divide counts them per first move.
+    /// Count the leaves of the move tree below a position given by its code (perft).
     ///
-    /// A position counts 1 at depth 0; a finished game has no moves and counts 0 below it. Exit
-    /// code 0, or 2 for a code that describes no position (where it goes wrong is on standard
-    /// error) or a depth past 20.
+    /// To check a move generator against referee's: --divide counts them per first move, written
+    /// as the notation writes it. A position counts 1 at depth 0; a finished game has no moves
+    /// and counts 0 below it. Exit code 0, or 2 for a code that describes no position (where it
+    /// goes wrong is on standard error) or a depth past 20.
     Perft(perft::PerftArgs),
-    /// Print the legal moves of a position given by its code, one a line, as written, in the
-    /// engine's order: the moves perft counts. A finished game prints none (standard error says
-    /// so) and exits 0; a code that describes no position exits 2.
+    /// Print the legal moves of a position given by its code, one a line, as written.
+    ///
+    /// In the engine's order: the moves perft counts. A finished game prints none (standard error
+    /// says so) and exits 0; a code that describes no position exits 2.
     Moves(perft::MovesArgs),
 }
 
