@@ -32,6 +32,7 @@
 //! | [`write`](mod@write) | Games played in code written as records |
 //! | [`random`] | Random legal games |
 //! | [`code`] | Position codes: one position of any game on one line, read back exactly |
+//! | [`perft`] | Perft: the leaves of the move tree below a position, per first move too, for checking move generators |
 //! | [`convert`] | A record in its notation's canonical layout, or as a JSON game document, and back |
 //! | [`picture`] | A record's positions as scenes for the renderers |
 //! | [`render`] | Text diagrams, SVG, PNG, GIF and an HTML replay page |
@@ -202,6 +203,7 @@ pub mod game;
 pub mod games;
 pub mod geometry;
 pub mod moves;
+pub mod perft;
 pub mod picture;
 pub mod random;
 pub mod record;

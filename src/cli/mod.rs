@@ -15,6 +15,7 @@ pub mod file;
 mod generate;
 mod inputs;
 mod out;
+mod perft;
 mod picture;
 mod repair;
 mod show;
@@ -107,6 +108,18 @@ enum Command {
     /// refuted or not), so that it verifies as the input does; comments are not kept.
     #[command(after_help = convert::EXIT_CODES)]
     Convert(convert::ConvertArgs),
+    /// Count the leaves of the move tree below a position given by its code (perft).
+    ///
+    /// To check a move generator against referee's: --divide counts them per first move, written
+    /// as the notation writes it. A position counts 1 at depth 0; a finished game has no moves
+    /// and counts 0 below it. Exit code 0, or 2 for a code that describes no position (where it
+    /// goes wrong is on standard error) or a depth past 20.
+    Perft(perft::PerftArgs),
+    /// Print the legal moves of a position given by its code, one a line, as written.
+    ///
+    /// In the engine's order: the moves perft counts. A finished game prints none (standard error
+    /// says so) and exits 0; a code that describes no position exits 2.
+    Moves(perft::MovesArgs),
 }
 
 #[derive(Args, Debug)]
@@ -274,6 +287,8 @@ pub fn run() -> ExitCode {
         }
         Command::Repair(args) => repair::run(args),
         Command::Convert(args) => convert::run(args),
+        Command::Perft(args) => perft::perft(args),
+        Command::Moves(args) => perft::moves(args),
     }
 }
 
