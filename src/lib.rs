@@ -217,7 +217,7 @@ pub mod verdict;
 pub mod verify;
 pub mod write;
 
-pub use game::{BoardView, Game, Notation, Recorded};
+pub use game::{BoardView, Engine, Game, Notation, Recorded};
 pub use games::GameKind;
 pub use moves::{record_moves, PlayedMove, RecordMoves};
 pub use verdict::{Status, Verdict};

@@ -14,11 +14,12 @@
 //! past 0: a move that ends the game is a leaf at the last depth and a dead end before it, as a
 //! mate in chess perft.
 
-use crate::code::{CodeError, Coded};
-use crate::game::{Game, GameKind, Recorded, WithRecorded};
+use crate::code::CodeError;
+use crate::game::{Engine, Notation, WithGame};
+use crate::games::game_of;
 
 /// The leaves of the move tree `depth` moves below `position` (1 at depth 0).
-pub fn perft<G: Game>(position: &G, depth: u32) -> u64 {
+pub fn perft<G: crate::game::Game>(position: &G, depth: u32) -> u64 {
     match depth {
         0 => 1,
         // The leaves one move below are the moves: counted without playing them.
@@ -38,7 +39,7 @@ pub fn perft<G: Game>(position: &G, depth: u32) -> u64 {
 /// Each move of `position` as written, with the leaves `depth - 1` moves below it: the counts add
 /// up to [`perft`] at `depth`, and the first that differs from another engine's names the move to
 /// look under. Empty at depth 0, where the tree has no moves.
-pub fn divide<G: Game>(position: &G, depth: u32) -> Vec<(String, u64)> {
+pub fn divide<G: Notation>(position: &G, depth: u32) -> Vec<(String, u64)> {
     if depth == 0 {
         return Vec::new();
     }
@@ -55,7 +56,7 @@ pub fn divide<G: Game>(position: &G, depth: u32) -> Vec<(String, u64)> {
 
 /// The moves of `position` as the notation writes them, in the engine's order (the moves
 /// [`perft`] counts; none when the game is over).
-pub fn moves_written<G: Game>(position: &G) -> Vec<String> {
+pub fn moves_written<G: Notation>(position: &G) -> Vec<String> {
     position.distinct_moves().into_iter().map(|m| position.write_move(m)).collect()
 }
 
@@ -65,29 +66,29 @@ pub trait WithPosition {
     /// What `run` gives back.
     type Output;
     /// The work, with `G` the engine of the code's game.
-    fn run<G: Game + Coded>(self, position: G) -> Self::Output;
+    fn run<G: Engine>(self, position: G) -> Self::Output;
 }
 
 /// Reads `code` as a position of the game it names and runs `work` on it; `Err` says where the
-/// code goes wrong. The one place here that goes from a game to its engine type.
+/// code goes wrong.
 pub fn with_position<W: WithPosition>(code: &str, work: W) -> Result<W::Output, CodeError> {
     struct Read<'c, W>(&'c str, W);
-    impl<W: WithPosition> WithRecorded for Read<'_, W> {
+    impl<W: WithPosition> WithGame for Read<'_, W> {
         type Output = Result<W::Output, CodeError>;
-        fn run<G: Recorded>(self) -> Self::Output {
+        fn run<G: Engine>(self) -> Self::Output {
             Ok(self.1.run(G::from_code(self.0)?))
         }
     }
-    match crate::code::game_of(code)? {
-        GameKind::Quadraphages | GameKind::Hexaphages => Ok(work.run(crate::games::phages::Phages::from_code(code)?)),
-        kind => kind.with_recorded(Read(code, work)).expect("the other games are of the common format"),
-    }
+    game_of(code)?.with_game(Read(code, work))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::code::Coded;
+    use crate::game::Game;
     use crate::games::quarod::Quarod;
+    use crate::games::GameKind;
 
     /// Quarod on 2x2, from the rules: a placement is two adjacent empty squares, Black's piece on
     /// the first; 4 adjacent pairs, each in two orders, give 8 first moves. After one, the other
@@ -120,8 +121,8 @@ mod tests {
         struct Count;
         impl WithPosition for Count {
             type Output = (GameKind, u64);
-            fn run<G: Game + Coded>(self, position: G) -> (GameKind, u64) {
-                (position.kind(), perft(&position, 1))
+            fn run<G: Engine>(self, position: G) -> (GameKind, u64) {
+                (GameKind::of(position.about()), perft(&position, 1))
             }
         }
         let (kind, moves) = with_position("quadraphages_2O6/9/8X/9/9/9/X8/9/6O2_xb0f_a7.i3-c1.g9", Count).unwrap();

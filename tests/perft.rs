@@ -10,9 +10,9 @@ mod support;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use referee::code::Coded;
+use referee::game::Engine;
 use referee::perft::{divide, moves_written, perft, with_position, WithPosition};
-use referee::{Game, GameKind};
+use referee::GameKind;
 use support::run;
 
 /// The most positions one depth above a count's leaves for the quick test to check it: the whole
@@ -86,7 +86,7 @@ fn check(entry: &Entry, most: u64) -> Vec<String> {
     struct Counts<'e>(&'e Entry, u64);
     impl WithPosition for Counts<'_> {
         type Output = Vec<String>;
-        fn run<G: Game + Coded>(self, position: G) -> Vec<String> {
+        fn run<G: Engine>(self, position: G) -> Vec<String> {
             let Counts(entry, most) = self;
             let mut wrong = Vec::new();
             if position.code() != entry.code {
@@ -133,7 +133,7 @@ fn every_game_has_a_perft_file_with_a_start_and_a_position_of_a_game() {
         let entries = read(&path);
         assert!(entries.len() >= 3, "{}: a start and positions from games", path.display());
         for e in entries {
-            assert_eq!(referee::code::game_of(&e.code), Ok(game), "{}: a code of another game", e.at);
+            assert_eq!(referee::games::game_of(&e.code), Ok(game), "{}: a code of another game", e.at);
         }
     }
 }
@@ -147,7 +147,7 @@ fn the_moves_counted_are_legal_and_every_other_name_is_one_of_them() {
     struct Moves;
     impl WithPosition for Moves {
         type Output = Vec<String>;
-        fn run<G: Game + Coded>(self, position: G) -> Vec<String> {
+        fn run<G: Engine>(self, position: G) -> Vec<String> {
             let mut wrong = Vec::new();
             let after = |m: G::Move| {
                 let mut next = position.clone();
@@ -190,7 +190,7 @@ fn the_moves_counted_are_legal_and_every_other_name_is_one_of_them() {
         struct Children;
         impl WithPosition for Children {
             type Output = (Vec<String>, usize);
-            fn run<G: Game + Coded>(self, position: G) -> (Vec<String>, usize) {
+            fn run<G: Engine>(self, position: G) -> (Vec<String>, usize) {
                 let mut wrong = Vec::new();
                 let mut named_twice = 0;
                 for m in position.distinct_moves() {
@@ -219,7 +219,7 @@ fn divide_adds_up_to_perft_and_lists_the_moves_written() {
     struct Split;
     impl WithPosition for Split {
         type Output = ();
-        fn run<G: Game + Coded>(self, position: G) {
+        fn run<G: Engine>(self, position: G) {
             let divided = divide(&position, 2);
             assert_eq!(divided.iter().map(|(_, n)| n).sum::<u64>(), perft(&position, 2), "{}", position.code());
             let moves: Vec<String> = divided.into_iter().map(|(m, _)| m).collect();

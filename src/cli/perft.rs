@@ -6,9 +6,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use referee::code::Coded;
+use referee::game::Engine;
 use referee::perft::{self, WithPosition};
-use referee::Game;
 
 use super::out::{note, Out};
 
@@ -43,7 +42,7 @@ pub fn perft(args: PerftArgs) -> ExitCode {
     }
     impl WithPosition for Count {
         type Output = (String, bool);
-        fn run<G: Game + Coded>(self, position: G) -> (String, bool) {
+        fn run<G: Engine>(self, position: G) -> (String, bool) {
             let text = if self.divide {
                 let moves = perft::divide(&position, self.depth);
                 let mut text = String::new();
@@ -67,7 +66,7 @@ pub fn moves(args: MovesArgs) -> ExitCode {
     struct Moves;
     impl WithPosition for Moves {
         type Output = (String, bool);
-        fn run<G: Game + Coded>(self, position: G) -> (String, bool) {
+        fn run<G: Engine>(self, position: G) -> (String, bool) {
             let text = perft::moves_written(&position).into_iter().map(|m| m + "\n").collect();
             (text, position.is_over())
         }

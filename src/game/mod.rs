@@ -113,6 +113,21 @@ pub trait Game: Clone + BoardView {
     fn signs(&self, m: Self::Move) -> Vec<Sign>;
 }
 
+/// Everything referee asks of any game's engine, whatever its record format: play, notation,
+/// position codes, search keys; and `Send`, since records are judged on several threads.
+pub trait Engine: Notation + crate::code::Coded + SearchKey + Send + 'static {}
+
+impl<G: Notation + crate::code::Coded + SearchKey + Send + 'static> Engine for G {}
+
+/// Work to do with the engine of any game, written once for all of them: `GameKind::with_game`
+/// (the registry, `crate::games`) calls `run` with the engine type of the game at hand.
+pub trait WithGame {
+    /// What `run` gives back.
+    type Output;
+    /// The work, with `G` the engine of the game at hand.
+    fn run<G: Engine>(self) -> Self::Output;
+}
+
 /// Work to do with the engine of a game in the common record format, written once for all of
 /// them: `GameKind::with_recorded` (the registry, `crate::games`) calls `run` with the engine type of the game at hand.
 pub trait WithRecorded {

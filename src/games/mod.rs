@@ -10,11 +10,11 @@ pub mod vadrantir;
 
 use std::fmt;
 
-use crate::code::{CodeError, Coded};
-use crate::game::{About, Recorded, WithRecorded};
+use crate::code::CodeError;
+use crate::game::{About, Engine, WithGame, WithRecorded};
 
 /// Makes [`GameKind`] from one line per game: `Variant => engine type, its About, format;` where
-/// the format is `common` (the engine is [`Recorded`]) or `published`.
+/// the format is `common` (the engine is [`Recorded`](crate::game::Recorded)) or `published`.
 macro_rules! registry {
     ($($(#[$doc:meta])* $variant:ident => $engine:ty, $about:expr, $format:ident;)*) => {
         /// The games referee knows.
@@ -31,6 +31,13 @@ macro_rules! registry {
             pub fn about(self) -> &'static About {
                 match self {
                     $(GameKind::$variant => &$about,)*
+                }
+            }
+
+            /// Runs `work` with this game's engine.
+            pub fn with_game<W: WithGame>(self, work: W) -> W::Output {
+                match self {
+                    $(GameKind::$variant => work.run::<$engine>(),)*
                 }
             }
 
@@ -109,12 +116,11 @@ pub fn game_of(code: &str) -> Result<GameKind, CodeError> {
 /// writes that position (the same text for every code referee wrote).
 pub fn rewrite(code: &str) -> Result<String, CodeError> {
     struct Rewrite<'c>(&'c str);
-    impl WithRecorded for Rewrite<'_> {
+    impl WithGame for Rewrite<'_> {
         type Output = Result<String, CodeError>;
-        fn run<G: Recorded>(self) -> Self::Output {
+        fn run<G: Engine>(self) -> Self::Output {
             G::from_code(self.0).map(|p| p.code())
         }
     }
-    let kind = game_of(code)?;
-    kind.with_recorded(Rewrite(code)).unwrap_or_else(|| phages::Phages::from_code(code).map(|p| p.code()))
+    game_of(code)?.with_game(Rewrite(code))
 }
