@@ -168,7 +168,7 @@ fn document_of(src: &str, found: &Found, options: VerifyOptions) -> Result<GameD
     let unexpected = |message: String| ConvertError::Document { ply: None, message };
     match found {
         Found::Published(r) => {
-            let start = verify::phages_start(r, options).map_err(|p| unexpected(p.message))?;
+            let start = crate::judge::phages_start(r, options).map_err(|p| unexpected(p.message))?;
             published_document(r, start)
         }
         Found::Common(r) => {
@@ -179,12 +179,12 @@ fn document_of(src: &str, found: &Found, options: VerifyOptions) -> Result<GameD
             impl WithRecorded for Work<'_, '_, '_> {
                 type Output = Result<GameDocument, ConvertError>;
                 fn run<G: Recorded>(self) -> Self::Output {
-                    let start = verify::common_start::<G>(self.src, self.record)
+                    let start = crate::judge::common_start::<G>(self.src, self.record)
                         .map_err(|p| ConvertError::Document { ply: None, message: p.message })?;
                     common_document(self.record, start)
                 }
             }
-            let kind = verify::common_kind(src, r, options.game).map_err(|p| unexpected(p.message))?;
+            let kind = crate::judge::common_kind(src, r, options.game).map_err(|p| unexpected(p.message))?;
             kind.with_recorded(Work { src, record: r })
                 .unwrap_or_else(|| Err(unexpected(format!("{kind} records are not written in the common format"))))
         }

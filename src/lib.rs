@@ -202,6 +202,7 @@ pub mod fuzz_bodies;
 pub mod game;
 pub mod games;
 pub mod geometry;
+pub mod judge;
 pub mod moves;
 pub mod perft;
 pub mod picture;

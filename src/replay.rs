@@ -1,6 +1,6 @@
 //! Record + engine -> what happened: the first illegal move, or (lenient) every one.
 
-use crate::game::{Game, Notation};
+use crate::game::{Game, Notation, Recorded};
 use crate::record::{Span, Token};
 use crate::render::ascii;
 
@@ -46,6 +46,26 @@ pub trait Reader: Notation + crate::code::Coded {
     }
 }
 
+/// Every game in the common record format reads its tokens the same way: syntax, then position.
+impl<G: Recorded> Reader for G {
+    fn read(&self, tokens: &[Token], i: usize) -> Reading<Self::Move> {
+        match G::parse_move(tokens[i].text) {
+            Err(message) => Reading::Problem { message, apply: None },
+            Ok(written) => match self.resolve(written) {
+                Ok(m) => Reading::Move(m),
+                Err(why) => Reading::Problem { message: why.to_string(), apply: None },
+            },
+        }
+    }
+
+    fn mover(&self) -> usize {
+        self.to_move()
+    }
+}
+
+/// Most legal moves a problem lists; the count says how many there were.
+pub const LEGAL_LISTED: usize = 32;
+
 /// An illegal move: where, why, what was legal instead, and the board at that moment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
@@ -56,7 +76,7 @@ pub struct Violation {
     /// Why the move is illegal, in the game's words.
     pub message: String,
     /// The legal moves at that point, written in the notation: the first
-    /// [`LEGAL_LISTED`](crate::verdict::LEGAL_LISTED) distinct ones.
+    /// [`LEGAL_LISTED`] distinct ones.
     pub legal: Vec<String>,
     /// How many distinct legal moves there were.
     pub legal_count: u32,
@@ -389,7 +409,7 @@ fn furthest<G: Game>(alive: &[Alive<G>]) -> usize {
     alive.iter().position(|a| a.moves == most).unwrap_or(0)
 }
 
-/// The first [`LEGAL_LISTED`](crate::verdict::LEGAL_LISTED) distinct legal moves as written, and
+/// The first [`LEGAL_LISTED`] distinct legal moves as written, and
 /// how many distinct ones there are: each move once ([`Game::distinct_moves`]), and two moves
 /// written alike (Quarod's swap both ways) once.
 fn written_legal_moves<G: Notation>(position: &G) -> (Vec<String>, u32) {
@@ -397,7 +417,7 @@ fn written_legal_moves<G: Notation>(position: &G) -> (Vec<String>, u32) {
     let mut listed = Vec::new();
     for m in position.distinct_moves() {
         let w = position.write_move(m);
-        if seen.insert(w.clone()) && listed.len() < crate::verdict::LEGAL_LISTED {
+        if seen.insert(w.clone()) && listed.len() < LEGAL_LISTED {
             listed.push(w);
         }
     }

@@ -50,7 +50,7 @@ pub struct Problem {
     pub token: String,
     /// What is wrong, in the game's words.
     pub message: String,
-    /// Legal moves at that point, in the notation: the first [`LEGAL_LISTED`] of them.
+    /// Legal moves at that point, in the notation: the first [`LEGAL_LISTED`](crate::replay::LEGAL_LISTED) of them.
     pub legal: Vec<String>,
     /// How many distinct legal moves there were in all.
     pub legal_count: u32,
@@ -58,9 +58,6 @@ pub struct Problem {
     /// `None` for other problems.
     pub board: Option<String>,
 }
-
-/// Most legal moves a problem lists; the count says how many there were.
-pub const LEGAL_LISTED: usize = 32;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -215,7 +212,7 @@ pub struct Verdict {
     /// A few legal moves in place of the first illegal move, each with how far the rest of the
     /// record replays with it (see [`crate::repair::alternatives`]); reports give them with that
     /// problem.
-    pub alternatives: Vec<crate::repair::Alternative>,
+    pub alternatives: Vec<Alternative>,
 }
 
 /// Checks a final-position diagram, one glyph per cell, against the position the replay reached.
@@ -258,4 +255,27 @@ impl Verdict {
             alternatives: Vec::new(),
         }
     }
+}
+
+/// A legal move in place of an illegal one, and how far the rest of the record replays with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alternative {
+    /// The legal move, as the notation writes it.
+    pub text: String,
+    /// How far the rest of the record replays after it.
+    pub reach: Reach,
+}
+
+/// How far the rest of a record replays after an alternative move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// The rest replays to the end with no violation.
+    End,
+    /// The rest replays up to this token, which is illegal.
+    StopsAt {
+        /// Where the illegal token is in the text.
+        span: Span,
+        /// The token as written.
+        token: String,
+    },
 }

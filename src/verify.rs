@@ -1,92 +1,16 @@
 //! From a file's text to one [`Verdict`] per record.
 
-use crate::game::{BoardView, Game, Recorded, WithRecorded};
-use crate::games::phages::{self, Phages};
+use crate::game::{Game, Recorded, WithRecorded};
+use crate::games::phages;
 use crate::games::GameKind;
-use crate::record::common::{CommonRecord, TextDiagram};
+use crate::judge::{common_kind, finish_record, judge_recorded, phages_start, problem, status_of, syntax_problem};
+pub use crate::judge::{common_start, replay_record, PendingSearch, Prepared, VerifyOptions, DEFAULT_SEARCH_LIMIT};
+use crate::record::common::CommonRecord;
 use crate::record::{self, Found, Record, TokenKind};
 use crate::render::ascii;
-use crate::replay::{replay, Reader, Reading, Replay, ReplayOptions};
-use crate::search::{SearchBudget, DEFAULT_SEARCH_BYTES};
-use crate::verdict::{
-    compare_final_position, ClaimCheck, ClaimKind, ClaimStatus, Problem, ProblemKind, Status, Unchecked, Verdict,
-};
-
-/// How to verify.
-#[derive(Clone, Copy, Debug)]
-pub struct VerifyOptions {
-    /// Replay past illegal moves where the move can still be played as written, listing all of them
-    /// (at most [`MAX_VIOLATIONS`](crate::replay::MAX_VIOLATIONS)), rather than stopping at the first.
-    pub lenient: bool,
-    /// The game to read records as, overriding what their text suggests.
-    pub game: Option<GameKind>,
-    /// Most positions searched to judge a claim made before the game is over.
-    pub search_limit: usize,
-    /// Most bytes one such search may hold, whatever `search_limit` says.
-    pub search_bytes: usize,
-}
-
-impl Default for VerifyOptions {
-    fn default() -> Self {
-        VerifyOptions {
-            lenient: false,
-            game: None,
-            search_limit: DEFAULT_SEARCH_LIMIT,
-            search_bytes: DEFAULT_SEARCH_BYTES,
-        }
-    }
-}
-
-impl VerifyOptions {
-    /// What the searches of one file may spend: `search_limit` positions a claim, four times that
-    /// in all, `search_bytes` a search.
-    pub fn file_budget(&self) -> SearchBudget {
-        SearchBudget::for_file(self.search_limit, self.search_bytes)
-    }
-}
-
-/// Enough for real endgames (thousands of positions) while a hopeless search stops in about a
-/// second (README, "Claims before the end", has the figures per game).
-pub const DEFAULT_SEARCH_LIMIT: usize = 250_000;
-
-impl Reader for Phages {
-    fn read(&self, tokens: &[record::Token], i: usize) -> Reading<Self::Move> {
-        phages::notation::read(self, tokens, i)
-    }
-
-    fn mover(&self) -> usize {
-        self.to_move().index()
-    }
-
-    fn other_readings(&self, tokens: &[record::Token], i: usize) -> Vec<Self::Move> {
-        phages::notation::other_stays(self, tokens, i)
-    }
-
-    fn readings_may_differ(&self) -> bool {
-        self.stones_per_side() > 2
-    }
-
-    fn same_position(&self, other: &Self) -> bool {
-        self == other
-    }
-}
-
-/// Every game in the common record format reads its tokens the same way: syntax, then position.
-impl<G: Recorded> Reader for G {
-    fn read(&self, tokens: &[record::Token], i: usize) -> Reading<Self::Move> {
-        match G::parse_move(tokens[i].text) {
-            Err(message) => Reading::Problem { message, apply: None },
-            Ok(written) => match self.resolve(written) {
-                Ok(m) => Reading::Move(m),
-                Err(why) => Reading::Problem { message: why.to_string(), apply: None },
-            },
-        }
-    }
-
-    fn mover(&self) -> usize {
-        self.to_move()
-    }
-}
+use crate::replay::{replay, Reader, Replay, ReplayOptions};
+use crate::search::SearchBudget;
+use crate::verdict::{Problem, ProblemKind, Verdict};
 
 /// Verifies every record in `src`, of either notation, in file order.
 pub fn verify_source(src: &str, options: VerifyOptions) -> Vec<Verdict> {
@@ -97,10 +21,6 @@ pub fn verify_source(src: &str, options: VerifyOptions) -> Vec<Verdict> {
 pub fn verify_records(src: &str, options: VerifyOptions) -> impl Iterator<Item = Verdict> + '_ {
     let mut budget = options.file_budget();
     record::read(src, options.game).map(move |found| prepare(src, &found, options).finish(&mut budget))
-}
-
-fn problem(kind: ProblemKind, span: record::Span, token: &str, message: String) -> Problem {
-    Problem { kind, span, token: token.to_string(), message, legal: Vec::new(), legal_count: 0, board: None }
 }
 
 /// The stone tokens written per phase on a full line, when the movetext shows it.
@@ -117,121 +37,6 @@ fn stones_written_per_phase(r: &Record) -> Option<usize> {
     });
     let first = counts.next()?;
     counts.all(|c| c == first).then_some(first)
-}
-
-/// The start position and replay of a record, as far as `max_moves` (for diagrams).
-pub fn replay_record(
-    r: &Record,
-    options: VerifyOptions,
-    max_moves: Option<usize>,
-) -> Result<(Phages, Replay<Phages>), Problem> {
-    if let Some(e) = r.syntax_errors.first() {
-        return Err(problem(ProblemKind::Syntax, e.span.clone(), "", e.message.clone()));
-    }
-    let start = phages_start(r, options)?;
-    let rep = replay(start.clone(), &r.tokens, ReplayOptions { lenient: options.lenient, max_moves });
-    Ok((start, rep))
-}
-
-/// The start of a record in the published notation: a fault of its own start diagram is a
-/// syntax error; a board with no known start cannot be judged.
-pub(crate) fn phages_start(r: &Record, options: VerifyOptions) -> Result<Phages, Problem> {
-    phages::notation::setup(r, options.game).map_err(|p| {
-        let kind = if p.in_diagram { ProblemKind::Syntax } else { ProblemKind::Undecided };
-        problem(kind, p.span, "", p.message)
-    })
-}
-
-/// A record's status: its worst problem.
-fn status_of(problems: &[Problem]) -> Status {
-    let has = |kind| problems.iter().any(|p| p.kind == kind);
-    if has(ProblemKind::Syntax) {
-        Status::SyntaxError
-    } else if has(ProblemKind::Undecided) {
-        Status::Undecided
-    } else if has(ProblemKind::Illegal) {
-        Status::Illegal
-    } else if problems.is_empty() {
-        Status::Valid
-    } else {
-        Status::Refuted
-    }
-}
-
-/// A record's verdict as far as it can be taken on its own: all of it, or all but its claims,
-/// which draw on the search budget its file shares and so are judged in file order.
-pub enum Prepared<'r, 'a> {
-    /// The verdict is whole.
-    Done(Verdict),
-    /// A published record: its claims are still to judge.
-    Claims {
-        /// The verdict without its claims.
-        verdict: Verdict,
-        /// The record the claims are in.
-        record: &'r Record<'a>,
-        /// The replay the claims are judged against.
-        replay: Box<Replay<Phages>>,
-    },
-    /// A common-format record: its claimed result is still to search.
-    Search {
-        /// The verdict without its claimed result.
-        verdict: Verdict,
-        /// The search that judges it.
-        pending: PendingSearch,
-    },
-}
-
-impl Prepared<'_, '_> {
-    /// The verdict, its claims judged with the file's `budget`.
-    pub fn finish(self, budget: &mut SearchBudget) -> Verdict {
-        match self {
-            Prepared::Done(v) => v,
-            Prepared::Claims { mut verdict, record, replay } => {
-                finish_record(&mut verdict, record, &replay, budget);
-                verdict
-            }
-            Prepared::Search { mut verdict, pending } => {
-                pending.judge(&mut verdict, budget);
-                verdict
-            }
-        }
-    }
-}
-
-/// A result claimed before a common-format game is over, with the position where the record stops,
-/// waiting for its search.
-pub struct PendingSearch(Box<dyn JudgeLater>);
-
-impl PendingSearch {
-    /// Searches now, with `budget`, and settles the claim in `v`.
-    pub fn judge(self, v: &mut Verdict, budget: &mut SearchBudget) {
-        self.0.judge(v, budget);
-    }
-}
-
-trait JudgeLater: Send {
-    /// Searches, and settles the claim and what follows from it in `v`.
-    fn judge(self: Box<Self>, v: &mut Verdict, budget: &mut SearchBudget);
-}
-
-struct PendingClaim<G> {
-    position: G,
-    /// The claim's place in the verdict's claims.
-    claim: usize,
-    winner: Option<u8>,
-}
-
-impl<G: Recorded> JudgeLater for PendingClaim<G> {
-    fn judge(self: Box<Self>, v: &mut Verdict, budget: &mut SearchBudget) {
-        let (status, detail) = crate::search::claims::judge(&self.position, self.winner, budget);
-        let claim = &mut v.claims[self.claim];
-        // A lenient replay's claim holds or fails as replayed: its detail says so again.
-        let past = claim.violations_accepted;
-        *claim = ClaimCheck { status, detail, violations_accepted: 0, ..claim.clone() }.as_replayed(past);
-        v.problems.extend(refuted_claims(std::slice::from_ref(claim)));
-        v.problems.sort_by_key(|p| p.span.start);
-        v.status = status_of(&v.problems);
-    }
 }
 
 /// Verifies a record found in `src` as far as it can be taken on its own (see [`Prepared`]).
@@ -304,26 +109,6 @@ fn prepare_record<'r, 'a>(src: &str, r: &'r Record<'a>, options: VerifyOptions) 
     Prepared::Claims { verdict: v, record: r, replay: Box::new(rep) }
 }
 
-/// Judges a replayed published record's claims, and what follows from them.
-fn finish_record(v: &mut Verdict, r: &Record, rep: &Replay<Phages>, budget: &mut SearchBudget) {
-    v.claims = phages::claims::check(r, &r.tokens, rep, budget);
-    v.problems.extend(refuted_claims(&v.claims));
-    v.status = status_of(&v.problems);
-    let score = rep.position.score();
-    v.moves = rep.moves;
-    v.notes.extend(phages::claims::readings_note(rep));
-    // Over only when every reading of the record ends the game (RULINGS 5b).
-    v.game_over = rep.position.is_over() && rep.readings.iter().all(Game::is_over);
-    v.score_text = Some(score.to_string());
-    v.position = Some(crate::code::Coded::code(&rep.position));
-    let sides = [phages::Side::X, phages::Side::O];
-    v.score = sides.iter().map(|&s| (s.to_string(), score.count(s, false) as f64)).collect();
-    v.score_with_stones = Some(sides.iter().map(|&s| (s.to_string(), score.count(s, true) as f64)).collect());
-    if v.game_over {
-        v.winner = score.winner().map(|s| s.to_string());
-    }
-}
-
 fn cap_note<G>(rep: &Replay<G>) -> Option<String> {
     (rep.violations.len() >= crate::replay::MAX_VIOLATIONS && rep.stopped_at.is_some())
         .then(|| format!("lenient replay stopped after {} illegal moves", crate::replay::MAX_VIOLATIONS))
@@ -332,7 +117,7 @@ fn cap_note<G>(rep: &Replay<G>) -> Option<String> {
 /// Gives the first illegal move its legal alternatives, each with how far the rest of the record
 /// replays with it: a few replays, for illegal records only (which alone make the `start` again,
 /// so that a valid record costs nothing more).
-fn with_alternatives<G: crate::repair::Repairable>(
+fn with_alternatives<G: crate::repair::search::Repairable>(
     v: &mut Verdict,
     start: impl FnOnce() -> Option<G>,
     tokens: &[record::Token],
@@ -349,7 +134,7 @@ fn with_alternatives<G: crate::repair::Repairable>(
         (true, _) => replay(start.clone(), tokens, ReplayOptions::default()).stopped_at,
     };
     if let Some(i) = at {
-        v.alternatives = crate::repair::alternatives(&start, tokens, i);
+        v.alternatives = crate::repair::search::alternatives(&start, tokens, i);
     }
 }
 
@@ -364,47 +149,6 @@ fn illegal_move(viol: &mut crate::replay::Violation) -> Problem {
         legal_count: viol.legal_count,
         board: viol.board.take(),
     }
-}
-
-/// A refuted claim is a problem of the record: it states something false.
-fn refuted_claims(claims: &[ClaimCheck]) -> Vec<Problem> {
-    claims
-        .iter()
-        .filter(|c| c.status == ClaimStatus::Refuted)
-        .map(|c| {
-            let what = match c.kind {
-                ClaimKind::Result => "the claimed result does not hold",
-                ClaimKind::FinalPosition => "the final-position diagram does not match the replay",
-            };
-            problem(ProblemKind::Claim, c.span.clone(), &c.text, format!("{what}: {}", c.detail))
-        })
-        .collect()
-}
-
-/// The game a common-format record is of: `--game`, else its `[Game]` tag.
-pub(crate) fn common_kind(src: &str, r: &CommonRecord, forced: Option<GameKind>) -> Result<GameKind, Problem> {
-    if let Some(kind) = forced {
-        return Ok(kind);
-    }
-    let Some(tag) = r.tag("Game") else {
-        let at = r.tags.first().map_or(r.span.start..r.span.start, |t| t.span.clone());
-        return Err(problem(
-            ProblemKind::Syntax,
-            at.clone(),
-            &src[at],
-            "the record has no [Game \"...\"] tag: add one, such as [Game \"Quarod\"], or name the game with --game"
-                .into(),
-        ));
-    };
-    GameKind::from_name(tag.value).ok_or_else(|| {
-        let known = GameKind::ALL.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ");
-        problem(
-            ProblemKind::Syntax,
-            tag.value_span.clone(),
-            &src[tag.value_span.clone()],
-            format!("unknown game `{}`: referee knows {known}", tag.value),
-        )
-    })
 }
 
 /// A common-format record verified, all but a claimed result that needs a search.
@@ -463,118 +207,6 @@ fn prepare_common<'r, 'a>(src: &str, r: &CommonRecord, options: VerifyOptions) -
     }
 }
 
-fn syntax_problem(src: &str, e: &record::SyntaxError) -> Problem {
-    problem(ProblemKind::Syntax, e.span.clone(), &src[e.span.clone()], e.message.clone())
-}
-
-/// A tag's value as a number, or a syntax problem at the value; `too_large` says why a number past
-/// 255 can be none (the game then says which numbers it takes).
-fn number_tag(src: &str, r: &CommonRecord, name: &str, too_large: &str) -> Result<Option<u8>, Problem> {
-    let Some(t) = r.tag(name) else { return Ok(None) };
-    let value = t.value.trim();
-    let message = match crate::code::read_number(value, u64::from(u8::MAX)) {
-        // At most 255.
-        Ok(n) => return Ok(Some(n as u8)),
-        Err(crate::code::NumberError::NotDigits) => format!("the {name} tag must be a whole number, not `{}`", t.value),
-        Err(crate::code::NumberError::TooLarge) => {
-            format!("the {name} tag is {}: {too_large}", crate::code::shown_number(value))
-        }
-    };
-    Err(problem(ProblemKind::Syntax, t.value_span.clone(), &src[t.value_span.clone()], message))
-}
-
-/// The start position of a common-format record: its `[Position]` tag, else its size and players
-/// tags and its setup diagram.
-pub fn common_start<G: Recorded>(src: &str, r: &CommonRecord) -> Result<G, Problem> {
-    let size = number_tag(src, r, "Size", "no board is that large")?;
-    let players = number_tag(src, r, "Players", "no game has that many players")?;
-    if let Some(tag) = r.tag("Position") {
-        return coded_start(src, r, tag, size, players);
-    }
-    let at = r
-        .tag("Size")
-        .or(r.tag("Players"))
-        .or(r.tag("Game"))
-        .map_or(r.span.start..r.span.start, |t| t.value_span.clone());
-    let empty = G::start(size, players).map_err(|m| problem(ProblemKind::Syntax, at.clone(), &src[at], m))?;
-    match &r.setup {
-        None => Ok(empty),
-        Some(d) => {
-            let glyphs = d.glyphs();
-            empty.with_setup(&glyphs).map_err(|m| problem(ProblemKind::Syntax, d.span.clone(), "", m))
-        }
-    }
-}
-
-/// The start position a `[Position "CODE"]` tag gives (grammar.md, "Position codes"). The code
-/// must be of the record's game and agree with its `[Size]` and `[Players]` tags and with its setup
-/// diagram, if it has them: a record that says two things about its start says nothing sure.
-fn coded_start<G: Recorded>(
-    src: &str,
-    r: &CommonRecord,
-    tag: &record::common::Tag,
-    size: Option<u8>,
-    players: Option<u8>,
-) -> Result<G, Problem> {
-    // Spaces around the code inside the quotes are no part of it.
-    let raw = &src[tag.value_span.clone()];
-    let code = raw.trim();
-    let begin = tag.value_span.start + (raw.len() - raw.trim_start().len());
-    let value = begin..begin + code.len();
-    let whole = |message: String| problem(ProblemKind::Syntax, value.clone(), code, message);
-    if let (Ok(of), Some(game)) = (crate::games::game_of(code), GameKind::from_name(G::ABOUT.title)) {
-        if of != game {
-            return Err(whole(format!("this position code is of {of}, but the record is of {game}")));
-        }
-    }
-    let start = crate::games::game_of(code).and_then(|_| G::from_code(code)).map_err(|e| {
-        let at = (value.start + e.at).min(value.end);
-        let end = src[at..value.end].chars().next().map_or(at, |c| at + c.len_utf8());
-        problem(ProblemKind::Syntax, at..end, &src[at..end], e.message)
-    })?;
-    let tag_fault = |name: &str, message: String| {
-        let at = r.tag(name).map_or(value.clone(), |t| t.value_span.clone());
-        problem(ProblemKind::Syntax, at.clone(), &src[at], message)
-    };
-    let g = start.geometry();
-    if let Some(size) = size.filter(|&s| s != g.size()) {
-        let board = match g {
-            crate::geometry::Geometry::Square { size: n } => format!("a {n}x{n} board"),
-            crate::geometry::Geometry::Hex { side } => format!("a hex board of side {side}"),
-        };
-        return Err(tag_fault("Size", format!("the [Size] tag says {size}, but the [Position] code draws {board}")));
-    }
-    let count = start.player_names().len();
-    if let Some(players) = players.filter(|&p| p as usize != count) {
-        return Err(tag_fault(
-            "Players",
-            format!("the [Players] tag says {players}, but the [Position] code is of a game of {count} players"),
-        ));
-    }
-    if let Some(d) = &r.setup {
-        let glyphs = d.glyphs();
-        let drawn: Vec<&str> = g.cells().map(|c| start.glyph(c)).collect();
-        let differ: Vec<String> = g
-            .cells()
-            .zip(&glyphs)
-            .zip(&drawn)
-            .filter(|((_, a), b)| a != b)
-            .map(|((c, a), b)| format!("{} shows {a}, the code has {b}", g.label(c)))
-            .collect();
-        if glyphs.len() != drawn.len() || !differ.is_empty() {
-            let how = if glyphs.len() != drawn.len() {
-                format!("the diagram has {} cells, the code's board {}", glyphs.len(), drawn.len())
-            } else {
-                let shown = differ.iter().take(6).cloned().collect::<Vec<_>>().join("; ");
-                format!("{} cells differ: {shown}", differ.len())
-            };
-            let message = format!("the setup diagram does not match the [Position] code: {how}");
-            return Err(problem(ProblemKind::Syntax, d.span.clone(), "", message));
-        }
-    }
-    Ok(start)
-}
-
 /// Verifies a common-format record of game `G` into `v`; a result claimed before the game is over
 /// is left to search later, in file order, and returned as pending.
 fn verify_recorded<G: Recorded>(
@@ -618,118 +250,6 @@ fn verify_recorded<G: Recorded>(
     with_alternatives(v, || common_start::<G>(src, r).ok(), &r.tokens, &rep, options);
     v.notes.extend(cap_note(&rep));
     judge_recorded(r, &rep, v)
-}
-
-/// Judges the claims of a replayed common-format record (its result, its final diagram) and
-/// gives the verdict its score; a result claimed before the game is over comes back as a search
-/// still to make. `repair` judges a repaired replay with it too.
-pub(crate) fn judge_recorded<G: Recorded>(r: &CommonRecord, rep: &Replay<G>, v: &mut Verdict) -> Option<PendingSearch> {
-    let gap = rep.incomplete();
-    let accepted = rep.violations_accepted();
-    let position = &rep.position;
-    let names = position.player_names();
-    let outcome = position.outcome();
-    // The result: the movetext's result token, else the Result tag.
-    let token = r.tokens.iter().find(|t| t.kind.is_claim()).map(|t| (t.kind, t.span.clone(), t.text.to_string()));
-    let tag =
-        r.tag("Result").map(|t| (record::common::result_kind(t.value), t.value_span.clone(), t.value.to_string()));
-    if let (Some((a, _, at)), Some((Some(b), span, bt))) = (&token, &tag) {
-        if *a != *b {
-            v.problems.push(problem(
-                ProblemKind::Claim,
-                span.clone(),
-                bt,
-                format!("the Result tag says {bt} but the movetext ends with {at}"),
-            ));
-        }
-    }
-    let claimed = token.map(|(k, s, t)| (Some(k), s, t)).or(tag);
-    let mut pending = None;
-    if let Some((kind, span, text)) = claimed {
-        // The violations past which the claim was judged: none unless judged against the replay.
-        let mut past = 0;
-        let (status, detail) = match kind {
-            None => (ClaimStatus::Refuted, format!("`{text}` is not a result: {}", record::common::RESULT_SYNTAX)),
-            Some(TokenKind::Result { winner: None, players: 0 }) => {
-                (ClaimStatus::Unchecked(Unchecked::NoResult), "the record claims no result (`*`)".to_string())
-            }
-            Some(TokenKind::Result { players, .. }) if players as usize != names.len() => (
-                ClaimStatus::Refuted,
-                format!("`{text}` has {players} places but the game has {} players", names.len()),
-            ),
-            Some(TokenKind::Result { winner, .. }) => {
-                past = accepted;
-                match (&gap, &outcome) {
-                    (Some(g), _) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g.clone()),
-                    // Settled at once where the rules say so, else searched later, in file order,
-                    // since the file's searches share one budget.
-                    (None, None) => crate::search::claims::settled(position, winner).unwrap_or_else(|| {
-                        pending = Some(PendingClaim { position: position.clone(), claim: v.claims.len(), winner });
-                        (
-                            ClaimStatus::Unchecked(Unchecked::NotSearched),
-                            "the record stops before the game is over; its continuations are still to search"
-                                .to_string(),
-                        )
-                    }),
-                    (None, Some(o)) => {
-                        let said = winner.map_or("nobody wins".to_string(), |w| format!("{} wins", names[w as usize]));
-                        let real = describe_outcome(names, o);
-                        if o.winner == winner.map(usize::from) {
-                            (ClaimStatus::Confirmed, format!("the game is over: {real}"))
-                        } else {
-                            (ClaimStatus::Refuted, format!("the record says {said}, but the game is over: {real}"))
-                        }
-                    }
-                }
-            }
-            Some(_) => (ClaimStatus::Unchecked(Unchecked::NotSearched), String::new()),
-        };
-        let claim = ClaimCheck { kind: ClaimKind::Result, span, text, status, detail, violations_accepted: 0 };
-        v.claims.push(claim.as_replayed(past));
-    }
-    if let Some(d) = &r.final_position {
-        let (status, detail) = match &gap {
-            Some(g) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g.clone()),
-            None => compare_diagram(position, d),
-        };
-        v.claims.push(ClaimCheck::final_position(d.span.clone(), (status, detail), accepted));
-    }
-    v.problems.extend(refuted_claims(&v.claims));
-    v.moves = rep.moves;
-    v.game_over = position.is_over();
-    v.score_text = Some(match &outcome {
-        Some(o) => describe_outcome(names, o),
-        None => position.score().to_string(),
-    });
-    v.position = Some(position.code());
-    let points = outcome.as_ref().map_or_else(|| position.points(), |o| o.points.clone());
-    v.score = names.iter().map(|n| n.to_string()).zip(points).collect();
-    v.winner = outcome.as_ref().and_then(|o| o.winner).map(|w| names[w].to_string());
-    pending.map(|p| PendingSearch(Box::new(p)))
-}
-
-/// `Blue wins 20-16: ...` in the game's words.
-fn describe_outcome(names: &[&str], o: &crate::game::Outcome) -> String {
-    let points = names.iter().zip(&o.points).map(|(n, p)| format!("{n} {p}")).collect::<Vec<_>>().join(", ");
-    match o.winner {
-        Some(w) => format!("{} wins: {points} ({})", names[w], o.detail),
-        None => format!("nobody wins: {points} ({})", o.detail),
-    }
-}
-
-/// A final diagram against the position, cell by cell, once its shape is the board's.
-fn compare_diagram<G: BoardView>(position: &G, d: &TextDiagram) -> (ClaimStatus, String) {
-    let g = position.geometry();
-    let cells: Vec<_> = g.cells().collect();
-    let glyphs = d.glyphs();
-    if glyphs.len() != cells.len() || d.rows.len() != g.height() as usize {
-        let (n, rows) = (cells.len(), g.height());
-        let message =
-            format!("the diagram has {} cells in {} rows; the board has {n} in {rows}", glyphs.len(), d.rows.len());
-        return (ClaimStatus::Refuted, message);
-    }
-    let shown: Vec<_> = cells.into_iter().zip(glyphs).collect();
-    compare_final_position(position, &shown)
 }
 
 /// Why a diagram from [`position_diagram`] is not of the position asked for.

@@ -3,8 +3,9 @@
 
 use referee::games::GameKind;
 use referee::record::{self, Found, MAX_SYNTAX_ERRORS, MAX_TAGS, MAX_TOKENS};
+use referee::replay::LEGAL_LISTED;
 use referee::report;
-use referee::verdict::{ClaimStatus, ProblemKind, Status, Verdict, LEGAL_LISTED};
+use referee::verdict::{ClaimStatus, ProblemKind, Status, Verdict};
 use referee::verify::{position_diagram, verify_source, VerifyOptions};
 
 fn sample(path: &str) -> String {

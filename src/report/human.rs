@@ -6,7 +6,7 @@ use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, Mi
 
 use super::{escaped, painted, status_name, Source};
 use crate::record::Span;
-use crate::repair::Alternative;
+use crate::verdict::Alternative;
 use crate::verdict::{ClaimCheck, Problem, ProblemKind, Status, Verdict};
 
 /// Settings of the human report.

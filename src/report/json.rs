@@ -163,12 +163,12 @@ impl serde_json::ser::Formatter for Escaping {
 
 impl<'a> ErrorItem<'a> {
     /// `alternatives`: those of the record's first illegal move, when `p` is that move.
-    fn of(p: &'a Problem, source: &Source, alternatives: &'a [crate::repair::Alternative]) -> Self {
+    fn of(p: &'a Problem, source: &Source, alternatives: &'a [crate::verdict::Alternative]) -> Self {
         let (line, column) = source.line_col(p.span.start);
-        let alternative = |a: &'a crate::repair::Alternative| {
+        let alternative = |a: &'a crate::verdict::Alternative| {
             let stops_at = match &a.reach {
-                crate::repair::Reach::End => None,
-                crate::repair::Reach::StopsAt { span, token } => {
+                crate::verdict::Reach::End => None,
+                crate::verdict::Reach::StopsAt { span, token } => {
                     let (line, column) = source.line_col(span.start);
                     Some(StopItem { line, column, token })
                 }

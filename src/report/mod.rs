@@ -160,10 +160,10 @@ fn move_number(source: &Source, offset: usize) -> Option<u32> {
 
 /// How far the rest of a record replays with an alternative: `the rest replays to the end`, or
 /// `the rest replays up to move 4 (`i6i9` at 30:4)`.
-pub(crate) fn reach_words(source: &Source, reach: &crate::repair::Reach) -> String {
+pub(crate) fn reach_words(source: &Source, reach: &crate::verdict::Reach) -> String {
     match reach {
-        crate::repair::Reach::End => "the rest replays to the end".to_string(),
-        crate::repair::Reach::StopsAt { span, token } => {
+        crate::verdict::Reach::End => "the rest replays to the end".to_string(),
+        crate::verdict::Reach::StopsAt { span, token } => {
             let (line, column) = source.line_col(span.start);
             match move_number(source, span.start) {
                 Some(n) => format!("the rest replays up to move {n} (`{token}` at {line}:{column})"),

@@ -5,7 +5,8 @@ use serde::Serialize;
 
 use super::json::{to_line, ClaimItem};
 use super::{escaped, painted, reach_words, status_name, HumanStyle, Source};
-use crate::repair::{Bound, Candidate, Change, ChangeKind, Reach, RecordRepair, Search};
+use crate::repair::{Bound, Candidate, Change, ChangeKind, RecordRepair, Search};
+use crate::verdict::Reach;
 use crate::verdict::{ClaimStatus, Problem, ProblemKind, Status};
 
 /// Violations left that a candidate lists by place; the others are counted.

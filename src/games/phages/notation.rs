@@ -8,7 +8,7 @@ use crate::game::{BoardView, Game, Notation};
 use crate::games::GameKind;
 use crate::geometry::{Cell, CellLabel, Geometry};
 use crate::record::{Record, Token, TokenKind};
-use crate::replay::Reading;
+use crate::replay::{Reader, Reading};
 
 /// Why a record cannot even start: no board or no start position can be had for it.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -405,6 +405,30 @@ pub fn write_layout(start: &Phages, moves: &[PhagesMove], claim: Option<&str>, f
     out.push_str("\nFinal Position:");
     out.push_str(final_diagram);
     out
+}
+
+/// The published notation reads a token in its context: which stone a `----` names depends on the
+/// other tokens of its phase (RULINGS 5b).
+impl Reader for Phages {
+    fn read(&self, tokens: &[Token], i: usize) -> Reading<Self::Move> {
+        read(self, tokens, i)
+    }
+
+    fn mover(&self) -> usize {
+        self.to_move().index()
+    }
+
+    fn other_readings(&self, tokens: &[Token], i: usize) -> Vec<Self::Move> {
+        other_stays(self, tokens, i)
+    }
+
+    fn readings_may_differ(&self) -> bool {
+        self.stones_per_side() > 2
+    }
+
+    fn same_position(&self, other: &Self) -> bool {
+        self == other
+    }
 }
 
 /// A token of the published notation that stands for a move, before it meets a position.
