@@ -1,9 +1,9 @@
 //! Perft: the number of leaves of the move tree below a position, the regression test of every
 //! move generator since chess engines (`tests/perft/*.perft` hold the counts of each game).
 //!
-//! The moves counted are [`Game::distinct_moves`], the moves of the game: what `verify` lists and
+//! The moves counted are [`Game::distinct_moves`](crate::game::Game::distinct_moves), the moves of the game: what `verify` lists and
 //! counts as the legal moves of a position (`legal_count`). They differ from
-//! [`Game::legal_moves`] only in Splinter Quad, where a choice of group may be written with any
+//! [`Game::legal_moves`](crate::game::Game::legal_moves) only in Splinter Quad, where a choice of group may be written with any
 //! square of the group: those names are one move, which leaves one position, and counting each
 //! name would make the count depend on the size of the groups, not on the rules. Moves that are
 //! written differently and happen to leave the same position are still two moves (Quarod's board
