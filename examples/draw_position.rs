@@ -17,7 +17,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let options = VerifyOptions::default();
 
     let replayed = record_moves(&text, index, options).map_err(|(_, why)| why)?;
-    eprintln!("{} record {index}, {}:\n{}", file, replayed.game.title(), replayed.start);
+    eprintln!("{} record {index}, {}:\n{}", file, replayed.game.title, replayed.start);
     for m in &replayed.moves {
         eprintln!("{}. {} {}\n{}", m.ply, m.player, m.written, m.board);
     }

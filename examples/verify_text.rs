@@ -19,7 +19,7 @@ fn main() -> std::io::Result<()> {
     }
     for (name, text) in &inputs {
         for verdict in verify_source(text, VerifyOptions::default()) {
-            let game = verdict.game.map_or("unknown game", |g| g.title());
+            let game = verdict.game.map_or("unknown game", |g| g.title);
             let status = report::status_name(verdict.status);
             print!("{name} record {}: {game}, {status}, {} moves", verdict.index, verdict.moves);
             if let Some(p) = verdict.problems.first() {

@@ -80,7 +80,7 @@
 //! ```
 //! let text = "QUADRAPHAGES\n_xx_ _oo_\n1. .... .... 6 i3i9 a7a1 g9a9 c1i1 6 a9a3 i1i7\n";
 //! let replayed = referee::record_moves(text, 1, Default::default()).unwrap();
-//! assert_eq!(replayed.game, referee::GameKind::Quadraphages);
+//! assert_eq!(replayed.game.name, "quadraphages");
 //! for m in &replayed.moves {
 //!     println!("{}. {} plays {}\n{}", m.ply, m.player, m.written, m.board);
 //! }

@@ -5,7 +5,7 @@
 //! engine itself (its legal moves, its score as a type) goes through
 //! [`crate::verify::with_record`] instead.
 
-use crate::games::GameKind;
+use crate::game::About;
 use crate::record::{Span, Token};
 use crate::render::ascii;
 use crate::replay::{replay_observed, Event, Reader, ReplayOptions, Violation};
@@ -34,7 +34,7 @@ pub struct PlayedMove {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordMoves {
     /// The game the record was read as.
-    pub game: GameKind,
+    pub game: &'static About,
     /// Where the record is in the text.
     pub span: Span,
     /// The start position, as a text diagram.
@@ -58,7 +58,7 @@ pub struct RecordMoves {
 /// ```
 /// let text = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 *\n";
 /// let replayed = referee::record_moves(text, 1, Default::default()).unwrap();
-/// assert_eq!(replayed.game, referee::GameKind::Quarod);
+/// assert_eq!(replayed.game.name, "quarod");
 /// let first = &replayed.moves[0];
 /// assert_eq!((first.ply, first.player, first.written.as_str()), (1, "Black", "c1d1"));
 /// // The position after it, for the engine: read back from its code.
@@ -103,7 +103,7 @@ fn walk<G: Reader>(start: G, tokens: &[Token]) -> RecordMoves {
         Event::Illegal { .. } => {}
     });
     RecordMoves {
-        game: GameKind::of(start.about()),
+        game: start.about(),
         span: 0..0,
         start: ascii::diagram(&start),
         start_code: start.code(),

@@ -2,7 +2,7 @@
 //! there, and at the first illegal move the error diagram. The renderers in [`crate::render`] draw
 //! the scenes; nothing here draws.
 
-use crate::games::GameKind;
+use crate::game::About;
 use crate::geometry::{Cell, CellLabel, Geometry};
 use crate::record::{Span, Token};
 use crate::render::model::{Board, Scene, Sign, Tone};
@@ -13,7 +13,7 @@ use crate::verify::{with_record, VerifyOptions, WithStart};
 #[derive(Clone, Debug)]
 pub struct Pictures {
     /// The game the record was read as.
-    pub game: GameKind,
+    pub game: &'static About,
     /// The start, then the position after each move played, each with the move that led there.
     pub scenes: Vec<Scene>,
     /// The span of the token of each move played: `scenes[k]` follows the move of `moves[k - 1]`.
@@ -76,7 +76,7 @@ pub fn position_scene<G: Reader>(position: &G, ply: usize) -> Scene {
 
 fn scene<G: Reader>(position: &G, ply: usize, signs: Vec<(Sign, Tone)>) -> Scene {
     Scene {
-        game: GameKind::of(position.about()),
+        game: position.about(),
         board: Board::of(position),
         signs,
         ply,
@@ -130,7 +130,7 @@ fn draw<G: Reader>(start: G, tokens: &[Token]) -> Pictures {
             error = Some((s, tokens[token].span.clone()));
         }
     });
-    Pictures { game: GameKind::of(start.about()), scenes, moves, error, span: 0..0 }
+    Pictures { game: start.about(), scenes, moves, error, span: 0..0 }
 }
 
 /// The cells a sign names.

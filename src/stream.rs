@@ -243,7 +243,8 @@ fn read_piece<'a>(
     open: &'a AtomicBool,
 ) -> (Vec<Found<'a>>, Resume, bool) {
     let start = Resume { offset: from, found: 0 };
-    let mut reader = record::read_window(&window[..end], game, start, (!last).then_some(open));
+    let mut reader =
+        record::read_window(&window[..end], game.map(|g| g.about().format), start, (!last).then_some(open));
     let found = reader.by_ref().collect();
     (found, reader.resume(), reader.needs_more())
 }

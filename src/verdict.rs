@@ -2,8 +2,7 @@
 
 use serde::Serialize;
 
-use crate::game::BoardView;
-use crate::games::GameKind;
+use crate::game::{About, BoardView};
 use crate::geometry::Cell;
 use crate::record::Span;
 
@@ -181,7 +180,7 @@ pub struct Verdict {
     /// Where the record is in the text, from its first line to its last.
     pub span: Span,
     /// The game the record was read as; `None` when its `[Game]` tag names no known game.
-    pub game: Option<GameKind>,
+    pub game: Option<&'static About>,
     /// The record's worst problem: valid when there is none.
     pub status: Status,
     /// Everything wrong with the record, in text order (strict replay stops at the first illegal move).
@@ -236,7 +235,7 @@ pub fn compare_final_position<G: BoardView>(position: &G, shown: &[(Cell, &str)]
 
 impl Verdict {
     /// A verdict with nothing found yet.
-    pub fn new(index: usize, span: Span, game: Option<GameKind>) -> Verdict {
+    pub fn new(index: usize, span: Span, game: Option<&'static About>) -> Verdict {
         Verdict {
             index,
             span,

@@ -1,6 +1,6 @@
 //! From a file's text to one [`Verdict`] per record.
 
-use crate::game::{Game, Recorded, WithRecorded};
+use crate::game::{About, Format, Game, Recorded, WithRecorded};
 use crate::games::phages;
 use crate::games::GameKind;
 use crate::judge::{common_kind, finish_record, judge_recorded, phages_start, problem, status_of, syntax_problem};
@@ -51,7 +51,7 @@ pub fn prepare<'r, 'a>(src: &str, found: &'r Found<'a>, options: VerifyOptions) 
 /// replayed.
 fn prepare_record<'r, 'a>(src: &str, r: &'r Record<'a>, options: VerifyOptions) -> Prepared<'r, 'a> {
     let hint_kind = options.game.or(r.game_hint().map(|h| h.0)).unwrap_or(GameKind::Quadraphages);
-    let mut v = Verdict::new(r.index, r.span.clone(), Some(hint_kind));
+    let mut v = Verdict::new(r.index, r.span.clone(), Some(hint_kind.about()));
     if !r.syntax_errors.is_empty() {
         v.problems = r
             .syntax_errors
@@ -69,7 +69,7 @@ fn prepare_record<'r, 'a>(src: &str, r: &'r Record<'a>, options: VerifyOptions) 
             return Prepared::Done(v);
         }
     };
-    v.game = Some(GameKind::of(start.about()));
+    v.game = Some(start.about());
     if r.header.is_none() {
         v.notes.push(format!("the record has no column header: {} is taken to move first", start.to_move()));
     }
@@ -154,17 +154,7 @@ fn illegal_move(viol: &mut crate::replay::Violation) -> Problem {
 /// A common-format record verified, all but a claimed result that needs a search.
 fn prepare_common<'r, 'a>(src: &str, r: &CommonRecord, options: VerifyOptions) -> Prepared<'r, 'a> {
     let kind = common_kind(src, r, options.game);
-    let mut v = Verdict::new(r.index, r.span.clone(), kind.as_ref().ok().copied());
-    v.problems = r.syntax_errors.iter().map(|e| syntax_problem(src, e)).collect();
-    if r.tokens.is_empty() {
-        let at = r.tags.first().map_or(r.span.start..r.span.start, |t| t.span.clone());
-        v.problems.push(problem(
-            ProblemKind::Syntax,
-            at.clone(),
-            &src[at],
-            "the record has no moves and no result, so there is nothing to verify: write its moves, or `*` for a game not yet begun".into(),
-        ));
-    }
+    let mut v = common_verdict(src, r, kind.as_ref().ok().map(|k| k.about()));
     struct Verify<'s, 'r, 'a> {
         src: &'s str,
         record: &'r CommonRecord<'a>,
@@ -199,12 +189,64 @@ fn prepare_common<'r, 'a>(src: &str, r: &CommonRecord, options: VerifyOptions) -
             }
         }
     }
+    common_prepared(v, pending)
+}
+
+/// The verdict on a common-format record before it is replayed: its game, if known, and its syntax
+/// errors (a record with no moves and no result is one).
+fn common_verdict(src: &str, r: &CommonRecord, game: Option<&'static About>) -> Verdict {
+    let mut v = Verdict::new(r.index, r.span.clone(), game);
+    v.problems = r.syntax_errors.iter().map(|e| syntax_problem(src, e)).collect();
+    if r.tokens.is_empty() {
+        let at = r.tags.first().map_or(r.span.start..r.span.start, |t| t.span.clone());
+        v.problems.push(problem(
+            ProblemKind::Syntax,
+            at.clone(),
+            &src[at],
+            "the record has no moves and no result, so there is nothing to verify: write its moves, or `*` for a game not yet begun".into(),
+        ));
+    }
+    v
+}
+
+/// A common-format record's verdict, its problems in text order, and its claimed result still to
+/// search if it is `pending`.
+fn common_prepared<'r, 'a>(mut v: Verdict, pending: Option<PendingSearch>) -> Prepared<'r, 'a> {
     v.problems.sort_by_key(|p| p.span.start);
     v.status = status_of(&v.problems);
     match pending {
         Some(pending) => Prepared::Search { verdict: v, pending },
         None => Prepared::Done(v),
     }
+}
+
+/// The verdicts on the records of `src` as records of the game `G`, which need not be one of
+/// referee's (a game defined outside the crate, through the same traits): each record is read as a
+/// record of `G` in the common format, whatever its `[Game]` tag (a numbered move line outside any
+/// record opens one), and judged as `verify` judges the games it knows.
+pub fn verify_records_of<G: Recorded>(src: &str, options: VerifyOptions) -> impl Iterator<Item = Verdict> + '_ {
+    let mut budget = options.file_budget();
+    record::read_format(src, Some(Format::Common)).map(move |found| {
+        let about = const { &G::ABOUT };
+        let prepared = match &found {
+            Found::Common(r) => {
+                let mut v = common_verdict(src, r, Some(about));
+                let pending = if v.problems.is_empty() { verify_recorded::<G>(src, r, options, &mut v) } else { None };
+                common_prepared(v, pending)
+            }
+            Found::Published(r) => {
+                let mut v = Verdict::new(r.index, r.span.clone(), Some(about));
+                let message = format!(
+                    "this record is in the published notation; {} records are in the common format",
+                    about.title
+                );
+                v.problems.push(problem(ProblemKind::Syntax, r.span.start..r.span.start, "", message));
+                v.status = status_of(&v.problems);
+                Prepared::Done(v)
+            }
+        };
+        prepared.finish(&mut budget)
+    })
 }
 
 /// Verifies a common-format record of game `G` into `v`; a result claimed before the game is over

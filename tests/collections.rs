@@ -9,7 +9,6 @@ use referee::games::phages::{notation, Phages};
 use referee::games::quarod::Quarod;
 use referee::games::splinter::Splinter;
 use referee::games::vadrantir::Vadrantir;
-use referee::games::GameKind;
 use referee::random::random_game;
 use referee::stream::{verify_stream, StreamOptions};
 use referee::verdict::{Status, Verdict};
@@ -52,8 +51,15 @@ fn record(game: u8, seed: u64) -> String {
 }
 
 /// What a verdict says, without where the record stands in its file.
-fn gist(v: &Verdict) -> (Option<GameKind>, Status, usize, bool, Option<String>, Vec<&'static str>) {
-    (v.game, v.status, v.moves, v.game_over, v.winner.clone(), v.claims.iter().map(|c| c.status.name()).collect())
+fn gist(v: &Verdict) -> (Option<&'static str>, Status, usize, bool, Option<String>, Vec<&'static str>) {
+    (
+        v.game.map(|g| g.name),
+        v.status,
+        v.moves,
+        v.game_over,
+        v.winner.clone(),
+        v.claims.iter().map(|c| c.status.name()).collect(),
+    )
 }
 
 /// The verdicts of a text read as a stream in chunks of `chunk` bytes, each with the line of its

@@ -58,7 +58,7 @@ fn a_game_played_in_code_reads_back_move_by_move_in_all_six_games() {
             let game = play(kind, seed);
             let replayed = record_moves(&game.record, 1, Default::default())
                 .unwrap_or_else(|(_, why)| panic!("{kind} seed {seed}: {why}\n{}", game.record));
-            assert_eq!(replayed.game, kind);
+            assert_eq!(replayed.game, kind.about());
             assert!(replayed.illegal.is_none(), "{kind} seed {seed}: {:?}", replayed.illegal);
             let written: Vec<_> = replayed.moves.iter().map(|m| m.written.clone()).collect();
             assert_eq!(written, game.written, "{kind} seed {seed}");

@@ -26,7 +26,7 @@ fn scene_at<G: Game>(start: &G, moves: &[G::Move], ply: usize, to_move: fn(&G) -
         pos.play_unchecked(m);
     }
     let scene = Scene {
-        game: GameKind::of(pos.about()),
+        game: pos.about(),
         board: Board::of(&pos),
         signs,
         ply: ply.min(moves.len()),
@@ -210,7 +210,7 @@ fn count_every_ply<G: Game>(start: &G, seed: u64, max: usize, to_move: fn(&G) ->
     let mut signs = Vec::new();
     for ply in 0..=moves.len() {
         let scene = Scene {
-            game: GameKind::of(pos.about()),
+            game: pos.about(),
             board: Board::of(&pos),
             signs: std::mem::take(&mut signs),
             ply,

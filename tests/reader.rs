@@ -17,7 +17,7 @@ fn verify(src: &str) -> Vec<Verdict> {
 }
 
 fn summary(verdicts: &[Verdict]) -> Vec<(Option<GameKind>, Status)> {
-    verdicts.iter().map(|v| (v.game, v.status)).collect()
+    verdicts.iter().map(|v| (v.game.map(|g| GameKind::from_name(g.name).unwrap()), v.status)).collect()
 }
 
 fn messages(v: &Verdict) -> Vec<&str> {
@@ -163,7 +163,7 @@ fn game_reads_movetext_without_tags_as_that_game() {
     let options = VerifyOptions { game: Some(GameKind::Quarod), ..VerifyOptions::default() };
     let v = verify_source(movetext, options);
     assert_eq!(v.len(), 1);
-    assert_eq!(v[0].game, Some(GameKind::Quarod));
+    assert_eq!(v[0].game, Some(GameKind::Quarod.about()));
     // Without a Size tag the board is Quarod's default 8x8, where Black could still place.
     assert_eq!(messages(&v[0]), ["Black may not pass: a placement on e1/f1 is possible"]);
 }

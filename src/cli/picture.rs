@@ -415,11 +415,11 @@ fn replay_page(
     });
     let status = report::status_name(verdict.status).replace('_', " ");
     let played = if verdict.moves == 1 { "1 move".to_string() } else { format!("{} moves", verdict.moves) };
-    let mut lines = vec![format!("{status}: {}, {played} replayed", pictures.game.title())];
+    let mut lines = vec![format!("{status}: {}, {played} replayed", pictures.game.title)];
     lines.extend(verdict.problems.iter().map(|p| p.message.clone()));
     lines.extend(verdict.claims.iter().map(|c| format!("claim `{}`: {}, {}", c.text, c.status.name(), c.detail)));
     html::page(&html::Page {
-        title: format!("{}, record {}: {}", inputs::display_name(file), verdict.index, pictures.game.title()),
+        title: format!("{}, record {}: {}", inputs::display_name(file), verdict.index, pictures.game.title),
         record,
         frames,
         illegal,

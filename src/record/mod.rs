@@ -15,6 +15,7 @@ mod lines;
 
 use std::ops::Range;
 
+use crate::game::Format;
 use crate::games::phages::Side;
 use crate::games::GameKind;
 use crate::geometry::{CellLabel, Geometry};
@@ -360,7 +361,14 @@ impl Found<'_> {
 /// `game` is the game `--game` names: when it is a game of the common format, a numbered move line
 /// outside any record opens a record of that game without tags.
 pub fn read(src: &str, game: Option<GameKind>) -> Reader<'_> {
-    read_window(src, game, Resume::default(), None)
+    read_format(src, game.map(|g| g.about().format))
+}
+
+/// Every record of a text, as [`read`] finds them; `untagged` is the format of the records a
+/// numbered move line outside any record opens, if any (the common format: a record of the game
+/// read, without tags).
+pub fn read_format(src: &str, untagged: Option<Format>) -> Reader<'_> {
+    read_window(src, untagged, Resume::default(), None)
 }
 
 /// The records of a window of a longer text that is read in chunks, from `from.offset` on, a line
@@ -370,11 +378,11 @@ pub fn read(src: &str, game: Option<GameKind>) -> Reader<'_> {
 /// at [`Reader::resume`] with more text.
 pub fn read_window<'a>(
     src: &'a str,
-    game: Option<GameKind>,
+    untagged: Option<Format>,
     from: Resume,
     open_end: Option<&'a std::sync::atomic::AtomicBool>,
 ) -> Reader<'a> {
-    let untagged = game.is_some_and(|g| g.about().format == crate::game::Format::Common);
+    let untagged = untagged == Some(Format::Common);
     let mut lines = Lines::window(src, open_end);
     if from.offset > 0 {
         lines.seek(from.offset);

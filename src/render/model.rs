@@ -4,8 +4,7 @@
 //! them, and none knows which game it draws.
 
 pub use crate::game::view::{Figure, Heading, Rank, Sign};
-use crate::game::BoardView;
-use crate::games::GameKind;
+use crate::game::{About, BoardView};
 use crate::geometry::{Cell, Geometry};
 
 /// Why a sign is drawn, which decides its colour and weight.
@@ -44,7 +43,7 @@ impl Board {
 #[derive(Clone, PartialEq, Debug)]
 pub struct Scene {
     /// The game, named in the caption.
-    pub game: GameKind,
+    pub game: &'static About,
     /// The board and what stands on it.
     pub board: Board,
     /// Moves drawn over the board, each with why it is drawn.
@@ -63,7 +62,7 @@ impl Scene {
     /// The caption's text: game, ply, side to move and score, then the reason of an illegal move
     /// on a line of its own.
     pub fn caption(&self) -> Vec<String> {
-        let mut first = format!("{} · ply {}", self.game.title(), self.ply);
+        let mut first = format!("{} · ply {}", self.game.title, self.ply);
         match self.to_move {
             Some(p) => {
                 if let Some(name) = self.board.players.get(p) {

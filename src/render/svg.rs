@@ -592,7 +592,7 @@ impl<'a> Painter<'a> {
             w = Num(self.width),
             h = Num(height),
             style = self.style.name,
-            game = scene.game.name(),
+            game = scene.game.name,
             title = escape(&title),
         ));
         self.defs();

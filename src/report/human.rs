@@ -249,7 +249,7 @@ fn claim_line(c: &ClaimCheck) -> String {
 pub fn human(source: &Source, v: &Verdict, style: HumanStyle) -> String {
     let file = escaped(source.name());
     let (line, _) = source.line_col(v.span.start);
-    let game = v.game.map_or("unknown game", |g| g.name());
+    let game = v.game.map_or("unknown game", |g| g.name);
     let mut out = format!("{file}: record {} ({game}, line {line}): ", v.index);
     let status = painted(&status_name(v.status).replace('_', " "), v.status.into(), style.color);
     match v.status {

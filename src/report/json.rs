@@ -219,7 +219,7 @@ pub fn json_line(source: &Source, v: &Verdict) -> String {
         file: source.name(),
         index: v.index,
         line: Some(source.line_col(v.span.start).0),
-        game: v.game.map(|g| g.name()),
+        game: v.game.map(|g| g.name),
         status: LineStatus::Record(v.status),
         moves: v.moves,
         game_over: v.game_over,

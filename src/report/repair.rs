@@ -130,7 +130,7 @@ fn search_words(s: &Search) -> String {
 pub fn repair_human(source: &Source, r: &RecordRepair, style: HumanStyle) -> String {
     let v = &r.verdict;
     let (line, _) = source.line_col(v.span.start);
-    let game = v.game.map_or("unknown game", |g| g.name());
+    let game = v.game.map_or("unknown game", |g| g.name);
     let mut out = format!("{}: record {} ({game}, line {line}): ", escaped(source.name()), v.index);
     let status = painted(&status_name(v.status).replace('_', " "), v.status.into(), style.color);
     let first = v.problems.first();
@@ -286,7 +286,7 @@ pub fn repair_json(source: &Source, r: &RecordRepair) -> String {
         file: source.name(),
         index: v.index,
         line: source.line_col(v.span.start).0,
-        game: v.game.map(|g| g.name()),
+        game: v.game.map(|g| g.name),
         status: v.status,
         candidates: r.search.iter().flat_map(|s| s.candidates.iter().map(|c| candidate_item(source, c))).collect(),
         search: r.search.as_ref().map(|s| SearchItem {
