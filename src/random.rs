@@ -1,7 +1,9 @@
 //! Random legal games, for tests, benchmarks and `referee random`.
 
-use crate::game::Game;
-use crate::games::phages::{Phages, PhagesMove};
+use crate::game::{Game, Recorded, WithRecorded};
+use crate::games::phages::{self, Phages, PhagesMove};
+use crate::games::GameKind;
+use crate::geometry::Geometry;
 
 /// Plays uniformly random legal moves from `start` until the game is over or `max_moves` are
 /// played; returns the moves.
@@ -44,4 +46,41 @@ fn random_game_preferring<G: Game>(
         moves.push(m);
     }
     moves
+}
+
+/// The record of the random game of `seed` of `game`, on a board of `size` (the game's default
+/// if `None`) for `players` players; `Err` says why the game has no such start. The common format keeps the seed in a `[Seed]` tag;
+/// the published Quadraphages/Hexaphages notation has no tags, so a line of prose before the
+/// record (which the reader passes over) says it.
+pub fn random_record(game: GameKind, size: Option<u8>, players: Option<u8>, seed: u64) -> Result<String, String> {
+    struct Random {
+        size: Option<u8>,
+        players: Option<u8>,
+        seed: u64,
+    }
+    impl WithRecorded for Random {
+        type Output = Result<String, String>;
+        fn run<G: Recorded>(self) -> Self::Output {
+            let start = G::start(self.size, self.players)?;
+            if let Some(why) = start.no_game() {
+                return Err(format!("{why}: choose a larger --size"));
+            }
+            let moves = random_game(&start, self.seed, 1_000_000);
+            Ok(crate::write::write_common_record(&start, &moves, &[("Seed", self.seed.to_string())]))
+        }
+    }
+    if let Some(text) = game.with_recorded(Random { size, players, seed }) {
+        return text;
+    }
+    if players.is_some_and(|p| p != 2) {
+        return Err(format!("{game} is a game for two players"));
+    }
+    let geometry = match game {
+        GameKind::Quadraphages => Geometry::Square { size: size.unwrap_or(9) },
+        _ => Geometry::Hex { side: size.unwrap_or(4) },
+    };
+    let start = phages::notation::default_start(geometry)
+        .ok_or_else(|| format!("no start position is known for {game} of size {}", size.unwrap_or(0)))?;
+    let moves = random_phages_game(&start, seed, 1_000_000);
+    Ok(format!("Seed: {seed}\n{}", phages::notation::write_record(&start, &moves)))
 }

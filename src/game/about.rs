@@ -25,6 +25,11 @@ pub struct About {
     pub help: &'static str,
     /// The notation its records are written in.
     pub format: Format,
+    /// The smallest and the largest board on which the game starts without a setup diagram, for
+    /// every number of players: the side of a square board, or of a hex board.
+    pub sizes: (u8, u8),
+    /// The fewest and the most players it is played by.
+    pub players: (u8, u8),
 }
 
 impl About {

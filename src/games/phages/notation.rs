@@ -463,14 +463,17 @@ impl Notation for Phages {
         Ok(match written {
             Written::Number(n) => PhagesMove::Announce(n),
             Written::Step(from, to) => PhagesMove::Step { from: cell(from)?, to: cell(to)? },
-            // Out of its phase, or with every stone moved, the stay names the first stone, and
-            // `check` says why it is illegal.
+            // The first stone still to act that may stay (a stuck one), as a record's `----` is
+            // read when nothing else tells which; else the first stone, and `check` says why the
+            // stay is illegal.
             Written::Stay => {
-                let stone = match self.phase() {
-                    Phase::Announce => None,
-                    _ => self.stones_to_act().next(),
+                let stay = |stone| PhagesMove::Stay { stone };
+                let to_act = match self.phase() {
+                    Phase::Announce => Vec::new(),
+                    _ => self.stones_to_act().collect(),
                 };
-                PhagesMove::Stay { stone: stone.unwrap_or(self.stones(self.to_move())[0]) }
+                let may = to_act.iter().map(|&c| stay(c)).find(|&m| self.check(m).is_ok());
+                may.unwrap_or(stay(to_act.first().copied().unwrap_or(self.stones(self.to_move())[0])))
             }
         })
     }

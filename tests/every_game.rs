@@ -1,0 +1,158 @@
+//! The properties every game must have, checked over every game of the registry
+//! (`GameKind::ALL`) and over the board sizes and player counts each declares in its `About`.
+//! No game is named here, so a game added to the registry is tested here from the start.
+//!
+//! For random games of each setup:
+//! - the record verifies as valid, of its game, with its claimed result confirmed;
+//! - every position's code reads back and is written again the same way;
+//! - every legal move of every position is written, read back and resolved as a legal move written
+//!   the same way: as itself, unless the notation writes several moves alike (the notation
+//!   round-trips);
+//! - the record converts to JSON and back, and the canonical record verifies as the original does.
+
+use referee::convert;
+use referee::game::{Engine, WithGame};
+use referee::games::{game_of, rewrite, GameKind};
+use referee::random::random_record;
+use referee::verdict::{ClaimStatus, Status};
+use referee::verify::{verify_source, VerifyOptions};
+use referee::record_moves;
+
+/// Seeds played per setup.
+const SEEDS: u64 = 2;
+
+/// The setups tested of each game: its smallest, middle and largest board, each with every player
+/// count it declares.
+fn setups() -> Vec<(GameKind, u8, u8)> {
+    let mut setups = Vec::new();
+    for game in GameKind::ALL {
+        let about = game.about();
+        let (small, large) = about.sizes;
+        let mut sizes = vec![small, small + (large - small) / 2, large];
+        sizes.dedup();
+        for size in sizes {
+            for players in about.players.0..=about.players.1 {
+                setups.push((game, size, players));
+            }
+        }
+    }
+    setups
+}
+
+/// The records of every setup, with a name for messages.
+fn records() -> Vec<(String, GameKind, String)> {
+    let mut records = Vec::new();
+    for (game, size, players) in setups() {
+        for seed in 0..SEEDS {
+            let name = format!("{game} size {size}, {players} players, seed {seed}");
+            let text = random_record(game, Some(size), Some(players), seed)
+                .unwrap_or_else(|e| panic!("{name}: the declared setup has no start: {e}"));
+            records.push((name, game, text));
+        }
+    }
+    records
+}
+
+#[test]
+fn every_declared_setup_is_tested() {
+    let setups = setups();
+    for game in GameKind::ALL {
+        assert!(setups.iter().any(|s| s.0 == game), "{game} declares no setup");
+    }
+    // Each game has a default start too, with no size and no player count given.
+    for game in GameKind::ALL {
+        let (small, large) = game.about().sizes;
+        assert!(small <= large, "{game}: sizes {small} to {large}");
+        assert!(random_record(game, None, None, 0).is_ok(), "{game} has no default start");
+    }
+}
+
+#[test]
+fn random_games_verify_as_valid_with_their_result_confirmed() {
+    for (name, game, text) in records() {
+        let verdicts = verify_source(&text, VerifyOptions::default());
+        assert_eq!(verdicts.len(), 1, "{name}: {text}");
+        let v = &verdicts[0];
+        assert_eq!(v.status, Status::Valid, "{name}: {:?}\n{text}", v.problems);
+        assert_eq!(v.game.map(|g| g.name), Some(game.name()), "{name}");
+        for claim in &v.claims {
+            assert_eq!(claim.status, ClaimStatus::Confirmed, "{name}: {claim:?}");
+        }
+    }
+}
+
+#[test]
+fn every_position_code_reads_back_and_is_written_again_alike() {
+    for (name, game, text) in records() {
+        let replayed = record_moves(&text, 1, VerifyOptions::default()).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        assert!(replayed.illegal.is_none(), "{name}");
+        let codes = std::iter::once(&replayed.start_code).chain(replayed.moves.iter().map(|m| &m.code));
+        for code in codes {
+            assert_eq!(game_of(code), Ok(game), "{name}: {code}");
+            assert_eq!(rewrite(code).as_deref(), Ok(code.as_str()), "{name}");
+        }
+    }
+}
+
+/// Writes every legal move of the position of `code`, reads it back, and checks that it is a legal
+/// move written the same way: the same move, or one the notation does not tell from it (the
+/// published notation's `----` names no stone, RULINGS 5b), which then leaves the same position
+/// where the notation writes nothing else that tells them apart.
+struct NotationRoundTrip<'c>(&'c str);
+
+impl WithGame for NotationRoundTrip<'_> {
+    type Output = Result<usize, String>;
+
+    fn run<G: Engine>(self) -> Self::Output {
+        let position = G::from_code(self.0).map_err(|e| e.to_string())?;
+        let moves = position.legal_moves();
+        let all: Vec<String> = moves.iter().map(|&m| position.write_move(m)).collect();
+        for (&m, written) in moves.iter().zip(&all) {
+            let written = written.as_str();
+            let parsed = G::parse_move(written).map_err(|e| format!("`{written}` does not parse: {e}"))?;
+            let resolved = position.resolve(parsed).map_err(|e| format!("`{written}` does not resolve: {e}"))?;
+            position.check(resolved).map_err(|e| format!("`{written}` reads as an illegal move: {e}"))?;
+            if position.write_move(resolved) != written {
+                return Err(format!("`{written}` reads back as {resolved:?}, written otherwise"));
+            }
+            let alike = all.iter().filter(|&o| o == written).count();
+            let (mut a, mut b) = (position.clone(), position.clone());
+            a.play_unchecked(m);
+            b.play_unchecked(resolved);
+            if alike == 1 && a.code() != b.code() {
+                return Err(format!("`{written}` reads back as another move: {resolved:?}, not {m:?}"));
+            }
+        }
+        Ok(moves.len())
+    }
+}
+
+#[test]
+fn every_legal_move_is_written_and_read_back_as_itself() {
+    for (name, game, text) in records() {
+        let replayed = record_moves(&text, 1, VerifyOptions::default()).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let mut checked = 0;
+        // Some twenty positions of each game, spread over it: every move of each.
+        let codes: Vec<_> =
+            std::iter::once(&replayed.start_code).chain(replayed.moves.iter().map(|m| &m.code)).collect();
+        for code in codes.iter().step_by(codes.len().div_ceil(20)) {
+            checked += game.with_game(NotationRoundTrip(code)).unwrap_or_else(|e| panic!("{name}, at {code}: {e}"));
+        }
+        assert!(checked > 0, "{name}: no move checked");
+    }
+}
+
+#[test]
+fn records_convert_to_json_and_back_and_verify_alike() {
+    for (name, _, text) in records() {
+        let doc = convert::document(&text, 1, VerifyOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let back = convert::read_json(&convert::to_json(&doc)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(back, std::slice::from_ref(&doc), "{name}");
+        let canonical = convert::canonical_of(&doc).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (before, after) =
+            (verify_source(&text, VerifyOptions::default()), verify_source(&canonical, VerifyOptions::default()));
+        let gist =
+            |v: &referee::verdict::Verdict| (v.status, v.moves, v.game_over, v.winner.clone(), v.position.clone());
+        assert_eq!(gist(&before[0]), gist(&after[0]), "{name}:\n{canonical}");
+    }
+}
