@@ -327,32 +327,41 @@ impl Coded for InRow {
         let mut row_at = at;
         for (r, row) in board.split('/').enumerate() {
             let before = cells.len();
-            let mut digits = String::new();
-            for (i, ch) in row.char_indices() {
-                let here = row_at + i;
-                if ch.is_ascii_digit() {
-                    digits.push(ch);
+            let mut i = 0;
+            while let Some(ch) = row[i..].chars().next() {
+                let (here, left) = (row_at + i, size - (cells.len() - before));
+                let digits = row[i..].bytes().take_while(u8::is_ascii_digit).count();
+                if digits > 0 {
+                    // A run of empty cells: 1 or more, no leading zero (one way to write each), and
+                    // no more than the row has left.
+                    let run = &row[i..i + digits];
+                    match referee::code::read_number(run, left as u64) {
+                        Ok(n) if n > 0 && !run.starts_with('0') => cells.extend(std::iter::repeat_n(None, n as usize)),
+                        _ => {
+                            let run = referee::code::shown_number(run);
+                            return Err(CodeError::new(
+                                here,
+                                format!("`{run}` is not a run of 1 to {left} empty cells"),
+                            ));
+                        }
+                    }
+                    i += digits;
                     continue;
                 }
-                empty_run(&mut cells, &mut digits, before + size, here)?;
                 match GLYPHS.iter().position(|g| g.starts_with(ch)) {
-                    Some(colour) if cells.len() - before < size => cells.push(Some(colour as u8)),
+                    Some(colour) if left > 0 => cells.push(Some(colour as u8)),
                     Some(_) => return Err(CodeError::new(here, format!("row {} has more than {size} cells", r + 1))),
                     None => {
-                        return Err(CodeError::new(
-                            here,
-                            format!("`{ch}` is not a cell: expected B, W or a number of empty cells"),
-                        ))
+                        let message = format!("`{ch}` is not a cell: expected B, W or a number of empty cells");
+                        return Err(CodeError::new(here, message));
                     }
                 }
+                i += ch.len_utf8();
             }
-            empty_run(&mut cells, &mut digits, before + size, row_at + row.len())?;
-            if cells.len() - before != size {
-                let got = cells.len() - before;
-                return Err(CodeError::new(
-                    row_at + row.len(),
-                    format!("row {} has {got} cells; it needs {size}", r + 1),
-                ));
+            let got = cells.len() - before;
+            if got != size {
+                let message = format!("row {} has {got} cells; it needs {size}", r + 1);
+                return Err(CodeError::new(row_at + row.len(), message));
             }
             row_at += row.len() + 1;
         }
@@ -385,23 +394,6 @@ impl Coded for InRow {
         }
         Ok(p)
     }
-}
-
-/// Ends a run of empty cells written as `digits` (if any) at byte `at`: at least 1, no leading
-/// zero (one way to write each run), and not past `row_end`, the number of cells once the row is
-/// read.
-fn empty_run(cells: &mut Vec<Option<u8>>, digits: &mut String, row_end: usize, at: usize) -> Result<(), CodeError> {
-    if digits.is_empty() {
-        return Ok(());
-    }
-    let left = row_end.saturating_sub(cells.len());
-    let start = at - digits.len();
-    match referee::code::read_number(digits, left as u64) {
-        Ok(n) if n > 0 && !digits.starts_with('0') => cells.extend(std::iter::repeat_n(None, n as usize)),
-        _ => return Err(CodeError::new(start, format!("`{digits}` is not a run of 1 to {left} empty cells"))),
-    }
-    digits.clear();
-    Ok(())
 }
 
 impl Recorded for InRow {
@@ -556,6 +548,8 @@ fn main() {
         "inrow_4/4/4/4",
         "inrow_3/3/3_b_-",
         "inrow_05/5/5/5/5_b_-",
+        "inrow_BWBWBW/5/5/5/5_b_-",
+        "inrow_5/5/5/5/4é_b_-",
         "inrow_BBBB1/WWW2/5/5/5_w_-",
         "inrow_4/4/4/4_b_-_x",
     ];
