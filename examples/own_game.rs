@@ -514,7 +514,7 @@ fn main() {
     ] {
         let v = &verdicts(&text)[0];
         let claims: Vec<String> = v.claims.iter().map(|c| format!("{}: {}", c.status.name(), c.detail)).collect();
-        println!("result: {:?} in {} moves: {}", v.status, v.moves, claims.join("; "));
+        println!("result: {:?} after {} move(s): {}", v.status, v.moves, claims.join("; "));
         assert_eq!((v.status, v.winner.as_deref()), (Status::Valid, winner));
         assert!(!v.claims.is_empty() && v.claims.iter().all(|c| c.status == ClaimStatus::Confirmed));
     }
