@@ -1,0 +1,578 @@
+//! A game defined outside the crate, judged by referee through its public traits alone.
+//!
+//! In a Row (gomoku on a small board): Black and White in turn place a stone of their colour on an
+//! empty cell of a square board (5x5 unless a `[Size]` tag says otherwise, 4 to 26); the first to
+//! have four of their stones in a row, across, down or diagonally, wins; a full board with no such
+//! row is a draw.
+//!
+//! The game implements `Game`, `BoardView`, `Notation`, `Coded`, `SearchKey` and `Recorded` here,
+//! with nothing changed inside the crate; `main` then checks (with `assert!`, so that CI fails on a
+//! regression) that the library gives it what it gives its own games: a verdict that locates an
+//! illegal move and lists the legal ones and alternatives, with its human report; claims made
+//! before the end judged by the search; a result confirmed at the end; an SVG picture; and
+//! position codes that read back for every position played.
+//!
+//! `cargo run --example own_game`
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::Arc;
+
+use referee::code::{CodeError, Coded};
+use referee::game::{board_hash, About, Figure, Format, Outcome, SearchKey, Sign};
+use referee::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
+use referee::judge::common_start;
+use referee::record::Found;
+use referee::render::svg::{svg, SvgOptions};
+use referee::replay::{Event, ReplayOptions};
+use referee::report::{HumanStyle, Source};
+use referee::verdict::{ClaimStatus, Reach};
+use referee::{BoardView, Game, Notation, Recorded, Status, VerifyOptions};
+
+// ---------------------------------------------------------------------------------------------
+// The game
+
+/// Stones in a row that win.
+const K: usize = 4;
+/// The board's side when a record gives none.
+const DEFAULT_SIZE: u8 = 5;
+const NAMES: [&str; 2] = ["Black", "White"];
+const GLYPHS: [&str; 2] = ["B", "W"];
+const EMPTY: &str = ".";
+
+const ABOUT: About = About {
+    name: "inrow",
+    title: "In a Row",
+    aliases: &["gomoku"],
+    help: "In a Row: the common format, a square board of 4 to 26 (5 by default), four in a row wins",
+    format: Format::Common,
+};
+
+/// A position: the plain data is the whole state, so it is its own search key and its own code.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+struct InRow {
+    size: u8,
+    /// Whose stone stands on each cell (0 Black, 1 White), in reading order.
+    board: Vec<Option<u8>>,
+    to_move: u8,
+    /// Kept rather than found again from the board: a lenient replay may place stones after the
+    /// end, and the first row made is the one that won.
+    winner: Option<u8>,
+}
+
+/// Why a move is illegal.
+#[derive(Clone, Debug)]
+enum Illegal {
+    OffBoard { cell: CellLabel, size: u8 },
+    Occupied { cell: CellLabel, by: u8 },
+    GameOver,
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Illegal::OffBoard { cell, size } => write!(f, "{cell} is not on the {size}x{size} board"),
+            Illegal::Occupied { cell, by } => write!(f, "{cell} already holds a {} stone", NAMES[*by as usize]),
+            Illegal::GameOver => write!(f, "the game is over: somebody has {K} in a row, or the board is full"),
+        }
+    }
+}
+
+/// The longest row each colour has, for reports.
+#[derive(Clone, Debug)]
+struct Longest([usize; 2]);
+
+impl fmt::Display for Longest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "longest rows: Black {}, White {}", self.0[0], self.0[1])
+    }
+}
+
+/// The four lines through a cell, each as one of its two directions: the geometry's own
+/// (`Geometry::directions`) are the rook's on a square board, so the diagonals are written here.
+const LINES: [Direction; 4] = [
+    Direction { dcol: 1, drow: 0 },
+    Direction { dcol: 0, drow: 1 },
+    Direction { dcol: 1, drow: 1 },
+    Direction { dcol: 1, drow: -1 },
+];
+
+impl InRow {
+    fn new(size: u8) -> Result<InRow, String> {
+        if !(K as u8..=MAX_SQUARE).contains(&size) {
+            return Err(format!("In a Row is played on a board of {K} to {MAX_SQUARE} cells a side, not {size}"));
+        }
+        Ok(InRow { size, board: vec![None; usize::from(size) * usize::from(size)], to_move: 0, winner: None })
+    }
+
+    fn at(&self, cell: Cell) -> Option<u8> {
+        self.board.get(usize::from(cell.0)).copied().flatten()
+    }
+
+    /// The longest row of one colour through `cell` (on one of the four lines), in line order.
+    fn row_through(&self, cell: Cell) -> Vec<Cell> {
+        let Some(stone) = self.at(cell) else { return Vec::new() };
+        let g = self.geometry();
+        let same = |c: &Cell| self.at(*c) == Some(stone);
+        let rows = LINES.iter().map(|&d| {
+            let back = Direction { dcol: -d.dcol, drow: -d.drow };
+            let mut row: Vec<Cell> = g.ray(cell, back).take_while(same).collect();
+            row.reverse();
+            row.push(cell);
+            row.extend(g.ray(cell, d).take_while(same));
+            row
+        });
+        rows.max_by_key(Vec::len).unwrap_or_default()
+    }
+
+    /// A winning row of `colour` anywhere on the board (for setups, codes and the outcome's words;
+    /// play looks only through the stone placed).
+    fn winning_row(&self, colour: u8) -> Option<Vec<Cell>> {
+        let g = self.geometry();
+        g.cells().filter(|&c| self.at(c) == Some(colour)).map(|c| self.row_through(c)).find(|r| r.len() >= K)
+    }
+
+    /// The position drawn by one glyph (or `None`, empty) per cell: the colour to move follows from
+    /// the counts, the winner from the rows, since a setup diagram says neither.
+    fn from_cells(size: u8, cells: &[Option<u8>]) -> Result<InRow, String> {
+        let mut p = InRow::new(size)?;
+        if cells.len() != p.board.len() {
+            return Err(format!("the diagram has {} cells; a {size}x{size} board has {}", cells.len(), p.board.len()));
+        }
+        p.board.copy_from_slice(cells);
+        let count = |c: u8| cells.iter().filter(|&&s| s == Some(c)).count();
+        p.to_move = match count(0).checked_sub(count(1)) {
+            Some(0) => 0,
+            Some(1) => 1,
+            _ => return Err(format!("Black moves first: Black has {} stones and White {}", count(0), count(1))),
+        };
+        p.winner = match (p.winning_row(0), p.winning_row(1)) {
+            (Some(_), Some(_)) => return Err(format!("both colours have {K} in a row: the game ended before")),
+            (a, b) => a.map(|_| 0).or(b.map(|_| 1)),
+        };
+        Ok(p)
+    }
+}
+
+impl BoardView for InRow {
+    fn geometry(&self) -> Geometry {
+        Geometry::Square { size: self.size }
+    }
+
+    fn glyph(&self, cell: Cell) -> &'static str {
+        self.at(cell).map_or(EMPTY, |c| GLYPHS[usize::from(c)])
+    }
+
+    fn figure(&self, cell: Cell) -> Option<Figure> {
+        self.at(cell).map(|owner| Figure::Stone { owner })
+    }
+
+    fn player_names(&self) -> &'static [&'static str] {
+        &NAMES
+    }
+}
+
+impl Game for InRow {
+    type Move = Cell;
+    type Illegal = Illegal;
+    type Score = Longest;
+
+    fn about(&self) -> &'static About {
+        &ABOUT
+    }
+
+    fn legal_moves(&self) -> Vec<Cell> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        self.geometry().cells().filter(|&c| self.at(c).is_none()).collect()
+    }
+
+    fn check(&self, m: Cell) -> Result<(), Illegal> {
+        let g = self.geometry();
+        if !g.contains(m) {
+            return Err(Illegal::OffBoard { cell: g.label(m), size: self.size });
+        }
+        if let Some(by) = self.at(m) {
+            return Err(Illegal::Occupied { cell: g.label(m), by });
+        }
+        if self.is_over() {
+            return Err(Illegal::GameOver);
+        }
+        Ok(())
+    }
+
+    /// A stone on a full cell or off the board changes nothing, but the turn passes all the same,
+    /// so that a lenient replay keeps the colours in step with the record.
+    fn play_unchecked(&mut self, m: Cell) {
+        let mover = self.to_move;
+        if let Some(cell @ None) = self.board.get_mut(usize::from(m.0)) {
+            *cell = Some(mover);
+            if self.winner.is_none() && self.row_through(m).len() >= K {
+                self.winner = Some(mover);
+            }
+        }
+        self.to_move = 1 - mover;
+    }
+
+    fn is_over(&self) -> bool {
+        self.winner.is_some() || self.board.iter().all(Option::is_some)
+    }
+
+    fn score(&self) -> Longest {
+        let mut longest = [0, 0];
+        for c in self.geometry().cells() {
+            if let Some(colour) = self.at(c) {
+                let l = &mut longest[usize::from(colour)];
+                *l = (*l).max(self.row_through(c).len());
+            }
+        }
+        Longest(longest)
+    }
+
+    fn signs(&self, m: Cell) -> Vec<Sign> {
+        vec![Sign::Ring(m)]
+    }
+}
+
+impl Notation for InRow {
+    type Written = CellLabel;
+
+    fn parse_move(text: &str) -> Result<CellLabel, String> {
+        CellLabel::parse(text).ok_or_else(|| {
+            format!("`{text}` is not an In a Row move: expected a cell, a letter and a row number as in c3")
+        })
+    }
+
+    fn resolve(&self, written: CellLabel) -> Result<Cell, Illegal> {
+        self.geometry().parse_label(written).ok_or(Illegal::OffBoard { cell: written, size: self.size })
+    }
+
+    fn write_move(&self, m: Cell) -> String {
+        self.geometry().label(m).to_string()
+    }
+}
+
+/// The search stores the position itself: a board of a byte a cell and three bytes more.
+impl SearchKey for InRow {
+    type Key = InRow;
+
+    fn key(&self) -> Cow<'_, InRow> {
+        Cow::Borrowed(self)
+    }
+
+    fn into_key(self) -> InRow {
+        self
+    }
+
+    fn key_heap_bytes(key: &InRow) -> usize {
+        referee::search::allocation(key.board.len())
+    }
+
+    fn key_hash(key: &InRow) -> u64 {
+        board_hash(&key.board, |c| c.map_or(0, |c| c + 1), (key.to_move, key.winner))
+    }
+}
+
+/// `inrow_BOARD_MOVER_WINNER`: the board's rows from the top separated by `/`, `B` and `W` for
+/// stones and a number for a run of empty cells (as the crate's own codes); `b` or `w` to move;
+/// the winner, `b`, `w` or `-`. The crate's board reader (`code::read_board`) is not public, so
+/// the board is read here.
+impl Coded for InRow {
+    fn code(&self) -> String {
+        let rows = self.board.chunks(usize::from(self.size)).map(|row| {
+            let mut out = String::new();
+            let mut empty = 0;
+            for cell in row {
+                match cell {
+                    None => empty += 1,
+                    Some(c) => {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        out.push_str(GLYPHS[usize::from(*c)]);
+                    }
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            out
+        });
+        let winner = self.winner.map_or("-", |w| ["b", "w"][usize::from(w)]);
+        format!("inrow_{}_{}_{winner}", rows.collect::<Vec<_>>().join("/"), ["b", "w"][usize::from(self.to_move)])
+    }
+
+    fn from_code(code: &str) -> Result<InRow, CodeError> {
+        // Each field with the byte where it starts; five at most are looked at, whatever the code.
+        let mut fields = code.split('_').scan(0, |at, f| {
+            let field = (*at, f);
+            *at += f.len() + 1;
+            Some(field)
+        });
+        let mut next = |what: &str| {
+            fields.next().ok_or_else(|| CodeError::new(code.len(), format!("the code ends before its {what}")))
+        };
+        let (_, name) = next("name")?;
+        if name != ABOUT.name {
+            return Err(CodeError::new(0, format!("this is a code of {name}, not of inrow")));
+        }
+        let (at, board) = next("board")?;
+        let size = board.split('/').count();
+        if !(K..=usize::from(MAX_SQUARE)).contains(&size) {
+            return Err(CodeError::new(at, format!("the board has {size} rows; In a Row's has {K} to {MAX_SQUARE}")));
+        }
+        let mut cells = Vec::with_capacity(size * size);
+        let mut row_at = at;
+        for (r, row) in board.split('/').enumerate() {
+            let before = cells.len();
+            let mut i = 0;
+            while let Some(ch) = row[i..].chars().next() {
+                let (here, left) = (row_at + i, size - (cells.len() - before));
+                let digits = row[i..].bytes().take_while(u8::is_ascii_digit).count();
+                if digits > 0 {
+                    // A run of empty cells: 1 or more, no leading zero (one way to write each), and
+                    // no more than the row has left.
+                    let run = &row[i..i + digits];
+                    match referee::code::read_number(run, left as u64) {
+                        Ok(n) if n > 0 && !run.starts_with('0') => cells.extend(std::iter::repeat_n(None, n as usize)),
+                        _ => {
+                            let run = referee::code::shown_number(run);
+                            return Err(CodeError::new(
+                                here,
+                                format!("`{run}` is not a run of 1 to {left} empty cells"),
+                            ));
+                        }
+                    }
+                    i += digits;
+                    continue;
+                }
+                match GLYPHS.iter().position(|g| g.starts_with(ch)) {
+                    Some(colour) if left > 0 => cells.push(Some(colour as u8)),
+                    Some(_) => return Err(CodeError::new(here, format!("row {} has more than {size} cells", r + 1))),
+                    None => {
+                        let message = format!("`{ch}` is not a cell: expected B, W or a number of empty cells");
+                        return Err(CodeError::new(here, message));
+                    }
+                }
+                i += ch.len_utf8();
+            }
+            let got = cells.len() - before;
+            if got != size {
+                let message = format!("row {} has {got} cells; it needs {size}", r + 1);
+                return Err(CodeError::new(row_at + row.len(), message));
+            }
+            row_at += row.len() + 1;
+        }
+        // At most MAX_SQUARE, checked above.
+        let mut p = InRow::new(size as u8).map_err(|m| CodeError::new(at, m))?;
+        p.board = cells;
+        let colour = |(at, f): (usize, &str), what: &str, none: bool| match f {
+            "b" => Ok(Some(0)),
+            "w" => Ok(Some(1)),
+            "-" if none => Ok(None),
+            _ => Err(CodeError::new(at, format!("expected {what}, not `{f}`"))),
+        };
+        p.to_move = colour(next("colour to move")?, "the colour to move, `b` or `w`", false)?.unwrap_or(0);
+        let winner = next("winner")?;
+        p.winner = colour(winner, "the winner, `b`, `w` or `-`", true)?;
+        if let Some((at, f)) = fields.next() {
+            return Err(CodeError::new(at - 1, format!("nothing may follow the winner, but `_{f}` does")));
+        }
+        // The winner must have a row, and with no winner nobody may have one.
+        let rows = [p.winning_row(0).is_some(), p.winning_row(1).is_some()];
+        let consistent = match p.winner {
+            Some(w) => rows[usize::from(w)],
+            None => rows == [false, false],
+        };
+        if !consistent {
+            return Err(CodeError::new(
+                winner.0,
+                format!("the winner field does not match the rows of {K} on the board"),
+            ));
+        }
+        Ok(p)
+    }
+}
+
+impl Recorded for InRow {
+    const ABOUT: About = ABOUT;
+
+    fn to_move(&self) -> usize {
+        usize::from(self.to_move)
+    }
+
+    fn start(size: Option<u8>, players: Option<u8>) -> Result<InRow, String> {
+        if let Some(n) = players.filter(|&n| n != 2) {
+            return Err(format!("In a Row is a game of two players, not {n}"));
+        }
+        InRow::new(size.unwrap_or(DEFAULT_SIZE))
+    }
+
+    fn with_setup(&self, cells: &[&str]) -> Result<InRow, String> {
+        let read = cells.iter().map(|&g| match g {
+            EMPTY => Ok(None),
+            _ => GLYPHS.iter().position(|&s| s == g).map(|c| Some(c as u8)).ok_or(format!("`{g}` is not B, W or .")),
+        });
+        InRow::from_cells(self.size, &read.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.is_over() {
+            return None;
+        }
+        Some(match self.winner {
+            Some(w) => {
+                let g = self.geometry();
+                let row = self.winning_row(w).unwrap_or_default();
+                let cells = row.iter().map(|&c| g.label(c).to_string()).collect::<Vec<_>>().join(" ");
+                let mut points = vec![0.0, 0.0];
+                points[usize::from(w)] = 1.0;
+                Outcome { winner: Some(usize::from(w)), points, detail: format!("{} in a row: {cells}", row.len()) }
+            }
+            None => Outcome {
+                winner: None,
+                points: vec![0.5, 0.5],
+                detail: format!("the board is full with no {K} in a row"),
+            },
+        })
+    }
+
+    fn points(&self) -> Vec<f64> {
+        self.outcome().map_or(vec![0.0, 0.0], |o| o.points)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the library does with it
+
+/// A record with an illegal move: Black's second `c3` is on Black's own stone.
+const ILLEGAL: &str = "[Game \"In a Row\"]\n[Size \"5\"]\n\n1. c3 d3 2. c3 d4 3. b2 e5 *\n";
+
+/// A full game with no row of four: the stones of each colour in the pattern
+/// `BBWWB/WWBBW/BBWWB/WWBBW/BBWWB`, Black's and White's in reading order.
+const DRAWN: &str = "1. a1 c1 2. b1 d1 3. e1 a2 4. c2 b2 5. d2 e2 6. a3 c3 7. b3 d3 8. e3 a4 9. c4 b4 10. d4 e4 \
+                     11. a5 c5 12. b5 d5 13. e5";
+
+/// A record from a setup: Black, to move, makes four across at once.
+const SETUP: &str = "[Game \"In a Row\"]\n\nSetup:\na b c d e\nB B B . . 1\nW W W . . 2\n. . . . . 3\n. . . . . 4\n\
+                     . . . . . 5\n\n1. d1 1-0\n\nFinal Position:\na b c d e\nB B B B . 1\nW W W . . 2\n. . . . . 3\n\
+                     . . . . . 4\n. . . . . 5\n";
+
+fn record(movetext: &str, result: &str) -> String {
+    format!("[Game \"In a Row\"]\n[Size \"5\"]\n\n{movetext} {result}\n")
+}
+
+fn main() {
+    let options = VerifyOptions::default();
+    let verdicts = |text: &str| referee::verify::verify_records_of::<InRow>(text, options).collect::<Vec<_>>();
+
+    // An illegal move, located, with the legal moves, the alternatives and the human report.
+    let v = &verdicts(ILLEGAL)[0];
+    let p = &v.problems[0];
+    let second_c3 = ILLEGAL.match_indices("c3").nth(1).map(|(at, _)| at).unwrap_or_default();
+    println!("illegal: {:?}: `{}` at bytes {:?}: {}", v.status, p.token, p.span, p.message);
+    println!("  {} legal moves, listed: {}", p.legal_count, p.legal.join(" "));
+    assert_eq!(v.status, Status::Illegal);
+    assert_eq!((p.span.clone(), p.token.as_str()), (second_c3..second_c3 + 2, "c3"));
+    assert!(p.message.contains("c3 already holds a Black stone"));
+    assert_eq!(p.legal_count, 23);
+    assert!(p.legal.iter().any(|m| m == "a1") && !p.legal.iter().any(|m| m == "c3" || m == "d3"));
+    let alternatives: Vec<String> = v
+        .alternatives
+        .iter()
+        .map(|a| match &a.reach {
+            Reach::End => format!("{} (the rest replays)", a.text),
+            Reach::StopsAt { token, .. } => format!("{} (stops at {token})", a.text),
+        })
+        .collect();
+    println!("  alternatives: {}", alternatives.join(", "));
+    assert!(!v.alternatives.is_empty());
+    let source = Source::new("illegal.txt", Arc::new(ILLEGAL.to_string()));
+    let report = referee::report::human(&source, v, HumanStyle::default());
+    println!("{report}");
+    assert!(report.contains("c3 already holds a Black stone") && report.contains("legal here: a1 b1"));
+
+    // Results claimed before the end, judged by searching every continuation: three cells are
+    // left after White's 11th move, and no row of four can be made with them.
+    let stop = DRAWN.find(" 12.").unwrap_or(DRAWN.len());
+    for (claim, expected) in [("0-1", ClaimStatus::Refuted), ("0-0", ClaimStatus::Confirmed)] {
+        let v = &verdicts(&record(&DRAWN[..stop], claim))[0];
+        let c = &v.claims[0];
+        println!("claim before the end: {claim} after {} moves: {}: {}", v.moves, c.status.name(), c.detail);
+        assert_eq!(c.status, expected);
+        assert!(!v.game_over && c.detail.contains("positions searched"));
+    }
+
+    // Results at the end: a win, a draw, and a game from a setup diagram (`Recorded::with_setup`)
+    // with a final diagram; every claim confirmed.
+    for (text, winner) in [
+        (record("1. a1 a2 2. b2 b1 3. c3 c1 4. d4", "1-0"), Some("Black")),
+        (record(DRAWN, "0-0"), None),
+        (SETUP.to_string(), Some("Black")),
+    ] {
+        let v = &verdicts(&text)[0];
+        let claims: Vec<String> = v.claims.iter().map(|c| format!("{}: {}", c.status.name(), c.detail)).collect();
+        println!("result: {:?} after {} move(s): {}", v.status, v.moves, claims.join("; "));
+        assert_eq!((v.status, v.winner.as_deref()), (Status::Valid, winner));
+        assert!(!v.claims.is_empty() && v.claims.iter().all(|c| c.status == ClaimStatus::Confirmed));
+    }
+
+    // Random games (`random::random_game`), written as records (`write::write_common_record`) and
+    // verified; each replayed (`replay::replay_observed`) to read every position back from its code.
+    let start = InRow::start(None, None).unwrap_or_else(|e| panic!("{e}"));
+    let mut positions = 0;
+    for seed in 1..=20 {
+        let moves = referee::random::random_game(&start, seed, 100);
+        let text = referee::write::write_common_record(&start, &moves, &[]);
+        let v = &verdicts(&text)[0];
+        assert_eq!(
+            (v.status, v.moves, v.claims[0].status),
+            (Status::Valid, moves.len(), ClaimStatus::Confirmed),
+            "{text}"
+        );
+        let Some(Found::Common(r)) = referee::record::read_format(&text, None).next() else { panic!("{text}") };
+        let start = common_start::<InRow>(&text, &r).unwrap_or_else(|p| panic!("{}", p.message));
+        referee::replay::replay_observed(start, &r.tokens, ReplayOptions::default(), |event| {
+            if let Event::Played { position } = event {
+                let code = position.code();
+                assert_eq!(InRow::from_code(&code).as_ref(), Ok(position), "{code}");
+                positions += 1;
+            }
+        });
+    }
+    println!("codes: 20 random games verified, {positions} positions read back from their codes");
+    assert!(positions > 20 * K);
+    let bad = [
+        "inrow_4/4/4/4",
+        "inrow_3/3/3_b_-",
+        "inrow_05/5/5/5/5_b_-",
+        "inrow_BWBWBW/5/5/5/5_b_-",
+        "inrow_5/5/5/5/4é_b_-",
+        "inrow_BBBB1/WWW2/5/5/5_w_-",
+        "inrow_4/4/4/4_b_-_x",
+    ];
+    for bad in bad {
+        let e = InRow::from_code(bad).err();
+        println!("  {bad}: {}", e.as_ref().map_or("read".to_string(), |e| e.to_string()));
+        assert!(e.is_some());
+    }
+
+    // A picture of the drawn game's last position.
+    let mut position = start;
+    for token in DRAWN.split_whitespace().filter(|t| !t.ends_with('.')) {
+        let m = InRow::parse_move(token).and_then(|w| position.resolve(w).map_err(|e| e.to_string()));
+        position.play(m.unwrap_or_else(|e| panic!("{token}: {e}"))).unwrap_or_else(|e| panic!("{token}: {e}"));
+    }
+    let scene = referee::picture::position_scene(&position, 25);
+    let picture = svg(&scene, &SvgOptions::default());
+    println!("picture: an SVG of {} bytes of:\n{}", picture.len(), referee::render::ascii::diagram(&position));
+    assert!(picture.starts_with("<svg") && picture.contains("In a Row"));
+
+    // What an outside game cannot do yet: start a record from its own code. The `[Position]` tag
+    // is read only for the crate's games (`referee::games::game_of`), so this record is refused.
+    let coded = format!("[Game \"In a Row\"]\n[Position \"{}\"]\n\n1. a1 *\n", position.code());
+    let v = &verdicts(&coded)[0];
+    println!("limit: a [Position] tag: {:?}: {}", v.status, v.problems.first().map_or("", |p| p.message.as_str()));
+}
