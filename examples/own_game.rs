@@ -10,7 +10,7 @@
 //! regression) that the library gives it what it gives its own games: a verdict that locates an
 //! illegal move and lists the legal ones and alternatives, with its human report; claims made
 //! before the end judged by the search; a result confirmed at the end; an SVG picture; and
-//! position codes that read back for every position played.
+//! position codes that read back for every position played, and a record that starts from one.
 //!
 //! `cargo run --example own_game`
 
@@ -46,6 +46,8 @@ const ABOUT: About = About {
     aliases: &["gomoku"],
     help: "In a Row: the common format, a square board of 4 to 26 (5 by default), four in a row wins",
     format: Format::Common,
+    sizes: (4, 26),
+    players: (2, 2),
 };
 
 /// A position: the plain data is the whole state, so it is its own search key and its own code.
@@ -570,9 +572,10 @@ fn main() {
     println!("picture: an SVG of {} bytes of:\n{}", picture.len(), referee::render::ascii::diagram(&position));
     assert!(picture.starts_with("<svg") && picture.contains("In a Row"));
 
-    // What an outside game cannot do yet: start a record from its own code. The `[Position]` tag
-    // is read only for the crate's games (`referee::games::game_of`), so this record is refused.
-    let coded = format!("[Game \"In a Row\"]\n[Position \"{}\"]\n\n1. a1 *\n", position.code());
+    // A record may start from the game's own position code, in a `[Position]` tag.
+    let start = InRow::start(None, None).expect("the default board");
+    let coded = format!("[Game \"In a Row\"]\n[Position \"{}\"]\n\n1. c3 *\n", start.code());
     let v = &verdicts(&coded)[0];
-    println!("limit: a [Position] tag: {:?}: {}", v.status, v.problems.first().map_or("", |p| p.message.as_str()));
+    println!("from a code: {:?} after {} move(s)", v.status, v.moves);
+    assert_eq!((v.status, v.moves), (Status::Valid, 1), "{:?}", v.problems);
 }

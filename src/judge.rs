@@ -290,16 +290,21 @@ pub(crate) fn coded_start<G: Recorded>(
     let begin = tag.value_span.start + (raw.len() - raw.trim_start().len());
     let value = begin..begin + code.len();
     let whole = |message: String| problem(ProblemKind::Syntax, value.clone(), code, message);
-    if let (Ok(of), Some(game)) = (crate::games::game_of(code), GameKind::from_name(G::ABOUT.title)) {
-        if of != game {
-            return Err(whole(format!("this position code is of {of}, but the record is of {game}")));
-        }
-    }
-    let start = crate::games::game_of(code).and_then(|_| G::from_code(code)).map_err(|e| {
+    let located = |e: crate::code::CodeError| {
         let at = (value.start + e.at).min(value.end);
         let end = src[at..value.end].chars().next().map_or(at, |c| at + c.len_utf8());
         problem(ProblemKind::Syntax, at..end, &src[at..end], e.message)
-    })?;
+    };
+    // A code of another game is refused here: of a game referee knows, as such; of none, with the
+    // games it knows. `G` reads a code of its own name, whether the registry holds it or not.
+    let game = G::ABOUT.name;
+    if code.split('_').next() != Some(game) {
+        return Err(match crate::games::game_of(code) {
+            Ok(of) => whole(format!("this position code is of {of}, but the record is of {game}")),
+            Err(e) => located(e),
+        });
+    }
+    let start = G::from_code(code).map_err(located)?;
     let tag_fault = |name: &str, message: String| {
         let at = r.tag(name).map_or(value.clone(), |t| t.value_span.clone());
         problem(ProblemKind::Syntax, at.clone(), &src[at], message)

@@ -222,8 +222,9 @@ fn common_prepared<'r, 'a>(mut v: Verdict, pending: Option<PendingSearch>) -> Pr
 
 /// The verdicts on the records of `src` as records of the game `G`, which need not be one of
 /// referee's (a game defined outside the crate, through the same traits): each record is read as a
-/// record of `G` in the common format, whatever its `[Game]` tag (a numbered move line outside any
-/// record opens one), and judged as `verify` judges the games it knows.
+/// record of `G` in the common format (a numbered move line outside any record opens one; a
+/// `[Game]` tag that names another game is a syntax error), and judged as `verify` judges the
+/// games it knows.
 pub fn verify_records_of<G: Recorded>(src: &str, options: VerifyOptions) -> impl Iterator<Item = Verdict> + '_ {
     let mut budget = options.file_budget();
     record::read_format(src, Some(Format::Common)).map(move |found| {
@@ -231,6 +232,11 @@ pub fn verify_records_of<G: Recorded>(src: &str, options: VerifyOptions) -> impl
         let prepared = match &found {
             Found::Common(r) => {
                 let mut v = common_verdict(src, r, Some(about));
+                if let Some(t) = r.tag("Game").filter(|t| !about.is_named(t.value)) {
+                    let message =
+                        format!("the [Game] tag names `{}`, but these records are read as {}", t.value, about.title);
+                    v.problems.push(problem(ProblemKind::Syntax, t.value_span.clone(), t.value, message));
+                }
                 let pending = if v.problems.is_empty() { verify_recorded::<G>(src, r, options, &mut v) } else { None };
                 common_prepared(v, pending)
             }

@@ -14,9 +14,9 @@ use referee::convert;
 use referee::game::{Engine, WithGame};
 use referee::games::{game_of, rewrite, GameKind};
 use referee::random::random_record;
+use referee::record_moves;
 use referee::verdict::{ClaimStatus, Status};
 use referee::verify::{verify_source, VerifyOptions};
-use referee::record_moves;
 
 /// Seeds played per setup.
 const SEEDS: u64 = 2;
