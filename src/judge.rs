@@ -352,12 +352,32 @@ pub(crate) fn coded_start<G: Recorded>(
 /// gives the verdict its score; a result claimed before the game is over comes back as a search
 /// still to make. `repair` judges a repaired replay with it too.
 pub(crate) fn judge_recorded<G: Recorded>(r: &CommonRecord, rep: &Replay<G>, v: &mut Verdict) -> Option<PendingSearch> {
-    let gap = rep.incomplete();
-    let accepted = rep.violations_accepted();
-    let position = &rep.position;
-    let names = position.player_names();
-    let outcome = position.outcome();
-    // The result: the movetext's result token, else the Result tag.
+    let outcome = rep.position.outcome();
+    let mut pending = None;
+    if let Some((kind, span, text)) = claimed_result(r, v) {
+        let claim = v.claims.len();
+        let (status, detail, past) = judge_result(kind, &text, rep, outcome.as_ref(), |winner| {
+            pending = Some(PendingClaim { position: rep.position.clone(), claim, winner })
+        });
+        let claim = ClaimCheck { kind: ClaimKind::Result, span, text, status, detail, violations_accepted: 0 };
+        v.claims.push(claim.as_replayed(past));
+    }
+    if let Some(d) = &r.final_position {
+        let (status, detail) = match rep.incomplete() {
+            Some(g) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g),
+            None => compare_diagram(&rep.position, d),
+        };
+        v.claims.push(ClaimCheck::final_position(d.span.clone(), (status, detail), rep.violations_accepted()));
+    }
+    v.problems.extend(refuted_claims(&v.claims));
+    score_common(v, rep, outcome.as_ref());
+    pending.map(|p| PendingSearch(Box::new(p)))
+}
+
+/// The result a common-format record claims: its movetext's result token, else its `[Result]` tag
+/// (`None` for a tag that is no result token), with where and as written. A tag that says other
+/// than the token is a problem of the record.
+fn claimed_result(r: &CommonRecord, v: &mut Verdict) -> Option<(Option<TokenKind>, record::Span, String)> {
     let token = r.tokens.iter().find(|t| t.kind.is_claim()).map(|t| (t.kind, t.span.clone(), t.text.to_string()));
     let tag =
         r.tag("Result").map(|t| (record::common::result_kind(t.value), t.value_span.clone(), t.value.to_string()));
@@ -371,69 +391,72 @@ pub(crate) fn judge_recorded<G: Recorded>(r: &CommonRecord, rep: &Replay<G>, v: 
             ));
         }
     }
-    let claimed = token.map(|(k, s, t)| (Some(k), s, t)).or(tag);
-    let mut pending = None;
-    if let Some((kind, span, text)) = claimed {
-        // The violations past which the claim was judged: none unless judged against the replay.
-        let mut past = 0;
-        let (status, detail) = match kind {
-            None => (ClaimStatus::Refuted, format!("`{text}` is not a result: {}", record::common::RESULT_SYNTAX)),
-            Some(TokenKind::Result { winner: None, players: 0 }) => {
-                (ClaimStatus::Unchecked(Unchecked::NoResult), "the record claims no result (`*`)".to_string())
-            }
-            Some(TokenKind::Result { players, .. }) if players as usize != names.len() => (
-                ClaimStatus::Refuted,
-                format!("`{text}` has {players} places but the game has {} players", names.len()),
-            ),
-            Some(TokenKind::Result { winner, .. }) => {
-                past = accepted;
-                match (&gap, &outcome) {
-                    (Some(g), _) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g.clone()),
-                    // Settled at once where the rules say so, else searched later, in file order,
-                    // since the file's searches share one budget.
-                    (None, None) => crate::search::claims::settled(position, winner).unwrap_or_else(|| {
-                        pending = Some(PendingClaim { position: position.clone(), claim: v.claims.len(), winner });
-                        (
-                            ClaimStatus::Unchecked(Unchecked::NotSearched),
-                            "the record stops before the game is over; its continuations are still to search"
-                                .to_string(),
-                        )
-                    }),
-                    (None, Some(o)) => {
-                        let said = winner.map_or("nobody wins".to_string(), |w| format!("{} wins", names[w as usize]));
-                        let real = describe_outcome(names, o);
-                        if o.winner == winner.map(usize::from) {
-                            (ClaimStatus::Confirmed, format!("the game is over: {real}"))
-                        } else {
-                            (ClaimStatus::Refuted, format!("the record says {said}, but the game is over: {real}"))
-                        }
+    token.map(|(k, s, t)| (Some(k), s, t)).or(tag)
+}
+
+/// A claimed result (`kind`, written `text`) against the replay: its status, its detail, and how
+/// many violations a lenient replay went past to judge it. A result claimed before the game is
+/// over is settled here where the rules say so; else `search_later` is called with the winner
+/// claimed, and the claim
+/// waits for its search, in file order, since the file's searches share one budget.
+fn judge_result<G: Recorded>(
+    kind: Option<TokenKind>,
+    text: &str,
+    rep: &Replay<G>,
+    outcome: Option<&crate::game::Outcome>,
+    search_later: impl FnOnce(Option<u8>),
+) -> (ClaimStatus, String, usize) {
+    let names = rep.position.player_names();
+    let (status, detail) = match kind {
+        None => (ClaimStatus::Refuted, format!("`{text}` is not a result: {}", record::common::RESULT_SYNTAX)),
+        Some(TokenKind::Result { winner: None, players: 0 }) => {
+            (ClaimStatus::Unchecked(Unchecked::NoResult), "the record claims no result (`*`)".to_string())
+        }
+        Some(TokenKind::Result { players, .. }) if players as usize != names.len() => {
+            (ClaimStatus::Refuted, format!("`{text}` has {players} places but the game has {} players", names.len()))
+        }
+        Some(TokenKind::Result { winner, .. }) => {
+            let judged = match (rep.incomplete(), outcome) {
+                (Some(g), _) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g),
+                (None, None) => crate::search::claims::settled(&rep.position, winner).unwrap_or_else(|| {
+                    search_later(winner);
+                    (
+                        ClaimStatus::Unchecked(Unchecked::NotSearched),
+                        "the record stops before the game is over; its continuations are still to search".to_string(),
+                    )
+                }),
+                (None, Some(o)) => {
+                    let said = winner.map_or("nobody wins".to_string(), |w| format!("{} wins", names[w as usize]));
+                    let real = describe_outcome(names, o);
+                    if o.winner == winner.map(usize::from) {
+                        (ClaimStatus::Confirmed, format!("the game is over: {real}"))
+                    } else {
+                        (ClaimStatus::Refuted, format!("the record says {said}, but the game is over: {real}"))
                     }
                 }
-            }
-            Some(_) => (ClaimStatus::Unchecked(Unchecked::NotSearched), String::new()),
-        };
-        let claim = ClaimCheck { kind: ClaimKind::Result, span, text, status, detail, violations_accepted: 0 };
-        v.claims.push(claim.as_replayed(past));
-    }
-    if let Some(d) = &r.final_position {
-        let (status, detail) = match &gap {
-            Some(g) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g.clone()),
-            None => compare_diagram(position, d),
-        };
-        v.claims.push(ClaimCheck::final_position(d.span.clone(), (status, detail), accepted));
-    }
-    v.problems.extend(refuted_claims(&v.claims));
+            };
+            return (judged.0, judged.1, rep.violations_accepted());
+        }
+        Some(_) => (ClaimStatus::Unchecked(Unchecked::NotSearched), String::new()),
+    };
+    (status, detail, 0)
+}
+
+/// The verdict's account of where a common-format game stands: moves, whether it is over, its
+/// score in the game's words and by player, its position code, its winner.
+fn score_common<G: Recorded>(v: &mut Verdict, rep: &Replay<G>, outcome: Option<&crate::game::Outcome>) {
+    let position = &rep.position;
+    let names = position.player_names();
     v.moves = rep.moves;
     v.game_over = position.is_over();
-    v.score_text = Some(match &outcome {
+    v.score_text = Some(match outcome {
         Some(o) => describe_outcome(names, o),
         None => position.score().to_string(),
     });
     v.position = Some(position.code());
-    let points = outcome.as_ref().map_or_else(|| position.points(), |o| o.points.clone());
+    let points = outcome.map_or_else(|| position.points(), |o| o.points.clone());
     v.score = names.iter().map(|n| n.to_string()).zip(points).collect();
-    v.winner = outcome.as_ref().and_then(|o| o.winner).map(|w| names[w].to_string());
-    pending.map(|p| PendingSearch(Box::new(p)))
+    v.winner = outcome.and_then(|o| o.winner).map(|w| names[w].to_string());
 }
 
 /// `Blue wins 20-16: ...` in the game's words.

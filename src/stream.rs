@@ -24,6 +24,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::record::{self, Found, Resume, TokenKind};
+use crate::search::SearchBudget;
 use crate::verdict::Verdict;
 use crate::verify::{prepare, Prepared, VerifyOptions};
 
@@ -89,96 +90,47 @@ pub enum StreamError<E> {
 
 /// Verifies every record of `input`, handing the verdicts of each window to `sink` in file order;
 /// returns how many records there were.
+///
+/// The text is held a window at a time: read until it holds `want` bytes of whole lines (or the
+/// input pauses or ends), verified, handed on, and dropped but for what a record still open needs.
 pub fn verify_stream<R: Read, E>(
     mut input: R,
     options: VerifyOptions,
     stream: StreamOptions,
     mut sink: impl FnMut(&Stretch, Vec<Verdict>) -> Result<(), E>,
 ) -> Result<usize, StreamError<E>> {
-    let mut held = String::new();
-    // Bytes read that do not yet make whole characters.
-    let mut raw = Vec::new();
     let chunk_size = stream.chunk.max(1);
-    let mut chunk = vec![0; chunk_size.min(1 << 20)];
-    let mut first_line = 0;
-    let mut eof = false;
+    let mut held = Held::new(chunk_size);
     let mut from = Resume::default();
     let mut handed_on = 0;
     let mut budget = options.file_budget();
     let mut want = chunk_size;
-    let mut broken = None;
     // The whole lines held when a window was last read: a pause that adds none reads nothing.
     let mut read_upto = 0;
-    // `whole_lines(&held)`, kept as text comes in: scanning all that is held after every read
-    // would cost the square of a long line's length.
-    let mut whole = 0;
     loop {
-        let mut paused = false;
-        while !eof && !paused && whole < want {
-            let n = match input.read(&mut chunk) {
-                Ok(n) => n,
-                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                Err(e) => return Err(StreamError::Input(e.into())),
-            };
-            eof = n == 0;
-            // A short read: the input holds nothing more for now. A file gives one only at its
-            // end, so big files are still read in big pieces.
-            paused = n > 0 && n < chunk.len();
-            raw.extend_from_slice(&chunk[..n]);
-            let good = match std::str::from_utf8(&raw) {
-                Ok(_) => raw.len(),
-                // An incomplete character at the end may be completed by the next read.
-                Err(e) if e.error_len().is_none() && !eof => e.valid_up_to(),
-                Err(e) => {
-                    held.push_str(std::str::from_utf8(&raw[..e.valid_up_to()]).unwrap_or_default());
-                    let line_start = whole_lines(&held);
-                    let column = record::without_bom(&held[line_start..]).chars().count() + 1;
-                    let line = first_line + count_lines(&held[..line_start]) + 1;
-                    broken = Some(InputError::NotUtf8 { byte: raw[e.valid_up_to()], line, column });
-                    // The records wholly before the bad line are still verified.
-                    held.truncate(line_start);
-                    whole = line_start;
-                    break;
-                }
-            };
-            let before = held.len();
-            held.push_str(std::str::from_utf8(&raw[..good]).unwrap_or_default());
-            raw.drain(..good);
-            whole = whole_lines_since(&held, before, whole);
-            if held.len() > MAX_HELD {
-                return Err(StreamError::Input(InputError::TooLong { line: first_line + 1 }));
-            }
-        }
-        if paused && broken.is_none() && whole == read_upto {
+        let paused = held.read(&mut input, want).map_err(StreamError::Input)?;
+        if paused && held.broken.is_none() && held.whole == read_upto {
             continue;
         }
-        read_upto = whole;
+        read_upto = held.whole;
         // At a pause, a text that ends with a whole record and its separator is read as closed.
-        let closing = paused && broken.is_none() && whole == held.len() && ends_with_a_record(&held, options.game);
-        let text = Arc::new(std::mem::take(&mut held));
-        let last = (eof && broken.is_none()) || closing;
-        let end = if last { text.len() } else { whole };
-        let window = &text[..end];
-        let parts = if stream.parallel { rayon::current_num_threads() } else { 1 };
-        // One flag per piece, and one for a read again: see `find`.
-        let flags: Vec<AtomicBool> = (0..=parts).map(|_| AtomicBool::new(false)).collect();
-        let (mut found, resume, stopped) = find(window, options.game, from, last, parts, &flags);
-        found.retain(|f| f.index() > handed_on);
-        let prepared: Vec<Prepared> = if stream.parallel {
-            found.par_iter().map(|f| prepare(window, f, options)).collect()
-        } else {
-            found.iter().map(|f| prepare(window, f, options)).collect()
-        };
-        let verdicts: Vec<Verdict> = prepared.into_iter().map(|p| p.finish(&mut budget)).collect();
+        let closing = paused
+            && held.broken.is_none()
+            && held.whole == held.text.len()
+            && ends_with_a_record(&held.text, options.game);
+        let text = Arc::new(std::mem::take(&mut held.text));
+        let last = (held.eof && held.broken.is_none()) || closing;
+        let end = if last { text.len() } else { held.whole };
+        let (verdicts, resume, stopped) =
+            verify_window(&text[..end], options, stream, from, last, handed_on, &mut budget);
         handed_on += verdicts.len();
         if !verdicts.is_empty() {
-            sink(&Stretch { text: &text, first_line }, verdicts).map_err(StreamError::Sink)?;
+            sink(&Stretch { text: &text, first_line: held.first_line }, verdicts).map_err(StreamError::Sink)?;
         }
-        drop(found);
-        if let Some(e) = broken {
+        if let Some(e) = held.broken.take() {
             return Err(StreamError::Input(e));
         }
-        if eof && !stopped {
+        if held.eof && !stopped {
             return Ok(handed_on);
         }
         // Start again where the reader could (after a closed window, at its end), with more text;
@@ -190,13 +142,127 @@ pub fn verify_stream<R: Read, E>(
         } else if !paused {
             want = want.saturating_mul(2);
         }
-        held = Arc::try_unwrap(text).unwrap_or_else(|shared| (*shared).clone());
-        first_line += count_lines(&held[..resume.offset]);
-        held.drain(..resume.offset);
-        whole = whole_lines(&held);
+        held.keep_from(Arc::try_unwrap(text).unwrap_or_else(|shared| (*shared).clone()), resume.offset);
         read_upto = read_upto.saturating_sub(resume.offset);
         from = Resume { offset: 0, found: resume.found };
     }
+}
+
+/// The text held between two windows, and what reading it has met.
+struct Held {
+    /// The text read and not yet dropped: from line `first_line` of the input on.
+    text: String,
+    /// How many lines of the input come before `text`.
+    first_line: usize,
+    /// Bytes read that do not yet make whole characters.
+    raw: Vec<u8>,
+    /// The buffer each read fills.
+    chunk: Vec<u8>,
+    /// `whole_lines(&text)`, kept as text comes in: scanning all that is held after every read
+    /// would cost the square of a long line's length.
+    whole: usize,
+    /// Whether the input has ended.
+    eof: bool,
+    /// Where the input stopped being UTF-8, if it did: the text is held up to the line before.
+    broken: Option<InputError>,
+}
+
+impl Held {
+    fn new(chunk_size: usize) -> Held {
+        Held {
+            text: String::new(),
+            first_line: 0,
+            raw: Vec::new(),
+            chunk: vec![0; chunk_size.min(1 << 20)],
+            whole: 0,
+            eof: false,
+            broken: None,
+        }
+    }
+
+    /// Reads until `want` bytes of whole lines are held, the input ends, or it pauses (a short
+    /// read: it holds nothing more for now; a file gives one only at its end, so big files are
+    /// still read in big pieces). Returns whether it paused.
+    fn read(&mut self, input: &mut impl Read, want: usize) -> Result<bool, InputError> {
+        let mut paused = false;
+        while !self.eof && !paused && self.whole < want {
+            let n = match input.read(&mut self.chunk) {
+                Ok(n) => n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e.into()),
+            };
+            self.eof = n == 0;
+            paused = n > 0 && n < self.chunk.len();
+            self.raw.extend_from_slice(&self.chunk[..n]);
+            if !self.decode() {
+                break;
+            }
+            if self.text.len() > MAX_HELD {
+                return Err(InputError::TooLong { line: self.first_line + 1 });
+            }
+        }
+        Ok(paused)
+    }
+
+    /// Moves the whole characters of `raw` into the text; `false` when the input is not UTF-8,
+    /// which is then `broken` and the text cut to the lines before the fault (the records wholly
+    /// before it are still verified).
+    fn decode(&mut self) -> bool {
+        let good = match std::str::from_utf8(&self.raw) {
+            Ok(_) => self.raw.len(),
+            // An incomplete character at the end may be completed by the next read.
+            Err(e) if e.error_len().is_none() && !self.eof => e.valid_up_to(),
+            Err(e) => {
+                self.text.push_str(std::str::from_utf8(&self.raw[..e.valid_up_to()]).unwrap_or_default());
+                let line_start = whole_lines(&self.text);
+                let column = record::without_bom(&self.text[line_start..]).chars().count() + 1;
+                let line = self.first_line + count_lines(&self.text[..line_start]) + 1;
+                self.broken = Some(InputError::NotUtf8 { byte: self.raw[e.valid_up_to()], line, column });
+                self.text.truncate(line_start);
+                self.whole = line_start;
+                return false;
+            }
+        };
+        let before = self.text.len();
+        self.text.push_str(std::str::from_utf8(&self.raw[..good]).unwrap_or_default());
+        self.raw.drain(..good);
+        self.whole = whole_lines_since(&self.text, before, self.whole);
+        true
+    }
+
+    /// Holds `text` again from byte `offset` on, the lines before it dropped.
+    fn keep_from(&mut self, mut text: String, offset: usize) {
+        self.first_line += count_lines(&text[..offset]);
+        text.drain(..offset);
+        self.whole = whole_lines(&text);
+        self.text = text;
+    }
+}
+
+/// The verdicts on the records of `window` past the `handed_on` first ones of the text, from where
+/// the reader resumes (`from`); `last` when the window ends the text. Records are verified side by
+/// side when `stream.parallel`, and their claims judged in file order with the file's `budget`.
+/// Also returns where reading can resume, and whether the reader stopped before the window's end.
+fn verify_window(
+    window: &str,
+    options: VerifyOptions,
+    stream: StreamOptions,
+    from: Resume,
+    last: bool,
+    handed_on: usize,
+    budget: &mut SearchBudget,
+) -> (Vec<Verdict>, Resume, bool) {
+    let parts = if stream.parallel { rayon::current_num_threads() } else { 1 };
+    // One flag per piece, and one for a read again: see `find`.
+    let flags: Vec<AtomicBool> = (0..=parts).map(|_| AtomicBool::new(false)).collect();
+    let (mut found, resume, stopped) = find(window, options.game, from, last, parts, &flags);
+    found.retain(|f| f.index() > handed_on);
+    let prepared: Vec<Prepared> = if stream.parallel {
+        found.par_iter().map(|f| prepare(window, f, options)).collect()
+    } else {
+        found.iter().map(|f| prepare(window, f, options)).collect()
+    };
+    (prepared.into_iter().map(|p| p.finish(budget)).collect(), resume, stopped)
 }
 
 /// [`whole_lines`] of `text` when `before` was that of `text[..from]`: only what follows `from` is
