@@ -411,7 +411,7 @@ fn furthest<G: Game>(alive: &[Alive<G>]) -> usize {
 
 /// The first [`LEGAL_LISTED`] distinct legal moves as written, and
 /// how many distinct ones there are: each move once ([`Game::distinct_moves`]), and two moves
-/// written alike (Quarod's swap both ways) once.
+/// written alike once (the published notation's `----`, which names none of the stuck stones).
 fn written_legal_moves<G: Notation>(position: &G) -> (Vec<String>, u32) {
     let mut seen = rustc_hash::FxHashSet::default();
     let mut listed = Vec::new();

@@ -77,10 +77,11 @@ pub trait Game: Clone + BoardView {
     fn about(&self) -> &'static About;
     /// Every legal move in this position (empty once the game is over).
     fn legal_moves(&self) -> Vec<Self::Move>;
-    /// Every legal move once for what it does, where [`Game::legal_moves`] gives some moves under
-    /// several names (a Splinter Quad choice of group named by any square of the group): each
-    /// named the one way the notation writes it canonically. What reports list and count as the
-    /// legal moves of a position.
+    /// Every legal move once, where [`Game::legal_moves`] gives some moves under several names (a
+    /// Splinter Quad choice of group named by any square of the group): each named the one way the
+    /// notation writes it canonically. Moves the notation writes differently stay apart even when
+    /// they leave the same position (a Quarod board swap written from either square). What reports
+    /// list and count as the legal moves of a position, and what perft counts.
     fn distinct_moves(&self) -> Vec<Self::Move> {
         self.legal_moves()
     }
