@@ -9,34 +9,38 @@
 //! # The data path
 //!
 //! A record travels one way, one module a step, and nothing upstream knows about anything
-//! downstream:
+//! downstream (the module graph has no circle):
 //!
 //! ```text
 //! bytes ──record──▶ records (tokens with spans) ──replay──▶ moves resolved against a position
-//!       ──game/games──▶ engine state ──verify──▶ Verdict ──report / render──▶ text, JSON, diagram
+//!       ──games──▶ engine state ──judge / verify──▶ Verdict ──report / render──▶ text, JSON, diagram
 //! ```
 //!
 //! | Module | What it holds |
 //! |---|---|
-//! | [`record`] | Finding records of either notation in a text; their grammars, tokens and spans |
-//! | [`game`] | The [`Game`] trait every rule engine implements, [`Recorded`] for the common format, [`GameKind`] |
-//! | [`games`] | The rule engines and move notations, one folder per game family |
 //! | [`geometry`] | Square and hex boards: cells, labels, directions |
+//! | [`code`] | Position codes: one position of any game on one line, read back exactly |
+//! | [`game`] | The vocabulary every game implements, split by job: the engine ([`Game`]), its [`Notation`], its board view, its search key, what it is ([`game::About`]), the common format's [`Recorded`] |
+//! | [`games`] | One folder per game, and the registry: [`GameKind`], one line per game |
+//! | [`record`] | Finding records of either notation in a text; their grammars, tokens and spans |
 //! | [`replay`] | Tokens + engine → the first illegal move (or every one, leniently) |
-//! | [`moves`] | A record replayed move by move as plain data, whatever its game |
-//! | [`verify`] | A text → one [`Verdict`] per record: replay, claims, final diagrams |
 //! | [`verdict`] | The verdict on one record, independent of the game |
 //! | [`search`] | The bounded search that judges claims made before the end |
+//! | [`judge`] | A replay judged: a record's start, its claims and final diagram, its score |
+//! | [`verify`] | A text → one [`Verdict`] per record; [`verify::verify_records_of`] for a game of one's own |
 //! | [`repair`] | The smallest token edits after which a broken record replays further |
 //! | [`stream`] | Verifying a text of any size read in chunks, in parallel when asked |
+//! | [`moves`] | A record replayed move by move as plain data, whatever its game |
 //! | [`write`](mod@write) | Games played in code written as records |
-//! | [`random`] | Random legal games |
-//! | [`code`] | Position codes: one position of any game on one line, read back exactly |
+//! | [`random`] | Random legal games, and random records of any game |
 //! | [`perft`] | Perft: the leaves of the move tree below a position, per first move too, for checking move generators |
 //! | [`convert`] | A record in its notation's canonical layout, or as a JSON game document, and back |
 //! | [`picture`] | A record's positions as scenes for the renderers |
 //! | [`render`] | Text diagrams, SVG, PNG, GIF and an HTML replay page |
 //! | [`report`] | Verdicts for people (miette reports), for programs (JSON lines), one line per problem |
+//!
+//! A game of the common format is its folder in [`games`] plus one registry line; a game defined
+//! outside the crate implements the same traits (`examples/own_game.rs` in the repository).
 //!
 //! # Features
 //!
