@@ -13,7 +13,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::geometry::{Cell, Geometry};
-use crate::render::model::{Figure, Heading, Rank, Scene, Sign, Tone};
+use crate::render::model::{Heading, Scene, Shape, Sign, Tone};
 
 /// The font every text is set in: the one `png` embeds, then whatever sans the viewer has.
 pub const FONT_FAMILY: &str = "DejaVu Sans, sans-serif";
@@ -107,9 +107,9 @@ pub struct Ink {
 /// Sizes, in fractions of the distance between neighbouring cell centres unless said otherwise.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Sizes {
-    /// Radius of a stone or a disk.
+    /// Radius of a [`Shape::Disc`] (a stone, a disk).
     pub stone: f64,
-    /// Side of a mark.
+    /// Side of a [`Shape::Square`] (a mark).
     pub mark: f64,
     /// Width of the cell lines.
     pub line: f64,
@@ -753,22 +753,21 @@ impl<'a> Painter<'a> {
         let stroke_width = (s * 0.035).max(1.0);
         for &(cell, figure) in &self.scene.board.figures {
             let (x, y) = self.layout.centre(cell);
-            let owner = figure.owner();
+            let owner = figure.owner;
             let paint = owner.map_or(self.style.block, |o| self.paint_of(o));
             let fill = self.fill_of(owner, paint);
             let owner_class = owner.map(|o| format!(" owner-{o}")).unwrap_or_default();
             let common = format!("fill=\"{fill}\" stroke=\"{}\" stroke-width=\"{}\"", paint.stroke, Num(stroke_width));
-            let (class, body) = match figure {
-                Figure::Stone { .. } => {
-                    ("stone".to_string(), format!("<circle r=\"{}\" {common}/>", Num(s * self.style.sizes.stone)))
+            let name = figure.name;
+            // One case per shape, none per game: the game's word for the figure is only its class.
+            let (class, body) = match figure.shape {
+                Shape::Disc => {
+                    (name.to_string(), format!("<circle r=\"{}\" {common}/>", Num(s * self.style.sizes.stone)))
                 }
-                Figure::Disk { .. } => {
-                    ("disk".to_string(), format!("<circle r=\"{}\" {common}/>", Num(s * self.style.sizes.stone)))
-                }
-                Figure::Mark { .. } => {
+                Shape::Square => {
                     let m = s * self.style.sizes.mark;
                     (
-                        "mark".to_string(),
+                        name.to_string(),
                         format!(
                             "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" {common}/>",
                             Num(-m / 2.0),
@@ -778,10 +777,10 @@ impl<'a> Painter<'a> {
                         ),
                     )
                 }
-                Figure::Block => {
+                Shape::Block => {
                     let b = s * 0.82;
                     (
-                        "block".to_string(),
+                        name.to_string(),
                         format!(
                             "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" {common}/>",
                             Num(-b / 2.0),
@@ -792,8 +791,13 @@ impl<'a> Painter<'a> {
                         ),
                     )
                 }
-                Figure::Rod { heading, .. } => rod(s, heading, &common, paint, stroke_width),
-                Figure::Piece { rank, .. } => piece(s, rank, &common),
+                Shape::Rod(heading) => rod(s, name, heading, &common, paint, stroke_width),
+                Shape::Polygon(points) => (name.to_string(), polygon(s, points, &common)),
+                // A radius in hundredths is divided, not multiplied by 0.01: `19 / 100` is the
+                // float `0.19` names, so the picture keeps the numbers it always had.
+                Shape::Circle(r) => {
+                    (name.to_string(), format!("<circle r=\"{}\" {common}/>", Num(s * (f64::from(r) / 100.0))))
+                }
             };
             self.out.push_str(&format!(
                 "<g class=\"figure {class}{owner_class}\" data-cell=\"{}\" transform=\"translate({} {})\">{body}</g>\n",
@@ -1054,8 +1058,9 @@ fn arrow(
     )
 }
 
-/// A Quarod piece: a disk drawn out into a point towards its heading, and the rod along it.
-fn rod(s: f64, heading: Heading, common: &str, paint: Paint, stroke_width: f64) -> (String, String) {
+/// A [`Shape::Rod`]: a disk drawn out into a point towards its heading, and the rod along it. Its
+/// class adds the heading to the figure's name, so that a page can tell rods apart.
+fn rod(s: f64, name: &str, heading: Heading, common: &str, paint: Paint, stroke_width: f64) -> (String, String) {
     let (dx, dy): (f64, f64) = match heading {
         Heading::Up => (0.0, -1.0),
         Heading::Right => (1.0, 0.0),
@@ -1070,7 +1075,7 @@ fn rod(s: f64, heading: Heading, common: &str, paint: Paint, stroke_width: f64) 
     let base = dy.atan2(dx);
     let p1 = (radius * (base + phi).cos(), radius * (base + phi).sin());
     let p2 = (radius * (base - phi).cos(), radius * (base - phi).sin());
-    let name = match heading {
+    let edge = match heading {
         Heading::Up => "up",
         Heading::Right => "right",
         Heading::Down => "down",
@@ -1091,51 +1096,16 @@ fn rod(s: f64, heading: Heading, common: &str, paint: Paint, stroke_width: f64) 
         Num((s * 0.07).max(stroke_width)),
         r = Num(radius),
     );
-    (format!("rod heading-{name}"), body)
+    (format!("{name} heading-{edge}"), body)
 }
 
-/// A Splinter Quad piece: its rank told by shape, so that it reads in greyscale.
-fn piece(s: f64, rank: Rank, common: &str) -> (String, String) {
-    let polygon = |points: &[(f64, f64)]| {
-        let points: Vec<String> = points.iter().map(|&(x, y)| format!("{},{}", Num(x * s), Num(y * s))).collect();
-        format!("<polygon points=\"{}\" {common} stroke-linejoin=\"round\"/>", points.join(" "))
-    };
-    match rank {
-        // A crown of three points.
-        Rank::King => (
-            "piece king".to_string(),
-            polygon(&[
-                (-0.32, 0.26),
-                (0.32, 0.26),
-                (0.38, -0.22),
-                (0.18, -0.02),
-                (0.0, -0.34),
-                (-0.18, -0.02),
-                (-0.38, -0.22),
-            ]),
-        ),
-        // A tower with three merlons.
-        Rank::Rook => (
-            "piece rook".to_string(),
-            polygon(&[
-                (-0.28, 0.3),
-                (0.28, 0.3),
-                (0.28, -0.3),
-                (0.16, -0.3),
-                (0.16, -0.17),
-                (0.06, -0.17),
-                (0.06, -0.3),
-                (-0.06, -0.3),
-                (-0.06, -0.17),
-                (-0.16, -0.17),
-                (-0.16, -0.3),
-                (-0.28, -0.3),
-            ]),
-        ),
-        // A mitre: a tall diamond.
-        Rank::Bishop => ("piece bishop".to_string(), polygon(&[(0.0, -0.38), (0.26, 0.0), (0.0, 0.38), (-0.26, 0.0)])),
-        Rank::Pawn => ("piece pawn".to_string(), format!("<circle r=\"{}\" {common}/>", Num(s * 0.19))),
-    }
+/// A [`Shape::Polygon`], its points given in hundredths of `s`, with round corners.
+fn polygon(s: f64, points: &[(i8, i8)], common: &str) -> String {
+    // Divided by 100 rather than multiplied by 0.01, so that a point reads the float its decimals
+    // name (`-32 / 100` is `-0.32`).
+    let at = |v: i8| Num(f64::from(v) / 100.0 * s);
+    let points: Vec<String> = points.iter().map(|&(x, y)| format!("{},{}", at(x), at(y))).collect();
+    format!("<polygon points=\"{}\" {common} stroke-linejoin=\"round\"/>", points.join(" "))
 }
 
 #[cfg(test)]
