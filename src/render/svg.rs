@@ -758,46 +758,39 @@ impl<'a> Painter<'a> {
             let fill = self.fill_of(owner, paint);
             let owner_class = owner.map(|o| format!(" owner-{o}")).unwrap_or_default();
             let common = format!("fill=\"{fill}\" stroke=\"{}\" stroke-width=\"{}\"", paint.stroke, Num(stroke_width));
-            let name = figure.name;
+            let circle = |r: f64| format!("<circle r=\"{}\" {common}/>", Num(r));
             // One case per shape, none per game: the game's word for the figure is only its class.
-            let (class, body) = match figure.shape {
-                Shape::Disc => {
-                    (name.to_string(), format!("<circle r=\"{}\" {common}/>", Num(s * self.style.sizes.stone)))
-                }
+            let body = match figure.shape {
+                Shape::Disc => circle(s * self.style.sizes.stone),
+                Shape::Circle(r) => circle(s * hundredths(r)),
                 Shape::Square => {
                     let m = s * self.style.sizes.mark;
-                    (
-                        name.to_string(),
-                        format!(
-                            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" {common}/>",
-                            Num(-m / 2.0),
-                            Num(-m / 2.0),
-                            Num(m),
-                            Num(m)
-                        ),
+                    format!(
+                        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" {common}/>",
+                        Num(-m / 2.0),
+                        Num(-m / 2.0),
+                        Num(m),
+                        Num(m)
                     )
                 }
                 Shape::Block => {
                     let b = s * 0.82;
-                    (
-                        name.to_string(),
-                        format!(
-                            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" {common}/>",
-                            Num(-b / 2.0),
-                            Num(-b / 2.0),
-                            Num(b),
-                            Num(b),
-                            Num(s * 0.08)
-                        ),
+                    format!(
+                        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" {common}/>",
+                        Num(-b / 2.0),
+                        Num(-b / 2.0),
+                        Num(b),
+                        Num(b),
+                        Num(s * 0.08)
                     )
                 }
-                Shape::Rod(heading) => rod(s, name, heading, &common, paint, stroke_width),
-                Shape::Polygon(points) => (name.to_string(), polygon(s, points, &common)),
-                // A radius in hundredths is divided, not multiplied by 0.01: `19 / 100` is the
-                // float `0.19` names, so the picture keeps the numbers it always had.
-                Shape::Circle(r) => {
-                    (name.to_string(), format!("<circle r=\"{}\" {common}/>", Num(s * (f64::from(r) / 100.0))))
-                }
+                Shape::Rod(heading) => rod(s, heading, &common, paint, stroke_width),
+                Shape::Polygon(points) => polygon(s, points, &common),
+            };
+            // A rod's class says where it points too, so that a page can tell rods apart.
+            let class = match figure.shape {
+                Shape::Rod(heading) => format!("{} heading-{}", figure.name, heading_name(heading)),
+                _ => figure.name.to_string(),
             };
             self.out.push_str(&format!(
                 "<g class=\"figure {class}{owner_class}\" data-cell=\"{}\" transform=\"translate({} {})\">{body}</g>\n",
@@ -1058,9 +1051,8 @@ fn arrow(
     )
 }
 
-/// A [`Shape::Rod`]: a disk drawn out into a point towards its heading, and the rod along it. Its
-/// class adds the heading to the figure's name, so that a page can tell rods apart.
-fn rod(s: f64, name: &str, heading: Heading, common: &str, paint: Paint, stroke_width: f64) -> (String, String) {
+/// A [`Shape::Rod`]: a disk drawn out into a point towards its heading, and the rod along it.
+fn rod(s: f64, heading: Heading, common: &str, paint: Paint, stroke_width: f64) -> String {
     let (dx, dy): (f64, f64) = match heading {
         Heading::Up => (0.0, -1.0),
         Heading::Right => (1.0, 0.0),
@@ -1075,13 +1067,7 @@ fn rod(s: f64, name: &str, heading: Heading, common: &str, paint: Paint, stroke_
     let base = dy.atan2(dx);
     let p1 = (radius * (base + phi).cos(), radius * (base + phi).sin());
     let p2 = (radius * (base - phi).cos(), radius * (base - phi).sin());
-    let edge = match heading {
-        Heading::Up => "up",
-        Heading::Right => "right",
-        Heading::Down => "down",
-        Heading::Left => "left",
-    };
-    let body = format!(
+    format!(
         "<path d=\"M{} {}L{} {}A{r} {r} 0 1 1 {} {}Z\" {common} stroke-linejoin=\"round\"/>\
          <path d=\"M0 0L{} {}\" stroke=\"{}\" stroke-width=\"{}\" stroke-linecap=\"round\"/>",
         Num(dx * reach),
@@ -1095,17 +1081,31 @@ fn rod(s: f64, name: &str, heading: Heading, common: &str, paint: Paint, stroke_
         paint.ink,
         Num((s * 0.07).max(stroke_width)),
         r = Num(radius),
-    );
-    (format!("{name} heading-{edge}"), body)
+    )
+}
+
+/// The edge a rod points to, as its class names it.
+fn heading_name(heading: Heading) -> &'static str {
+    match heading {
+        Heading::Up => "up",
+        Heading::Right => "right",
+        Heading::Down => "down",
+        Heading::Left => "left",
+    }
 }
 
 /// A [`Shape::Polygon`], its points given in hundredths of `s`, with round corners.
 fn polygon(s: f64, points: &[(i8, i8)], common: &str) -> String {
-    // Divided by 100 rather than multiplied by 0.01, so that a point reads the float its decimals
-    // name (`-32 / 100` is `-0.32`).
-    let at = |v: i8| Num(f64::from(v) / 100.0 * s);
+    let at = |v: i8| Num(hundredths(v) * s);
     let points: Vec<String> = points.iter().map(|&(x, y)| format!("{},{}", at(x), at(y))).collect();
     format!("<polygon points=\"{}\" {common} stroke-linejoin=\"round\"/>", points.join(" "))
+}
+
+/// A measure a game gives in hundredths (of a cell), as a fraction. Divided by 100 rather than
+/// multiplied by 0.01, so that it is the float its decimals name (`-32` is `-0.32`, `19` is `0.19`):
+/// the figures keep the numbers they were drawn with when the engines gave them as decimals.
+fn hundredths(v: impl Into<f64>) -> f64 {
+    v.into() / 100.0
 }
 
 #[cfg(test)]

@@ -698,6 +698,7 @@ impl BoardView for Petrify {
     }
 
     fn figure(&self, cell: Cell) -> Option<Figure> {
+        // `crate::game::Shape` in full: this module's `Shape` is a formation of blocks.
         match self.square(cell) {
             Square::Empty => None,
             Square::Disk(colour) => {
