@@ -19,7 +19,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use referee::code::{CodeError, Coded};
-use referee::game::{board_hash, About, Figure, Format, Outcome, SearchKey, Sign};
+use referee::game::{board_hash, About, Figure, Format, Outcome, SearchKey, Shape, Sign};
 use referee::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
 use referee::judge::common_start;
 use referee::record::Found;
@@ -166,7 +166,7 @@ impl BoardView for InRow {
     }
 
     fn figure(&self, cell: Cell) -> Option<Figure> {
-        self.at(cell).map(|owner| Figure::Stone { owner })
+        self.at(cell).map(|owner| Figure { owner: Some(owner), shape: Shape::Disc, name: "stone" })
     }
 
     fn player_names(&self) -> &'static [&'static str] {

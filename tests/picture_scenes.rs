@@ -9,24 +9,25 @@ use referee::games::splinter::Splinter;
 use referee::games::vadrantir::Vadrantir;
 use referee::picture::pictures;
 use referee::random::random_game;
-use referee::render::model::{Figure, Heading, Rank, Sign, Tone};
+use referee::render::model::{Heading, Shape, Sign, Tone};
 use referee::verify::VerifyOptions;
 
 /// What the text diagram's glyph says a cell holds, read independently of [`BoardView::figure`]:
-/// the owner's place in turn order and the kind of thing, or `None` for an empty cell.
-fn glyph_says(glyph: &str, players: &[&str]) -> Option<Figure> {
+/// the owner's place in turn order, the figure's name and its shape (Splinter's outlines only by
+/// kind: their points are the engine's), or `None` for an empty cell.
+fn glyph_says(glyph: &str, players: &[&str]) -> Option<(Option<u8>, &'static str, Shape)> {
     let owner = |letter: char| players.iter().position(|p| p.starts_with(letter)).map(|i| i as u8);
     let mut chars = glyph.chars();
     let first = chars.next()?;
     let second = chars.next();
     Some(match (first, second) {
         ('.', _) => return None,
-        ('#', None) => Figure::Block,
+        ('#', None) => (None, "block", Shape::Block),
         // Petrify's disks are B and O (Blue, Orange); Vadrantir's stones are B and W.
-        (c, None) if players == ["Blue", "Orange"] => Figure::Disk { owner: owner(c)? },
-        ('x' | 'o', None) => Figure::Mark { owner: owner(first.to_ascii_uppercase())? },
-        ('X' | 'O', None) => Figure::Stone { owner: owner(first)? },
-        (c, None) => Figure::Stone { owner: owner(c)? },
+        (c, None) if players == ["Blue", "Orange"] => (Some(owner(c)?), "disk", Shape::Disc),
+        ('x' | 'o', None) => (Some(owner(first.to_ascii_uppercase())?), "mark", Shape::Square),
+        ('X' | 'O', None) => (Some(owner(first)?), "stone", Shape::Disc),
+        (c, None) => (Some(owner(c)?), "stone", Shape::Disc),
         (c @ ('B' | 'W'), Some(rod)) => {
             let heading = match rod {
                 '^' => Heading::Up,
@@ -35,20 +36,31 @@ fn glyph_says(glyph: &str, players: &[&str]) -> Option<Figure> {
                 '<' => Heading::Left,
                 _ => return None,
             };
-            Figure::Rod { owner: owner(c)?, heading }
+            (Some(owner(c)?), "rod", Shape::Rod(heading))
         }
         (n @ '1'..='4', Some(kind)) => {
-            let rank = match kind {
-                'K' => Rank::King,
-                'R' => Rank::Rook,
-                'B' => Rank::Bishop,
-                'P' => Rank::Pawn,
+            let name = match kind {
+                'K' => "piece king",
+                'R' => "piece rook",
+                'B' => "piece bishop",
+                'P' => "piece pawn",
                 _ => return None,
             };
-            Figure::Piece { owner: n as u8 - b'1', rank }
+            // The pawn is a circle and the other ranks polygons: compared by kind below.
+            let shape = if kind == 'P' { Shape::Circle(0) } else { Shape::Polygon(&[]) };
+            (Some(n as u8 - b'1'), name, shape)
         }
         _ => return None,
     })
+}
+
+/// A shape with a game's own measures forgotten, for comparison with what a glyph says.
+fn kind_of(shape: Shape) -> Shape {
+    match shape {
+        Shape::Polygon(_) => Shape::Polygon(&[]),
+        Shape::Circle(_) => Shape::Circle(0),
+        other => other,
+    }
 }
 
 /// At every ply of a few random games, each cell's figure is what its glyph says, and each move's
@@ -61,7 +73,8 @@ fn figures_match_glyphs<G: Game>(start: &G, seeds: std::ops::Range<u64>) -> usiz
             let g = position.geometry();
             for c in g.cells() {
                 let glyph = position.glyph(c);
-                assert_eq!(position.figure(c), glyph_says(glyph, position.player_names()), "glyph {glyph:?}");
+                let drawn = position.figure(c).map(|f| (f.owner, f.name, kind_of(f.shape)));
+                assert_eq!(drawn, glyph_says(glyph, position.player_names()), "glyph {glyph:?}");
                 checked += 1;
             }
             for sign in position.signs(m) {

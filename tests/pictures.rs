@@ -11,7 +11,7 @@ use referee::games::{
     petrify::Petrify, phages::Phages, quarod::Quarod, splinter::Splinter, vadrantir::Vadrantir, GameKind,
 };
 use referee::random::random_game;
-use referee::render::model::{Board, Scene, Tone};
+use referee::render::model::{Board, Figure, Scene, Shape, Tone};
 use referee::render::png;
 use referee::render::svg::{svg, Rgb, Style, StyleName, SvgOptions};
 
@@ -181,6 +181,40 @@ fn text_is_escaped_and_the_picture_has_its_frame() {
     assert!(!bare.contains("class=\"caption"));
 }
 
+/// A figure no engine has, as a new game would bring it: its shape and name are all the renderer
+/// needs, and the name is its class.
+#[test]
+fn a_new_figure_is_drawn_from_its_shape_and_name() {
+    let (_, mut scene) = scene_at(&Phages::quadraphages(), &[], 0, phages_to_move);
+    let g = scene.board.geometry;
+    let mut cells = g.cells();
+    let (a, b) = (cells.next().expect("a cell"), cells.next().expect("another cell"));
+    const TRIANGLE: &[(i8, i8)] = &[(0, -40), (35, 20), (-35, 20)];
+    scene.board.figures = vec![
+        (a, Figure { owner: Some(1), shape: Shape::Polygon(TRIANGLE), name: "piece pyramid" }),
+        (b, Figure { owner: None, shape: Shape::Circle(25), name: "hole" }),
+    ];
+    let picture = svg(&scene, &SvgOptions::default());
+    let line = |class: &str| {
+        picture.lines().find(|l| l.contains(&format!("class=\"figure {class}\""))).unwrap_or_default().to_string()
+    };
+    let pyramid = line("piece pyramid owner-1");
+    assert!(pyramid.contains(&format!("data-cell=\"{}\"", g.label(a))), "{pyramid}");
+    let points = pyramid.split("points=\"").nth(1).and_then(|t| t.split('"').next()).expect("a polygon");
+    let points: Vec<(f64, f64)> = points
+        .split(' ')
+        .map(|p| p.split_once(',').map(|(x, y)| (x.parse().expect("x"), y.parse().expect("y"))).expect("x,y"))
+        .collect();
+    // The points scale with the cell: the apex twice as far above as the base is below.
+    assert_eq!(points.len(), 3, "{pyramid}");
+    assert_eq!(points[0].0, 0.0);
+    assert!((points[0].1 + 2.0 * points[1].1).abs() < 0.02, "{points:?}");
+    assert!(pyramid.contains("stroke-linejoin=\"round\""), "{pyramid}");
+    let hole = line("hole");
+    assert!(hole.contains("<circle r=\""), "{hole}");
+    assert_eq!(drawn(&picture), BTreeMap::from([(None, 1), (Some(1), 1)]));
+}
+
 /// Figures drawn per owner (`None` for nobody's), read from the classes of the SVG.
 fn drawn(picture: &str) -> BTreeMap<Option<u8>, usize> {
     let mut counts = BTreeMap::new();
@@ -196,7 +230,7 @@ fn drawn(picture: &str) -> BTreeMap<Option<u8>, usize> {
 fn modelled(board: &Board) -> BTreeMap<Option<u8>, usize> {
     let mut counts = BTreeMap::new();
     for (_, figure) in &board.figures {
-        *counts.entry(figure.owner()).or_insert(0) += 1;
+        *counts.entry(figure.owner).or_insert(0) += 1;
     }
     counts
 }
@@ -295,11 +329,11 @@ fn splinter_pieces_are_in_their_players_colours() {
     let g = scene.board.geometry;
     let mut seen = [false; 4];
     for (cell, figure) in &scene.board.figures {
-        if let referee::render::model::Figure::Piece { owner, rank: referee::render::model::Rank::Rook } = figure {
+        if let (Some(owner), "piece rook") = (figure.owner, figure.name) {
             let label = g.label(*cell).to_string();
             let (_, colour) = pixel(&bytes, figure_centre(&picture, &label));
-            assert!(close(colour, palette[*owner as usize].fill), "{label}: {colour:?}");
-            seen[*owner as usize] = true;
+            assert!(close(colour, palette[owner as usize].fill), "{label}: {colour:?}");
+            seen[owner as usize] = true;
         }
     }
     assert_eq!(seen, [true; 4]);

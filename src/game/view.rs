@@ -30,68 +30,45 @@ pub enum Heading {
     Left,
 }
 
-/// The kinds of Splinter Quad's pieces, each drawn with its own shape.
+/// What stands on a cell: whose it is, the shape a picture draws, and the game's word for it.
+///
+/// The shape is all a renderer looks at, so a new game draws with the shapes already here and adds
+/// no case to any renderer; only a shape no game has drawn before does. The name is not drawn: it
+/// names the figure for the reader of a picture's source (the SVG class, which pages style by).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Rank {
-    /// The king.
-    King,
-    /// The rook.
-    Rook,
-    /// The bishop.
-    Bishop,
-    /// The pawn.
-    Pawn,
+pub struct Figure {
+    /// Whose figure, by place in turn order from the start of the game (an index into
+    /// [`BoardView::player_names`]); `None` for a figure that belongs to nobody.
+    pub owner: Option<u8>,
+    /// What it looks like.
+    pub shape: Shape,
+    /// The game's word for it, lower case, words apart by spaces (`stone`, `piece king`): a
+    /// picture's SVG class names the figure by it.
+    pub name: &'static str,
 }
 
-/// What stands on a cell. `owner` is the player's place in turn order from the start of the game,
-/// an index into [`BoardView::player_names`].
+/// The shape of a figure. The first shapes take their size from the picture's style, which sizes
+/// the figures most games have; a game with figures of its own draws them as [`Shape::Polygon`]
+/// and [`Shape::Circle`], whose measures it gives.
+///
+/// Measures a game gives are whole hundredths of the distance between neighbouring cell centres,
+/// from the cell's centre with y growing downwards: integers rather than floats keep a figure
+/// `Eq` and `Hash`, and two digits are finer than any picture shows.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Figure {
-    /// A stone: Quadraphages, Hexaphages and Vadrantir.
-    Stone {
-        /// Whose stone, by place in turn order.
-        owner: u8,
-    },
-    /// A cell a phages stone has left, in the colour of the stone that marked it.
-    Mark {
-        /// Whose stone marked it, by place in turn order.
-        owner: u8,
-    },
-    /// A Petrify disk.
-    Disk {
-        /// Whose disk, by place in turn order.
-        owner: u8,
-    },
-    /// A Petrify block: nobody's.
+pub enum Shape {
+    /// A disc that fills most of its cell (a stone, a disk), as large as the style makes stones.
+    Disc,
+    /// A small square at the centre (the mark a stone leaves), as large as the style makes marks.
+    Square,
+    /// A square with rounded corners that fills nearly all of its cell (a wall, a block).
     Block,
-    /// A Quarod piece and the edge its rod points to.
-    Rod {
-        /// Whose piece (by its colour), by place in turn order.
-        owner: u8,
-        /// Where its rod points.
-        heading: Heading,
-    },
-    /// A Splinter Quad piece.
-    Piece {
-        /// Whose piece, by place in turn order.
-        owner: u8,
-        /// Which piece.
-        rank: Rank,
-    },
-}
-
-impl Figure {
-    /// The player it belongs to, if anyone's.
-    pub fn owner(self) -> Option<u8> {
-        match self {
-            Figure::Stone { owner }
-            | Figure::Mark { owner }
-            | Figure::Disk { owner }
-            | Figure::Rod { owner, .. }
-            | Figure::Piece { owner, .. } => Some(owner),
-            Figure::Block => None,
-        }
-    }
+    /// A disc drawn out into a point towards an edge of the picture, and a rod along it.
+    Rod(Heading),
+    /// A polygon through these points, given in hundredths of a cell from its centre.
+    Polygon(&'static [(i8, i8)]),
+    /// A circle of this radius, in hundredths of a cell: smaller than a [`Shape::Disc`], for a
+    /// figure told apart from others by size.
+    Circle(u8),
 }
 
 /// A move as a picture shows it.

@@ -3,7 +3,7 @@
 //! ([`BoardView::figure`], [`Game::signs`](crate::game::Game::signs)); every renderer draws
 //! them, and none knows which game it draws.
 
-pub use crate::game::view::{Figure, Heading, Rank, Sign};
+pub use crate::game::view::{Figure, Heading, Shape, Sign};
 use crate::game::{About, BoardView};
 use crate::geometry::{Cell, Geometry};
 

@@ -13,7 +13,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::geometry::{Cell, Geometry};
-use crate::render::model::{Figure, Heading, Rank, Scene, Sign, Tone};
+use crate::render::model::{Heading, Scene, Shape, Sign, Tone};
 
 /// The font every text is set in: the one `png` embeds, then whatever sans the viewer has.
 pub const FONT_FAMILY: &str = "DejaVu Sans, sans-serif";
@@ -107,9 +107,9 @@ pub struct Ink {
 /// Sizes, in fractions of the distance between neighbouring cell centres unless said otherwise.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Sizes {
-    /// Radius of a stone or a disk.
+    /// Radius of a [`Shape::Disc`] (a stone, a disk).
     pub stone: f64,
-    /// Side of a mark.
+    /// Side of a [`Shape::Square`] (a mark).
     pub mark: f64,
     /// Width of the cell lines.
     pub line: f64,
@@ -753,47 +753,44 @@ impl<'a> Painter<'a> {
         let stroke_width = (s * 0.035).max(1.0);
         for &(cell, figure) in &self.scene.board.figures {
             let (x, y) = self.layout.centre(cell);
-            let owner = figure.owner();
+            let owner = figure.owner;
             let paint = owner.map_or(self.style.block, |o| self.paint_of(o));
             let fill = self.fill_of(owner, paint);
             let owner_class = owner.map(|o| format!(" owner-{o}")).unwrap_or_default();
             let common = format!("fill=\"{fill}\" stroke=\"{}\" stroke-width=\"{}\"", paint.stroke, Num(stroke_width));
-            let (class, body) = match figure {
-                Figure::Stone { .. } => {
-                    ("stone".to_string(), format!("<circle r=\"{}\" {common}/>", Num(s * self.style.sizes.stone)))
-                }
-                Figure::Disk { .. } => {
-                    ("disk".to_string(), format!("<circle r=\"{}\" {common}/>", Num(s * self.style.sizes.stone)))
-                }
-                Figure::Mark { .. } => {
+            let circle = |r: f64| format!("<circle r=\"{}\" {common}/>", Num(r));
+            // One case per shape, none per game: the game's word for the figure is only its class.
+            let body = match figure.shape {
+                Shape::Disc => circle(s * self.style.sizes.stone),
+                Shape::Circle(r) => circle(s * hundredths(r)),
+                Shape::Square => {
                     let m = s * self.style.sizes.mark;
-                    (
-                        "mark".to_string(),
-                        format!(
-                            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" {common}/>",
-                            Num(-m / 2.0),
-                            Num(-m / 2.0),
-                            Num(m),
-                            Num(m)
-                        ),
+                    format!(
+                        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" {common}/>",
+                        Num(-m / 2.0),
+                        Num(-m / 2.0),
+                        Num(m),
+                        Num(m)
                     )
                 }
-                Figure::Block => {
+                Shape::Block => {
                     let b = s * 0.82;
-                    (
-                        "block".to_string(),
-                        format!(
-                            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" {common}/>",
-                            Num(-b / 2.0),
-                            Num(-b / 2.0),
-                            Num(b),
-                            Num(b),
-                            Num(s * 0.08)
-                        ),
+                    format!(
+                        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" {common}/>",
+                        Num(-b / 2.0),
+                        Num(-b / 2.0),
+                        Num(b),
+                        Num(b),
+                        Num(s * 0.08)
                     )
                 }
-                Figure::Rod { heading, .. } => rod(s, heading, &common, paint, stroke_width),
-                Figure::Piece { rank, .. } => piece(s, rank, &common),
+                Shape::Rod(heading) => rod(s, heading, &common, paint, stroke_width),
+                Shape::Polygon(points) => polygon(s, points, &common),
+            };
+            // A rod's class says where it points too, so that a page can tell rods apart.
+            let class = match figure.shape {
+                Shape::Rod(heading) => format!("{} heading-{}", figure.name, heading_name(heading)),
+                _ => figure.name.to_string(),
             };
             self.out.push_str(&format!(
                 "<g class=\"figure {class}{owner_class}\" data-cell=\"{}\" transform=\"translate({} {})\">{body}</g>\n",
@@ -1054,8 +1051,8 @@ fn arrow(
     )
 }
 
-/// A Quarod piece: a disk drawn out into a point towards its heading, and the rod along it.
-fn rod(s: f64, heading: Heading, common: &str, paint: Paint, stroke_width: f64) -> (String, String) {
+/// A [`Shape::Rod`]: a disk drawn out into a point towards its heading, and the rod along it.
+fn rod(s: f64, heading: Heading, common: &str, paint: Paint, stroke_width: f64) -> String {
     let (dx, dy): (f64, f64) = match heading {
         Heading::Up => (0.0, -1.0),
         Heading::Right => (1.0, 0.0),
@@ -1070,13 +1067,7 @@ fn rod(s: f64, heading: Heading, common: &str, paint: Paint, stroke_width: f64) 
     let base = dy.atan2(dx);
     let p1 = (radius * (base + phi).cos(), radius * (base + phi).sin());
     let p2 = (radius * (base - phi).cos(), radius * (base - phi).sin());
-    let name = match heading {
-        Heading::Up => "up",
-        Heading::Right => "right",
-        Heading::Down => "down",
-        Heading::Left => "left",
-    };
-    let body = format!(
+    format!(
         "<path d=\"M{} {}L{} {}A{r} {r} 0 1 1 {} {}Z\" {common} stroke-linejoin=\"round\"/>\
          <path d=\"M0 0L{} {}\" stroke=\"{}\" stroke-width=\"{}\" stroke-linecap=\"round\"/>",
         Num(dx * reach),
@@ -1090,52 +1081,31 @@ fn rod(s: f64, heading: Heading, common: &str, paint: Paint, stroke_width: f64) 
         paint.ink,
         Num((s * 0.07).max(stroke_width)),
         r = Num(radius),
-    );
-    (format!("rod heading-{name}"), body)
+    )
 }
 
-/// A Splinter Quad piece: its rank told by shape, so that it reads in greyscale.
-fn piece(s: f64, rank: Rank, common: &str) -> (String, String) {
-    let polygon = |points: &[(f64, f64)]| {
-        let points: Vec<String> = points.iter().map(|&(x, y)| format!("{},{}", Num(x * s), Num(y * s))).collect();
-        format!("<polygon points=\"{}\" {common} stroke-linejoin=\"round\"/>", points.join(" "))
-    };
-    match rank {
-        // A crown of three points.
-        Rank::King => (
-            "piece king".to_string(),
-            polygon(&[
-                (-0.32, 0.26),
-                (0.32, 0.26),
-                (0.38, -0.22),
-                (0.18, -0.02),
-                (0.0, -0.34),
-                (-0.18, -0.02),
-                (-0.38, -0.22),
-            ]),
-        ),
-        // A tower with three merlons.
-        Rank::Rook => (
-            "piece rook".to_string(),
-            polygon(&[
-                (-0.28, 0.3),
-                (0.28, 0.3),
-                (0.28, -0.3),
-                (0.16, -0.3),
-                (0.16, -0.17),
-                (0.06, -0.17),
-                (0.06, -0.3),
-                (-0.06, -0.3),
-                (-0.06, -0.17),
-                (-0.16, -0.17),
-                (-0.16, -0.3),
-                (-0.28, -0.3),
-            ]),
-        ),
-        // A mitre: a tall diamond.
-        Rank::Bishop => ("piece bishop".to_string(), polygon(&[(0.0, -0.38), (0.26, 0.0), (0.0, 0.38), (-0.26, 0.0)])),
-        Rank::Pawn => ("piece pawn".to_string(), format!("<circle r=\"{}\" {common}/>", Num(s * 0.19))),
+/// The edge a rod points to, as its class names it.
+fn heading_name(heading: Heading) -> &'static str {
+    match heading {
+        Heading::Up => "up",
+        Heading::Right => "right",
+        Heading::Down => "down",
+        Heading::Left => "left",
     }
+}
+
+/// A [`Shape::Polygon`], its points given in hundredths of `s`, with round corners.
+fn polygon(s: f64, points: &[(i8, i8)], common: &str) -> String {
+    let at = |v: i8| Num(hundredths(v) * s);
+    let points: Vec<String> = points.iter().map(|&(x, y)| format!("{},{}", at(x), at(y))).collect();
+    format!("<polygon points=\"{}\" {common} stroke-linejoin=\"round\"/>", points.join(" "))
+}
+
+/// A measure a game gives in hundredths (of a cell), as a fraction. Divided by 100 rather than
+/// multiplied by 0.01, so that it is the float its decimals name (`-32` is `-0.32`, `19` is `0.19`):
+/// the figures keep the numbers they were drawn with when the engines gave them as decimals.
+fn hundredths(v: impl Into<f64>) -> f64 {
+    v.into() / 100.0
 }
 
 #[cfg(test)]

@@ -698,10 +698,13 @@ impl BoardView for Petrify {
     }
 
     fn figure(&self, cell: Cell) -> Option<Figure> {
+        // `crate::game::Shape` in full: this module's `Shape` is a formation of blocks.
         match self.square(cell) {
             Square::Empty => None,
-            Square::Disk(colour) => Some(Figure::Disk { owner: colour.index() as u8 }),
-            Square::Block => Some(Figure::Block),
+            Square::Disk(colour) => {
+                Some(Figure { owner: Some(colour.index() as u8), shape: crate::game::Shape::Disc, name: "disk" })
+            }
+            Square::Block => Some(Figure { owner: None, shape: crate::game::Shape::Block, name: "block" }),
         }
     }
 

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::game::{BoardView, Game};
-use crate::game::{Figure, Sign};
+use crate::game::{Figure, Shape, Sign};
 use crate::geometry::{Cell, CellLabel, Geometry};
 
 /// The two sides, named by the letters of the published diagrams.
@@ -647,8 +647,8 @@ impl BoardView for Phages {
     fn figure(&self, cell: Cell) -> Option<Figure> {
         match self.content(cell) {
             Content::Empty => None,
-            Content::Mark(side) => Some(Figure::Mark { owner: side.index() as u8 }),
-            Content::Stone(side) => Some(Figure::Stone { owner: side.index() as u8 }),
+            Content::Mark(side) => Some(Figure { owner: Some(side.index() as u8), shape: Shape::Square, name: "mark" }),
+            Content::Stone(side) => Some(Figure { owner: Some(side.index() as u8), shape: Shape::Disc, name: "stone" }),
         }
     }
 

@@ -11,7 +11,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 
 use crate::game::{BoardView, Game, Outcome};
-use crate::game::{Figure, Heading, Sign};
+use crate::game::{Figure, Heading, Shape, Sign};
 use crate::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
 
 /// The board's default edge (RULINGS, Quarod 1).
@@ -636,7 +636,7 @@ impl BoardView for Quarod {
                 Rod::South => Heading::Down,
                 Rod::West => Heading::Left,
             };
-            Figure::Rod { owner: p.colour.index() as u8, heading }
+            Figure { owner: Some(p.colour.index() as u8), shape: Shape::Rod(heading), name: "rod" }
         })
     }
 

@@ -81,7 +81,7 @@ use std::fmt;
 
 use super::start::{block_size, default_block, default_size};
 use crate::game::{BoardView, Game, Outcome, Recorded};
-use crate::game::{Figure, Rank, Sign};
+use crate::game::{Figure, Shape, Sign};
 use crate::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
 
 mod reference;
@@ -1753,6 +1753,32 @@ fn choose(mut s: Settling, m: SplinterMove, depth: usize, every_name: bool, out:
     }
 }
 
+// How pictures draw the pieces: each rank by its outline, so that ranks read apart in greyscale
+// too, and the player by colour. The outlines are the game's, beside its rules rather than in the
+// renderers, which draw any polygon; points in hundredths of a cell from its centre, y downwards.
+
+/// The king: a crown of three points.
+const KING_OUTLINE: &[(i8, i8)] = &[(-32, 26), (32, 26), (38, -22), (18, -2), (0, -34), (-18, -2), (-38, -22)];
+
+/// The rook: a tower with three merlons.
+const ROOK_OUTLINE: &[(i8, i8)] = &[
+    (-28, 30),
+    (28, 30),
+    (28, -30),
+    (16, -30),
+    (16, -17),
+    (6, -17),
+    (6, -30),
+    (-6, -30),
+    (-6, -17),
+    (-16, -17),
+    (-16, -30),
+    (-28, -30),
+];
+
+/// The bishop: a mitre, a tall diamond. (The pawn is a small circle, [`Shape::Circle`].)
+const BISHOP_OUTLINE: &[(i8, i8)] = &[(0, -38), (26, 0), (0, 38), (-26, 0)];
+
 impl BoardView for Splinter {
     fn geometry(&self) -> Geometry {
         Splinter::geometry(self)
@@ -1764,13 +1790,13 @@ impl BoardView for Splinter {
 
     fn figure(&self, cell: Cell) -> Option<Figure> {
         self.piece(cell).map(|p| {
-            let rank = match p.kind {
-                Kind::King => Rank::King,
-                Kind::Rook => Rank::Rook,
-                Kind::Bishop => Rank::Bishop,
-                Kind::Pawn => Rank::Pawn,
+            let (shape, name) = match p.kind {
+                Kind::King => (Shape::Polygon(KING_OUTLINE), "piece king"),
+                Kind::Rook => (Shape::Polygon(ROOK_OUTLINE), "piece rook"),
+                Kind::Bishop => (Shape::Polygon(BISHOP_OUTLINE), "piece bishop"),
+                Kind::Pawn => (Shape::Circle(19), "piece pawn"),
             };
-            Figure::Piece { owner: p.player.index() as u8, rank }
+            Figure { owner: Some(p.player.index() as u8), shape, name }
         })
     }
 

@@ -41,7 +41,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use crate::game::{BoardView, Game, Outcome, Recorded};
-use crate::game::{Figure, Sign};
+use crate::game::{Figure, Shape, Sign};
 use crate::geometry::{Cell, CellLabel, Geometry};
 
 /// The two colours, in turn order from the start.
@@ -829,7 +829,7 @@ impl BoardView for Vadrantir {
     }
 
     fn figure(&self, cell: Cell) -> Option<Figure> {
-        self.stone(cell).map(|colour| Figure::Stone { owner: colour.index() as u8 })
+        self.stone(cell).map(|colour| Figure { owner: Some(colour.index() as u8), shape: Shape::Disc, name: "stone" })
     }
 
     fn player_names(&self) -> &'static [&'static str] {
