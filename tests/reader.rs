@@ -136,10 +136,8 @@ fn an_unknown_game_is_a_located_error_naming_the_known_games_and_no_guess() {
     let text = sample(QUARTZ).replace("Quarod", "Chess");
     let v = &verify(&text)[0];
     assert_eq!((v.game, v.status), (None, Status::SyntaxError));
-    assert_eq!(
-        messages(v),
-        ["unknown game `Chess`: referee knows quadraphages, hexaphages, quarod, petrify, vadrantir, splinter"]
-    );
+    let known = GameKind::ALL.map(|g| g.name()).join(", ");
+    assert_eq!(messages(v), [format!("unknown game `Chess`: referee knows {known}")]);
     assert_eq!(&text[v.problems[0].span.clone()], "Chess");
 }
 
@@ -429,8 +427,9 @@ fn hand_written_mistakes_get_errors_that_say_what_to_write() {
 #[test]
 fn control_and_bidirectional_characters_are_shown_escaped_in_every_report() {
     let records = [
-        // A NUL inside a tag's value: invisible on a terminal.
-        "[Game \"Qua\0rod\"]\n[Size \"4\"]\n\n1. d1d2 *\n",
+        // A NUL inside a tag's value: invisible on a terminal. (Not in the game's name, whose error
+        // lists the registry's games: this snapshot does not change when a game is added.)
+        "[Game \"Quarod\"]\n[Size \"4\0\"]\n\n1. d1d2 *\n",
         // U+202E inside a token turns the rest of the line around; an escape sequence would colour it.
         "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3\u{202e}c3 \u{1b}[31m *\n",
         // Hidden characters before the problem on its line: its column is the file's.
