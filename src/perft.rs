@@ -1,5 +1,5 @@
 //! Perft: the number of leaves of the move tree below a position, the regression test of every
-//! move generator since chess engines (`tests/perft/*.perft` hold the counts of each game).
+//! move generator since chess engines (`src/games/*/*.perft`, beside each engine, hold the counts of each game).
 //!
 //! The moves counted are [`Game::distinct_moves`](crate::game::Game::distinct_moves), the moves of the game: what `verify` lists and
 //! counts as the legal moves of a position (`legal_count`). They differ from

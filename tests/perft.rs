@@ -1,5 +1,5 @@
-//! Perft: the counts of every file in tests/perft/ (a new game's file is read with the others),
-//! the moves they count, and the `referee perft` and `referee moves` commands.
+//! Perft: the counts of every perft file, which stands in its game's folder (`src/games/*/*.perft`:
+//! a new game's file is read with the others), the moves they count, and the `referee perft` and `referee moves` commands.
 //!
 //! A count costs about one move generation per position one move above its leaves, so the quick
 //! test checks the counts whose depth above has at most [`QUICK`] positions; the others are
@@ -28,10 +28,12 @@ struct Entry {
     counts: Vec<(u32, u64)>,
 }
 
+/// Every perft file: each game's counts stand in its own folder, `src/games/<folder>/<name>.perft`.
 fn files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir("tests/perft")
-        .expect("tests/perft")
-        .map(|e| e.expect("entry").path())
+    let entries = |dir: &Path| std::fs::read_dir(dir).expect("a folder").map(|e| e.expect("entry").path());
+    let mut files: Vec<PathBuf> = entries(Path::new("src/games"))
+        .filter(|p| p.is_dir())
+        .flat_map(|folder| entries(&folder).collect::<Vec<_>>())
         .filter(|p| p.extension().is_some_and(|x| x == "perft"))
         .collect();
     files.sort();
@@ -128,8 +130,9 @@ fn every_count_of_every_perft_file() {
 #[test]
 fn every_game_has_a_perft_file_with_a_start_and_a_position_of_a_game() {
     for game in GameKind::ALL {
-        let path = PathBuf::from(format!("tests/perft/{}.perft", game.name()));
-        assert!(path.exists(), "{} has no perft file", game.name());
+        let file = format!("{}.perft", game.name());
+        let path = files().into_iter().find(|p| p.ends_with(&file));
+        let path = path.unwrap_or_else(|| panic!("{} has no perft file (src/games/*/{file})", game.name()));
         let entries = read(&path);
         assert!(entries.len() >= 3, "{}: a start and positions from games", path.display());
         for e in entries {
