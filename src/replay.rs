@@ -66,6 +66,54 @@ impl<G: Recorded> Reader for G {
 /// Most legal moves a problem lists; the count says how many there were.
 pub const LEGAL_LISTED: usize = 32;
 
+/// What the search needs to know of a notation beyond reading tokens: how it classifies the tokens
+/// a repair writes, and what slips of a writer look like in it.
+pub trait Repairable: Reader + crate::game::SearchKey {
+    /// How many tokens after a token its reading may look at: an edit can change how the tokens
+    /// this far before it read (Quadraphages' `----` looks at the rest of its phase).
+    const READ_AHEAD: usize;
+    /// How the reader classifies a token written into a record of this notation.
+    fn token_kind(text: &str) -> crate::record::TokenKind;
+    /// How many tokens before the first violation a slip may stand and still read as legal until
+    /// there.
+    fn window(&self) -> usize;
+    /// Lengths in tokens (more than one) of the stretches of play starting here that a writer may
+    /// have added or left out as one slip: a phase, a half-turn.
+    fn stretches(&self) -> Vec<usize>;
+    /// The tokens that would record the stretch starting here as not played, when the rules do not
+    /// allow that (a stay for a stone that could move, a pass with a move on the board): the
+    /// notation cannot write such play legally, but the writer's record may be all there is.
+    fn skipped(&self) -> Option<Vec<String>>;
+    /// Plays a move of such a token, which the rules refuse here: by default as written.
+    fn play_forced(&mut self, m: Self::Move) {
+        self.play_unchecked(m);
+    }
+}
+
+/// The games of the common format: one token a move, read on its own.
+impl<G: Recorded> Repairable for G {
+    const READ_AHEAD: usize = 0;
+
+    fn token_kind(_: &str) -> crate::record::TokenKind {
+        crate::record::TokenKind::Written
+    }
+
+    /// A dropped or doubled move gives the next moves to the wrong players, which may stay legal
+    /// for a round.
+    fn window(&self) -> usize {
+        self.player_names().len().max(2)
+    }
+
+    fn stretches(&self) -> Vec<usize> {
+        Vec::new()
+    }
+
+    fn skipped(&self) -> Option<Vec<String>> {
+        let pass = self.resolve(G::parse_move("pass").ok()?).ok()?;
+        (!self.is_over() && self.check(pass).is_err()).then(|| vec!["pass".to_string()])
+    }
+}
+
 /// An illegal move: where, why, what was legal instead, and the board at that moment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {

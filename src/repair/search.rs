@@ -8,105 +8,11 @@ use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
 use crate::game::SearchKey;
-use crate::game::{Game, Recorded};
-use crate::games::phages::{self, Phages, Phase};
-use crate::record::{self, Span, Token, TokenKind};
-use crate::replay::{replay, Reader, Reading, Replay, ReplayOptions, Violation};
+use crate::record::{Span, Token};
+pub use crate::replay::Repairable;
+use crate::replay::{replay, Reading, Replay, ReplayOptions, Violation};
 use crate::search::{allocation, table_bytes};
 use crate::verdict::{Alternative, ClaimCheck, ClaimKind, ClaimStatus, Reach};
-
-/// What the search needs to know of a notation beyond reading tokens: how it classifies the tokens
-/// a repair writes, and what slips of a writer look like in it.
-pub trait Repairable: Reader + SearchKey {
-    /// How many tokens after a token its reading may look at: an edit can change how the tokens
-    /// this far before it read (Quadraphages' `----` looks at the rest of its phase).
-    const READ_AHEAD: usize;
-    /// How the reader classifies a token written into a record of this notation.
-    fn token_kind(text: &str) -> TokenKind;
-    /// How many tokens before the first violation a slip may stand and still read as legal until
-    /// there.
-    fn window(&self) -> usize;
-    /// Lengths in tokens (more than one) of the stretches of play starting here that a writer may
-    /// have added or left out as one slip: a phase, a half-turn.
-    fn stretches(&self) -> Vec<usize>;
-    /// The tokens that would record the stretch starting here as not played, when the rules do not
-    /// allow that (a stay for a stone that could move, a pass with a move on the board): the
-    /// notation cannot write such play legally, but the writer's record may be all there is.
-    fn skipped(&self) -> Option<Vec<String>>;
-    /// Plays a move of such a token, which the rules refuse here: by default as written.
-    fn play_forced(&mut self, m: Self::Move) {
-        self.play_unchecked(m);
-    }
-}
-
-impl Repairable for Phages {
-    // `----` reads ahead over the other stone tokens of its phase: one fewer than a side's stones.
-    const READ_AHEAD: usize = phages::rules::MAX_STONES - 1;
-
-    fn token_kind(text: &str) -> TokenKind {
-        record::token_kind(text).unwrap_or(TokenKind::Written)
-    }
-
-    /// A slip may show only in the writer's next turn (a phase that did not happen leaves the
-    /// stones where the next turn's tokens do not expect them): up to a whole turn of both sides.
-    fn window(&self) -> usize {
-        4 * self.stones_per_side() + 2
-    }
-
-    fn stretches(&self) -> Vec<usize> {
-        let k = self.stones_per_side();
-        let fresh = self.stones_to_act().count() == k;
-        match self.phase() {
-            _ if self.is_over() => vec![],
-            Phase::Move if fresh => vec![k, 2 * k + 1],
-            Phase::MoveAgain if fresh => vec![k],
-            Phase::Announce => vec![k + 1],
-            _ => vec![],
-        }
-    }
-
-    fn skipped(&self) -> Option<Vec<String>> {
-        if self.is_over() || self.phase() == Phase::Announce {
-            return None;
-        }
-        let left: Vec<_> = self.stones_to_act().collect();
-        let could_move = left.iter().any(|&c| self.destinations(c, self.number()).next().is_some());
-        could_move.then(|| vec!["----".to_string(); left.len()])
-    }
-
-    /// A stay the rules refuse is play that did not happen: the stone loses its turn, and does
-    /// not count as failing to move, which could end the game.
-    fn play_forced(&mut self, m: phages::PhagesMove) {
-        match m {
-            phages::PhagesMove::Stay { stone } => self.lose_turn(stone),
-            m => self.play_unchecked(m),
-        }
-    }
-}
-
-/// The games of the common format: one token a move, read on its own.
-impl<G: Recorded> Repairable for G {
-    const READ_AHEAD: usize = 0;
-
-    fn token_kind(_: &str) -> TokenKind {
-        TokenKind::Written
-    }
-
-    /// A dropped or doubled move gives the next moves to the wrong players, which may stay legal
-    /// for a round.
-    fn window(&self) -> usize {
-        self.player_names().len().max(2)
-    }
-
-    fn stretches(&self) -> Vec<usize> {
-        Vec::new()
-    }
-
-    fn skipped(&self) -> Option<Vec<String>> {
-        let pass = self.resolve(G::parse_move("pass").ok()?).ok()?;
-        (!self.is_over() && self.check(pass).is_err()).then(|| vec!["pass".to_string()])
-    }
-}
 
 /// One change to a record's token list.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -1147,8 +1053,9 @@ pub fn alternatives<G: Repairable>(start: &G, tokens: &[Token], i: usize) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::phages::Phages;
     use crate::judge::{phages_start, VerifyOptions};
-    use crate::record::Found;
+    use crate::record::{self, Found};
 
     /// The records of the samples that replay: every one in the folders given.
     fn each_record(folders: &[&str], mut work: impl FnMut(&str, usize, &str)) {

@@ -8,7 +8,7 @@ use crate::game::{BoardView, Game, Notation};
 use crate::games::GameKind;
 use crate::geometry::{Cell, CellLabel, Geometry};
 use crate::record::{Record, Token, TokenKind};
-use crate::replay::{Reader, Reading};
+use crate::replay::{Reader, Reading, Repairable};
 
 /// Why a record cannot even start: no board or no start position can be had for it.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -428,6 +428,52 @@ impl Reader for Phages {
 
     fn same_position(&self, other: &Self) -> bool {
         self == other
+    }
+}
+
+/// The published notation's slips, for the repair search.
+impl Repairable for Phages {
+    // `----` reads ahead over the other stone tokens of its phase: one fewer than a side's stones.
+    const READ_AHEAD: usize = super::rules::MAX_STONES - 1;
+
+    fn token_kind(text: &str) -> TokenKind {
+        crate::record::token_kind(text).unwrap_or(TokenKind::Written)
+    }
+
+    /// A slip may show only in the writer's next turn (a phase that did not happen leaves the
+    /// stones where the next turn's tokens do not expect them): up to a whole turn of both sides.
+    fn window(&self) -> usize {
+        4 * self.stones_per_side() + 2
+    }
+
+    fn stretches(&self) -> Vec<usize> {
+        let k = self.stones_per_side();
+        let fresh = self.stones_to_act().count() == k;
+        match self.phase() {
+            _ if self.is_over() => vec![],
+            Phase::Move if fresh => vec![k, 2 * k + 1],
+            Phase::MoveAgain if fresh => vec![k],
+            Phase::Announce => vec![k + 1],
+            _ => vec![],
+        }
+    }
+
+    fn skipped(&self) -> Option<Vec<String>> {
+        if self.is_over() || self.phase() == Phase::Announce {
+            return None;
+        }
+        let left: Vec<_> = self.stones_to_act().collect();
+        let could_move = left.iter().any(|&c| self.destinations(c, self.number()).next().is_some());
+        could_move.then(|| vec!["----".to_string(); left.len()])
+    }
+
+    /// A stay the rules refuse is play that did not happen: the stone loses its turn, and does
+    /// not count as failing to move, which could end the game.
+    fn play_forced(&mut self, m: PhagesMove) {
+        match m {
+            PhagesMove::Stay { stone } => self.lose_turn(stone),
+            m => self.play_unchecked(m),
+        }
     }
 }
 
