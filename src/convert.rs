@@ -579,24 +579,8 @@ fn write_common<G: Recorded>(doc: &GameDocument) -> Result<String, ConvertError>
     let game =
         replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
 
-    let mut out = format!("[Game \"{}\"]\n[Size \"{}\"]\n", G::ABOUT.title, doc.size);
-    let default_players = G::start(Some(doc.size), None).map_or(2, |g| g.player_names().len());
-    if names.len() != default_players {
-        out.push_str(&format!("[Players \"{}\"]\n", names.len()));
-    }
-    let form = write::start_form(&start);
-    if let write::StartForm::Code(code) = &form {
-        out.push_str(&format!("[Position \"{code}\"]\n"));
-    }
     let tags = ordered_tags(doc.tags.iter().map(|(n, v)| (n.as_str(), v.as_str())), names);
-    for (name, value) in tags {
-        out.push_str(&format!("[{name} \"{value}\"]\n"));
-    }
-    if let write::StartForm::Diagram(diagram) = &form {
-        out.push_str("\nSetup:\n");
-        out.push_str(diagram);
-    }
-    out.push('\n');
+    let mut out = write::record_head(&start, tags.iter().map(|(n, v)| (n.as_str(), v.as_str())));
     // One line per round: with two players a pair of moves, a pie swap and the move after it
     // included, as PGN numbers them; with more, a line ends where the turn order wraps around, so
     // that a player who is out leaves no gap.

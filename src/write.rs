@@ -53,6 +53,30 @@ pub fn start_form<G: Recorded>(start: &G) -> StartForm {
 /// `extra_tags` are written after `Game`, `Size`, `Players` and `Position`, before `Result`: they
 /// name none of these, which the game gives, since a record gives each tag once.
 pub fn write_common_record<G: Recorded>(start: &G, moves: &[G::Move], extra_tags: &[(&str, String)]) -> String {
+    let mut position = start.clone();
+    // Words of the movetext; a move number stays with the move after it.
+    let mut words = Vec::new();
+    for (i, &m) in moves.iter().enumerate() {
+        let w = position.write_move(m);
+        words.push(if i % 2 == 0 { format!("{}. {w}", i / 2 + 1) } else { w });
+        position.play_unchecked(m);
+    }
+    let result = result_token(&position);
+    let tags = extra_tags.iter().map(|(n, v)| (*n, v.as_str())).chain([("Result", result.as_str())]);
+    let mut out = record_head(start, tags);
+    words.push(result.clone());
+    out.push_str(&wrap(&words, 80));
+    out.push_str("\n\nFinal Position:\n");
+    out.push_str(&ascii::diagram(&position));
+    out
+}
+
+/// The head of a common-format record that starts at `start`: its `[Game]` and `[Size]` tags,
+/// `[Players]` unless the game's default number plays, `[Position]` for a game under way, then
+/// `tags` in their order, then its `Setup:` diagram if its start is drawn in one (see
+/// [`start_form`]), and the blank line before the movetext. `referee random` and `convert` write
+/// their records' heads here.
+pub fn record_head<'t, G: Recorded>(start: &G, tags: impl IntoIterator<Item = (&'t str, &'t str)>) -> String {
     let mut out = format!("[Game \"{}\"]\n", G::ABOUT.title);
     let size = start.geometry().size();
     out.push_str(&format!("[Size \"{size}\"]\n"));
@@ -65,28 +89,14 @@ pub fn write_common_record<G: Recorded>(start: &G, moves: &[G::Move], extra_tags
     if let StartForm::Code(code) = &form {
         out.push_str(&format!("[Position \"{code}\"]\n"));
     }
-    for (name, value) in extra_tags {
+    for (name, value) in tags {
         out.push_str(&format!("[{name} \"{value}\"]\n"));
     }
-    let mut position = start.clone();
-    // Words of the movetext; a move number stays with the move after it.
-    let mut words = Vec::new();
-    for (i, &m) in moves.iter().enumerate() {
-        let w = position.write_move(m);
-        words.push(if i % 2 == 0 { format!("{}. {w}", i / 2 + 1) } else { w });
-        position.play_unchecked(m);
-    }
-    let result = result_token(&position);
-    out.push_str(&format!("[Result \"{result}\"]\n"));
     if let StartForm::Diagram(diagram) = &form {
         out.push_str("\nSetup:\n");
         out.push_str(diagram);
     }
     out.push('\n');
-    words.push(result);
-    out.push_str(&wrap(&words, 80));
-    out.push_str("\n\nFinal Position:\n");
-    out.push_str(&ascii::diagram(&position));
     out
 }
 
