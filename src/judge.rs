@@ -3,12 +3,12 @@
 //! Below the repair search, which judges every repaired replay the same way; `verify` runs it over
 //! the records of a text.
 
-use crate::game::{BoardView, Game, Recorded};
+use crate::game::{BoardView, Game, Recorded, WithRecorded};
 use crate::games::phages::{self, Phages};
 use crate::games::GameKind;
 use crate::record::common::{CommonRecord, TextDiagram};
-use crate::record::{self, Record, TokenKind};
-use crate::replay::{replay, Replay, ReplayOptions};
+use crate::record::{self, Found, Record, Token, TokenKind};
+use crate::replay::{replay, Repairable, Replay, ReplayOptions};
 use crate::search::{SearchBudget, DEFAULT_SEARCH_BYTES};
 use crate::verdict::{
     compare_final_position, ClaimCheck, ClaimKind, ClaimStatus, Problem, ProblemKind, Status, Unchecked, Verdict,
@@ -481,4 +481,125 @@ pub(crate) fn compare_diagram<G: BoardView>(position: &G, d: &TextDiagram) -> (C
     }
     let shown: Vec<_> = cells.into_iter().zip(glyphs).collect();
     compare_final_position(position, &shown)
+}
+
+/// A record's claims and final diagram, judged on a replay of (edited) tokens.
+pub trait Judge<G> {
+    /// The checks of the record's claims (result, resignation) against `replay` of `tokens`.
+    fn claims(&mut self, tokens: &[Token], replay: &Replay<G>) -> Vec<ClaimCheck>;
+    /// How many cells of the record's final diagram differ from `position`; `None` without one.
+    fn cells_differing(&self, position: &G) -> Option<usize>;
+}
+
+/// The claims of a published record.
+pub struct PublishedJudge<'r, 'a> {
+    record: &'r Record<'a>,
+    budget: SearchBudget,
+}
+
+impl Judge<Phages> for PublishedJudge<'_, '_> {
+    fn claims(&mut self, tokens: &[Token], replay: &Replay<Phages>) -> Vec<ClaimCheck> {
+        phages::claims::check(self.record, tokens, replay, &mut self.budget)
+    }
+
+    fn cells_differing(&self, position: &Phages) -> Option<usize> {
+        let d = self.record.final_position.as_ref()?;
+        let g = position.geometry();
+        if d.geometry != g {
+            return Some(d.cells.len().max(g.cells().count()));
+        }
+        let differs = |label, glyph: char| {
+            g.parse_label(label).is_none_or(|cell| position.glyph(cell) != glyph.encode_utf8(&mut [0; 4]))
+        };
+        Some(d.cells.iter().filter(|c| differs(c.0, c.1)).count())
+    }
+}
+
+/// The claims of a common-format record.
+pub struct CommonJudge<'r, 'a> {
+    record: &'r CommonRecord<'a>,
+    budget: SearchBudget,
+}
+
+impl<G: Recorded> Judge<G> for CommonJudge<'_, '_> {
+    fn claims(&mut self, _: &[Token], replay: &Replay<G>) -> Vec<ClaimCheck> {
+        let mut v = Verdict::new(self.record.index, self.record.span.clone(), None);
+        if let Some(pending) = crate::judge::judge_recorded(self.record, replay, &mut v) {
+            pending.judge(&mut v, &mut self.budget);
+        }
+        v.claims
+    }
+
+    fn cells_differing(&self, position: &G) -> Option<usize> {
+        let d = self.record.final_position.as_ref()?;
+        let g = position.geometry();
+        let cells: Vec<_> = g.cells().collect();
+        let glyphs = d.glyphs();
+        if glyphs.len() != cells.len() || d.rows.len() != g.height() as usize {
+            return Some(cells.len());
+        }
+        Some(cells.iter().zip(glyphs).filter(|(&c, glyph)| position.glyph(c) != *glyph).count())
+    }
+}
+
+/// Why a record found in a text cannot be replayed.
+#[derive(Clone, Debug)]
+pub enum Unstarted {
+    /// Its first syntax error, its game that cannot be told, or its start that cannot be had.
+    Problem(Problem),
+    /// A common-format record of a game written in the published notation.
+    NotCommon(GameKind),
+}
+
+/// Work on a record's start and tokens, whatever its notation, written once for both: [`with_found`]
+/// calls `run` with the start in its game's engine, and the judge of the record's claims and final
+/// diagram in its notation's way.
+pub trait WithFound {
+    /// What `run` gives back.
+    type Output;
+    /// The work.
+    fn run<G: Repairable>(self, start: G, tokens: &[Token], judge: &mut dyn Judge<G>) -> Self::Output;
+}
+
+/// Runs `work` on record `found` of `src`: its start, its tokens, and its judge, which spends
+/// `budget` on claims made before the end. `Err` says why the record cannot be replayed: its first
+/// syntax error, its game, its start.
+pub fn with_found<W: WithFound>(
+    src: &str,
+    found: &Found,
+    options: VerifyOptions,
+    budget: SearchBudget,
+    work: W,
+) -> Result<W::Output, Unstarted> {
+    let syntax = |e: &record::SyntaxError| Unstarted::Problem(syntax_problem(src, e));
+    match found {
+        Found::Published(r) => {
+            if let Some(e) = r.syntax_errors.first() {
+                return Err(syntax(e));
+            }
+            let start = phages_start(r, options).map_err(Unstarted::Problem)?;
+            Ok(work.run(start, &r.tokens, &mut PublishedJudge { record: r, budget }))
+        }
+        Found::Common(r) => {
+            if let Some(e) = r.syntax_errors.first() {
+                return Err(syntax(e));
+            }
+            struct Start<'s, 'r, 'a, W> {
+                src: &'s str,
+                record: &'r CommonRecord<'a>,
+                budget: SearchBudget,
+                work: W,
+            }
+            impl<W: WithFound> WithRecorded for Start<'_, '_, '_, W> {
+                type Output = Result<W::Output, Unstarted>;
+                fn run<G: Recorded>(self) -> Self::Output {
+                    let start = common_start::<G>(self.src, self.record).map_err(Unstarted::Problem)?;
+                    let mut judge = CommonJudge { record: self.record, budget: self.budget };
+                    Ok(self.work.run(start, &self.record.tokens, &mut judge))
+                }
+            }
+            let kind = common_kind(src, r, options.game).map_err(Unstarted::Problem)?;
+            kind.with_recorded(Start { src, record: r, budget, work }).unwrap_or(Err(Unstarted::NotCommon(kind)))
+        }
+    }
 }

@@ -3,11 +3,15 @@
 use crate::game::{About, Format, Game, Recorded, WithRecorded};
 use crate::games::phages;
 use crate::games::GameKind;
-use crate::judge::{common_kind, finish_record, judge_recorded, phages_start, problem, status_of, syntax_problem};
+use crate::judge::{
+    common_kind, finish_record, judge_recorded, phages_start, problem, status_of, syntax_problem, with_found, Judge,
+    Unstarted, WithFound,
+};
 pub use crate::judge::{common_start, replay_record, PendingSearch, Prepared, VerifyOptions, DEFAULT_SEARCH_LIMIT};
 use crate::record::common::CommonRecord;
 use crate::record::{self, Found, Record, TokenKind};
 use crate::render::ascii;
+use crate::replay::Repairable;
 use crate::replay::{replay, Reader, Replay, ReplayOptions};
 use crate::search::SearchBudget;
 use crate::verdict::{Problem, ProblemKind, Verdict};
@@ -336,38 +340,22 @@ pub fn with_record<W: WithStart>(
     work: W,
 ) -> Result<(W::Output, record::Span), (record::Span, String)> {
     let no_record = |n: usize| (0..0, format!("there is no record {index} (the file has {n})"));
-    let found = record::read(src, options.game).nth(index.wrapping_sub(1));
-    let r = match found {
-        None => return Err(no_record(record::read(src, options.game).count())),
-        Some(Found::Published(r)) => r,
-        Some(Found::Common(r)) => {
-            if let Some(e) = r.syntax_errors.first() {
-                return Err((e.span.clone(), e.message.clone()));
-            }
-            struct Start<'s, 'r, 'a, W> {
-                src: &'s str,
-                record: &'r CommonRecord<'a>,
-                work: W,
-            }
-            impl<W: WithStart> WithRecorded for Start<'_, '_, '_, W> {
-                type Output = Result<W::Output, (record::Span, String)>;
-                fn run<G: Recorded>(self) -> Self::Output {
-                    let start = common_start::<G>(self.src, self.record).map_err(|p| (p.span, p.message))?;
-                    Ok(self.work.run(start, &self.record.tokens))
-                }
-            }
-            let kind = common_kind(src, &r, options.game).map_err(|p| (p.span, p.message))?;
-            let out = kind.with_recorded(Start { src, record: &r, work }).unwrap_or_else(|| {
-                Err((r.span.clone(), format!("{kind} records are not written in the common format")))
-            })?;
-            return Ok((out, r.span.clone()));
-        }
+    let Some(found) = record::read(src, options.game).nth(index.wrapping_sub(1)) else {
+        return Err(no_record(record::read(src, options.game).count()));
     };
-    if let Some(e) = r.syntax_errors.first() {
-        return Err((e.span.clone(), e.message.clone()));
+    struct Start<W>(W);
+    impl<W: WithStart> WithFound for Start<W> {
+        type Output = W::Output;
+        fn run<G: Repairable>(self, start: G, tokens: &[record::Token], _: &mut dyn Judge<G>) -> W::Output {
+            self.0.run(start, tokens)
+        }
     }
-    let start = phages_start(&r, options).map_err(|p| (p.span, p.message))?;
-    Ok((work.run(start, &r.tokens), r.span.clone()))
+    let span = found.span();
+    match with_found(src, &found, options, SearchBudget::for_file(0, 0), Start(work)) {
+        Ok(out) => Ok((out, span)),
+        Err(Unstarted::Problem(p)) => Err((p.span, p.message)),
+        Err(Unstarted::NotCommon(kind)) => Err((span, format!("{kind} records are not written in the common format"))),
+    }
 }
 
 /// The diagram of record `index` (1-based) of `src` after `ply` moves (all if `None`), and a note

@@ -22,71 +22,16 @@ pub use search::*;
 
 use std::ops::ControlFlow;
 
-use crate::game::{BoardView, Recorded, WithRecorded};
-use crate::games::phages::{self, Phages};
-use crate::games::GameKind;
-use crate::record::common::CommonRecord;
-use crate::record::{self, Found, Record, Span, Token};
-use crate::replay::Replay;
+use crate::judge::{with_found, WithFound};
+use crate::record::{self, Found, Span, Token};
 use crate::search::SearchBudget;
-use crate::verdict::{ClaimCheck, ClaimStatus, ProblemKind, Verdict};
+use crate::verdict::{ClaimStatus, ProblemKind, Verdict};
 use crate::verify::{self, VerifyOptions};
-
-/// The claims of a published record.
-struct PublishedJudge<'r, 'a> {
-    record: &'r Record<'a>,
-    budget: SearchBudget,
-}
-
-impl Judge<Phages> for PublishedJudge<'_, '_> {
-    fn claims(&mut self, tokens: &[Token], replay: &Replay<Phages>) -> Vec<ClaimCheck> {
-        phages::claims::check(self.record, tokens, replay, &mut self.budget)
-    }
-
-    fn cells_differing(&self, position: &Phages) -> Option<usize> {
-        let d = self.record.final_position.as_ref()?;
-        let g = position.geometry();
-        if d.geometry != g {
-            return Some(d.cells.len().max(g.cells().count()));
-        }
-        let differs = |label, glyph: char| {
-            g.parse_label(label).is_none_or(|cell| position.glyph(cell) != glyph.encode_utf8(&mut [0; 4]))
-        };
-        Some(d.cells.iter().filter(|c| differs(c.0, c.1)).count())
-    }
-}
 
 /// The claims of every candidate judged share twice the bound of one claim, so that a record that
 /// stops before the end costs a bounded time to repair.
 fn candidates_budget(options: VerifyOptions) -> SearchBudget {
     SearchBudget { file_left: options.search_limit.saturating_mul(2), ..options.file_budget() }
-}
-
-/// The claims of a common-format record.
-struct CommonJudge<'r, 'a> {
-    record: &'r CommonRecord<'a>,
-    budget: SearchBudget,
-}
-
-impl<G: Recorded> Judge<G> for CommonJudge<'_, '_> {
-    fn claims(&mut self, _: &[Token], replay: &Replay<G>) -> Vec<ClaimCheck> {
-        let mut v = Verdict::new(self.record.index, self.record.span.clone(), None);
-        if let Some(pending) = crate::judge::judge_recorded(self.record, replay, &mut v) {
-            pending.judge(&mut v, &mut self.budget);
-        }
-        v.claims
-    }
-
-    fn cells_differing(&self, position: &G) -> Option<usize> {
-        let d = self.record.final_position.as_ref()?;
-        let g = position.geometry();
-        let cells: Vec<_> = g.cells().collect();
-        let glyphs = d.glyphs();
-        if glyphs.len() != cells.len() || d.rows.len() != g.height() as usize {
-            return Some(cells.len());
-        }
-        Some(cells.iter().zip(glyphs).filter(|(&c, glyph)| position.glyph(c) != *glyph).count())
-    }
 }
 
 /// One record of a file: `verify`'s verdict on it as written, and the repairs found when it has an
@@ -241,33 +186,16 @@ pub fn rewrite(src: &str, r: &RecordRepair, options: VerifyOptions) -> Rewrite {
 }
 
 fn search_record(src: &str, found: &Found, options: VerifyOptions, repair: RepairOptions) -> Option<Search> {
-    match found {
-        Found::Published(r) => {
-            let start = crate::judge::phages_start(r, options).ok()?;
-            // The claims of every candidate judged share twice the bound of one claim, so that a
-            // record that stops before the end costs a bounded time to repair.
-            let mut judge = PublishedJudge { record: r, budget: candidates_budget(options) };
-            Some(search(start, &r.tokens, &mut judge, repair))
-        }
-        Found::Common(r) => {
-            struct Work<'s, 'r, 'a> {
-                src: &'s str,
-                record: &'r CommonRecord<'a>,
-                repair: RepairOptions,
-                options: VerifyOptions,
-            }
-            impl WithRecorded for Work<'_, '_, '_> {
-                type Output = Option<Search>;
-                fn run<G: Recorded>(self) -> Option<Search> {
-                    let start = crate::judge::common_start::<G>(self.src, self.record).ok()?;
-                    let mut judge = CommonJudge { record: self.record, budget: candidates_budget(self.options) };
-                    Some(search(start, &self.record.tokens, &mut judge, self.repair))
-                }
-            }
-            let kind: GameKind = crate::judge::common_kind(src, r, options.game).ok()?;
-            kind.with_recorded(Work { src, record: r, repair, options }).flatten()
+    struct Work(RepairOptions);
+    impl WithFound for Work {
+        type Output = Search;
+        fn run<G: Repairable>(self, start: G, tokens: &[Token], judge: &mut dyn Judge<G>) -> Search {
+            search(start, tokens, judge, self.0)
         }
     }
+    // The claims of every candidate judged share twice the bound of one claim, so that a record
+    // that stops before the end costs a bounded time to repair.
+    with_found(src, found, options, candidates_budget(options), Work(repair)).ok()
 }
 
 /// The text of a record (`span` of `src`) with a repair's changes made: what `--write` writes in

@@ -8,6 +8,7 @@ use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
 use crate::game::SearchKey;
+pub use crate::judge::Judge;
 use crate::record::{Span, Token};
 pub use crate::replay::Repairable;
 use crate::replay::{replay, Reading, Replay, ReplayOptions, Violation};
@@ -285,14 +286,6 @@ pub struct Search {
     /// overhead as glibc's, hash tables as hashbrown lays them out); the claims' own searches
     /// are bounded apart ([`crate::search::DEFAULT_SEARCH_BYTES`]).
     pub bytes: usize,
-}
-
-/// A record's claims and final diagram, judged on a replay of (edited) tokens.
-pub trait Judge<G> {
-    /// The checks of the record's claims (result, resignation) against `replay` of `tokens`.
-    fn claims(&mut self, tokens: &[Token], replay: &Replay<G>) -> Vec<ClaimCheck>;
-    /// How many cells of the record's final diagram differ from `position`; `None` without one.
-    fn cells_differing(&self, position: &G) -> Option<usize>;
 }
 
 /// The tokens of a candidate: the record's own, edited.
