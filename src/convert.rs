@@ -18,7 +18,7 @@ use crate::record::{self, Found, Record, Token, TokenKind};
 use crate::render::ascii;
 use crate::replay::{replay_observed, Event, Reader, ReplayOptions};
 use crate::verdict::{ProblemKind, Verdict};
-use crate::verify::{self, Prepared, VerifyOptions};
+use crate::verify::{self, VerifyOptions};
 use crate::write;
 
 /// A whole game as `referee convert --to json` writes it and `--from json` reads it back
@@ -159,9 +159,7 @@ pub fn documents(src: &str, options: VerifyOptions) -> impl Iterator<Item = Resu
 fn document_of(src: &str, found: &Found, options: VerifyOptions) -> Result<GameDocument, ConvertError> {
     let options = VerifyOptions { lenient: false, ..options };
     // The verdict before its claims are judged (no search is made): what stops the replay.
-    let verdict = match verify::prepare(src, found, options) {
-        Prepared::Done(v) | Prepared::Claims { verdict: v, .. } | Prepared::Search { verdict: v, .. } => v,
-    };
+    let verdict = verify::prepare(src, found, options).verdict();
     if verdict.problems.iter().any(|p| stops(p.kind)) {
         return Err(ConvertError::NotReplayed(Box::new(verdict)));
     }

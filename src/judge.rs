@@ -94,70 +94,76 @@ pub(crate) fn status_of(problems: &[Problem]) -> Status {
     }
 }
 
-/// A record's verdict as far as it can be taken on its own: all of it, or all but its claims,
-/// which draw on the search budget its file shares and so are judged in file order.
-pub enum Prepared<'r, 'a> {
+/// A record's verdict as far as it can be taken on its own: all of it, or all but its claims that
+/// draw on the search budget its file shares, and so are judged in file order.
+pub enum Prepared<'r> {
     /// The verdict is whole.
     Done(Verdict),
-    /// A published record: its claims are still to judge.
-    Claims {
-        /// The verdict without its claims.
+    /// The verdict without the claims still to judge.
+    Pending {
+        /// The verdict so far.
         verdict: Verdict,
-        /// The record the claims are in.
-        record: &'r Record<'a>,
-        /// The replay the claims are judged against.
-        replay: Box<Replay<Phages>>,
-    },
-    /// A common-format record: its claimed result is still to search.
-    Search {
-        /// The verdict without its claimed result.
-        verdict: Verdict,
-        /// The search that judges it.
-        pending: PendingSearch,
+        /// The claims still to judge, and how.
+        pending: PendingClaims<'r>,
     },
 }
 
-impl Prepared<'_, '_> {
+impl Prepared<'_> {
     /// The verdict, its claims judged with the file's `budget`.
     pub fn finish(self, budget: &mut SearchBudget) -> Verdict {
         match self {
             Prepared::Done(v) => v,
-            Prepared::Claims { mut verdict, record, replay } => {
-                finish_record(&mut verdict, record, &replay, budget);
-                verdict
-            }
-            Prepared::Search { mut verdict, pending } => {
-                pending.judge(&mut verdict, budget);
+            Prepared::Pending { mut verdict, pending } => {
+                pending.0.judge(&mut verdict, budget);
                 verdict
             }
         }
     }
-}
 
-/// A result claimed before a common-format game is over, with the position where the record stops,
-/// waiting for its search.
-pub struct PendingSearch(Box<dyn JudgeLater>);
-
-impl PendingSearch {
-    /// Searches now, with `budget`, and settles the claim in `v`.
-    pub fn judge(self, v: &mut Verdict, budget: &mut SearchBudget) {
-        self.0.judge(v, budget);
+    /// The verdict so far, without judging what is pending.
+    pub fn verdict(self) -> Verdict {
+        match self {
+            Prepared::Done(v) | Prepared::Pending { verdict: v, .. } => v,
+        }
     }
 }
 
+/// A record's claims that wait for a search, with what judging them needs: a common-format
+/// result claimed before the game is over, with the position where the record stops; or a
+/// published record's claims, with its replay.
+pub struct PendingClaims<'r>(Box<dyn JudgeLater + 'r>);
+
 trait JudgeLater: Send {
-    /// Searches, and settles the claim and what follows from it in `v`.
+    /// Judges the claims with `budget`, and settles what follows from them in `v`.
     fn judge(self: Box<Self>, v: &mut Verdict, budget: &mut SearchBudget);
 }
 
-struct PendingClaim<G> {
+/// A common-format result claimed before the game is over.
+struct ResultToSearch<G> {
     position: G,
     /// The claim's place in the verdict's claims.
     claim: usize,
     winner: Option<u8>,
 }
 
-impl<G: Recorded> JudgeLater for PendingClaim<G> {
+/// A published record's claims, to judge against its replay.
+struct PublishedClaims<'r, 'a> {
+    record: &'r Record<'a>,
+    replay: Box<Replay<Phages>>,
+}
+
+impl JudgeLater for PublishedClaims<'_, '_> {
+    fn judge(self: Box<Self>, v: &mut Verdict, budget: &mut SearchBudget) {
+        finish_record(v, self.record, &self.replay, budget);
+    }
+}
+
+/// The published record `record`'s claims against `replay`, judged later.
+pub(crate) fn published_claims<'r>(record: &'r Record, replay: Replay<Phages>) -> PendingClaims<'r> {
+    PendingClaims(Box::new(PublishedClaims { record, replay: Box::new(replay) }))
+}
+
+impl<G: Recorded> JudgeLater for ResultToSearch<G> {
     fn judge(self: Box<Self>, v: &mut Verdict, budget: &mut SearchBudget) {
         let (status, detail) = crate::search::claims::judge(&self.position, self.winner, budget);
         let claim = &mut v.claims[self.claim];
@@ -351,13 +357,17 @@ pub(crate) fn coded_start<G: Recorded>(
 /// Judges the claims of a replayed common-format record (its result, its final diagram) and
 /// gives the verdict its score; a result claimed before the game is over comes back as a search
 /// still to make. `repair` judges a repaired replay with it too.
-pub(crate) fn judge_recorded<G: Recorded>(r: &CommonRecord, rep: &Replay<G>, v: &mut Verdict) -> Option<PendingSearch> {
+pub(crate) fn judge_recorded<G: Recorded>(
+    r: &CommonRecord,
+    rep: &Replay<G>,
+    v: &mut Verdict,
+) -> Option<PendingClaims<'static>> {
     let outcome = rep.position.outcome();
     let mut pending = None;
     if let Some((kind, span, text)) = claimed_result(r, v) {
         let claim = v.claims.len();
         let (status, detail, past) = judge_result(kind, &text, rep, outcome.as_ref(), |winner| {
-            pending = Some(PendingClaim { position: rep.position.clone(), claim, winner })
+            pending = Some(ResultToSearch { position: rep.position.clone(), claim, winner })
         });
         let claim = ClaimCheck { kind: ClaimKind::Result, span, text, status, detail, violations_accepted: 0 };
         v.claims.push(claim.as_replayed(past));
@@ -371,7 +381,7 @@ pub(crate) fn judge_recorded<G: Recorded>(r: &CommonRecord, rep: &Replay<G>, v: 
     }
     v.problems.extend(refuted_claims(&v.claims));
     score_common(v, rep, outcome.as_ref());
-    pending.map(|p| PendingSearch(Box::new(p)))
+    pending.map(|p| PendingClaims(Box::new(p)))
 }
 
 /// The result a common-format record claims: its movetext's result token, else its `[Result]` tag
@@ -524,8 +534,8 @@ pub struct CommonJudge<'r, 'a> {
 impl<G: Recorded> Judge<G> for CommonJudge<'_, '_> {
     fn claims(&mut self, _: &[Token], replay: &Replay<G>) -> Vec<ClaimCheck> {
         let mut v = Verdict::new(self.record.index, self.record.span.clone(), None);
-        if let Some(pending) = crate::judge::judge_recorded(self.record, replay, &mut v) {
-            pending.judge(&mut v, &mut self.budget);
+        if let Some(pending) = judge_recorded(self.record, replay, &mut v) {
+            pending.0.judge(&mut v, &mut self.budget);
         }
         v.claims
     }

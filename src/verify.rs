@@ -7,7 +7,7 @@ use crate::judge::{
     common_kind, finish_record, judge_recorded, phages_start, problem, status_of, syntax_problem, with_found, Judge,
     Unstarted, WithFound,
 };
-pub use crate::judge::{common_start, replay_record, PendingSearch, Prepared, VerifyOptions, DEFAULT_SEARCH_LIMIT};
+pub use crate::judge::{common_start, replay_record, PendingClaims, Prepared, VerifyOptions, DEFAULT_SEARCH_LIMIT};
 use crate::record::common::CommonRecord;
 use crate::record::{self, Found, Record, TokenKind};
 use crate::render::ascii;
@@ -44,7 +44,7 @@ fn stones_written_per_phase(r: &Record) -> Option<usize> {
 }
 
 /// Verifies a record found in `src` as far as it can be taken on its own (see [`Prepared`]).
-pub fn prepare<'r, 'a>(src: &str, found: &'r Found<'a>, options: VerifyOptions) -> Prepared<'r, 'a> {
+pub fn prepare<'r, 'a>(src: &str, found: &'r Found<'a>, options: VerifyOptions) -> Prepared<'r> {
     match found {
         Found::Published(r) => prepare_record(src, r, options),
         Found::Common(r) => prepare_common(src, r, options),
@@ -53,7 +53,7 @@ pub fn prepare<'r, 'a>(src: &str, found: &'r Found<'a>, options: VerifyOptions) 
 
 /// A published record replayed, its claims still to judge; or its whole verdict when it cannot be
 /// replayed.
-fn prepare_record<'r, 'a>(src: &str, r: &'r Record<'a>, options: VerifyOptions) -> Prepared<'r, 'a> {
+fn prepare_record<'r, 'a>(src: &str, r: &'r Record<'a>, options: VerifyOptions) -> Prepared<'r> {
     let hint_kind = options.game.or(r.game_hint().map(|h| h.0)).unwrap_or(GameKind::Quadraphages);
     let mut v = Verdict::new(r.index, r.span.clone(), Some(hint_kind.about()));
     if !r.syntax_errors.is_empty() {
@@ -110,7 +110,7 @@ fn prepare_record<'r, 'a>(src: &str, r: &'r Record<'a>, options: VerifyOptions) 
         finish_record(&mut v, r, &rep, &mut SearchBudget::for_file(0, 0));
         return Prepared::Done(v);
     }
-    Prepared::Claims { verdict: v, record: r, replay: Box::new(rep) }
+    Prepared::Pending { verdict: v, pending: crate::judge::published_claims(r, rep) }
 }
 
 fn cap_note<G>(rep: &Replay<G>) -> Option<String> {
@@ -156,7 +156,7 @@ fn illegal_move(viol: &mut crate::replay::Violation) -> Problem {
 }
 
 /// A common-format record verified, all but a claimed result that needs a search.
-fn prepare_common<'r, 'a>(src: &str, r: &CommonRecord, options: VerifyOptions) -> Prepared<'r, 'a> {
+fn prepare_common<'r>(src: &str, r: &CommonRecord, options: VerifyOptions) -> Prepared<'r> {
     let kind = common_kind(src, r, options.game);
     let mut v = common_verdict(src, r, kind.as_ref().ok().map(|k| k.about()));
     struct Verify<'s, 'r, 'a> {
@@ -166,8 +166,8 @@ fn prepare_common<'r, 'a>(src: &str, r: &CommonRecord, options: VerifyOptions) -
         verdict: &'r mut Verdict,
     }
     impl WithRecorded for Verify<'_, '_, '_> {
-        type Output = Option<PendingSearch>;
-        fn run<G: Recorded>(self) -> Option<PendingSearch> {
+        type Output = Option<PendingClaims<'static>>;
+        fn run<G: Recorded>(self) -> Option<PendingClaims<'static>> {
             verify_recorded::<G>(self.src, self.record, self.options, self.verdict)
         }
     }
@@ -215,11 +215,11 @@ fn common_verdict(src: &str, r: &CommonRecord, game: Option<&'static About>) -> 
 
 /// A common-format record's verdict, its problems in text order, and its claimed result still to
 /// search if it is `pending`.
-fn common_prepared<'r, 'a>(mut v: Verdict, pending: Option<PendingSearch>) -> Prepared<'r, 'a> {
+fn common_prepared<'r>(mut v: Verdict, pending: Option<PendingClaims<'static>>) -> Prepared<'r> {
     v.problems.sort_by_key(|p| p.span.start);
     v.status = status_of(&v.problems);
     match pending {
-        Some(pending) => Prepared::Search { verdict: v, pending },
+        Some(pending) => Prepared::Pending { verdict: v, pending },
         None => Prepared::Done(v),
     }
 }
@@ -266,7 +266,7 @@ fn verify_recorded<G: Recorded>(
     r: &CommonRecord,
     options: VerifyOptions,
     v: &mut Verdict,
-) -> Option<PendingSearch> {
+) -> Option<PendingClaims<'static>> {
     let start = match common_start::<G>(src, r) {
         Ok(s) => s,
         Err(p) => {

@@ -20,7 +20,7 @@ use referee::render::svg::{self, StyleName, SvgOptions};
 use referee::report;
 use referee::report::Source;
 use referee::verdict::{Status, Verdict};
-use referee::verify::{self, Prepared, VerifyOptions};
+use referee::verify::{self, VerifyOptions};
 
 use super::out::note;
 use super::{file, inputs};
@@ -118,9 +118,7 @@ fn load(file: &Path, index: usize, game: Option<GameKind>) -> Result<(String, Pi
 /// standard error as `verify --format short` gives them, and the exit code is 1, as `verify`'s.
 pub fn not_replayable(name: &str, src: &str, index: usize, game: Option<GameKind>) -> Option<ExitCode> {
     let found = referee::record::read(src, game).nth(index.checked_sub(1)?)?;
-    let verdict = match verify::prepare(src, &found, VerifyOptions { game, ..VerifyOptions::default() }) {
-        Prepared::Done(v) | Prepared::Claims { verdict: v, .. } | Prepared::Search { verdict: v, .. } => v,
-    };
+    let verdict = verify::prepare(src, &found, VerifyOptions { game, ..VerifyOptions::default() }).verdict();
     let what = match verdict.status {
         Status::SyntaxError => "a syntax error",
         Status::Undecided => "undecided",
