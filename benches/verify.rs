@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput};
 
-use referee::game::{Game, Recorded};
+use referee::game::{CommonFormat, Game};
 use referee::games::phages::{notation, Phages, PhagesMove};
 use referee::games::{petrify::Petrify, quarod::Quarod, splinter::Splinter, vadrantir::Vadrantir};
 use referee::random::random_game;
@@ -124,7 +124,7 @@ fn benches(c: &mut Criterion) {
 }
 
 /// Records of one game in the common format, `n` of them from fixed seeds, joined into one text.
-fn common_corpus<G: Recorded>(start: &G, n: u64) -> (String, usize) {
+fn common_corpus<G: CommonFormat>(start: &G, n: u64) -> (String, usize) {
     let mut moves = 0;
     let text = (0..n)
         .map(|seed| {

@@ -5,7 +5,7 @@
 //! have four of their stones in a row, across, down or diagonally, wins; a full board with no such
 //! row is a draw.
 //!
-//! The game implements `Game`, `BoardView`, `Notation`, `Coded`, `SearchKey` and `Recorded` here,
+//! The game implements `Game`, `BoardView`, `Notation`, `Coded`, `SearchKey` and `CommonFormat` here,
 //! with nothing changed inside the crate; `main` then checks (with `assert!`, so that CI fails on a
 //! regression) that the library gives it what it gives its own games: a verdict that locates an
 //! illegal move and lists the legal ones and alternatives, with its human report; claims made
@@ -27,7 +27,7 @@ use referee::render::svg::{svg, SvgOptions};
 use referee::replay::{Event, ReplayOptions};
 use referee::report::{HumanStyle, Source};
 use referee::verdict::{ClaimStatus, Reach};
-use referee::{BoardView, Game, Notation, Recorded, Status, VerifyOptions};
+use referee::{BoardView, CommonFormat, Game, Notation, Status, VerifyOptions};
 
 // ---------------------------------------------------------------------------------------------
 // The game
@@ -398,7 +398,7 @@ impl Coded for InRow {
     }
 }
 
-impl Recorded for InRow {
+impl CommonFormat for InRow {
     const ABOUT: About = ABOUT;
 
     fn to_move(&self) -> usize {
@@ -507,7 +507,7 @@ fn main() {
         assert!(!v.game_over && c.detail.contains("positions searched"));
     }
 
-    // Results at the end: a win, a draw, and a game from a setup diagram (`Recorded::with_setup`)
+    // Results at the end: a win, a draw, and a game from a setup diagram (`CommonFormat::with_setup`)
     // with a final diagram; every claim confirmed.
     for (text, winner) in [
         (record("1. a1 a2 2. b2 b1 3. c3 c1 4. d4", "1-0"), Some("Black")),

@@ -3,20 +3,20 @@
 //!
 //! `cargo run --example play_random -- 7` (the seed; 1 by default)
 
-use referee::game::WithRecorded;
+use referee::game::WithCommonFormat;
 use referee::games::phages::{notation, Phages};
 use referee::random::random_game;
 use referee::write::write_common_record;
-use referee::{verify_source, GameKind, Recorded, Status};
+use referee::{verify_source, CommonFormat, GameKind, Status};
 
 /// Plays a game of the common record format's engine `G` and writes its record.
 struct PlayCommon {
     seed: u64,
 }
 
-impl WithRecorded for PlayCommon {
+impl WithCommonFormat for PlayCommon {
     type Output = String;
-    fn run<G: Recorded>(self) -> String {
+    fn run<G: CommonFormat>(self) -> String {
         let start = G::start(None, None).expect("every game has a default board");
         let moves = random_game(&start, self.seed, 400);
         write_common_record(&start, &moves, &[("Seed", self.seed.to_string())])
@@ -35,7 +35,7 @@ fn main() {
                 };
                 notation::write_record(&start, &random_game(&start, seed, 10_000))
             }
-            _ => kind.with_recorded(PlayCommon { seed }).expect("a game of the common format"),
+            _ => kind.with_common_format(PlayCommon { seed }).expect("a game of the common format"),
         };
         let verdict = &verify_source(&record, Default::default())[0];
         println!("== {}: {} moves, {:?}", kind.title(), verdict.moves, verdict.status);

@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::code::Coded;
-use crate::game::{BoardView, Game, Recorded, WithRecorded};
+use crate::game::{BoardView, CommonFormat, Game, WithCommonFormat};
 use crate::games::phages::{self, Phages, Side};
 use crate::games::GameKind;
 use crate::geometry::{Cell, Geometry};
@@ -174,16 +174,16 @@ fn document_of(src: &str, found: &Found, options: VerifyOptions) -> Result<GameD
                 src: &'s str,
                 record: &'r CommonRecord<'a>,
             }
-            impl WithRecorded for Work<'_, '_, '_> {
+            impl WithCommonFormat for Work<'_, '_, '_> {
                 type Output = Result<GameDocument, ConvertError>;
-                fn run<G: Recorded>(self) -> Self::Output {
+                fn run<G: CommonFormat>(self) -> Self::Output {
                     let start = crate::judge::common_start::<G>(self.src, self.record)
                         .map_err(|p| ConvertError::Document { ply: None, message: p.message })?;
                     common_document(self.record, start)
                 }
             }
             let kind = crate::judge::common_kind(src, r, options.game).map_err(|p| unexpected(p.message))?;
-            kind.with_recorded(Work { src, record: r })
+            kind.with_common_format(Work { src, record: r })
                 .unwrap_or_else(|| Err(unexpected(format!("{kind} records are not written in the common format"))))
         }
     }
@@ -295,13 +295,13 @@ fn same_final_position(doc: &GameDocument, back: &GameDocument) -> Result<(), Co
 pub fn canonical_of(doc: &GameDocument) -> Result<String, ConvertError> {
     let kind = GameKind::from_name(&doc.game).ok_or_else(|| invalid(format!("unknown game `{}`", doc.game)))?;
     struct Write<'d>(&'d GameDocument);
-    impl WithRecorded for Write<'_> {
+    impl WithCommonFormat for Write<'_> {
         type Output = Result<String, ConvertError>;
-        fn run<G: Recorded>(self) -> Self::Output {
+        fn run<G: CommonFormat>(self) -> Self::Output {
             write_common::<G>(self.0)
         }
     }
-    match kind.with_recorded(Write(doc)) {
+    match kind.with_common_format(Write(doc)) {
         Some(text) => text,
         None => write_published(kind, doc),
     }
@@ -524,7 +524,7 @@ fn check_tags(doc: &GameDocument) -> Result<(), ConvertError> {
 
 // The common format.
 
-fn common_document<G: Recorded>(r: &CommonRecord, start: G) -> Result<GameDocument, ConvertError> {
+fn common_document<G: CommonFormat>(r: &CommonRecord, start: G) -> Result<GameDocument, ConvertError> {
     let tokens: Vec<Token> = r.tokens.iter().filter(|t| !t.kind.is_claim()).cloned().collect();
     let game =
         replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
@@ -552,7 +552,7 @@ fn common_document<G: Recorded>(r: &CommonRecord, start: G) -> Result<GameDocume
     })
 }
 
-fn write_common<G: Recorded>(doc: &GameDocument) -> Result<String, ConvertError> {
+fn write_common<G: CommonFormat>(doc: &GameDocument) -> Result<String, ConvertError> {
     let empty = G::start(Some(doc.size), Some(doc.players.len() as u8)).map_err(invalid)?;
     let names = empty.player_names();
     check_players(doc, names)?;
@@ -615,7 +615,7 @@ fn write_common<G: Recorded>(doc: &GameDocument) -> Result<String, ConvertError>
 
 /// The start a document's `start_code` gives, checked against the rest of the document: its game,
 /// its board (`empty` is the document's empty board) and, if the document draws one, its setup.
-fn coded_start<G: Recorded>(code: &str, doc: &GameDocument, empty: &G) -> Result<G, ConvertError> {
+fn coded_start<G: CommonFormat>(code: &str, doc: &GameDocument, empty: &G) -> Result<G, ConvertError> {
     let start = crate::games::game_of(code.trim())
         .and_then(|_| G::from_code(code.trim()))
         .map_err(|e| invalid(format!("start_code: {e}")))?;

@@ -3,7 +3,7 @@
 //! Below the repair search, which judges every repaired replay the same way; `verify` runs it over
 //! the records of a text.
 
-use crate::game::{BoardView, Game, Recorded, WithRecorded};
+use crate::game::{BoardView, CommonFormat, Game, WithCommonFormat};
 use crate::games::phages::{self, Phages};
 use crate::games::GameKind;
 use crate::record::common::{CommonRecord, TextDiagram};
@@ -163,7 +163,7 @@ pub(crate) fn published_claims<'r>(record: &'r Record, replay: Replay<Phages>) -
     PendingClaims(Box::new(PublishedClaims { record, replay: Box::new(replay) }))
 }
 
-impl<G: Recorded> JudgeLater for ResultToSearch<G> {
+impl<G: CommonFormat> JudgeLater for ResultToSearch<G> {
     fn judge(self: Box<Self>, v: &mut Verdict, budget: &mut SearchBudget) {
         let (status, detail) = crate::search::claims::judge(&self.position, self.winner, budget);
         let claim = &mut v.claims[self.claim];
@@ -259,7 +259,7 @@ pub(crate) fn number_tag(src: &str, r: &CommonRecord, name: &str, too_large: &st
 
 /// The start position of a common-format record: its `[Position]` tag, else its size and players
 /// tags and its setup diagram.
-pub fn common_start<G: Recorded>(src: &str, r: &CommonRecord) -> Result<G, Problem> {
+pub fn common_start<G: CommonFormat>(src: &str, r: &CommonRecord) -> Result<G, Problem> {
     let size = number_tag(src, r, "Size", "no board is that large")?;
     let players = number_tag(src, r, "Players", "no game has that many players")?;
     if let Some(tag) = r.tag("Position") {
@@ -283,7 +283,7 @@ pub fn common_start<G: Recorded>(src: &str, r: &CommonRecord) -> Result<G, Probl
 /// The start position a `[Position "CODE"]` tag gives (grammar.md, "Position codes"). The code
 /// must be of the record's game and agree with its `[Size]` and `[Players]` tags and with its setup
 /// diagram, if it has them: a record that says two things about its start says nothing sure.
-pub(crate) fn coded_start<G: Recorded>(
+pub(crate) fn coded_start<G: CommonFormat>(
     src: &str,
     r: &CommonRecord,
     tag: &record::common::Tag,
@@ -357,7 +357,7 @@ pub(crate) fn coded_start<G: Recorded>(
 /// Judges the claims of a replayed common-format record (its result, its final diagram) and
 /// gives the verdict its score; a result claimed before the game is over comes back as a search
 /// still to make. `repair` judges a repaired replay with it too.
-pub(crate) fn judge_recorded<G: Recorded>(
+pub(crate) fn judge_common<G: CommonFormat>(
     r: &CommonRecord,
     rep: &Replay<G>,
     v: &mut Verdict,
@@ -409,7 +409,7 @@ fn claimed_result(r: &CommonRecord, v: &mut Verdict) -> Option<(Option<TokenKind
 /// over is settled here where the rules say so; else `search_later` is called with the winner
 /// claimed, and the claim
 /// waits for its search, in file order, since the file's searches share one budget.
-fn judge_result<G: Recorded>(
+fn judge_result<G: CommonFormat>(
     kind: Option<TokenKind>,
     text: &str,
     rep: &Replay<G>,
@@ -454,7 +454,7 @@ fn judge_result<G: Recorded>(
 
 /// The verdict's account of where a common-format game stands: moves, whether it is over, its
 /// score in the game's words and by player, its position code, its winner.
-fn score_common<G: Recorded>(v: &mut Verdict, rep: &Replay<G>, outcome: Option<&crate::game::Outcome>) {
+fn score_common<G: CommonFormat>(v: &mut Verdict, rep: &Replay<G>, outcome: Option<&crate::game::Outcome>) {
     let position = &rep.position;
     let names = position.player_names();
     v.moves = rep.moves;
@@ -531,10 +531,10 @@ pub struct CommonJudge<'r, 'a> {
     budget: SearchBudget,
 }
 
-impl<G: Recorded> Judge<G> for CommonJudge<'_, '_> {
+impl<G: CommonFormat> Judge<G> for CommonJudge<'_, '_> {
     fn claims(&mut self, _: &[Token], replay: &Replay<G>) -> Vec<ClaimCheck> {
         let mut v = Verdict::new(self.record.index, self.record.span.clone(), None);
-        if let Some(pending) = judge_recorded(self.record, replay, &mut v) {
+        if let Some(pending) = judge_common(self.record, replay, &mut v) {
             pending.0.judge(&mut v, &mut self.budget);
         }
         v.claims
@@ -600,16 +600,16 @@ pub fn with_found<W: WithFound>(
                 budget: SearchBudget,
                 work: W,
             }
-            impl<W: WithFound> WithRecorded for Start<'_, '_, '_, W> {
+            impl<W: WithFound> WithCommonFormat for Start<'_, '_, '_, W> {
                 type Output = Result<W::Output, Unstarted>;
-                fn run<G: Recorded>(self) -> Self::Output {
+                fn run<G: CommonFormat>(self) -> Self::Output {
                     let start = common_start::<G>(self.src, self.record).map_err(Unstarted::Problem)?;
                     let mut judge = CommonJudge { record: self.record, budget: self.budget };
                     Ok(self.work.run(start, &self.record.tokens, &mut judge))
                 }
             }
             let kind = common_kind(src, r, options.game).map_err(Unstarted::Problem)?;
-            kind.with_recorded(Start { src, record: r, budget, work }).unwrap_or(Err(Unstarted::NotCommon(kind)))
+            kind.with_common_format(Start { src, record: r, budget, work }).unwrap_or(Err(Unstarted::NotCommon(kind)))
         }
     }
 }

@@ -20,7 +20,7 @@
 //! |---|---|
 //! | [`geometry`] | Square and hex boards: cells, labels, directions |
 //! | [`code`] | Position codes: one position of any game on one line, read back exactly |
-//! | [`game`] | The vocabulary every game implements, split by job: the engine ([`Game`]), its [`Notation`], its board view, its search key, what it is ([`game::About`]), the common format's [`Recorded`] |
+//! | [`game`] | The vocabulary every game implements, split by job: the engine ([`Game`]), its [`Notation`], its board view, its search key, what it is ([`game::About`]), the common format's [`CommonFormat`] |
 //! | [`games`] | One folder per game, and the registry: [`GameKind`], one line per game |
 //! | [`record`] | Finding records of either notation in a text; their grammars, tokens and spans |
 //! | [`replay`] | Tokens + engine → the first illegal move (or every one, leniently) |
@@ -98,13 +98,13 @@
 //! # List the legal moves of a position
 //!
 //! Every engine implements [`Game`]: its legal moves and checked play; its [`Notation`] writes and
-//! reads its moves. The games of the common format also implement [`Recorded`], whose
-//! [`Recorded::start`] sets up a board:
+//! reads its moves. The games of the common format also implement [`CommonFormat`], whose
+//! [`CommonFormat::start`] sets up a board:
 //!
 //! ```
 //! use referee::games::phages::Phages;
 //! use referee::games::quarod::Quarod;
-//! use referee::{Game, Notation, Recorded};
+//! use referee::{Game, Notation, CommonFormat};
 //!
 //! let quarod = Quarod::start(Some(4), None).unwrap();
 //! let written: Vec<String> = quarod.legal_moves().into_iter().map(|m| quarod.write_move(m)).collect();
@@ -124,7 +124,7 @@
 //!
 //! ```
 //! use referee::games::petrify::Petrify;
-//! use referee::{verify_source, Game, Recorded, Status};
+//! use referee::{verify_source, Game, CommonFormat, Status};
 //!
 //! let start = Petrify::start(Some(6), None).unwrap();
 //! let mut position = start.clone();
@@ -155,7 +155,7 @@
 //! ```
 //! use referee::games::quarod::Quarod;
 //! use referee::render::svg::{svg, SvgOptions};
-//! use referee::{Game, Recorded};
+//! use referee::{Game, CommonFormat};
 //!
 //! let mut position = Quarod::start(Some(4), None).unwrap();
 //! let m = position.legal_moves()[0];
@@ -222,7 +222,7 @@ pub mod verdict;
 pub mod verify;
 pub mod write;
 
-pub use game::{BoardView, Engine, Game, Notation, Recorded};
+pub use game::{BoardView, CommonFormat, Engine, Game, Notation};
 pub use games::GameKind;
 pub use moves::{record_moves, PlayedMove, RecordMoves};
 pub use verdict::{Status, Verdict};

@@ -1,6 +1,6 @@
 //! Random legal games, for tests, benchmarks and `referee random`.
 
-use crate::game::{Game, Recorded, WithRecorded};
+use crate::game::{CommonFormat, Game, WithCommonFormat};
 use crate::games::phages::{self, Phages, PhagesMove};
 use crate::games::GameKind;
 use crate::geometry::Geometry;
@@ -58,9 +58,9 @@ pub fn random_record(game: GameKind, size: Option<u8>, players: Option<u8>, seed
         players: Option<u8>,
         seed: u64,
     }
-    impl WithRecorded for Random {
+    impl WithCommonFormat for Random {
         type Output = Result<String, String>;
-        fn run<G: Recorded>(self) -> Self::Output {
+        fn run<G: CommonFormat>(self) -> Self::Output {
             let start = G::start(self.size, self.players)?;
             if let Some(why) = start.no_game() {
                 return Err(format!("{why}: choose a larger --size"));
@@ -69,7 +69,7 @@ pub fn random_record(game: GameKind, size: Option<u8>, players: Option<u8>, seed
             Ok(crate::write::write_common_record(&start, &moves, &[("Seed", self.seed.to_string())]))
         }
     }
-    if let Some(text) = game.with_recorded(Random { size, players, seed }) {
+    if let Some(text) = game.with_common_format(Random { size, players, seed }) {
         return text;
     }
     if players.is_some_and(|p| p != 2) {

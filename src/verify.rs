@@ -1,10 +1,10 @@
 //! From a file's text to one [`Verdict`] per record.
 
-use crate::game::{About, Format, Game, Recorded, WithRecorded};
+use crate::game::{About, CommonFormat, Format, Game, WithCommonFormat};
 use crate::games::phages;
 use crate::games::GameKind;
 use crate::judge::{
-    common_kind, finish_record, judge_recorded, phages_start, problem, status_of, syntax_problem, with_found, Judge,
+    common_kind, finish_record, judge_common, phages_start, problem, status_of, syntax_problem, with_found, Judge,
     Unstarted, WithFound,
 };
 pub use crate::judge::{common_start, replay_record, PendingClaims, Prepared, VerifyOptions, DEFAULT_SEARCH_LIMIT};
@@ -165,10 +165,10 @@ fn prepare_common<'r>(src: &str, r: &CommonRecord, options: VerifyOptions) -> Pr
         options: VerifyOptions,
         verdict: &'r mut Verdict,
     }
-    impl WithRecorded for Verify<'_, '_, '_> {
+    impl WithCommonFormat for Verify<'_, '_, '_> {
         type Output = Option<PendingClaims<'static>>;
-        fn run<G: Recorded>(self) -> Option<PendingClaims<'static>> {
-            verify_recorded::<G>(self.src, self.record, self.options, self.verdict)
+        fn run<G: CommonFormat>(self) -> Option<PendingClaims<'static>> {
+            verify_common::<G>(self.src, self.record, self.options, self.verdict)
         }
     }
     let mut pending = None;
@@ -178,7 +178,7 @@ fn prepare_common<'r>(src: &str, r: &CommonRecord, options: VerifyOptions) -> Pr
         Ok(_) if !v.problems.is_empty() => {}
         Ok(k) => {
             let verify = Verify { src, record: r, options, verdict: &mut v };
-            if let Some(p) = k.with_recorded(verify) {
+            if let Some(p) = k.with_common_format(verify) {
                 pending = p;
             } else {
                 let tag = r.tag("Game").map_or(r.span.start..r.span.start, |t| t.value_span.clone());
@@ -229,7 +229,7 @@ fn common_prepared<'r>(mut v: Verdict, pending: Option<PendingClaims<'static>>) 
 /// record of `G` in the common format (a numbered move line outside any record opens one; a
 /// `[Game]` tag that names another game is a syntax error), and judged as `verify` judges the
 /// games it knows.
-pub fn verify_records_of<G: Recorded>(src: &str, options: VerifyOptions) -> impl Iterator<Item = Verdict> + '_ {
+pub fn verify_records_of<G: CommonFormat>(src: &str, options: VerifyOptions) -> impl Iterator<Item = Verdict> + '_ {
     let mut budget = options.file_budget();
     record::read_format(src, Some(Format::Common)).map(move |found| {
         let about = const { &G::ABOUT };
@@ -241,7 +241,7 @@ pub fn verify_records_of<G: Recorded>(src: &str, options: VerifyOptions) -> impl
                         format!("the [Game] tag names `{}`, but these records are read as {}", t.value, about.title);
                     v.problems.push(problem(ProblemKind::Syntax, t.value_span.clone(), t.value, message));
                 }
-                let pending = if v.problems.is_empty() { verify_recorded::<G>(src, r, options, &mut v) } else { None };
+                let pending = if v.problems.is_empty() { verify_common::<G>(src, r, options, &mut v) } else { None };
                 common_prepared(v, pending)
             }
             Found::Published(r) => {
@@ -261,7 +261,7 @@ pub fn verify_records_of<G: Recorded>(src: &str, options: VerifyOptions) -> impl
 
 /// Verifies a common-format record of game `G` into `v`; a result claimed before the game is over
 /// is left to search later, in file order, and returned as pending.
-fn verify_recorded<G: Recorded>(
+fn verify_common<G: CommonFormat>(
     src: &str,
     r: &CommonRecord,
     options: VerifyOptions,
@@ -301,7 +301,7 @@ fn verify_recorded<G: Recorded>(
     v.problems.extend(rep.violations.iter_mut().map(illegal_move));
     with_alternatives(v, || common_start::<G>(src, r).ok(), &r.tokens, &rep, options);
     v.notes.extend(cap_note(&rep));
-    judge_recorded(r, &rep, v)
+    judge_common(r, &rep, v)
 }
 
 /// Why a diagram from [`position_diagram`] is not of the position asked for.

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 
 use referee::code::Coded;
 use referee::game::Notation;
-use referee::game::{Game, Recorded};
+use referee::game::{CommonFormat, Game};
 use referee::games::petrify::Petrify;
 use referee::games::phages::notation::{default_start, write_record};
 use referee::games::phages::{Phages, PhagesMove, Phase};
@@ -46,7 +46,7 @@ fn round_trip_every_ply<G: Game + Coded + PartialEq>(start: &G, moves: &[G::Move
     Ok(())
 }
 
-fn recorded<G: Recorded + PartialEq>(size: u8, players: Option<u8>, seed: u64) -> Result<(), TestCaseError> {
+fn recorded<G: CommonFormat + PartialEq>(size: u8, players: Option<u8>, seed: u64) -> Result<(), TestCaseError> {
     let start = G::start(Some(size), players).expect("size in range");
     let moves = random_game(&start, seed, 2_000);
     round_trip_every_ply(&start, &moves)
@@ -250,7 +250,7 @@ fn summary(v: &Verdict) -> (Status, bool, Option<String>, Vec<(String, f64)>) {
 /// A generated game, cut at `ply`: the record of the rest, starting from the code of the position
 /// there in a `[Position]` tag (with its setup diagram, and without), verifies to the same end as
 /// the whole game.
-fn position_tag_starts_the_record<G: Recorded>(start: &G, seed: u64, cut: usize) -> Result<(), TestCaseError> {
+fn position_tag_starts_the_record<G: CommonFormat>(start: &G, seed: u64, cut: usize) -> Result<(), TestCaseError> {
     let moves = random_game(start, seed, 2_000);
     let whole = &verify_source(&write_common_record(start, &moves, &[]), VerifyOptions::default())[0];
     prop_assert_eq!(whole.status, Status::Valid);

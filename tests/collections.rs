@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 
-use referee::game::Recorded;
+use referee::game::CommonFormat;
 use referee::games::petrify::Petrify;
 use referee::games::phages::{notation, Phages};
 use referee::games::quarod::Quarod;
@@ -30,7 +30,7 @@ const PROSE: &[&str] = &[
 ];
 
 fn record(game: u8, seed: u64) -> String {
-    fn common<G: Recorded>(size: u8, players: Option<u8>, seed: u64) -> String {
+    fn common<G: CommonFormat>(size: u8, players: Option<u8>, seed: u64) -> String {
         let start = G::start(Some(size), players).expect("a start");
         write_common_record(&start, &random_game(&start, seed, 100_000), &[])
     }

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 
-use referee::game::Recorded;
+use referee::game::CommonFormat;
 use referee::games::petrify::Petrify;
 use referee::games::quarod::Quarod;
 use referee::games::splinter::Splinter;
@@ -14,11 +14,11 @@ use referee::verdict::{ClaimStatus, Status};
 use referee::verify::{verify_source, VerifyOptions};
 use referee::write::write_common_record;
 
-fn check_game<G: Recorded>(size: u8, seed: u64) -> Result<(), TestCaseError> {
+fn check_game<G: CommonFormat>(size: u8, seed: u64) -> Result<(), TestCaseError> {
     check_players::<G>(size, None, seed)
 }
 
-fn check_players<G: Recorded>(size: u8, players: Option<u8>, seed: u64) -> Result<(), TestCaseError> {
+fn check_players<G: CommonFormat>(size: u8, players: Option<u8>, seed: u64) -> Result<(), TestCaseError> {
     let start = G::start(Some(size), players).expect("size in range");
     let moves = random_game(&start, seed, 100_000);
     let text = write_common_record(&start, &moves, &[]);

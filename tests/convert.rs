@@ -7,7 +7,7 @@ mod support;
 use proptest::prelude::*;
 
 use referee::convert::{self, ConvertError, GameDocument};
-use referee::game::{Game, Recorded};
+use referee::game::{CommonFormat, Game};
 use referee::games::petrify::Petrify;
 use referee::games::phages::{notation, Phages, Phase, Side};
 use referee::games::quarod::Quarod;
@@ -98,7 +98,7 @@ fn check_record(src: &str, index: usize) -> Result<bool, String> {
     Ok(true)
 }
 
-fn check_common<G: Recorded>(
+fn check_common<G: CommonFormat>(
     size: u8,
     players: Option<u8>,
     seed: u64,
@@ -431,7 +431,7 @@ fn records_with_a_start_of_their_own_convert() {
 /// with every move's code.
 #[test]
 fn records_that_start_from_a_position_code_convert() {
-    fn common<G: Recorded>(size: u8, players: Option<u8>) {
+    fn common<G: CommonFormat>(size: u8, players: Option<u8>) {
         for seed in 0..8u64 {
             let start = G::start(Some(size), players).expect("size in range");
             let moves = random_game(&start, seed, 100_000);

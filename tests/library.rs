@@ -3,11 +3,11 @@
 
 use referee::code::Coded;
 use referee::game::Notation;
-use referee::game::WithRecorded;
+use referee::game::WithCommonFormat;
 use referee::games::phages::{notation, Phages};
 use referee::random::random_game;
 use referee::write::write_common_record;
-use referee::{record_moves, verify_source, GameKind, Recorded, Status};
+use referee::{record_moves, verify_source, CommonFormat, GameKind, Status};
 
 /// What a played game should read back as: its record, and each move as its engine writes it.
 struct Played {
@@ -32,9 +32,9 @@ fn played<G: Notation + Coded>(start: &G, moves: &[G::Move], record: String) -> 
 
 struct PlayCommon(u64);
 
-impl WithRecorded for PlayCommon {
+impl WithCommonFormat for PlayCommon {
     type Output = Played;
-    fn run<G: Recorded>(self) -> Played {
+    fn run<G: CommonFormat>(self) -> Played {
         let start = G::start(None, None).expect("a default board");
         let moves = random_game(&start, self.0, 300);
         played(&start, &moves, write_common_record(&start, &moves, &[]))
@@ -45,7 +45,7 @@ fn play(kind: GameKind, seed: u64) -> Played {
     let phages = match kind {
         GameKind::Quadraphages => Phages::quadraphages(),
         GameKind::Hexaphages => Phages::hexaphages(5).expect("the designers' board of side 5"),
-        _ => return kind.with_recorded(PlayCommon(seed)).expect("a game of the common format"),
+        _ => return kind.with_common_format(PlayCommon(seed)).expect("a game of the common format"),
     };
     let moves = random_game(&phages, seed, 10_000);
     played(&phages, &moves, notation::write_record(&phages, &moves))

@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 
 use referee::game::Notation;
-use referee::game::{BoardView, Game, Outcome, Recorded};
+use referee::game::{BoardView, CommonFormat, Game, Outcome};
 use referee::games::petrify::{
     BoardPlay, Colour, Formation, Illegal, Obstacle, Petrify, PetrifyMove, Shape, Square, Written,
 };
@@ -205,7 +205,7 @@ fn boards_from_6x6_to_10x10_and_setups_without_formations() {
     assert_eq!(default.size(), 8);
     assert_eq!(Petrify::ABOUT.title, "Petrify");
     assert_eq!(default.player_names(), ["Blue", "Orange"]);
-    assert_eq!(Recorded::to_move(&default), 0);
+    assert_eq!(CommonFormat::to_move(&default), 0);
     for n in 6..=10 {
         assert_eq!(Petrify::start(Some(n), Some(2)).unwrap().size(), n);
     }

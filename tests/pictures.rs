@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use referee::game::{Game, Recorded};
+use referee::game::{CommonFormat, Game};
 use referee::games::{
     petrify::Petrify, phages::Phages, quarod::Quarod, splinter::Splinter, vadrantir::Vadrantir, GameKind,
 };
@@ -74,7 +74,7 @@ fn phages_to_move(p: &Phages) -> usize {
     p.to_move().index()
 }
 
-fn common<G: Recorded>(players: Option<u8>) -> G {
+fn common<G: CommonFormat>(players: Option<u8>) -> G {
     G::start(None, players).expect("default start")
 }
 
@@ -87,14 +87,14 @@ fn scenes() -> Vec<(String, Scene)> {
     };
     add("quadraphages", three(&Phages::quadraphages(), 3, 19, phages_to_move));
     add("hexaphages", three(&hexaphages, 5, 15, phages_to_move));
-    add("quarod", three(&common::<Quarod>(None), 1, 14, <Quarod as Recorded>::to_move));
-    add("petrify", three(&common::<Petrify>(None), 2, 30, <Petrify as Recorded>::to_move));
-    add("vadrantir", three(&common::<Vadrantir>(None), 4, 30, <Vadrantir as Recorded>::to_move));
-    add("splinter4", three(&common::<Splinter>(Some(4)), 6, 21, <Splinter as Recorded>::to_move));
+    add("quarod", three(&common::<Quarod>(None), 1, 14, <Quarod as CommonFormat>::to_move));
+    add("petrify", three(&common::<Petrify>(None), 2, 30, <Petrify as CommonFormat>::to_move));
+    add("vadrantir", three(&common::<Vadrantir>(None), 4, 30, <Vadrantir as CommonFormat>::to_move));
+    add("splinter4", three(&common::<Splinter>(Some(4)), 6, 21, <Splinter as CommonFormat>::to_move));
     let two = common::<Splinter>(Some(2));
     let three_players = common::<Splinter>(Some(3));
-    add("splinter2", vec![("start", scene_at(&two, &[], 0, <Splinter as Recorded>::to_move).1)]);
-    add("splinter3", vec![("start", scene_at(&three_players, &[], 0, <Splinter as Recorded>::to_move).1)]);
+    add("splinter2", vec![("start", scene_at(&two, &[], 0, <Splinter as CommonFormat>::to_move).1)]);
+    add("splinter3", vec![("start", scene_at(&three_players, &[], 0, <Splinter as CommonFormat>::to_move).1)]);
     all
 }
 
@@ -267,10 +267,10 @@ fn every_figure_is_drawn_once_for_its_owner() {
     let plies = [
         count_every_ply(&Phages::quadraphages(), 11, 400, phages_to_move),
         count_every_ply(&Phages::hexaphages(4).expect("side 4"), 12, 400, phages_to_move),
-        count_every_ply(&common::<Quarod>(None), 13, 400, <Quarod as Recorded>::to_move),
-        count_every_ply(&common::<Petrify>(None), 14, 400, <Petrify as Recorded>::to_move),
-        count_every_ply(&common::<Vadrantir>(None), 15, 400, <Vadrantir as Recorded>::to_move),
-        count_every_ply(&common::<Splinter>(Some(4)), 16, 400, <Splinter as Recorded>::to_move),
+        count_every_ply(&common::<Quarod>(None), 13, 400, <Quarod as CommonFormat>::to_move),
+        count_every_ply(&common::<Petrify>(None), 14, 400, <Petrify as CommonFormat>::to_move),
+        count_every_ply(&common::<Vadrantir>(None), 15, 400, <Vadrantir as CommonFormat>::to_move),
+        count_every_ply(&common::<Splinter>(Some(4)), 16, 400, <Splinter as CommonFormat>::to_move),
     ];
     // Each game got somewhere, so figures were counted in many positions.
     assert!(plies.iter().all(|&n| n >= 10), "{plies:?}");
@@ -321,7 +321,7 @@ fn a_png_has_the_width_asked_and_stones_in_their_colours() {
 
 #[test]
 fn splinter_pieces_are_in_their_players_colours() {
-    let (_, scene) = scene_at(&common::<Splinter>(Some(4)), &[], 0, <Splinter as Recorded>::to_move);
+    let (_, scene) = scene_at(&common::<Splinter>(Some(4)), &[], 0, <Splinter as CommonFormat>::to_move);
     let picture = svg(&scene, &SvgOptions::default());
     let bytes = png::png(&picture).expect("rasterised");
     let palette = Style::of(StyleName::Light).palette(&scene.board.players);

@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 
 use referee::game::Notation;
-use referee::game::{BoardView, Game, Recorded};
+use referee::game::{BoardView, CommonFormat, Game};
 use referee::games::quarod::{Action, Colour, Illegal, Piece, Quarod, QuarodMove, Rod, WrittenMove};
 use referee::geometry::{Cell, CellLabel};
 use referee::random::random_game;
@@ -190,7 +190,7 @@ fn a_placement_goes_on_two_adjacent_empty_squares_rods_towards_each_other() {
     s.refused("c1c2", Illegal::NotEmpty { cell: label("c2") });
     s.ok("a3a2");
     assert_eq!((s.glyph("a3"), s.glyph("a2")), ("B^", "Wv"));
-    assert_eq!(Recorded::to_move(&s.pos), 1);
+    assert_eq!(CommonFormat::to_move(&s.pos), 1);
     insta::assert_snapshot!(s.transcript());
 }
 
@@ -262,7 +262,7 @@ fn the_pie_swap_is_only_on_whites_first_turn_and_white_moves_again() {
     let board_after: Vec<&str> = s.pos.geometry().cells().map(|c| s.pos.glyph(c)).collect();
     assert_eq!(board_before, board_after, "the pie swap leaves the board as it is");
     assert!(s.pos.sides_swapped());
-    assert_eq!((s.pos.colour_to_move(), Recorded::to_move(&s.pos)), (Colour::White, 1));
+    assert_eq!((s.pos.colour_to_move(), CommonFormat::to_move(&s.pos)), (Colour::White, 1));
     s.note("the first player now plays White and moves");
     s.refused("swap", Illegal::SwapSidesNotNow);
     assert!(!s.pos.legal_moves().contains(&QuarodMove::SwapSides));
@@ -620,7 +620,7 @@ fn record_format_start_positions_and_setup_diagrams() {
     let start = Quarod::start(None, None).unwrap();
     assert_eq!(start.size(), 8);
     assert_eq!(start.player_names(), ["Black", "White"]);
-    assert_eq!(Recorded::to_move(&start), 0);
+    assert_eq!(CommonFormat::to_move(&start), 0);
     assert!(Quarod::start(Some(26), Some(2)).is_ok());
     let mut errors = vec![
         Quarod::start(Some(1), None).unwrap_err(),

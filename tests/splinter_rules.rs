@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use proptest::prelude::*;
 
 use referee::game::Notation;
-use referee::game::{BoardView, Game, Outcome, Recorded};
+use referee::game::{BoardView, CommonFormat, Game, Outcome};
 use referee::games::splinter::{
     default_block, default_size, Effects, Ending, Illegal, Kind, Piece, Player, Splinter, SplinterMove, Standing,
     Written, MAX_CHOICES, QUIET_MOVES,
@@ -286,7 +286,7 @@ fn the_default_starts_for_two_three_and_four_players() {
         let pos = Splinter::start(None, Some(players)).unwrap();
         let g = pos.geometry();
         let n = pos.size() as i32;
-        assert_eq!(Recorded::to_move(&pos), 0, "Red moves first");
+        assert_eq!(CommonFormat::to_move(&pos), 0, "Red moves first");
         assert_eq!(pos.groups().len(), 1, "one block");
         assert_eq!(pos.players_in().len(), players as usize);
         for &p in pos.player_list() {
@@ -468,7 +468,7 @@ fn turn_order_among_two_three_and_four_players() {
         let e = s.ok(tok);
         assert_eq!(e.pieces_gone(), 0);
         assert_eq!(s.pos.to_move(), next);
-        assert_eq!(Recorded::to_move(&s.pos), next.index());
+        assert_eq!(CommonFormat::to_move(&s.pos), next.index());
     }
     log.push_str(&s.transcript());
     // Three players: the same, without Yellow.

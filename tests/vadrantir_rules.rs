@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 
 use referee::game::Notation;
-use referee::game::{BoardView, Game, Outcome, Recorded};
+use referee::game::{BoardView, CommonFormat, Game, Outcome};
 use referee::games::vadrantir::{
     Colour, Comparison, Formed, Illegal, Vadrantir, VadrantirMove, VadrantirScore, Written,
 };
@@ -247,7 +247,7 @@ fn hex_boards_of_side_5_to_7_default_6_and_cells_off_the_hexagon_refused() {
     assert_eq!(default.geometry(), Geometry::Hex { side: 6 });
     assert_eq!(Vadrantir::ABOUT.title, "Vadrantir");
     assert_eq!(default.player_names(), ["Black", "White"]);
-    assert_eq!(Recorded::to_move(&default), 0);
+    assert_eq!(CommonFormat::to_move(&default), 0);
     assert_eq!(default.to_move(), Colour::Black);
     for (side, cells) in [(5, 61), (6, 91), (7, 127)] {
         let pos = Vadrantir::start(Some(side), Some(2)).unwrap();
@@ -718,7 +718,7 @@ fn the_pie_swap_only_on_whites_first_turn_and_white_moves_again() {
     s.ok("swap");
     assert!(s.pos.swapped());
     assert_eq!(s.pos.to_move(), Colour::White, "White moves again after the swap");
-    assert_eq!(Recorded::to_move(&s.pos), 1);
+    assert_eq!(CommonFormat::to_move(&s.pos), 1);
     assert!(before.geometry().cells().all(|c| before.stone(c) == s.pos.stone(c)), "the board does not change");
     assert_eq!(s.pos.score().territory, [60, 0], "scores go by colour: the stone on i5 is still Black's");
     s.refused("swap", Illegal::SwapNotAllowed);

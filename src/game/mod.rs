@@ -1,6 +1,6 @@
 //! The vocabulary every game implements, split by job: the engine ([`Game`]), what a game is
 //! ([`About`]), how its moves are written ([`Notation`]), how a position looks ([`view`]), the key a search stores it under ([`key`]), and
-//! the common record format ([`Recorded`]).
+//! the common record format ([`CommonFormat`]).
 
 use std::fmt;
 
@@ -30,7 +30,7 @@ pub struct Outcome {
 ///
 /// A result claimed before the end is searched ([`SearchKey`]), and records are
 /// verified on several threads, their searches waiting for their turn (hence `Send`).
-pub trait Recorded: Notation + crate::code::Coded + SearchKey + Send + 'static {
+pub trait CommonFormat: Notation + crate::code::Coded + SearchKey + Send + 'static {
     /// What the game is: its `title` is its name in the `[Game "..."]` tag.
     const ABOUT: About;
     /// Whose turn it is: an index into [`BoardView::player_names`].
@@ -130,10 +130,10 @@ pub trait WithGame {
 }
 
 /// Work to do with the engine of a game in the common record format, written once for all of
-/// them: `GameKind::with_recorded` (the registry, `crate::games`) calls `run` with the engine type of the game at hand.
-pub trait WithRecorded {
+/// them: `GameKind::with_common_format` (the registry, `crate::games`) calls `run` with the engine type of the game at hand.
+pub trait WithCommonFormat {
     /// What `run` gives back.
     type Output;
     /// The work, with `G` the engine of the game at hand.
-    fn run<G: Recorded>(self) -> Self::Output;
+    fn run<G: CommonFormat>(self) -> Self::Output;
 }

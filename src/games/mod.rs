@@ -11,10 +11,10 @@ pub mod vadrantir;
 use std::fmt;
 
 use crate::code::CodeError;
-use crate::game::{About, Engine, WithGame, WithRecorded};
+use crate::game::{About, Engine, WithCommonFormat, WithGame};
 
 /// Makes [`GameKind`] from one line per game: `Variant => engine type, its About, format;` where
-/// the format is `common` (the engine is [`Recorded`](crate::game::Recorded)) or `published`.
+/// the format is `common` (the engine is [`CommonFormat`](crate::game::CommonFormat)) or `published`.
 macro_rules! registry {
     ($($(#[$doc:meta])* $variant:ident => $engine:ty, $about:expr, $format:ident;)*) => {
         /// The games referee knows.
@@ -42,7 +42,7 @@ macro_rules! registry {
             }
 
             /// Runs `work` with this game's engine; `None` for the games of the published notation.
-            pub fn with_recorded<W: WithRecorded>(self, work: W) -> Option<W::Output> {
+            pub fn with_common_format<W: WithCommonFormat>(self, work: W) -> Option<W::Output> {
                 match self {
                     $(GameKind::$variant => registry!(@run $format $engine, work),)*
                 }

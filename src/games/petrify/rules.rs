@@ -31,7 +31,7 @@
 
 use std::fmt;
 
-use crate::game::{BoardView, Game, Outcome, Recorded};
+use crate::game::{BoardView, CommonFormat, Game, Outcome};
 use crate::game::{Figure, Sign};
 use crate::geometry::{Cell, CellLabel, Geometry};
 
@@ -894,7 +894,7 @@ impl Game for Petrify {
     }
 }
 
-impl Recorded for Petrify {
+impl CommonFormat for Petrify {
     const ABOUT: crate::game::About = super::ABOUT;
 
     fn to_move(&self) -> usize {

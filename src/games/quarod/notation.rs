@@ -7,7 +7,7 @@
 use std::fmt;
 
 use super::rules::{Illegal, Quarod, QuarodMove, DEFAULT_SIZE};
-use crate::game::{BoardView, Outcome, Recorded};
+use crate::game::{BoardView, CommonFormat, Outcome};
 use crate::geometry::CellLabel;
 
 /// A move as written, before it meets a board.
@@ -74,7 +74,7 @@ pub fn parse(text: &str) -> Result<WrittenMove, String> {
     }
 }
 
-impl Recorded for Quarod {
+impl CommonFormat for Quarod {
     const ABOUT: crate::game::About = super::ABOUT;
 
     fn to_move(&self) -> usize {

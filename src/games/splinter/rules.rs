@@ -80,7 +80,7 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use super::start::{block_size, default_block, default_size};
-use crate::game::{BoardView, Game, Outcome, Recorded};
+use crate::game::{BoardView, CommonFormat, Game, Outcome};
 use crate::game::{Figure, Shape, Sign};
 use crate::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
 
@@ -1928,7 +1928,7 @@ impl Game for Splinter {
     }
 }
 
-impl Recorded for Splinter {
+impl CommonFormat for Splinter {
     const ABOUT: crate::game::About = super::ABOUT;
 
     fn to_move(&self) -> usize {

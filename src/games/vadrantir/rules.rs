@@ -40,7 +40,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::game::{BoardView, Game, Outcome, Recorded};
+use crate::game::{BoardView, CommonFormat, Game, Outcome};
 use crate::game::{Figure, Shape, Sign};
 use crate::geometry::{Cell, CellLabel, Geometry};
 
@@ -943,7 +943,7 @@ impl Game for Vadrantir {
     }
 }
 
-impl Recorded for Vadrantir {
+impl CommonFormat for Vadrantir {
     const ABOUT: crate::game::About = super::ABOUT;
 
     fn to_move(&self) -> usize {
