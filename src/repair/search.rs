@@ -882,40 +882,9 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
         }
         s.held -= level.iter().map(|n| n.bytes).sum::<usize>();
         drop(level);
-        let found = finished.len();
-        for edits in ends {
-            s.held -= std::mem::size_of::<Vec<Edit>>() + edits_bytes(&edits);
-            let c = s.finish(edits);
-            s.held += candidate_bytes(&c);
-            finished.push(c);
-            if finished.len() - found >= kept.saturating_mul(2) {
-                cut_finished(&mut s, &mut finished, found, kept);
-            }
-        }
-        // Every new repair replays to the end: the best of them by every key but the claims come
-        // first, those whose diagram matches first of all, and only they are judged.
-        cut_finished(&mut s, &mut finished, found, kept);
-        // A repair that replays to the end with its diagram matching and its claims holding ends
-        // the search: one of more edits cannot rank above it.
-        let mut perfect = false;
-        for c in finished[found..].iter_mut().filter(|c| c.final_cells_differing.unwrap_or(0) == 0).take(JUDGED) {
-            s.held -= candidate_bytes(c);
-            s.judge(c);
-            s.held += candidate_bytes(c);
-            perfect |= c.is_perfect();
-        }
-        // Only the best `kept` of every level's repairs can be shown: the same as cutting them at
-        // the end, since the order is stable.
-        cut_finished(&mut s, &mut finished, 0, kept);
+        let perfect = finish_level(&mut s, ends, &mut finished, kept);
         s.cut(&mut next, 0);
-        let best = next.iter().take(options.shown).map(|n| (n.beam_key(), n.edits.clone()));
-        furthest.extend(best);
-        furthest.sort_by_key(|(key, _)| *key);
-        furthest.truncate(options.shown);
-        s.held -= s.furthest_bytes;
-        s.furthest_bytes =
-            furthest.iter().map(|(_, e)| std::mem::size_of::<(BeamKey, Vec<Edit>)>() + edits_bytes(e)).sum();
-        s.held += s.furthest_bytes;
+        keep_furthest(&mut s, &next, &mut furthest);
         if perfect {
             s.held -= next.iter().map(|n| n.bytes).sum::<usize>();
             break;
@@ -944,6 +913,54 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
     finished.truncate(options.shown);
     let bytes = s.peak.max(s.bytes_held());
     Search { candidates: finished, stopped: s.stopped, positions: s.spent, tried: s.tried, depth, bytes }
+}
+
+/// Makes the repairs that replay to the end found at one level (`ends`) candidates among
+/// `finished`, the best `kept` of them kept, and judges the claims of those whose diagram matches;
+/// whether one of them stands (replays to the end, its diagram and claims holding), which ends the
+/// search: a repair of more edits cannot rank above it.
+fn finish_level<G: Repairable>(
+    s: &mut Searcher<G>,
+    ends: Vec<Vec<Edit>>,
+    finished: &mut Vec<Candidate>,
+    kept: usize,
+) -> bool {
+    let found = finished.len();
+    for edits in ends {
+        s.held -= std::mem::size_of::<Vec<Edit>>() + edits_bytes(&edits);
+        let c = s.finish(edits);
+        s.held += candidate_bytes(&c);
+        finished.push(c);
+        if finished.len() - found >= kept.saturating_mul(2) {
+            cut_finished(s, finished, found, kept);
+        }
+    }
+    // Every new repair replays to the end: the best of them by every key but the claims come
+    // first, those whose diagram matches first of all, and only they are judged.
+    cut_finished(s, finished, found, kept);
+    let mut perfect = false;
+    for c in finished[found..].iter_mut().filter(|c| c.final_cells_differing.unwrap_or(0) == 0).take(JUDGED) {
+        s.held -= candidate_bytes(c);
+        s.judge(c);
+        s.held += candidate_bytes(c);
+        perfect |= c.is_perfect();
+    }
+    // Only the best `kept` of every level's repairs can be shown: the same as cutting them at
+    // the end, since the order is stable.
+    cut_finished(s, finished, 0, kept);
+    perfect
+}
+
+/// Keeps in `furthest` the edits of the candidates that replay furthest without reaching the end,
+/// over all levels so far, as many as are shown: the best of this level's `next` join them.
+fn keep_furthest<G: Repairable>(s: &mut Searcher<G>, next: &[Node<G>], furthest: &mut Vec<(BeamKey, Vec<Edit>)>) {
+    let shown = s.options.shown;
+    furthest.extend(next.iter().take(shown).map(|n| (n.beam_key(), n.edits.clone())));
+    furthest.sort_by_key(|(key, _)| *key);
+    furthest.truncate(shown);
+    s.held -= s.furthest_bytes;
+    s.furthest_bytes = furthest.iter().map(|(_, e)| std::mem::size_of::<(BeamKey, Vec<Edit>)>() + edits_bytes(e)).sum();
+    s.held += s.furthest_bytes;
 }
 
 /// Sorts the repairs from `from` on by every key but the claims, and keeps the best `kept` of them.
