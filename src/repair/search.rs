@@ -891,14 +891,27 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
         }
         level = next;
     }
+    let candidates = ranked(&mut s, finished, furthest, kept);
+    let bytes = s.peak.max(s.bytes_held());
+    Search { candidates, stopped: s.stopped, positions: s.spent, tried: s.tried, depth, bytes }
+}
+
+/// The repairs shown, best first: those that reach the end (`finished`) and those that replay
+/// furthest short of it, ranked first by every key but the claims, then the best `kept` judged and
+/// ranked again; of two that read alike, the better.
+fn ranked<G: Repairable>(
+    s: &mut Searcher<G>,
+    mut finished: Vec<Candidate>,
+    furthest: Vec<(BeamKey, Vec<Edit>)>,
+    kept: usize,
+) -> Vec<Candidate> {
     s.held -= s.furthest_bytes;
     for (_, edits) in furthest {
         let c = s.finish(edits);
         s.held += candidate_bytes(&c);
         finished.push(c);
     }
-    // Ranked first by every key but the claims, then the best judged and ranked again.
-    cut_finished(&mut s, &mut finished, 0, kept);
+    cut_finished(s, &mut finished, 0, kept);
     for c in &mut finished {
         s.judge(c);
     }
@@ -907,12 +920,11 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
     // read alike: the better one is shown.
     let mut shown = rustc_hash::FxHashSet::default();
     finished.retain(|c| {
-        let edited = apply::<G>(tokens, &c.edits);
+        let edited = apply::<G>(s.tokens, &c.edits);
         shown.insert(edited.tokens.iter().map(|t| t.text.to_string()).collect::<Vec<_>>())
     });
-    finished.truncate(options.shown);
-    let bytes = s.peak.max(s.bytes_held());
-    Search { candidates: finished, stopped: s.stopped, positions: s.spent, tried: s.tried, depth, bytes }
+    finished.truncate(s.options.shown);
+    finished
 }
 
 /// Makes the repairs that replay to the end found at one level (`ends`) candidates among
