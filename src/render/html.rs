@@ -54,30 +54,42 @@ pub fn page(p: &Page) -> String {
     // Without JavaScript the last frame is the one shown: the final position, or the error
     // diagram, is what a reader of a verdict wants to see first.
     let shown = last;
-    let has_illegal_frame = p.frames.iter().any(|f| f.illegal);
-
     let mut out =
         String::with_capacity(4096 + p.record.len() * 2 + p.frames.iter().map(|f| f.svg.len() + 200).sum::<usize>());
+    head_into(&mut out, p, shown, last);
+    board_into(&mut out, p, shown, last);
+    side_into(&mut out, p, shown);
+    out.push_str("</main>\n<script>\n");
+    out.push_str(SCRIPT);
+    out.push_str("</script>\n</body>\n</html>\n");
+    out
+}
+
+/// The document's head, and the page's header: its title and the record's status.
+fn head_into(out: &mut String, p: &Page, shown: usize, last: usize) {
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     out.push_str("<meta name=\"generator\" content=\"referee\">\n<title>");
-    escape_into(&mut out, &p.title);
+    escape_into(out, &p.title);
     out.push_str("</title>\n<style>\n");
     out.push_str(STYLE);
     out.push_str("</style>\n</head>\n");
     let _ = writeln!(out, "<body data-ply=\"{shown}\" data-last=\"{last}\">");
-
     out.push_str("<header>\n<h1>");
-    escape_into(&mut out, &p.title);
+    escape_into(out, &p.title);
     out.push_str("</h1>\n");
     if let Some(status) = p.verdict.first() {
         let _ = write!(out, "<p class=\"status {}\">", status_class(status));
-        escape_into(&mut out, status);
+        escape_into(out, status);
         out.push_str("</p>\n");
     }
     out.push_str("</header>\n<main>\n");
+}
 
-    // The board, its caption, the reason of an illegal move, and the controls.
+/// The board: every frame (the one `shown` visible), the reason of an illegal move, and the
+/// controls, which the script reveals.
+fn board_into(out: &mut String, p: &Page, shown: usize, last: usize) {
+    let has_illegal_frame = p.frames.iter().any(|f| f.illegal);
     out.push_str("<section class=\"card board\" aria-label=\"Board\">\n<div id=\"frames\">\n");
     for (i, frame) in p.frames.iter().enumerate() {
         let _ = writeln!(
@@ -88,7 +100,7 @@ pub fn page(p: &Page) -> String {
         );
         out.push_str(&inline_svg(&frame.svg, &format!("f{i}-")));
         out.push_str("\n<figcaption>");
-        escape_into(&mut out, &frame.caption);
+        escape_into(out, &frame.caption);
         out.push_str("</figcaption>\n</figure>\n");
     }
     if p.frames.is_empty() {
@@ -106,11 +118,11 @@ pub fn page(p: &Page) -> String {
         );
         if let Some(token) = p.record.get(range.clone()) {
             out.push_str(" <code>");
-            escape_into(&mut out, token);
+            escape_into(out, token);
             out.push_str("</code>");
         }
         out.push_str(":</strong> ");
-        escape_into(&mut out, why);
+        escape_into(out, why);
         out.push_str("</p>\n");
     }
     // The controls do nothing without the script, which reveals them.
@@ -131,15 +143,17 @@ pub fn page(p: &Page) -> String {
     );
     out.push_str("<noscript><p class=\"hint\">The last position is shown; with JavaScript on, the page steps through every move.</p></noscript>\n");
     out.push_str("</section>\n");
+}
 
-    // The verdict and the record.
+/// The side panel: the verdict, and the record itself.
+fn side_into(out: &mut String, p: &Page, shown: usize) {
     out.push_str("<div class=\"side\">\n");
     if !p.verdict.is_empty() {
         out.push_str("<section class=\"card verdict\" aria-label=\"Verdict\">\n<h2>Verdict</h2>\n<ul>\n");
         for (i, line) in p.verdict.iter().enumerate() {
             let class = if i == 0 { status_class(line) } else { "claim" };
             let _ = write!(out, "<li class=\"{class}\">");
-            escape_into(&mut out, line);
+            escape_into(out, line);
             out.push_str("</li>\n");
         }
         out.push_str("</ul>\n</section>\n");
@@ -147,11 +161,8 @@ pub fn page(p: &Page) -> String {
     // HTML drops one newline right after `<pre>`: this one, so that a record's own first line,
     // blank or not, is kept.
     out.push_str("<section class=\"card\" aria-label=\"Record\">\n<h2>Record</h2>\n<pre id=\"record\">\n");
-    record_into(&mut out, p, shown);
-    out.push_str("</pre>\n</section>\n</div>\n</main>\n<script>\n");
-    out.push_str(SCRIPT);
-    out.push_str("</script>\n</body>\n</html>\n");
-    out
+    record_into(out, p, shown);
+    out.push_str("</pre>\n</section>\n</div>\n");
 }
 
 /// The class that colours a status: green when valid, red when illegal or wrong, amber otherwise.
