@@ -503,6 +503,22 @@ struct Painter<'a> {
     out: String,
 }
 
+/// What goes under the board, placed: the players' colours, the badges of signs with no cell, the
+/// caption's lines (each with whether it gives the reason of an illegal move), and the picture's
+/// height with them.
+struct Below {
+    margin: f64,
+    legend: Vec<(u8, String)>,
+    legend_at: Vec<(f64, f64)>,
+    badges: Vec<(Sign, Tone, String)>,
+    badges_at: Vec<(f64, f64)>,
+    badge_height: f64,
+    caption: Vec<(String, bool)>,
+    caption_top: f64,
+    line_height: f64,
+    height: f64,
+}
+
 impl<'a> Painter<'a> {
     fn new(scene: &'a Scene, options: &'a SvgOptions, style: &'a Style) -> Painter<'a> {
         let width = options.width.clamp(MIN_WIDTH, MAX_WIDTH) as f64;
@@ -543,11 +559,55 @@ impl<'a> Painter<'a> {
     }
 
     fn paint(mut self) -> String {
+        let scene = self.scene;
+        let below = self.below();
+        // The whole caption, reason included, for readers that do not see the picture.
+        let title = scene.caption().join(" — ");
+        self.out.push_str(&format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
+             font-family=\"{FONT_FAMILY}\" class=\"referee style-{style} game-{game}\">\n<title>{title}</title>\n",
+            w = Num(self.width),
+            h = Num(below.height),
+            style = self.style.name,
+            game = scene.game.name,
+            title = escape(&title),
+        ));
+        self.defs();
+        self.out.push_str(&format!(
+            "<rect class=\"background\" width=\"{}\" height=\"{}\" fill=\"{}\"/>\n",
+            Num(self.width),
+            Num(below.height),
+            self.style.background
+        ));
+        self.cells();
+        if self.options.coordinates {
+            self.coordinates();
+        }
+        self.figures();
+        // Faint alternatives under the last move, and the illegal move above everything.
+        for (sign, tone) in ordered(&scene.signs) {
+            if cell_of(sign).is_some() {
+                self.sign(sign, tone);
+            }
+        }
+        for (sign, tone) in ordered(&scene.signs) {
+            if tone == Tone::Illegal {
+                if let Some(cell) = cell_of(sign) {
+                    self.cross(cell);
+                }
+            }
+        }
+        self.draw_below(&below);
+        self.out.push_str("</svg>\n");
+        self.out
+    }
+
+    /// Where what goes under the board stands, each on rows of its own: the players' colours, the
+    /// signs that have no cell (as badges), and the caption; and the picture's height with them.
+    fn below(&self) -> Below {
         let s = self.layout.s;
         let scene = self.scene;
         let font = self.caption_font;
-        // Under the board, each on rows of its own: the players' colours, the signs that have no
-        // cell (as badges), and the caption.
         let margin = (s * PAD).max(font * 0.6);
         let right = self.width - margin;
         let mut y = self.layout.bottom;
@@ -583,63 +643,30 @@ impl<'a> Painter<'a> {
             y += caption.len() as f64 * line_height + font * 0.7;
         }
         let height = y.max(self.layout.bottom).ceil();
+        Below { margin, legend, legend_at, badges, badges_at, badge_height, caption, caption_top, line_height, height }
+    }
 
-        // The whole caption, reason included, for readers that do not see the picture.
-        let title = scene.caption().join(" — ");
-        self.out.push_str(&format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
-             font-family=\"{FONT_FAMILY}\" class=\"referee style-{style} game-{game}\">\n<title>{title}</title>\n",
-            w = Num(self.width),
-            h = Num(height),
-            style = self.style.name,
-            game = scene.game.name,
-            title = escape(&title),
-        ));
-        self.defs();
-        self.out.push_str(&format!(
-            "<rect class=\"background\" width=\"{}\" height=\"{}\" fill=\"{}\"/>\n",
-            Num(self.width),
-            Num(height),
-            self.style.background
-        ));
-        self.cells();
-        if self.options.coordinates {
-            self.coordinates();
-        }
-        self.figures();
-        // Faint alternatives under the last move, and the illegal move above everything.
-        for (sign, tone) in ordered(&scene.signs) {
-            if cell_of(sign).is_some() {
-                self.sign(sign, tone);
-            }
-        }
-        for (sign, tone) in ordered(&scene.signs) {
-            if tone == Tone::Illegal {
-                if let Some(cell) = cell_of(sign) {
-                    self.cross(cell);
-                }
-            }
-        }
-        for ((owner, name), &(x, y)) in legend.iter().zip(&legend_at) {
+    /// Draws what goes under the board where [`Painter::below`] placed it.
+    fn draw_below(&mut self, below: &Below) {
+        let font = self.caption_font;
+        for ((owner, name), &(x, y)) in below.legend.iter().zip(&below.legend_at) {
             self.legend(*owner, name, x, y + font * 0.7);
         }
-        for ((sign, tone, text), &(x, y)) in badges.iter().zip(&badges_at) {
-            self.badge(*sign, *tone, text, x, y, badge_height);
+        for ((sign, tone, text), &(x, y)) in below.badges.iter().zip(&below.badges_at) {
+            self.badge(*sign, *tone, text, x, y, below.badge_height);
         }
-        for (i, (line, reason)) in caption.iter().enumerate() {
-            let baseline = caption_top + (i as f64 + 1.0) * line_height - font * 0.3;
+        for (i, (line, reason)) in below.caption.iter().enumerate() {
+            let baseline = below.caption_top + (i as f64 + 1.0) * below.line_height - font * 0.3;
             let (class, colour) =
                 if *reason { ("caption reason", self.style.illegal.colour) } else { ("caption", self.style.text) };
             self.out.push_str(&format!(
                 "<text class=\"{class}\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{colour}\">{}</text>\n",
-                Num(margin),
+                Num(below.margin),
                 Num(baseline),
                 Num(font),
                 escape(line)
             ));
         }
-        self.out.push_str("</svg>\n");
-        self.out
     }
 
     /// The hatching of players painted with a pattern.
