@@ -619,10 +619,10 @@ fn coded_start<G: CommonFormat>(code: &str, doc: &GameDocument, empty: &G) -> Re
     let start = crate::games::game_of(code.trim())
         .and_then(|_| G::from_code(code.trim()))
         .map_err(|e| invalid(format!("start_code: {e}")))?;
-    if GameKind::of(start.about()) != GameKind::of(empty.about()) {
+    if start.about() != empty.about() {
         return Err(invalid(format!(
             "the start_code is of {}, but the document is of {}",
-            GameKind::of(start.about()),
+            start.about().name,
             doc.game
         )));
     }
@@ -712,10 +712,10 @@ fn write_published(kind: GameKind, doc: &GameDocument) -> Result<String, Convert
             let start = crate::games::game_of(code.trim())
                 .and_then(|_| Phages::from_code(code.trim()))
                 .map_err(|e| invalid(format!("start_code: {e}")))?;
-            if GameKind::of(start.about()) != kind || start.geometry() != geometry {
+            if start.about() != kind.about() || start.geometry() != geometry {
                 return Err(invalid(format!(
                     "the start_code is of {} on another board than the document's {kind} of size {}",
-                    GameKind::of(start.about()),
+                    start.about().name,
                     doc.size
                 )));
             }

@@ -122,7 +122,7 @@ mod tests {
         impl WithPosition for Count {
             type Output = (GameKind, u64);
             fn run<G: Engine>(self, position: G) -> (GameKind, u64) {
-                (GameKind::of(position.about()), perft(&position, 1))
+                (GameKind::from_name(position.about().name).expect("a registered game"), perft(&position, 1))
             }
         }
         let (kind, moves) = with_position("quadraphages_2O6/9/8X/9/9/9/X8/9/6O2_xb0f_a7.i3-c1.g9", Count).unwrap();

@@ -12,13 +12,13 @@ use proptest::prelude::*;
 use referee::code::Coded;
 use referee::game::Notation;
 use referee::game::{CommonFormat, Game};
+use referee::games::game_of;
 use referee::games::petrify::Petrify;
 use referee::games::phages::notation::{default_start, write_record};
 use referee::games::phages::{Phages, PhagesMove, Phase};
 use referee::games::quarod::Quarod;
 use referee::games::splinter::Splinter;
 use referee::games::vadrantir::Vadrantir;
-use referee::games::{game_of, GameKind};
 use referee::geometry::Geometry;
 use referee::random::random_game;
 use referee::report::{self, HumanStyle, Source};
@@ -33,7 +33,7 @@ fn round_trip_every_ply<G: Game + Coded + PartialEq>(start: &G, moves: &[G::Move
     for ply in 0..=moves.len() {
         let code = p.code();
         prop_assert!(code.bytes().all(|b| b.is_ascii_alphanumeric() || b"_/.-".contains(&b)), "not URL-safe: {}", code);
-        prop_assert_eq!(game_of(&code).ok(), Some(GameKind::of(p.about())));
+        prop_assert_eq!(game_of(&code).ok().map(|g| g.about()), Some(p.about()));
         let back = G::from_code(&code).map_err(|e| TestCaseError::fail(format!("ply {ply}: {code}: {e}")))?;
         prop_assert!(back == p, "ply {}: {} reads back as another position", ply, code);
         prop_assert_eq!(back.code(), code.clone());
@@ -301,12 +301,7 @@ fn startup_code_starts_the_record(start: &Phages, seed: u64, cut: usize) -> Resu
         .collect();
     let lines: Vec<String> =
         tokens.chunks(10).enumerate().map(|(i, chunk)| format!("{}. {}", i + 1, chunk.join(" "))).collect();
-    let text = format!(
-        "{}\nStartup: {}\n{}\n",
-        GameKind::of(start.about()).title().to_uppercase(),
-        middle.code(),
-        lines.join("\n")
-    );
+    let text = format!("{}\nStartup: {}\n{}\n", start.about().title.to_uppercase(), middle.code(), lines.join("\n"));
     let v = &verify_source(&text, VerifyOptions::default())[0];
     prop_assert_eq!(v.status, Status::Valid, "{}\n{:?}", text, v.problems);
     prop_assert_eq!(v.game, whole.game);

@@ -7,9 +7,7 @@
 use std::collections::BTreeMap;
 
 use referee::game::{CommonFormat, Game};
-use referee::games::{
-    petrify::Petrify, phages::Phages, quarod::Quarod, splinter::Splinter, vadrantir::Vadrantir, GameKind,
-};
+use referee::games::{petrify::Petrify, phages::Phages, quarod::Quarod, splinter::Splinter, vadrantir::Vadrantir};
 use referee::random::random_game;
 use referee::render::model::{Board, Figure, Scene, Shape, Tone};
 use referee::render::png;
@@ -253,7 +251,7 @@ fn count_every_ply<G: Game>(start: &G, seed: u64, max: usize, to_move: fn(&G) ->
             illegal: None,
         };
         let picture = svg(&scene, &opts);
-        assert_eq!(drawn(&picture), modelled(&scene.board), "{} at ply {ply}", GameKind::of(pos.about()).title());
+        assert_eq!(drawn(&picture), modelled(&scene.board), "{} at ply {ply}", pos.about().title);
         if let Some(&m) = moves.get(ply) {
             signs = pos.signs(m).into_iter().map(|s| (s, Tone::Last)).collect();
             pos.play_unchecked(m);

@@ -90,11 +90,6 @@ impl GameKind {
     pub fn from_name(name: &str) -> Option<GameKind> {
         GameKind::ALL.into_iter().find(|g| g.about().is_named(name))
     }
-
-    /// The game an engine's [`About`] describes.
-    pub fn of(about: &About) -> GameKind {
-        GameKind::ALL.into_iter().find(|g| g.name() == about.name).expect("every engine's game is in the registry")
-    }
 }
 
 impl fmt::Display for GameKind {

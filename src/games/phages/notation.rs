@@ -88,10 +88,10 @@ fn coded_setup(
         fault(span.start + at..span.start + at + len, e.message)
     })?;
     let named = forced.or(record.title.as_ref().map(|t| t.0));
-    if let Some(kind) = named.filter(|&k| k != GameKind::of(position.about())) {
+    if let Some(kind) = named.filter(|k| k.about() != position.about()) {
         return Err(fault(
             span.clone(),
-            format!("this position code is of {}, but the record is of {kind}", GameKind::of(position.about())),
+            format!("this position code is of {}, but the record is of {kind}", position.about().name),
         ));
     }
     Ok(position)
@@ -333,11 +333,8 @@ pub fn write_record(start: &Phages, moves: &[PhagesMove]) -> String {
 pub fn write_layout(start: &Phages, moves: &[PhagesMove], claim: Option<&str>, final_diagram: &str) -> String {
     use crate::game::Game;
     let mut out = String::new();
-    let title = match GameKind::of(start.about()) {
-        GameKind::Quadraphages => "QUADRAPHAGES",
-        _ => "HEXAPHAGES",
-    };
-    out.push_str(title);
+    // The published title is the game's name in capitals.
+    out.push_str(&start.about().title.to_uppercase());
     out.push('\n');
     let first = start.to_move();
     match start_form(start) {
