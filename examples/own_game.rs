@@ -19,9 +19,9 @@ use std::fmt;
 use std::sync::Arc;
 
 use referee::code::{CodeError, Coded};
+use referee::common::common_start;
 use referee::game::{board_hash, About, Figure, Format, Outcome, SearchKey, Shape, Sign};
 use referee::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
-use referee::judge::common_start;
 use referee::record::Found;
 use referee::render::svg::{svg, SvgOptions};
 use referee::replay::{Event, ReplayOptions};

@@ -200,7 +200,10 @@
 #![deny(missing_docs)]
 
 pub mod code;
+pub mod common;
 pub mod convert;
+pub mod document;
+pub mod format;
 #[doc(hidden)]
 pub mod fuzz_bodies;
 pub mod game;

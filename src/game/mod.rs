@@ -7,6 +7,7 @@ use std::fmt;
 pub mod about;
 pub mod key;
 pub mod notation;
+pub mod random;
 pub mod view;
 
 pub use about::{About, Format};

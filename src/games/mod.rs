@@ -57,23 +57,39 @@ macro_rules! registry {
     };
 }
 
-registry! {
-    /// Quadraphages: on a 9x9 board, each side's stones move the number of cells a player announced,
-    /// marking the cells they leave (published notation).
-    Quadraphages => phages::Phages, phages::QUADRAPHAGES, published;
-    /// Hexaphages: the rules of Quadraphages on a hex board (published notation).
-    Hexaphages => phages::Phages, phages::HEXAPHAGES, published;
-    /// Quarod: pieces with rods, placed in engaged Black-White pairs and swapped along engagements.
-    Quarod => quarod::Quarod, quarod::ABOUT, common;
-    /// Petrify: placing disks and capturing by sliding, which leaves a block behind.
-    Petrify => petrify::Petrify, petrify::ABOUT, common;
-    /// Vadrantir: stones placed on a hex board, each group held to at most one stone more than the
-    /// largest enemy group it touches.
-    Vadrantir => vadrantir::Vadrantir, vadrantir::ABOUT, common;
-    /// Splinter Quad: two to four players slide pieces that push whole lines, off the board
-    /// included; after every move only the largest group of pieces stays.
-    Splinter => splinter::Splinter, splinter::ABOUT, common;
+/// The games referee knows, one line each: `Variant => folder::Engine, folder::ABOUT, format;`,
+/// the format `common` (the engine is [`CommonFormat`](crate::game::CommonFormat)) or `published`.
+/// Every dispatch over the games is made from this list, by the macro named in the call
+/// (`registry` here, the record formats' in `judge.rs`), so that a game is added in one place.
+macro_rules! each_game {
+    ($then:ident) => {
+        $crate::games::each_game! { @paths $then
+            /// Quadraphages: on a 9x9 board, each side's stones move the number of cells a player announced,
+            /// marking the cells they leave (published notation).
+            Quadraphages => phages::Phages, phages::QUADRAPHAGES, published;
+            /// Hexaphages: the rules of Quadraphages on a hex board (published notation).
+            Hexaphages => phages::Phages, phages::HEXAPHAGES, published;
+            /// Quarod: pieces with rods, placed in engaged Black-White pairs and swapped along engagements.
+            Quarod => quarod::Quarod, quarod::ABOUT, common;
+            /// Petrify: placing disks and capturing by sliding, which leaves a block behind.
+            Petrify => petrify::Petrify, petrify::ABOUT, common;
+            /// Vadrantir: stones placed on a hex board, each group held to at most one stone more than the
+            /// largest enemy group it touches.
+            Vadrantir => vadrantir::Vadrantir, vadrantir::ABOUT, common;
+            /// Splinter Quad: two to four players slide pieces that push whole lines, off the board
+            /// included; after every move only the largest group of pieces stays.
+            Splinter => splinter::Splinter, splinter::ABOUT, common;
+        }
+    };
+    (@paths $then:ident $($(#[$doc:meta])* $variant:ident => $folder:ident::$engine:ident, $afolder:ident::$about:ident, $format:ident;)*) => {
+        $then! {
+            $($(#[$doc])* $variant => $crate::games::$folder::$engine, $crate::games::$afolder::$about, $format;)*
+        }
+    };
 }
+pub(crate) use each_game;
+
+each_game!(registry);
 
 impl GameKind {
     /// The game's name as its rules write it, for captions and titles.

@@ -22,8 +22,9 @@ pub use search::*;
 
 use std::ops::ControlFlow;
 
-use crate::judge::{with_found, WithFound};
-use crate::record::{self, Found, Span, Token};
+use crate::format::{RecordFormat, WithFormat};
+use crate::judge::with_found;
+use crate::record::{self, Found, Span};
 use crate::search::SearchBudget;
 use crate::verdict::{ClaimStatus, ProblemKind, Verdict};
 use crate::verify::{self, VerifyOptions};
@@ -186,16 +187,17 @@ pub fn rewrite(src: &str, r: &RecordRepair, options: VerifyOptions) -> Rewrite {
 }
 
 fn search_record(src: &str, found: &Found, options: VerifyOptions, repair: RepairOptions) -> Option<Search> {
-    struct Work(RepairOptions);
-    impl WithFound for Work {
-        type Output = Search;
-        fn run<G: Repairable>(self, start: G, tokens: &[Token], judge: &mut dyn Judge<G>) -> Search {
-            search(start, tokens, judge, self.0)
+    struct Work(RepairOptions, SearchBudget);
+    impl<'r> WithFormat<'r> for Work {
+        type Output = Option<Search>;
+        fn run<F: RecordFormat<'r>>(self, record: F) -> Option<Search> {
+            let start = record.start().ok()?;
+            Some(search(start, record.tokens(), &mut record.judge_repairs(self.1), self.0))
         }
     }
     // The claims of every candidate judged share twice the bound of one claim, so that a record
     // that stops before the end costs a bounded time to repair.
-    with_found(src, found, options, candidates_budget(options), Work(repair)).ok()
+    with_found(src, found, options, Work(repair, candidates_budget(options))).ok().flatten()
 }
 
 /// The text of a record (`span` of `src`) with a repair's changes made: what `--write` writes in

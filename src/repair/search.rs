@@ -7,8 +7,8 @@ use std::cmp::Reverse;
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
+pub use crate::format::Judge;
 use crate::game::SearchKey;
-pub use crate::judge::Judge;
 use crate::record::{Span, Token};
 pub use crate::replay::Repairable;
 use crate::replay::{replay, Reading, Replay, ReplayOptions, Violation};
@@ -1075,8 +1075,9 @@ pub fn alternatives<G: Repairable>(start: &G, tokens: &[Token], i: usize) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::RecordFormat;
+    use crate::games::phages::format::Published;
     use crate::games::phages::Phages;
-    use crate::judge::{phages_start, VerifyOptions};
     use crate::record::{self, Found};
 
     /// The records of the samples that replay: every one in the folders given.
@@ -1104,7 +1105,7 @@ mod tests {
             if !r.syntax_errors.is_empty() {
                 return;
             }
-            let Ok(start) = phages_start(&r, VerifyOptions::default()) else { return };
+            let Ok(start) = (Published { src, record: &r, forced: None }).start() else { return };
             let strict = replay(start.clone(), &r.tokens, ReplayOptions::default());
             let ours = run(start, &r.tokens, &vec![false; r.tokens.len()], 0, &mut 0, |_, _| {});
             assert_eq!((ours.stop, ours.moves), (strict.stopped_at, strict.moves), "{name} #{index}");
@@ -1121,7 +1122,7 @@ mod tests {
         let mut compared = 0;
         each_record(&["quadraphages", "hexaphages"], |src, index, name| {
             let Some(Found::Published(r)) = record::read(src, None).nth(index - 1) else { return };
-            let Ok(start) = phages_start(&r, VerifyOptions::default()) else { return };
+            let Ok(start) = (Published { src, record: &r, forced: None }).start() else { return };
             let tokens = &r.tokens;
             let mut positions = Vec::new();
             let root =

@@ -2,6 +2,7 @@
 
 pub mod analysis;
 pub mod claims;
+pub mod format;
 pub mod notation;
 pub mod rules;
 

@@ -1,0 +1,563 @@
+//! The common record format (grammar.md) as a record format: how a record gives its game (its
+//! `[Game]` tag) and its start (a `[Position]` code, its size and players tags, a `Setup:`
+//! diagram), what it is checked for before replay, how its claims (its result, its final diagram)
+//! are judged, and how a game document is written back as a record. The published notation's
+//! counterpart is `games/phages/format.rs`.
+
+use std::marker::PhantomData;
+
+use crate::document::*;
+use crate::format::{problem, refuted_claims, status_of, GameFormat, Judge, JudgeLater, PendingClaims, RecordFormat};
+use crate::game::{About, BoardView, CommonFormat};
+use crate::record::common::{CommonRecord, TextDiagram};
+use crate::record::{self, Token, TokenKind};
+use crate::replay::Replay;
+use crate::search::SearchBudget;
+use crate::verdict::{
+    compare_final_position, ClaimCheck, ClaimKind, ClaimStatus, Problem, ProblemKind, Unchecked, Verdict,
+};
+use crate::write;
+
+pub(crate) fn syntax_problem(src: &str, e: &record::SyntaxError) -> Problem {
+    problem(ProblemKind::Syntax, e.span.clone(), &src[e.span.clone()], e.message.clone())
+}
+
+/// A tag's value as a number, or a syntax problem at the value; `too_large` says why a number past
+/// 255 can be none (the game then says which numbers it takes).
+pub(crate) fn number_tag(src: &str, r: &CommonRecord, name: &str, too_large: &str) -> Result<Option<u8>, Problem> {
+    let Some(t) = r.tag(name) else { return Ok(None) };
+    let value = t.value.trim();
+    let message = match crate::code::read_number(value, u64::from(u8::MAX)) {
+        // At most 255.
+        Ok(n) => return Ok(Some(n as u8)),
+        Err(crate::code::NumberError::NotDigits) => format!("the {name} tag must be a whole number, not `{}`", t.value),
+        Err(crate::code::NumberError::TooLarge) => {
+            format!("the {name} tag is {}: {too_large}", crate::code::shown_number(value))
+        }
+    };
+    Err(problem(ProblemKind::Syntax, t.value_span.clone(), &src[t.value_span.clone()], message))
+}
+
+/// The start position of a common-format record: its `[Position]` tag, else its size and players
+/// tags and its setup diagram.
+pub fn common_start<G: CommonFormat>(src: &str, r: &CommonRecord) -> Result<G, Problem> {
+    let size = number_tag(src, r, "Size", "no board is that large")?;
+    let players = number_tag(src, r, "Players", "no game has that many players")?;
+    if let Some(tag) = r.tag("Position") {
+        return coded_start(src, r, tag, size, players);
+    }
+    let at = r
+        .tag("Size")
+        .or(r.tag("Players"))
+        .or(r.tag("Game"))
+        .map_or(r.span.start..r.span.start, |t| t.value_span.clone());
+    let empty = G::start(size, players).map_err(|m| problem(ProblemKind::Syntax, at.clone(), &src[at], m))?;
+    match &r.setup {
+        None => Ok(empty),
+        Some(d) => {
+            let glyphs = d.glyphs();
+            empty.with_setup(&glyphs).map_err(|m| problem(ProblemKind::Syntax, d.span.clone(), "", m))
+        }
+    }
+}
+
+/// The start position a `[Position "CODE"]` tag gives (grammar.md, "Position codes"). The code
+/// must be of the record's game and agree with its `[Size]` and `[Players]` tags and with its setup
+/// diagram, if it has them: a record that says two things about its start says nothing sure.
+pub(crate) fn coded_start<G: CommonFormat>(
+    src: &str,
+    r: &CommonRecord,
+    tag: &record::common::Tag,
+    size: Option<u8>,
+    players: Option<u8>,
+) -> Result<G, Problem> {
+    // Spaces around the code inside the quotes are no part of it.
+    let raw = &src[tag.value_span.clone()];
+    let code = raw.trim();
+    let begin = tag.value_span.start + (raw.len() - raw.trim_start().len());
+    let value = begin..begin + code.len();
+    let whole = |message: String| problem(ProblemKind::Syntax, value.clone(), code, message);
+    let located = |e: crate::code::CodeError| {
+        let at = (value.start + e.at).min(value.end);
+        let end = src[at..value.end].chars().next().map_or(at, |c| at + c.len_utf8());
+        problem(ProblemKind::Syntax, at..end, &src[at..end], e.message)
+    };
+    // A code of another game is refused here: of a game referee knows, as such; of none, with the
+    // games it knows. `G` reads a code of its own name, whether the registry holds it or not.
+    let game = G::ABOUT.name;
+    if code.split('_').next() != Some(game) {
+        return Err(match crate::games::game_of(code) {
+            Ok(of) => whole(format!("this position code is of {of}, but the record is of {game}")),
+            Err(e) => located(e),
+        });
+    }
+    let start = G::from_code(code).map_err(located)?;
+    let tag_fault = |name: &str, message: String| {
+        let at = r.tag(name).map_or(value.clone(), |t| t.value_span.clone());
+        problem(ProblemKind::Syntax, at.clone(), &src[at], message)
+    };
+    let g = start.geometry();
+    if let Some(size) = size.filter(|&s| s != g.size()) {
+        let board = match g {
+            crate::geometry::Geometry::Square { size: n } => format!("a {n}x{n} board"),
+            crate::geometry::Geometry::Hex { side } => format!("a hex board of side {side}"),
+        };
+        return Err(tag_fault("Size", format!("the [Size] tag says {size}, but the [Position] code draws {board}")));
+    }
+    let count = start.player_names().len();
+    if let Some(players) = players.filter(|&p| p as usize != count) {
+        return Err(tag_fault(
+            "Players",
+            format!("the [Players] tag says {players}, but the [Position] code is of a game of {count} players"),
+        ));
+    }
+    if let Some(d) = &r.setup {
+        let glyphs = d.glyphs();
+        let drawn: Vec<&str> = g.cells().map(|c| start.glyph(c)).collect();
+        let differ: Vec<String> = g
+            .cells()
+            .zip(&glyphs)
+            .zip(&drawn)
+            .filter(|((_, a), b)| a != b)
+            .map(|((c, a), b)| format!("{} shows {a}, the code has {b}", g.label(c)))
+            .collect();
+        if glyphs.len() != drawn.len() || !differ.is_empty() {
+            let how = if glyphs.len() != drawn.len() {
+                format!("the diagram has {} cells, the code's board {}", glyphs.len(), drawn.len())
+            } else {
+                let shown = differ.iter().take(6).cloned().collect::<Vec<_>>().join("; ");
+                format!("{} cells differ: {shown}", differ.len())
+            };
+            let message = format!("the setup diagram does not match the [Position] code: {how}");
+            return Err(problem(ProblemKind::Syntax, d.span.clone(), "", message));
+        }
+    }
+    Ok(start)
+}
+
+/// A record of the common format, of the game `G`.
+pub struct Common<'s, 'r, 'a, G> {
+    src: &'s str,
+    record: &'r CommonRecord<'a>,
+    /// The game the record is read as, for its verdict.
+    about: &'static About,
+    /// Whether a `[Game]` tag must name `about`: when the records are read as `G`'s whatever they
+    /// say (a game outside the registry), not when the tag chose `G`.
+    tag_must_agree: bool,
+    game: PhantomData<G>,
+}
+
+impl<'s, 'r, 'a, G: CommonFormat> Common<'s, 'r, 'a, G> {
+    /// Record `record` of `src`, whose `[Game]` tag (or `--game`) named `about`, the game `G`.
+    pub(crate) fn named(src: &'s str, record: &'r CommonRecord<'a>, about: &'static About) -> Self {
+        Common { src, record, about, tag_must_agree: false, game: PhantomData }
+    }
+
+    /// Record `record` of `src` read as a record of `G`, whatever its `[Game]` tag says: one that
+    /// names another game is a syntax error.
+    pub fn of(src: &'s str, record: &'r CommonRecord<'a>) -> Self {
+        Common { src, record, about: const { &G::ABOUT }, tag_must_agree: true, game: PhantomData }
+    }
+}
+
+impl<'r, G: CommonFormat> RecordFormat<'r> for Common<'_, 'r, '_, G> {
+    type Game = G;
+    type Judge = CommonJudge<'r>;
+
+    fn verdict(&self) -> Verdict {
+        let (src, r) = (self.src, self.record);
+        let mut v = common_verdict(src, r, Some(self.about));
+        if let Some(t) = r.tag("Game").filter(|t| self.tag_must_agree && !self.about.is_named(t.value)) {
+            let message =
+                format!("the [Game] tag names `{}`, but these records are read as {}", t.value, self.about.title);
+            v.problems.push(problem(ProblemKind::Syntax, t.value_span.clone(), t.value, message));
+        }
+        v
+    }
+
+    fn tokens(&self) -> &[Token<'_>] {
+        &self.record.tokens
+    }
+
+    fn start(&self) -> Result<G, Problem> {
+        if let Some(e) = self.record.syntax_errors.first() {
+            return Err(syntax_problem(self.src, e));
+        }
+        common_start::<G>(self.src, self.record)
+    }
+
+    fn check(&self, start: &G, v: &mut Verdict) {
+        let (src, r) = (self.src, self.record);
+        if r.setup.is_none() && r.tag("Position").is_none() {
+            if let Some(why) = start.no_game() {
+                let at =
+                    r.tag("Size").or(r.tag("Players")).map_or(r.span.start..r.span.start, |t| t.value_span.clone());
+                v.problems.push(problem(ProblemKind::Undecided, at.clone(), &src[at], why));
+                return;
+            }
+        }
+        let mut errors = r.tokens.iter().filter(|t| t.kind == TokenKind::Written).filter_map(|t| {
+            G::parse_move(t.text).err().map(|message| problem(ProblemKind::Syntax, t.span.clone(), t.text, message))
+        });
+        v.problems.extend(errors.by_ref().take(record::MAX_SYNTAX_ERRORS));
+        if let Some(more) = errors.next() {
+            v.problems.push(Problem {
+                message: format!(
+                    "more syntax errors follow: referee lists the first {} of a record",
+                    record::MAX_SYNTAX_ERRORS
+                ),
+                ..more
+            });
+        }
+    }
+
+    fn judge(&self, replay: Replay<G>, v: &mut Verdict) -> Option<PendingClaims<'r>> {
+        judge_common(self.record, &replay, v)
+    }
+
+    fn judge_repairs(&self, budget: SearchBudget) -> CommonJudge<'r> {
+        CommonJudge { record: self.record, budget }
+    }
+
+    fn document(&self, start: G) -> Result<GameDocument, ConvertError> {
+        common_document(self.record, start)
+    }
+}
+
+/// The verdict on a common-format record before it is replayed: its game, if known, and its syntax
+/// errors (a record with no moves and no result is one).
+pub(crate) fn common_verdict(src: &str, r: &CommonRecord, game: Option<&'static About>) -> Verdict {
+    let mut v = Verdict::new(r.index, r.span.clone(), game);
+    v.problems = r.syntax_errors.iter().map(|e| syntax_problem(src, e)).collect();
+    if r.tokens.is_empty() {
+        let at = r.tags.first().map_or(r.span.start..r.span.start, |t| t.span.clone());
+        v.problems.push(problem(
+            ProblemKind::Syntax,
+            at.clone(),
+            &src[at],
+            "the record has no moves and no result, so there is nothing to verify: write its moves, or `*` for a game not yet begun".into(),
+        ));
+    }
+    v
+}
+
+/// Judges the claims of a replayed common-format record (its result, its final diagram) and
+/// gives the verdict its score; a result claimed before the game is over comes back as a search
+/// still to make. `repair` judges a repaired replay with it too.
+pub(crate) fn judge_common<G: CommonFormat>(
+    r: &CommonRecord,
+    rep: &Replay<G>,
+    v: &mut Verdict,
+) -> Option<PendingClaims<'static>> {
+    let outcome = rep.position.outcome();
+    let mut pending = None;
+    if let Some((kind, span, text)) = claimed_result(r, v) {
+        let claim = v.claims.len();
+        let (status, detail, past) = judge_result(kind, &text, rep, outcome.as_ref(), |winner| {
+            pending = Some(ResultToSearch { position: rep.position.clone(), claim, winner })
+        });
+        let claim = ClaimCheck { kind: ClaimKind::Result, span, text, status, detail, violations_accepted: 0 };
+        v.claims.push(claim.as_replayed(past));
+    }
+    if let Some(d) = &r.final_position {
+        let (status, detail) = match rep.incomplete() {
+            Some(g) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g),
+            None => compare_diagram(&rep.position, d),
+        };
+        v.claims.push(ClaimCheck::final_position(d.span.clone(), (status, detail), rep.violations_accepted()));
+    }
+    v.problems.extend(refuted_claims(&v.claims));
+    score_common(v, rep, outcome.as_ref());
+    pending.map(PendingClaims::new)
+}
+
+/// The result a common-format record claims: its movetext's result token, else its `[Result]` tag
+/// (`None` for a tag that is no result token), with where and as written. A tag that says other
+/// than the token is a problem of the record.
+fn claimed_result(r: &CommonRecord, v: &mut Verdict) -> Option<(Option<TokenKind>, record::Span, String)> {
+    let token = r.tokens.iter().find(|t| t.kind.is_claim()).map(|t| (t.kind, t.span.clone(), t.text.to_string()));
+    let tag =
+        r.tag("Result").map(|t| (record::common::result_kind(t.value), t.value_span.clone(), t.value.to_string()));
+    if let (Some((a, _, at)), Some((Some(b), span, bt))) = (&token, &tag) {
+        if *a != *b {
+            v.problems.push(problem(
+                ProblemKind::Claim,
+                span.clone(),
+                bt,
+                format!("the Result tag says {bt} but the movetext ends with {at}"),
+            ));
+        }
+    }
+    token.map(|(k, s, t)| (Some(k), s, t)).or(tag)
+}
+
+/// A claimed result (`kind`, written `text`) against the replay: its status, its detail, and how
+/// many violations a lenient replay went past to judge it. A result claimed before the game is
+/// over is settled here where the rules say so; else `search_later` is called with the winner
+/// claimed, and the claim
+/// waits for its search, in file order, since the file's searches share one budget.
+fn judge_result<G: CommonFormat>(
+    kind: Option<TokenKind>,
+    text: &str,
+    rep: &Replay<G>,
+    outcome: Option<&crate::game::Outcome>,
+    search_later: impl FnOnce(Option<u8>),
+) -> (ClaimStatus, String, usize) {
+    let names = rep.position.player_names();
+    let (status, detail) = match kind {
+        None => (ClaimStatus::Refuted, format!("`{text}` is not a result: {}", record::common::RESULT_SYNTAX)),
+        Some(TokenKind::Result { winner: None, players: 0 }) => {
+            (ClaimStatus::Unchecked(Unchecked::NoResult), "the record claims no result (`*`)".to_string())
+        }
+        Some(TokenKind::Result { players, .. }) if players as usize != names.len() => {
+            (ClaimStatus::Refuted, format!("`{text}` has {players} places but the game has {} players", names.len()))
+        }
+        Some(TokenKind::Result { winner, .. }) => {
+            let judged = match (rep.incomplete(), outcome) {
+                (Some(g), _) => (ClaimStatus::Unchecked(Unchecked::IllegalMoves), g),
+                (None, None) => crate::search::claims::settled(&rep.position, winner).unwrap_or_else(|| {
+                    search_later(winner);
+                    (
+                        ClaimStatus::Unchecked(Unchecked::NotSearched),
+                        "the record stops before the game is over; its continuations are still to search".to_string(),
+                    )
+                }),
+                (None, Some(o)) => {
+                    let said = winner.map_or("nobody wins".to_string(), |w| format!("{} wins", names[w as usize]));
+                    let real = describe_outcome(names, o);
+                    if o.winner == winner.map(usize::from) {
+                        (ClaimStatus::Confirmed, format!("the game is over: {real}"))
+                    } else {
+                        (ClaimStatus::Refuted, format!("the record says {said}, but the game is over: {real}"))
+                    }
+                }
+            };
+            return (judged.0, judged.1, rep.violations_accepted());
+        }
+        Some(_) => (ClaimStatus::Unchecked(Unchecked::NotSearched), String::new()),
+    };
+    (status, detail, 0)
+}
+
+/// The verdict's account of where a common-format game stands: moves, whether it is over, its
+/// score in the game's words and by player, its position code, its winner.
+fn score_common<G: CommonFormat>(v: &mut Verdict, rep: &Replay<G>, outcome: Option<&crate::game::Outcome>) {
+    let position = &rep.position;
+    let names = position.player_names();
+    v.moves = rep.moves;
+    v.game_over = position.is_over();
+    v.score_text = Some(match outcome {
+        Some(o) => describe_outcome(names, o),
+        None => position.score().to_string(),
+    });
+    v.position = Some(position.code());
+    let points = outcome.map_or_else(|| position.points(), |o| o.points.clone());
+    v.score = names.iter().map(|n| n.to_string()).zip(points).collect();
+    v.winner = outcome.and_then(|o| o.winner).map(|w| names[w].to_string());
+}
+
+/// `Blue wins 20-16: ...` in the game's words.
+pub(crate) fn describe_outcome(names: &[&str], o: &crate::game::Outcome) -> String {
+    let points = names.iter().zip(&o.points).map(|(n, p)| format!("{n} {p}")).collect::<Vec<_>>().join(", ");
+    match o.winner {
+        Some(w) => format!("{} wins: {points} ({})", names[w], o.detail),
+        None => format!("nobody wins: {points} ({})", o.detail),
+    }
+}
+
+/// A final diagram against the position, cell by cell, once its shape is the board's.
+pub(crate) fn compare_diagram<G: BoardView>(position: &G, d: &TextDiagram) -> (ClaimStatus, String) {
+    let g = position.geometry();
+    let cells: Vec<_> = g.cells().collect();
+    let glyphs = d.glyphs();
+    if glyphs.len() != cells.len() || d.rows.len() != g.height() as usize {
+        let (n, rows) = (cells.len(), g.height());
+        let message =
+            format!("the diagram has {} cells in {} rows; the board has {n} in {rows}", glyphs.len(), d.rows.len());
+        return (ClaimStatus::Refuted, message);
+    }
+    let shown: Vec<_> = cells.into_iter().zip(glyphs).collect();
+    compare_final_position(position, &shown)
+}
+
+/// A common-format result claimed before the game is over.
+struct ResultToSearch<G> {
+    position: G,
+    /// The claim's place in the verdict's claims.
+    claim: usize,
+    winner: Option<u8>,
+}
+
+impl<G: CommonFormat> JudgeLater for ResultToSearch<G> {
+    fn judge(self: Box<Self>, v: &mut Verdict, budget: &mut SearchBudget) {
+        let (status, detail) = crate::search::claims::judge(&self.position, self.winner, budget);
+        let claim = &mut v.claims[self.claim];
+        // A lenient replay's claim holds or fails as replayed: its detail says so again.
+        let past = claim.violations_accepted;
+        *claim = ClaimCheck { status, detail, violations_accepted: 0, ..claim.clone() }.as_replayed(past);
+        v.problems.extend(refuted_claims(std::slice::from_ref(claim)));
+        v.problems.sort_by_key(|p| p.span.start);
+        v.status = status_of(&v.problems);
+    }
+}
+
+/// The claims of a common-format record, on repaired replays.
+pub struct CommonJudge<'r> {
+    record: &'r CommonRecord<'r>,
+    budget: SearchBudget,
+}
+
+impl<G: CommonFormat> Judge<G> for CommonJudge<'_> {
+    fn claims(&mut self, _: &[Token], replay: &Replay<G>) -> Vec<ClaimCheck> {
+        let mut v = Verdict::new(self.record.index, self.record.span.clone(), None);
+        if let Some(pending) = judge_common(self.record, replay, &mut v) {
+            pending.judge(&mut v, &mut self.budget);
+        }
+        v.claims
+    }
+
+    fn cells_differing(&self, position: &G) -> Option<usize> {
+        let d = self.record.final_position.as_ref()?;
+        let g = position.geometry();
+        let cells: Vec<_> = g.cells().collect();
+        let glyphs = d.glyphs();
+        if glyphs.len() != cells.len() || d.rows.len() != g.height() as usize {
+            return Some(cells.len());
+        }
+        Some(cells.iter().zip(glyphs).filter(|(&c, glyph)| position.glyph(c) != *glyph).count())
+    }
+}
+
+/// Every game of the common format writes its records the same way.
+impl<G: CommonFormat> GameFormat for G {
+    fn write_document(_: &'static About, doc: &GameDocument) -> Result<String, ConvertError> {
+        write_common::<G>(doc)
+    }
+
+    /// The record keeps its seed in a `[Seed]` tag.
+    fn random_record(_: &'static About, size: Option<u8>, players: Option<u8>, seed: u64) -> Result<String, String> {
+        let start = G::start(size, players)?;
+        if let Some(why) = start.no_game() {
+            return Err(format!("{why}: choose a larger --size"));
+        }
+        let moves = crate::game::random::random_game(&start, seed, 1_000_000);
+        Ok(write::write_common_record(&start, &moves, &[("Seed", seed.to_string())]))
+    }
+}
+
+// Documents.
+
+// The common format.
+
+fn common_document<G: CommonFormat>(r: &CommonRecord, start: G) -> Result<GameDocument, ConvertError> {
+    let tokens: Vec<Token> = r.tokens.iter().filter(|t| !t.kind.is_claim()).cloned().collect();
+    let game =
+        replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
+    let names = start.player_names();
+    let result = r.tokens.iter().find(|t| t.kind.is_claim()).map(|t| t.text).or(r.tag("Result").map(|t| t.value));
+    Ok(GameDocument {
+        game: start.about().name.to_string(),
+        size: start.geometry().size(),
+        players: names.iter().map(|n| n.to_string()).collect(),
+        first: names[start.to_move()].to_string(),
+        tags: ordered_tags(r.tags.iter().map(|t| (t.name, t.value)), names),
+        setup: (write::start_form(&start) != write::StartForm::Empty).then(|| rows_of(&start)),
+        start_code: Some(start.code()),
+        moves: move_entries(&start, &game),
+        result: result.map(str::to_string),
+        final_position: match &r.final_position {
+            Some(d) => d.rows.iter().map(|row| row.iter().map(|g| g.0).collect::<Vec<_>>().join(" ")).collect(),
+            None => rows_of(&game.end),
+        },
+        outcome: game.end.outcome().map(|o| OutcomeEntry {
+            winner: o.winner.map(|w| names[w].to_string()),
+            points: o.points,
+            detail: o.detail,
+        }),
+    })
+}
+
+fn write_common<G: CommonFormat>(doc: &GameDocument) -> Result<String, ConvertError> {
+    let empty = G::start(Some(doc.size), Some(doc.players.len() as u8)).map_err(invalid)?;
+    let names = empty.player_names();
+    check_players(doc, names)?;
+    check_tags(doc)?;
+    let start = match (&doc.start_code, &doc.setup) {
+        (Some(code), _) => document_start::<G>(code, doc, &empty)?,
+        (None, None) => empty.clone(),
+        (None, Some(rows)) => empty.with_setup(&glyphs_on(rows, empty.geometry(), "setup")?).map_err(invalid)?,
+    };
+    if doc.first != names[start.to_move()] {
+        return Err(invalid(format!("{} moves first here, not {}", names[start.to_move()], doc.first)));
+    }
+    // A claim that is no result token can only be a `[Result]` tag's value, which the tag keeps.
+    if let Some(r) = doc.result.as_deref().filter(|r| record::common::result_kind(r).is_none()) {
+        if !doc.tags.iter().any(|(n, v)| n.eq_ignore_ascii_case("Result") && v == r) {
+            return Err(invalid(format!(
+                "`{r}` is not a result: write 1-0, 0-1 (one place per player, 1 for the winner) or *"
+            )));
+        }
+    }
+    let tokens = tokens_of(doc, |_| Some(TokenKind::Written))?;
+    let game =
+        replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
+
+    let tags = ordered_tags(doc.tags.iter().map(|(n, v)| (n.as_str(), v.as_str())), names);
+    let mut out = write::record_head(&start, tags.iter().map(|(n, v)| (n.as_str(), v.as_str())));
+    // One line per round: with two players a pair of moves, a pie swap and the move after it
+    // included, as PGN numbers them; with more, a line ends where the turn order wraps around, so
+    // that a player who is out leaves no gap.
+    let mut position = start.clone();
+    let mut lines: Vec<String> = Vec::new();
+    let mut last_mover = None;
+    for (i, (m, _)) in game.moves.iter().enumerate() {
+        let mover = position.to_move();
+        let new_round = match last_mover {
+            None => true,
+            Some(_) if names.len() == 2 => i % 2 == 0,
+            Some(last) => mover <= last,
+        };
+        if new_round {
+            lines.push(format!("{}.", lines.len() + 1));
+        }
+        let line = lines.last_mut().expect("a line was opened");
+        line.push(' ');
+        line.push_str(&position.write_move(*m));
+        last_mover = Some(mover);
+        position.play_unchecked(*m);
+    }
+    if let Some(result) = doc.result.as_deref().filter(|r| record::common::result_kind(r).is_some()) {
+        match lines.last_mut() {
+            Some(line) => line.push_str(&format!(" {}", result.trim())),
+            None => lines.push(result.trim().to_string()),
+        }
+    }
+    out.push_str(&lines.join("\n"));
+    out.push_str("\n\nFinal Position:\n");
+    out.push_str(&layout(&doc.final_position, game.end.geometry()));
+    Ok(out)
+}
+
+/// The start a document's `start_code` gives, checked against the rest of the document: its game,
+/// its board (`empty` is the document's empty board) and, if the document draws one, its setup.
+pub(crate) fn document_start<G: CommonFormat>(code: &str, doc: &GameDocument, empty: &G) -> Result<G, ConvertError> {
+    let start = crate::games::game_of(code.trim())
+        .and_then(|_| G::from_code(code.trim()))
+        .map_err(|e| invalid(format!("start_code: {e}")))?;
+    if start.about() != empty.about() {
+        return Err(invalid(format!(
+            "the start_code is of {}, but the document is of {}",
+            start.about().name,
+            doc.game
+        )));
+    }
+    if start.geometry() != empty.geometry() || start.player_names() != empty.player_names() {
+        return Err(invalid(format!(
+            "the start_code is of another board or players than the document's size {} and {} players",
+            doc.size,
+            doc.players.len()
+        )));
+    }
+    same_setup(&start, doc)?;
+    Ok(start)
+}

@@ -1,0 +1,191 @@
+//! A record in its notation, as judging needs it. Referee reads two notations: the common record
+//! format (grammar.md) of the games that implement [`CommonFormat`](crate::game::CommonFormat),
+//! in [`judge`](crate::judge), and the published notation of Quadraphages and Hexaphages, in
+//! `games/phages/format.rs`. They differ in how a record gives its game and its start, what it is
+//! checked for before its moves are replayed, and how its claims and final diagram are read; the
+//! rest (replay, alternatives, repair, diagrams) is one path for both, written over
+//! [`RecordFormat`].
+
+use crate::document::{ConvertError, GameDocument};
+use crate::game::About;
+use crate::games::GameKind;
+use crate::record::{Record, Span, Token};
+use crate::replay::{Repairable, Replay};
+use crate::search::SearchBudget;
+use crate::verdict::{ClaimCheck, ClaimKind, ClaimStatus, Problem, ProblemKind, Status, Verdict};
+
+/// One record in its notation, its game known: what differs between notations in judging it.
+/// `'r` is how long the record is borrowed: claims left to judge later may hold it.
+pub trait RecordFormat<'r> {
+    /// The engine of the record's game.
+    type Game: Repairable;
+    /// The judge of the record's claims on repaired replays.
+    type Judge: Judge<Self::Game>;
+
+    /// The verdict before the record is replayed: its game as far as the record tells it, and
+    /// what stops it before its start is read (its syntax errors, a record with nothing to
+    /// verify).
+    fn verdict(&self) -> Verdict;
+    /// The record's move tokens, in order.
+    fn tokens(&self) -> &[Token<'_>];
+    /// The record's start position; `Err` is the record's first syntax error, or why its start
+    /// cannot be had.
+    fn start(&self) -> Result<Self::Game, Problem>;
+    /// What the record says of its start, or does wrong, before any move is replayed from `start`:
+    /// notes and problems, into `v`. A problem stops the record before replay.
+    fn check(&self, start: &Self::Game, v: &mut Verdict);
+    /// Judges the record's claims against its replay into `v`, and gives `v` its score; claims
+    /// that draw on the file's search budget come back, to judge in file order.
+    fn judge(&self, replay: Replay<Self::Game>, v: &mut Verdict) -> Option<PendingClaims<'r>>;
+    /// The judge of the record's claims on repaired replays, whose searches spend `budget`.
+    fn judge_repairs(&self, budget: SearchBudget) -> Self::Judge;
+    /// The record replayed from `start` into a game document; `Err` when it does not replay to its
+    /// end.
+    fn document(&self, start: Self::Game) -> Result<GameDocument, ConvertError>;
+}
+
+/// How a game's records are written: a game document written back as a record, and the record of
+/// a random game, in the game's record format. The games of the common format have it from the
+/// format (`common.rs`); a game of another notation implements it in its folder.
+pub trait GameFormat: Repairable {
+    /// The record of the game `doc` holds (a game of `about`), in its format's canonical layout
+    /// (see [`crate::convert::canonical_of`]); `Err` when the document holds no game that replays.
+    fn write_document(about: &'static About, doc: &GameDocument) -> Result<String, ConvertError>;
+    /// The record of the random game of `seed` of `about`, on a board of `size` (the game's default
+    /// if `None`) for `players` players; `Err` says why the game has no such start. The record
+    /// says its seed.
+    fn random_record(about: &'static About, size: Option<u8>, players: Option<u8>, seed: u64)
+        -> Result<String, String>;
+}
+
+/// Work to do with any game's engine and record format, written once for all of them:
+/// `GameKind::with_game_format` calls `run` with the engine of the game at hand.
+pub trait WithGameFormat {
+    /// What `run` gives back.
+    type Output;
+    /// The work.
+    fn run<G: GameFormat>(self) -> Self::Output;
+}
+
+/// Work on one record in its format, whatever the format and the game, written once for all: the
+/// judge finds the record's format and game and calls `run` with them.
+pub trait WithFormat<'r> {
+    /// What `run` gives back.
+    type Output;
+    /// The work.
+    fn run<F: RecordFormat<'r>>(self, record: F) -> Self::Output;
+}
+
+/// A game of the published notation: its records, found by the reader as
+/// [`Found::Published`](crate::record::Found::Published), are judged in the notation's own
+/// [`RecordFormat`].
+pub trait PublishedFormat: GameFormat {
+    /// Runs `work` on `record` of `src` in the notation's format, read as a record of `forced` if
+    /// given (`--game`), else of the game its text names or draws.
+    fn with_format<'r, W: WithFormat<'r>>(
+        src: &str,
+        record: &'r Record,
+        forced: Option<GameKind>,
+        work: W,
+    ) -> W::Output;
+}
+
+/// A record's claims and final diagram, judged on a replay of (edited) tokens.
+pub trait Judge<G> {
+    /// The checks of the record's claims (result, resignation) against `replay` of `tokens`.
+    fn claims(&mut self, tokens: &[Token], replay: &Replay<G>) -> Vec<ClaimCheck>;
+    /// How many cells of the record's final diagram differ from `position`; `None` without one.
+    fn cells_differing(&self, position: &G) -> Option<usize>;
+}
+
+/// A record's verdict as far as it can be taken on its own: all of it, or all but its claims that
+/// draw on the search budget its file shares, and so are judged in file order.
+pub enum Prepared<'r> {
+    /// The verdict is whole.
+    Done(Verdict),
+    /// The verdict without the claims still to judge.
+    Pending {
+        /// The verdict so far.
+        verdict: Verdict,
+        /// The claims still to judge, and how.
+        pending: PendingClaims<'r>,
+    },
+}
+
+impl Prepared<'_> {
+    /// The verdict, its claims judged with the file's `budget`.
+    pub fn finish(self, budget: &mut SearchBudget) -> Verdict {
+        match self {
+            Prepared::Done(v) => v,
+            Prepared::Pending { mut verdict, pending } => {
+                pending.0.judge(&mut verdict, budget);
+                verdict
+            }
+        }
+    }
+
+    /// The verdict so far, without judging what is pending.
+    pub fn verdict(self) -> Verdict {
+        match self {
+            Prepared::Done(v) | Prepared::Pending { verdict: v, .. } => v,
+        }
+    }
+}
+
+/// A record's claims that wait for a search, with what judging them needs (the position where
+/// the record stops, or its whole replay), in the record's notation's way.
+pub struct PendingClaims<'r>(Box<dyn JudgeLater + 'r>);
+
+impl<'r> PendingClaims<'r> {
+    /// Claims that `later` judges.
+    pub fn new(later: impl JudgeLater + 'r) -> Self {
+        PendingClaims(Box::new(later))
+    }
+
+    /// Judges the claims with `budget` into `v`.
+    pub fn judge(self, v: &mut Verdict, budget: &mut SearchBudget) {
+        self.0.judge(v, budget)
+    }
+}
+
+/// Claims to judge once the file's budget can be spent on them.
+pub trait JudgeLater: Send {
+    /// Judges the claims with `budget`, and settles what follows from them in `v`.
+    fn judge(self: Box<Self>, v: &mut Verdict, budget: &mut SearchBudget);
+}
+
+/// A problem of kind `kind` at `span`, whose text is `token`.
+pub(crate) fn problem(kind: ProblemKind, span: Span, token: &str, message: String) -> Problem {
+    Problem { kind, span, token: token.to_string(), message, legal: Vec::new(), legal_count: 0, board: None }
+}
+
+/// A record's status: its worst problem.
+pub(crate) fn status_of(problems: &[Problem]) -> Status {
+    let has = |kind| problems.iter().any(|p| p.kind == kind);
+    if has(ProblemKind::Syntax) {
+        Status::SyntaxError
+    } else if has(ProblemKind::Undecided) {
+        Status::Undecided
+    } else if has(ProblemKind::Illegal) {
+        Status::Illegal
+    } else if problems.is_empty() {
+        Status::Valid
+    } else {
+        Status::Refuted
+    }
+}
+
+/// A refuted claim is a problem of the record: it states something false.
+pub(crate) fn refuted_claims(claims: &[ClaimCheck]) -> Vec<Problem> {
+    claims
+        .iter()
+        .filter(|c| c.status == ClaimStatus::Refuted)
+        .map(|c| {
+            let what = match c.kind {
+                ClaimKind::Result => "the claimed result does not hold",
+                ClaimKind::FinalPosition => "the final-position diagram does not match the replay",
+            };
+            problem(ProblemKind::Claim, c.span.clone(), &c.text, format!("{what}: {}", c.detail))
+        })
+        .collect()
+}

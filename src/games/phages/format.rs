@@ -1,0 +1,355 @@
+//! The published notation as a record format: how a Quadraphages or Hexaphages record gives its
+//! start (a `Startup:` diagram or code, else the board's default; its column header for who moves
+//! first), what it is checked for before replay (the stones written per phase), and how its claims
+//! (a score, a resignation) and final diagram are judged (RULINGS 5b, 8, 9).
+
+use super::rules::{Phages, PhagesMove, Side};
+use super::{claims, notation};
+use crate::code::Coded;
+use crate::document::*;
+use crate::format::{
+    problem, refuted_claims, status_of, GameFormat, Judge, JudgeLater, PendingClaims, PublishedFormat, RecordFormat,
+    WithFormat,
+};
+use crate::game::About;
+use crate::game::{BoardView, Game};
+use crate::games::GameKind;
+use crate::geometry::{Cell, Geometry};
+use crate::record::{Record, Token, TokenKind};
+use crate::replay::{replay, Replay, ReplayOptions};
+use crate::search::SearchBudget;
+use crate::verdict::{ClaimCheck, Problem, ProblemKind, Verdict};
+
+/// A record of the published notation, to judge as a record of `forced` (`--game`) or of the game
+/// its text names or draws.
+pub struct Published<'s, 'r, 'a> {
+    /// The text the record is in.
+    pub src: &'s str,
+    /// The record.
+    pub record: &'r Record<'a>,
+    /// The game `--game` names, if any.
+    pub forced: Option<GameKind>,
+}
+
+impl PublishedFormat for Phages {
+    fn with_format<'r, W: WithFormat<'r>>(
+        src: &str,
+        record: &'r Record,
+        forced: Option<GameKind>,
+        work: W,
+    ) -> W::Output {
+        work.run(Published { src, record, forced })
+    }
+}
+
+impl GameFormat for Phages {
+    fn write_document(about: &'static About, doc: &GameDocument) -> Result<String, ConvertError> {
+        write_published(about, doc)
+    }
+
+    /// The published notation has no tags: a line of prose before the record (which the reader
+    /// passes over) says the seed.
+    fn random_record(
+        about: &'static About,
+        size: Option<u8>,
+        players: Option<u8>,
+        seed: u64,
+    ) -> Result<String, String> {
+        if players.is_some_and(|p| p != 2) {
+            return Err(format!("{} is a game for two players", about.name));
+        }
+        let geometry = geometry(about, size.unwrap_or(about.sizes.0));
+        let start = notation::default_start(geometry)
+            .ok_or_else(|| format!("no start position is known for {} of size {}", about.name, size.unwrap_or(0)))?;
+        let moves = random_game(&start, seed, 1_000_000);
+        Ok(format!("Seed: {seed}\n{}", notation::write_record(&start, &moves)))
+    }
+}
+
+/// The board of `about` (Quadraphages' square, Hexaphages' hexagon) of side `size`.
+fn geometry(about: &About, size: u8) -> Geometry {
+    if *about == super::QUADRAPHAGES {
+        Geometry::Square { size }
+    } else {
+        Geometry::Hex { side: size }
+    }
+}
+
+/// A random Quadraphages or Hexaphages game ([`crate::game::random::random_game`]) whose record reads one way only:
+/// in each phase the stones that can move do so first, in random order, and the stuck stones
+/// stay last. A stuck stone stays stuck for the rest of its phase (the cells its side's moves
+/// leave are marked), so this is still any stone's play; but a `----` written between two moves
+/// of a phase, with three stones a side, may stand for either stuck stone, and the choice can
+/// decide when the game ends (RULINGS 5b): a record with its stays last has no such choice,
+/// so its claimed result holds in its only reading.
+pub fn random_game(start: &Phages, seed: u64, max_moves: usize) -> Vec<PhagesMove> {
+    crate::game::random::random_game_preferring(start, seed, max_moves, |m| !matches!(m, PhagesMove::Stay { .. }))
+}
+
+impl<'r> RecordFormat<'r> for Published<'_, 'r, '_> {
+    type Game = Phages;
+    type Judge = PublishedJudge<'r>;
+
+    fn verdict(&self) -> Verdict {
+        let r = self.record;
+        let hint = self.forced.or(r.game_hint().map(|h| h.0)).unwrap_or(GameKind::Quadraphages);
+        let mut v = Verdict::new(r.index, r.span.clone(), Some(hint.about()));
+        v.problems = r.syntax_errors.iter().map(|e| syntax_problem(self.src, e)).collect();
+        v
+    }
+
+    fn tokens(&self) -> &[Token<'_>] {
+        &self.record.tokens
+    }
+
+    fn start(&self) -> Result<Phages, Problem> {
+        if let Some(e) = self.record.syntax_errors.first() {
+            return Err(syntax_problem(self.src, e));
+        }
+        start(self.record, self.forced).map_err(|p| Problem { token: self.src[p.span.clone()].to_string(), ..p })
+    }
+
+    fn check(&self, start: &Phages, v: &mut Verdict) {
+        let r = self.record;
+        v.game = Some(start.about());
+        if r.header.is_none() {
+            v.notes.push(format!("the record has no column header: {} is taken to move first", start.to_move()));
+        }
+        if r.startup.is_none() && r.startup_code.is_none() {
+            let stones = |s| {
+                start.stones(s).iter().map(|&c| start.geometry().label(c).to_string()).collect::<Vec<_>>().join(" ")
+            };
+            v.notes.push(format!(
+                "start position: the default for this board (X {}, O {})",
+                stones(Side::X),
+                stones(Side::O)
+            ));
+        }
+        let per_side = start.stones_per_side();
+        if let Some(written) = stones_written_per_phase(r).filter(|&w| w != per_side) {
+            let first = r.lines.iter().skip(1).find(|l| l.tokens.len() > 1).unwrap_or(&r.lines[0]);
+            v.problems.push(problem(
+                ProblemKind::Undecided,
+                first.span.clone(),
+                "",
+                format!(
+                    "this record moves {written} stones per phase on a {} where each side has {per_side} stones; no published rules say how that is played, so its moves cannot be judged",
+                    notation::board_name(start.geometry())
+                ),
+            ));
+        }
+    }
+
+    fn judge(&self, replay: Replay<Phages>, v: &mut Verdict) -> Option<PendingClaims<'r>> {
+        if claims::needs_search(&self.record.tokens, &replay) {
+            return Some(PendingClaims::new(PublishedClaims { record: self.record, replay: Box::new(replay) }));
+        }
+        // Judged here, where records are judged side by side: no budget is drawn on.
+        finish_record(v, self.record, &replay, &mut SearchBudget::for_file(0, 0));
+        None
+    }
+
+    fn judge_repairs(&self, budget: SearchBudget) -> PublishedJudge<'r> {
+        PublishedJudge { record: self.record, budget }
+    }
+
+    fn document(&self, start: Phages) -> Result<GameDocument, ConvertError> {
+        published_document(self.record, start)
+    }
+}
+
+fn syntax_problem(src: &str, e: &crate::record::SyntaxError) -> Problem {
+    problem(ProblemKind::Syntax, e.span.clone(), &src[e.span.clone()], e.message.clone())
+}
+
+/// The start of a record in the published notation: a fault of its own start diagram is a
+/// syntax error; a board with no known start cannot be judged.
+fn start(r: &Record, forced: Option<GameKind>) -> Result<Phages, Problem> {
+    notation::setup(r, forced).map_err(|p| {
+        let kind = if p.in_diagram { ProblemKind::Syntax } else { ProblemKind::Undecided };
+        problem(kind, p.span, "", p.message)
+    })
+}
+
+/// The start position and replay of a record of `src`, as far as `max_moves` (for diagrams);
+/// `Err` is its first syntax error, or why its start cannot be had.
+pub fn replay_record(
+    src: &str,
+    r: &Record,
+    forced: Option<GameKind>,
+    max_moves: Option<usize>,
+) -> Result<(Phages, Replay<Phages>), Problem> {
+    let start = Published { src, record: r, forced }.start()?;
+    let rep = replay(start.clone(), &r.tokens, ReplayOptions { lenient: false, max_moves });
+    Ok((start, rep))
+}
+
+/// The stone tokens written per phase, when every full line after the first (two turns, two
+/// numbers) writes the same number of them; `None` when the lines disagree or there are none.
+fn stones_written_per_phase(r: &Record) -> Option<usize> {
+    let mut counts = r.lines.iter().skip(1).filter_map(|l| {
+        let tokens = r.line_tokens(l);
+        let mut numbers =
+            tokens.iter().enumerate().filter(|(_, t)| matches!(t.kind, TokenKind::Number(_))).map(|(i, _)| i);
+        // A full line with k stones a phase: k moves, a number, k moves, for each side.
+        let k = numbers.next()?;
+        (numbers.next() == Some(3 * k + 1) && numbers.next().is_none() && tokens.len() == 4 * k + 2).then_some(k)
+    });
+    let first = counts.next()?;
+    counts.all(|c| c == first).then_some(first)
+}
+
+/// A published record's claims, to judge against its replay.
+struct PublishedClaims<'r, 'a> {
+    record: &'r Record<'a>,
+    replay: Box<Replay<Phages>>,
+}
+
+impl JudgeLater for PublishedClaims<'_, '_> {
+    fn judge(self: Box<Self>, v: &mut Verdict, budget: &mut SearchBudget) {
+        finish_record(v, self.record, &self.replay, budget);
+    }
+}
+
+/// Judges a replayed published record's claims, and what follows from them.
+fn finish_record(v: &mut Verdict, r: &Record, rep: &Replay<Phages>, budget: &mut SearchBudget) {
+    v.claims = claims::check(r, &r.tokens, rep, budget);
+    v.problems.extend(refuted_claims(&v.claims));
+    v.status = status_of(&v.problems);
+    let score = rep.position.score();
+    v.moves = rep.moves;
+    v.notes.extend(claims::readings_note(rep));
+    // Over only when every reading of the record ends the game (RULINGS 5b).
+    v.game_over = rep.position.is_over() && rep.readings.iter().all(Game::is_over);
+    v.score_text = Some(score.to_string());
+    v.position = Some(crate::code::Coded::code(&rep.position));
+    let sides = [Side::X, Side::O];
+    v.score = sides.iter().map(|&s| (s.to_string(), score.count(s, false) as f64)).collect();
+    v.score_with_stones = Some(sides.iter().map(|&s| (s.to_string(), score.count(s, true) as f64)).collect());
+    if v.game_over {
+        v.winner = score.winner().map(|s| s.to_string());
+    }
+}
+
+/// The claims of a published record, on repaired replays.
+pub struct PublishedJudge<'r> {
+    record: &'r Record<'r>,
+    budget: SearchBudget,
+}
+
+impl Judge<Phages> for PublishedJudge<'_> {
+    fn claims(&mut self, tokens: &[Token], replay: &Replay<Phages>) -> Vec<ClaimCheck> {
+        claims::check(self.record, tokens, replay, &mut self.budget)
+    }
+
+    fn cells_differing(&self, position: &Phages) -> Option<usize> {
+        let d = self.record.final_position.as_ref()?;
+        let g = position.geometry();
+        if d.geometry != g {
+            return Some(d.cells.len().max(g.cells().count()));
+        }
+        let differs = |label, glyph: char| {
+            g.parse_label(label).is_none_or(|cell| position.glyph(cell) != glyph.encode_utf8(&mut [0; 4]))
+        };
+        Some(d.cells.iter().filter(|c| differs(c.0, c.1)).count())
+    }
+}
+
+// Documents.
+
+// The published notation.
+
+fn published_document(r: &Record, start: Phages) -> Result<GameDocument, ConvertError> {
+    let tokens: Vec<Token> = r.tokens.iter().take_while(|t| !t.kind.is_claim()).cloned().collect();
+    let game =
+        replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
+    let names = start.player_names();
+    let end = &game.end;
+    let outcome = end.is_over().then(|| {
+        let score = end.score();
+        OutcomeEntry {
+            winner: score.winner().map(|s| s.to_string()),
+            points: score.marks.iter().map(|&m| f64::from(m)).collect(),
+            detail: format!("on marked cells: {score}"),
+        }
+    });
+    Ok(GameDocument {
+        game: start.about().name.to_string(),
+        size: start.geometry().size(),
+        players: names.iter().map(|n| n.to_string()).collect(),
+        first: start.to_move().to_string(),
+        tags: Vec::new(),
+        setup: (notation::start_form(&start) != notation::StartForm::Default).then(|| rows_of(&start)),
+        start_code: Some(start.code()),
+        moves: move_entries(&start, &game),
+        result: r.tokens.iter().find(|t| t.kind.is_claim()).map(|t| t.text.to_string()),
+        final_position: match &r.final_position {
+            Some(d) => {
+                let g = d.geometry;
+                let mut glyphs = d.cells.iter().map(|c| c.1.to_string());
+                (0..g.height())
+                    .map(|row| glyphs.by_ref().take(g.row_cells(row).count()).collect::<Vec<_>>().join(" "))
+                    .collect()
+            }
+            None => rows_of(end),
+        },
+        outcome,
+    })
+}
+
+fn write_published(about: &'static About, doc: &GameDocument) -> Result<String, ConvertError> {
+    let geometry = geometry(about, doc.size);
+    let kind = about.name;
+    check_players(doc, &["X", "O"])?;
+    if !doc.tags.is_empty() {
+        return Err(invalid(format!("{kind} records have no tags")));
+    }
+    let first = match doc.first.as_str() {
+        "X" => Side::X,
+        "O" => Side::O,
+        other => return Err(invalid(format!("the first mover is X or O, not `{other}`"))),
+    };
+    if !plausible(geometry) {
+        return Err(invalid(format!("no {kind} board has size {}", doc.size)));
+    }
+    let mut start = match (&doc.start_code, &doc.setup) {
+        (Some(code), _) => {
+            let start = crate::games::game_of(code.trim())
+                .and_then(|_| Phages::from_code(code.trim()))
+                .map_err(|e| invalid(format!("start_code: {e}")))?;
+            if start.about() != about || start.geometry() != geometry {
+                return Err(invalid(format!(
+                    "the start_code is of {} on another board than the document's {kind} of size {}",
+                    start.about().name,
+                    doc.size
+                )));
+            }
+            same_setup(&start, doc)?;
+            start
+        }
+        (None, None) => notation::default_start(geometry).ok_or_else(|| {
+            invalid(format!("no start position is known for {kind} of size {}: give a setup", doc.size))
+        })?,
+        (None, Some(rows)) => {
+            let glyphs = glyphs_on(rows, geometry, "setup")?;
+            let cells: Vec<Cell> = (0..geometry.height()).flat_map(|r| geometry.row_cells(r)).collect();
+            let stones = |side: &str| {
+                cells.iter().zip(&glyphs).filter(|(_, g)| **g == side).map(|(c, _)| *c).collect::<Vec<_>>()
+            };
+            if let Some(g) = glyphs.iter().find(|g| !matches!(**g, "X" | "O" | ".")) {
+                return Err(invalid(format!("a start position holds only X, O and `.`, not `{g}`")));
+            }
+            Phages::new(geometry, &stones("X"), &stones("O"), Side::X).map_err(|e| invalid(e.to_string()))?
+        }
+    };
+    if doc.start_code.is_some() && start.to_move() != first {
+        return Err(invalid(format!("the start_code has {} to move, not {first}", start.to_move())));
+    }
+    start.set_first_mover(first);
+    let tokens = tokens_of(doc, |t| crate::record::token_kind(t).filter(|k| !k.is_claim() && *k != TokenKind::Filler))?;
+    let game =
+        replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
+    let moves: Vec<_> = game.moves.iter().map(|(m, _)| *m).collect();
+    let claim = doc.result.as_deref().map(str::trim);
+    Ok(notation::write_layout(&start, &moves, claim, &layout(&doc.final_position, geometry)))
+}
