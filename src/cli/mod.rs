@@ -14,6 +14,7 @@ mod convert;
 pub mod file;
 mod generate;
 mod inputs;
+mod man;
 mod out;
 mod perft;
 mod picture;
@@ -86,8 +87,14 @@ enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff): `referee man > referee.1; man ./referee.1`.
-    Man,
+    /// Print the manual page of referee or of one of its commands (roff), or write them all into a
+    /// folder.
+    ///
+    /// `referee man verify | man -l -` shows a page. `referee man --dir ~/.cargo/share/man/man1`
+    /// puts them all beside the binary `cargo install` made, where man-db looks for the programs
+    /// on PATH: `man referee-verify` then finds its page.
+    #[command(after_help = man::EXIT_CODES)]
+    Man(man::ManArgs),
     /// Search for the smallest sets of token edits after which a record replays further, ideally
     /// to its end, and check its claims and final diagram against each repair.
     ///
@@ -275,16 +282,7 @@ pub fn run() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "referee", &mut text);
             print_bytes(&text)
         }
-        Command::Man => {
-            let mut text = Vec::new();
-            match clap_mangen::Man::new(Cli::command()).render(&mut text) {
-                Ok(()) => print_bytes(&text),
-                Err(e) => {
-                    out::note(&format!("cannot write the manual page: {e}"));
-                    ExitCode::from(2)
-                }
-            }
-        }
+        Command::Man(args) => man::run(args),
         Command::Repair(args) => repair::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Perft(args) => perft::perft(args),
