@@ -83,6 +83,14 @@ fn figures_match_glyphs<G: Game>(start: &G, seeds: std::ops::Range<u64>) -> usiz
                     Sign::Ring(c) | Sign::Stay(c) => assert!(g.contains(c)),
                     Sign::Number(n) => assert!(n > 0),
                     Sign::Pass | Sign::Swap => {}
+                    // What leaves the board stands on its edge before the move, and one more
+                    // step takes it off.
+                    Sign::Leaving { from, towards: (dx, dy), figure } => {
+                        assert_eq!(position.figure(from), Some(figure));
+                        let (col, row) = (g.col(from) as i32 + i32::from(dx), g.row(from) as i32 + i32::from(dy));
+                        let (w, h) = (g.width() as i32, g.height() as i32);
+                        assert!(col < 0 || row < 0 || col >= w || row >= h, "{sign:?} stays on the board");
+                    }
                 }
             }
             position.play_unchecked(m);

@@ -30,6 +30,8 @@ fn scene_at<G: Game>(start: &G, moves: &[G::Move], ply: usize, to_move: fn(&G) -
         ply: ply.min(moves.len()),
         to_move: (!pos.is_over()).then(|| to_move(&pos)),
         score: pos.score().to_string(),
+        provisional: !pos.is_over() && pos.counted_at_end(),
+        scoring: if pos.is_over() { pos.scoring() } else { Vec::new() },
         illegal: None,
     };
     (pos, scene)
@@ -248,6 +250,8 @@ fn count_every_ply<G: Game>(start: &G, seed: u64, max: usize, to_move: fn(&G) ->
             ply,
             to_move: (!pos.is_over()).then(|| to_move(&pos)),
             score: String::new(),
+            provisional: false,
+            scoring: Vec::new(),
             illegal: None,
         };
         let picture = svg(&scene, &opts);
