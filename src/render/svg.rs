@@ -451,7 +451,7 @@ const PAD: f64 = 0.3;
 /// of it past the board's edge, all of it inside the space around the board.
 const LEAVING: f64 = 0.9;
 /// Space around the board, in cells, for a figure leaving it when there are no coordinates there.
-const PAD_LEAVING: f64 = 0.75;
+const PAD_LEAVING: f64 = 0.8;
 
 impl Layout {
     /// `leaving`: a figure is drawn leaving the board, past its edge, which needs room there.
