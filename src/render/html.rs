@@ -6,7 +6,11 @@
 //! is shown, so without JavaScript the page still shows the last position (the final one, or the
 //! error diagram), the record with its moves marked, and the verdict.
 //!
-//! `#ply=N` in the address opens position N; stepping rewrites the address (without adding
+//! At an illegal move the page gives the reason and the moves legal there. The step counter says
+//! the ply each frame's caption says, which is not the frame's place when frames are turns, nor for
+//! the error diagram, which shows the position before the illegal move.
+//!
+//! `#ply=N` in the address opens frame N; stepping rewrites the address (without adding
 //! history entries) so it can be shared. The script also answers to `window.referee.go(n)` and
 //! `window.referee.step(d)`.
 //!

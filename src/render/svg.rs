@@ -2,8 +2,9 @@
 //!
 //! The drawing knows no rule: it only draws what the model says stands on each cell and which
 //! signs go over it. Colours and sizes are data ([`Style`]); every element carries classes
-//! (`cell`, `coord`, `figure stone owner-0`, `sign last arrow`, `caption`) so that a page can
-//! restyle it. The output is deterministic: the same scene and options always give the same
+//! (`cell`, `coord`, `figure stone owner-0`, `region territory shade owner-1`, `sign last arrow`,
+//! `gone piece pawn owner-0`, `caption`) so that a page can restyle it. Regions that scored
+//! ([`Scene::scoring`]) go under the figures, each drawn by its mark whatever game it comes from. The output is deterministic: the same scene and options always give the same
 //! bytes, with numbers written at a fixed precision and no generated ids.
 //!
 //! The text is set in DejaVu Sans, the font the PNG rasteriser embeds, so that text measured
