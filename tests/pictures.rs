@@ -497,7 +497,11 @@ fn a_piece_pushed_off_is_drawn_leaving_the_board() {
     // The piece that left is not counted among the board's figures.
     assert_eq!(drawn(&picture), modelled(&scene.board));
     insta::assert_snapshot!("splinter2-pushed-off", picture);
-    // Without the coordinates' bands, the space around the board still holds it.
+    // Without the coordinates' bands, the space around the board still holds it, in every picture
+    // of the game: the start is as large as the picture of the piece leaving.
+    let bare = SvgOptions { coordinates: false, caption: false, ..SvgOptions::default() };
+    let (_, start) = scene_at(&Splinter::start(Some(6), Some(2)).unwrap(), &[], 0, <Splinter as CommonFormat>::to_move);
+    assert_eq!(size_of(&svg(&start, &bare)), size_of(&svg(&scene, &bare)));
     for coordinates in [true, false] {
         let picture = svg(&scene, &SvgOptions { coordinates, caption: false, ..SvgOptions::default() });
         let (width, height) = size_of(&picture);

@@ -27,6 +27,12 @@ pub trait BoardView {
     fn counted_at_end(&self) -> bool {
         false
     }
+    /// Whether a move can push figures off the board, which pictures draw leaving it, past its
+    /// edge ([`Sign::Leaving`]): every picture of the game keeps room for them there, so that the
+    /// pictures of one game are all the same size. False by default.
+    fn figures_leave(&self) -> bool {
+        false
+    }
 }
 
 /// Cells that score together for one player (a territory, a patch, a group), and how a picture

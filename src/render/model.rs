@@ -28,6 +28,9 @@ pub struct Board {
     /// The players' names in turn order from the start, as records name them (`X`, `Black`,
     /// `Red`): a style gives each a colour, by name where it knows the name.
     pub players: Vec<&'static str>,
+    /// Figures can leave this board ([`BoardView::figures_leave`]): pictures keep room past its
+    /// edge for them.
+    pub figures_leave: bool,
 }
 
 impl Board {
@@ -35,7 +38,7 @@ impl Board {
     pub fn of(view: &impl BoardView) -> Board {
         let geometry = view.geometry();
         let figures = geometry.cells().filter_map(|c| view.figure(c).map(|f| (c, f))).collect();
-        Board { geometry, figures, players: view.player_names().to_vec() }
+        Board { geometry, figures, players: view.player_names().to_vec(), figures_leave: view.figures_leave() }
     }
 }
 

@@ -542,7 +542,10 @@ struct Below {
 impl<'a> Painter<'a> {
     fn new(scene: &'a Scene, options: &'a SvgOptions, style: &'a Style) -> Painter<'a> {
         let width = options.width.clamp(MIN_WIDTH, MAX_WIDTH) as f64;
-        let leaving = scene.signs.iter().any(|(sign, _)| matches!(sign, Sign::Leaving { .. }));
+        // Room for figures leaving the board in every picture of a game where they can (so that
+        // the frames of an animation keep one size), and in any picture that draws one.
+        let leaving =
+            scene.board.figures_leave || scene.signs.iter().any(|(sign, _)| matches!(sign, Sign::Leaving { .. }));
         let layout = Layout::new(scene.board.geometry, width, options.coordinates, leaving, style);
         let caption_font = (width * style.sizes.caption).clamp(10.0, 18.0);
         Painter {

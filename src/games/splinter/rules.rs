@@ -1808,6 +1808,11 @@ impl BoardView for Splinter {
     fn player_names(&self) -> &'static [&'static str] {
         &Player::NAMES[..self.players as usize]
     }
+
+    /// Pieces in the way of a step are pushed along, off the board too.
+    fn figures_leave(&self) -> bool {
+        true
+    }
 }
 
 /// The search stores Splinter Quad positions whole. Besides the board they hold what the rules look
