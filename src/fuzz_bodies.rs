@@ -152,6 +152,7 @@ pub fn pictures(data: &[u8], raster: bool) -> usize {
                     .and_then(|m| p.moves.get(m))
                     .map(|s| s.start - span.start..s.end - span.start),
                 illegal: false,
+                ply: scene.ply,
             });
         }
         drawn += frames.len();
@@ -165,7 +166,12 @@ pub fn pictures(data: &[u8], raster: bool) -> usize {
                 );
             }
         }
-        let illegal = p.error.as_ref().map(|(_, s)| (s.start - span.start..s.end - span.start, "illegal".to_string()));
+        let illegal = p.error.as_ref().map(|(_, s)| html::IllegalMove {
+            token: s.start - span.start..s.end - span.start,
+            why: "illegal".to_string(),
+            legal: vec!["a1".to_string()],
+            legal_count: Some(2),
+        });
         let page = html::page(&html::Page {
             title: format!("fuzz.txt, record {index}"),
             record: &text[span],

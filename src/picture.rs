@@ -82,6 +82,10 @@ fn scene<G: Reader>(position: &G, ply: usize, signs: Vec<(Sign, Tone)>) -> Scene
         ply,
         to_move: (!position.is_over()).then(|| position.mover()),
         score: position.score().to_string(),
+        // What scored is drawn once it has: before the end, the caption's score says "if the game
+        // ended now", and the board is left as it is.
+        provisional: !position.is_over() && position.counted_at_end(),
+        scoring: if position.is_over() { position.scoring() } else { Vec::new() },
         illegal: None,
     }
 }
@@ -111,7 +115,9 @@ fn draw<G: Reader>(start: G, tokens: &[Token]) -> Pictures {
             let mut alternatives: Vec<Sign> = Vec::new();
             for m in position.legal_moves() {
                 for sign in on_board(position.signs(m)) {
-                    if !cells(&sign).is_empty() && !alternatives.contains(&sign) {
+                    // What a move the record did not play would push off is no alternative.
+                    let leaving = matches!(sign, Sign::Leaving { .. });
+                    if !leaving && !cells(&sign).is_empty() && !alternatives.contains(&sign) {
                         alternatives.push(sign);
                     }
                 }
@@ -137,7 +143,7 @@ fn draw<G: Reader>(start: G, tokens: &[Token]) -> Pictures {
 fn cells(sign: &Sign) -> Vec<Cell> {
     match *sign {
         Sign::Arrow { from, to } => vec![from, to],
-        Sign::Ring(c) | Sign::Stay(c) => vec![c],
+        Sign::Ring(c) | Sign::Stay(c) | Sign::Leaving { from: c, .. } => vec![c],
         Sign::Number(_) | Sign::Pass | Sign::Swap => Vec::new(),
     }
 }

@@ -1,7 +1,7 @@
 //! The HTML replay page: what it contains, that it fetches nothing, that it is the same bytes for
 //! the same input, and, in headless Chromium, that it opens and steps to the right positions.
 
-use referee::render::html::{page, Frame, Page};
+use referee::render::html::{page, Frame, IllegalMove, Page};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -40,8 +40,13 @@ const WHY: &str = "the path is blocked by X's stone on <c7> & \"more\"";
 /// Four frames: the start, two moves, and the error diagram for the third move.
 fn sample() -> Page<'static> {
     let moves = moves();
-    let mut frames =
-        vec![Frame { svg: svg(0), caption: "Quarod · ply 0 · <X> to move".into(), token: None, illegal: false }];
+    let mut frames = vec![Frame {
+        svg: svg(0),
+        caption: "Quarod · ply 0 · <X> to move".into(),
+        token: None,
+        illegal: false,
+        ply: 0,
+    }];
     for (k, range) in moves.iter().enumerate() {
         let ply = k + 1;
         frames.push(Frame {
@@ -49,13 +54,20 @@ fn sample() -> Page<'static> {
             caption: format!("Quarod · ply {ply} · score \"{ply}\" & more"),
             token: Some(range.clone()),
             illegal: ply == 3,
+            // The error diagram shows the position before the illegal move.
+            ply: if ply == 3 { 2 } else { ply },
         });
     }
     Page {
         title: "g<a>mes & \"x\".txt, record 2: Quarod".into(),
         record: RECORD,
         frames,
-        illegal: Some((moves[2].clone(), WHY.into())),
+        illegal: Some(IllegalMove {
+            token: moves[2].clone(),
+            why: WHY.into(),
+            legal: vec!["a1<b2".into(), "c3".into()],
+            legal_count: Some(5),
+        }),
         verdict: vec!["illegal move".into(), "claim \"1-0\": <refuted> & more".into()],
     }
 }
@@ -141,7 +153,26 @@ fn every_frame_and_move_is_in_the_page_once() {
         assert!(html.contains(&format!("<button type=\"button\" id=\"{id}\"")), "{id}");
     }
     assert!(html.contains("<input type=\"range\" id=\"slider\" min=\"0\" max=\"3\" value=\"3\""));
-    assert!(html.contains("ply 3 of 3"));
+    // The counter counts plies as the captions do: the error diagram shows the position after the
+    // second move, as the frame before it does, and says that it is the error diagram.
+    assert!(html.contains("<output id=\"where\" aria-live=\"polite\">ply 2 of 2 · illegal move</output>"));
+    let counters: Vec<&str> = between(&html, "data-counter=\"", "\"");
+    assert_eq!(counters, ["ply 0 of 2", "ply 1 of 2", "ply 2 of 2", "ply 2 of 2 · illegal move"]);
+    // The moves legal at the illegal one, escaped, with how many more there were.
+    let legal = between(&html, "<p class=\"legal\"", "</p>");
+    assert_eq!(
+        legal,
+        [" id=\"legal\"><strong>Legal there (5):</strong> <code>a1&lt;b2</code> <code>c3</code> … and 3 more"]
+    );
+}
+
+#[test]
+fn a_page_not_told_the_legal_moves_lists_none() {
+    let mut p = sample();
+    p.illegal = p.illegal.map(|i| IllegalMove { legal: vec![], legal_count: None, ..i });
+    assert!(!page(&p).contains("class=\"legal\""));
+    p.illegal = p.illegal.map(|i| IllegalMove { legal_count: Some(0), ..i });
+    assert!(page(&p).contains("No move was legal there."));
 }
 
 #[test]
@@ -192,11 +223,11 @@ fn ids_in_pictures_are_kept_apart_per_frame() {
         format!("<svg width=\"4\" height=\"4\"><defs><marker id=\"head\"><path fill=\"{colour}\"/></marker></defs><line marker-end=\"url(#head)\"/></svg>")
     };
     let frames = vec![
-        Frame { svg: picture("blue"), caption: "start".into(), token: None, illegal: false },
-        Frame { svg: picture("red"), caption: "a1".into(), token: Some(0..2), illegal: true },
+        Frame { svg: picture("blue"), caption: "start".into(), token: None, illegal: false, ply: 0 },
+        Frame { svg: picture("red"), caption: "a1".into(), token: Some(0..2), illegal: true, ply: 0 },
     ];
-    let html =
-        page(&Page { title: "t".into(), record: "a1", frames, illegal: Some((0..2, "no".into())), verdict: vec![] });
+    let illegal = IllegalMove { token: 0..2, why: "no".into(), legal: vec![], legal_count: None };
+    let html = page(&Page { title: "t".into(), record: "a1", frames, illegal: Some(illegal), verdict: vec![] });
     assert!(html
         .contains("<marker id=\"f0-head\"><path fill=\"blue\"/></marker></defs><line marker-end=\"url(#f0-head)\"/>"));
     assert!(html
@@ -209,17 +240,17 @@ fn ids_in_pictures_are_kept_apart_per_frame() {
 fn ranges_that_do_not_fit_the_record_are_left_unmarked() {
     let record = "1. é5 b2";
     let frames = vec![
-        Frame { svg: svg(0), caption: "start".into(), token: None, illegal: false },
+        Frame { svg: svg(0), caption: "start".into(), token: None, illegal: false, ply: 0 },
         // Inside the two bytes of `é`: not a place to cut.
-        Frame { svg: svg(1), caption: "bad".into(), token: Some(4..6), illegal: false },
-        Frame { svg: svg(2), caption: "b2".into(), token: Some(7..9), illegal: false },
-        Frame { svg: svg(3), caption: "past the end".into(), token: Some(9..20), illegal: false },
+        Frame { svg: svg(1), caption: "bad".into(), token: Some(4..6), illegal: false, ply: 1 },
+        Frame { svg: svg(2), caption: "b2".into(), token: Some(7..9), illegal: false, ply: 2 },
+        Frame { svg: svg(3), caption: "past the end".into(), token: Some(9..20), illegal: false, ply: 3 },
     ];
     let html = page(&Page {
         title: "t".into(),
         record,
         frames,
-        illegal: Some((100..104, "nowhere".into())),
+        illegal: Some(IllegalMove { token: 100..104, why: "nowhere".into(), legal: vec![], legal_count: None }),
         verdict: vec!["valid".into()],
     });
     assert!(html.contains("<pre id=\"record\">\n1. é5 <span class=\"move\" data-ply=\"2\">b2</span></pre>"));
@@ -308,10 +339,11 @@ fn in_a_browser_the_address_opens_that_position() {
     assert_eq!(shown_frames(&dom), [2]);
     // The highlighted token is the second move.
     assert_eq!(current(&dom), [(Some(2), "b2".to_string())]);
-    assert!(dom.contains("<output id=\"where\" aria-live=\"polite\">ply 2 of 3</output>"));
-    // The controls are revealed; the reason waits for the error diagram.
+    assert!(dom.contains("<output id=\"where\" aria-live=\"polite\">ply 2 of 2</output>"));
+    // The controls are revealed; the reason and the legal moves wait for the error diagram.
     assert!(!between(&dom, "<div class=\"controls\"", ">")[0].contains("hidden"));
     assert!(between(&dom, "<p class=\"reason\"", ">")[0].contains("hidden"));
+    assert!(between(&dom, "<p class=\"legal\"", ">")[0].contains("hidden"));
 }
 
 #[test]

@@ -83,6 +83,14 @@ fn figures_match_glyphs<G: Game>(start: &G, seeds: std::ops::Range<u64>) -> usiz
                     Sign::Ring(c) | Sign::Stay(c) => assert!(g.contains(c)),
                     Sign::Number(n) => assert!(n > 0),
                     Sign::Pass | Sign::Swap => {}
+                    // What leaves the board stands on its edge before the move, and one more
+                    // step takes it off.
+                    Sign::Leaving { from, towards: (dx, dy), figure } => {
+                        assert_eq!(position.figure(from), Some(figure));
+                        let (col, row) = (g.col(from) as i32 + i32::from(dx), g.row(from) as i32 + i32::from(dy));
+                        let (w, h) = (g.width() as i32, g.height() as i32);
+                        assert!(col < 0 || row < 0 || col >= w || row >= h, "{sign:?} stays on the board");
+                    }
                 }
             }
             position.play_unchecked(m);
@@ -180,4 +188,42 @@ fn records_that_cannot_be_replayed_say_why() {
     assert!(message.contains("is not a stone move"), "{message}");
     let (_, message) = pictures(&src, 7, VerifyOptions::default()).unwrap_err();
     assert_eq!(message, "there is no record 7 (the file has 1)");
+}
+
+#[test]
+fn a_record_played_to_its_end_shows_what_scored_and_only_there() {
+    let src = sample("vadrantir/random-side-5.txt");
+    let p = pictures(&src, 1, VerifyOptions::default()).unwrap();
+    let last = p.scenes.last().unwrap();
+    assert!(last.to_move.is_none() && !last.provisional, "the game is over");
+    // Black 4.5: territories of 4 cells and the half point; White 1.
+    let cells = |owner: u8| last.scoring.iter().filter(|r| r.owner == owner).map(|r| r.cells.len()).sum::<usize>();
+    assert_eq!((cells(0), cells(1)), (4, 1), "{}", last.score);
+    for scene in &p.scenes[..p.scenes.len() - 1] {
+        assert!(scene.provisional && scene.scoring.is_empty(), "ply {}", scene.ply);
+    }
+}
+
+#[test]
+fn a_piece_pushed_off_leaves_with_the_move_that_pushed_it() {
+    let src = sample("splinter/random-4-players.txt");
+    let p = pictures(&src, 1, VerifyOptions::default()).unwrap();
+    let leaving: Vec<usize> = p
+        .scenes
+        .iter()
+        .filter(|s| s.signs.iter().any(|(sign, tone)| matches!(sign, Sign::Leaving { .. }) && *tone == Tone::Last))
+        .map(|s| s.ply)
+        .collect();
+    assert_eq!(leaving, [29, 45]);
+    // With move 29 written as an illegal one, the error diagram offers the move that pushes a
+    // piece off among the legal ones, as its arrow only: what a move not played would push off is
+    // not drawn.
+    let pushing = p.scenes[29].signs.iter().find(|(sign, _)| matches!(sign, Sign::Arrow { .. })).unwrap().0;
+    let span = p.moves[28].clone();
+    let broken = format!("{}a1a3{}", &src[..span.start], &src[span.end..]);
+    let p = pictures(&broken, 1, VerifyOptions::default()).unwrap();
+    let (error, _) = p.error.as_ref().expect("a1a3 is illegal there");
+    assert_eq!(error.ply, 28);
+    assert!(error.signs.contains(&(pushing, Tone::Alternative)), "{:?}", error.signs);
+    assert!(!error.signs.iter().any(|(sign, _)| matches!(sign, Sign::Leaving { .. })));
 }

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use referee::game::{CommonFormat, Game};
 use referee::games::{petrify::Petrify, phages::Phages, quarod::Quarod, splinter::Splinter, vadrantir::Vadrantir};
 use referee::random::random_game;
-use referee::render::model::{Board, Figure, Scene, Shape, Tone};
+use referee::render::model::{Board, Figure, Mark, Scene, Shape, Sign, Tone};
 use referee::render::png;
 use referee::render::svg::{svg, Rgb, Style, StyleName, SvgOptions};
 
@@ -30,6 +30,8 @@ fn scene_at<G: Game>(start: &G, moves: &[G::Move], ply: usize, to_move: fn(&G) -
         ply: ply.min(moves.len()),
         to_move: (!pos.is_over()).then(|| to_move(&pos)),
         score: pos.score().to_string(),
+        provisional: !pos.is_over() && pos.counted_at_end(),
+        scoring: if pos.is_over() { pos.scoring() } else { Vec::new() },
         illegal: None,
     };
     (pos, scene)
@@ -248,6 +250,8 @@ fn count_every_ply<G: Game>(start: &G, seed: u64, max: usize, to_move: fn(&G) ->
             ply,
             to_move: (!pos.is_over()).then(|| to_move(&pos)),
             score: String::new(),
+            provisional: false,
+            scoring: Vec::new(),
             illegal: None,
         };
         let picture = svg(&scene, &opts);
@@ -346,6 +350,7 @@ fn write_pictures() {
     std::fs::create_dir_all(&dir).expect("a folder");
     let mut all = scenes();
     all.push(("petrify-long-reason".to_string(), long_reason_scene()));
+    all.extend(score_scenes());
     for (name, scene) in all.into_iter().filter(|(name, _)| name.contains(&only)) {
         for style in StyleName::ALL {
             let bytes = png::png(&svg(&scene, &SvgOptions { width, ..options(style) })).expect("rasterised");
@@ -361,6 +366,7 @@ fn write_docs_pictures() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/pictures");
     std::fs::create_dir_all(dir).expect("a folder");
     let scenes: BTreeMap<String, Scene> = scenes().into_iter().collect();
+    let score: BTreeMap<String, Scene> = score_scenes().into_iter().collect();
     // The error diagrams are those of real records: the blog's game, and broken samples.
     let error_of = |path: &str| {
         let src = std::fs::read_to_string(format!("{}/samples/{path}", env!("CARGO_MANIFEST_DIR"))).expect("a sample");
@@ -373,6 +379,8 @@ fn write_docs_pictures() {
         (scenes["quarod-middle"].clone(), "quarod-middle", StyleName::Light),
         (error_of("petrify/broken/illegal-capture-not-straight.txt"), "petrify-error", StyleName::Light),
         (scenes["vadrantir-middle"].clone(), "vadrantir-middle", StyleName::Light),
+        (score["petrify-end"].clone(), "petrify-end", StyleName::Light),
+        (score["splinter2-pushed-off"].clone(), "splinter-pushed-off", StyleName::Light),
         (scenes["splinter4-middle"].clone(), "splinter-middle", StyleName::Light),
         (error_of("splinter/broken/illegal-not-a-one-square-step.txt"), "splinter-error-print", StyleName::Print),
         (scenes["quarod-middle"].clone(), "quarod-middle-dark", StyleName::Dark),
@@ -384,4 +392,141 @@ fn write_docs_pictures() {
         assert!(bytes.len() < 60_000, "{file}: {} bytes", bytes.len());
         std::fs::write(format!("{dir}/{file}.png"), bytes).expect("written");
     }
+}
+
+/// The last position of a random game played to its end from `start`.
+fn end_of<G: Game>(start: &G, seed: u64, to_move: fn(&G) -> usize) -> (G, Scene) {
+    let moves = random_game(start, seed, 100_000);
+    let (pos, scene) = scene_at(start, &moves, moves.len(), to_move);
+    assert!(pos.is_over(), "the game of seed {seed} ends");
+    (pos, scene)
+}
+
+/// The pictures that explain a score: the ends of three games, and a piece pushed off the board.
+fn score_scenes() -> Vec<(String, Scene)> {
+    vec![
+        ("vadrantir-end".to_string(), end_of(&Vadrantir::new(5).unwrap(), 3, <Vadrantir as CommonFormat>::to_move).1),
+        ("petrify-end".to_string(), end_of(&Petrify::new(6).unwrap(), 1, <Petrify as CommonFormat>::to_move).1),
+        ("quarod-end".to_string(), end_of(&Quarod::new(4).unwrap(), 2, <Quarod as CommonFormat>::to_move).1),
+        ("splinter2-pushed-off".to_string(), pushed_off_scene()),
+    ]
+}
+
+/// The cells of each player's regions, counted.
+fn region_cells(scene: &Scene) -> [usize; 2] {
+    let mut cells = [0, 0];
+    for r in &scene.scoring {
+        cells[r.owner as usize] += r.cells.len();
+    }
+    cells
+}
+
+#[test]
+fn the_end_of_a_territory_game_shades_what_scored() {
+    // Vadrantir's territories and Petrify's patches hold exactly the cells each colour scores.
+    let (vadrantir, scene) = end_of(&Vadrantir::new(5).unwrap(), 3, <Vadrantir as CommonFormat>::to_move);
+    let score = vadrantir.score();
+    assert_eq!(region_cells(&scene), score.territory.map(usize::from));
+    assert!(scene.scoring.iter().all(|r| r.mark == Mark::Shade && r.name == "territory"));
+    assert!(!scene.scoring.is_empty(), "the game of seed 3 has territories");
+    let picture = svg(&scene, &SvgOptions::default());
+    assert_eq!(picture.matches("<g class=\"region territory shade owner-").count(), scene.scoring.len());
+    assert!(!picture.contains("if the game ended now"), "the end's score is the score");
+    insta::assert_snapshot!("vadrantir-end", picture);
+    insta::assert_snapshot!("vadrantir-end-print", svg(&scene, &options(StyleName::Print)));
+
+    let (petrify, scene) = end_of(&Petrify::new(6).unwrap(), 1, <Petrify as CommonFormat>::to_move);
+    assert_eq!(region_cells(&scene), petrify.score().points.map(usize::from));
+    assert!(scene.scoring.iter().all(|r| r.mark == Mark::Shade && r.name == "patch"));
+    assert!(!scene.scoring.is_empty(), "the game of seed 1 has an owned patch");
+    insta::assert_snapshot!("petrify-end", svg(&scene, &SvgOptions::default()));
+}
+
+#[test]
+fn the_end_of_quarod_outlines_the_groups_it_counted() {
+    let (quarod, scene) = end_of(&Quarod::new(4).unwrap(), 2, <Quarod as CommonFormat>::to_move);
+    let score = quarod.score();
+    assert!(score.points.iter().any(|&p| p > 0), "the game of seed 2 scores: {score}");
+    // Every group of a scoring size, of either colour, and nothing else.
+    let counts = quarod.group_counts();
+    let sizes: Vec<usize> = score.points.iter().filter(|&&p| p > 0).map(|&p| p as usize).collect();
+    let expected: usize = sizes.iter().map(|&s| usize::from(counts[s][0] + counts[s][1])).sum();
+    assert_eq!(scene.scoring.len(), expected);
+    for r in &scene.scoring {
+        assert!(r.mark == Mark::Outline && r.name == "group" && sizes.contains(&r.cells.len()), "{r:?}");
+    }
+    insta::assert_snapshot!("quarod-end", svg(&scene, &SvgOptions::default()));
+}
+
+#[test]
+fn before_the_end_nothing_is_shaded_and_the_caption_says_if() {
+    let start = Vadrantir::new(5).unwrap();
+    let moves = random_game(&start, 3, 20);
+    let (_, scene) = scene_at(&start, &moves, 20, <Vadrantir as CommonFormat>::to_move);
+    assert!(scene.scoring.is_empty() && scene.provisional);
+    assert!(scene.caption()[0].ends_with(" if the game ended now"), "{:?}", scene.caption());
+    assert!(!svg(&scene, &SvgOptions::default()).contains("class=\"region"));
+    // A score of what has happened is no guess: Splinter Quad's pieces and knockouts.
+    let (_, scene) = scene_at(&common::<Splinter>(Some(2)), &[], 0, <Splinter as CommonFormat>::to_move);
+    assert!(!scene.provisional && !scene.caption()[0].contains("if the game ended now"));
+}
+
+/// The first move of a random two-player Splinter Quad game on a 6x6 board (its block of pieces
+/// as wide as the board) that pushes a piece off the board, drawn after it.
+fn pushed_off_scene() -> Scene {
+    let start = Splinter::start(Some(6), Some(2)).expect("the default block fits a 6x6 board");
+    let moves = random_game(&start, 1, 400);
+    let mut pos = start.clone();
+    for (k, &m) in moves.iter().enumerate() {
+        if pos.signs(m).iter().any(|s| matches!(s, Sign::Leaving { .. })) {
+            return scene_at(&start, &moves, k + 1, <Splinter as CommonFormat>::to_move).1;
+        }
+        pos.play_unchecked(m);
+    }
+    panic!("no move of the game of seed 1 pushes a piece off");
+}
+
+#[test]
+fn a_piece_pushed_off_is_drawn_leaving_the_board() {
+    let scene = pushed_off_scene();
+    let leaving: Vec<Sign> =
+        scene.signs.iter().map(|&(s, _)| s).filter(|s| matches!(s, Sign::Leaving { .. })).collect();
+    assert_eq!(leaving.len(), 1, "{:?}", scene.signs);
+    let picture = svg(&scene, &SvgOptions::default());
+    assert_eq!(picture.matches("<g class=\"sign last leaving\"").count(), 1);
+    // The piece that left is not counted among the board's figures.
+    assert_eq!(drawn(&picture), modelled(&scene.board));
+    insta::assert_snapshot!("splinter2-pushed-off", picture);
+    // Without the coordinates' bands, the space around the board still holds it, in every picture
+    // of the game: the start is as large as the picture of the piece leaving.
+    let bare = SvgOptions { coordinates: false, caption: false, ..SvgOptions::default() };
+    let (_, start) = scene_at(&Splinter::start(Some(6), Some(2)).unwrap(), &[], 0, <Splinter as CommonFormat>::to_move);
+    assert_eq!(size_of(&svg(&start, &bare)), size_of(&svg(&scene, &bare)));
+    for coordinates in [true, false] {
+        let picture = svg(&scene, &SvgOptions { coordinates, caption: false, ..SvgOptions::default() });
+        let (width, height) = size_of(&picture);
+        let gone = picture.split("<g class=\"gone ").nth(1).expect("the piece leaving");
+        let at = gone.split("translate(").nth(1).and_then(|t| t.split(')').next()).expect("placed");
+        let (x, y) = at.split_once(' ').map(|(x, y)| (x.parse::<f64>().unwrap(), y.parse::<f64>().unwrap())).unwrap();
+        // The largest figure reaches 0.42 of a cell from its centre, drawn at 0.8 of its size.
+        let reach = 0.42 * 0.8 * board_step(&picture);
+        assert!(
+            x - reach > 0.0 && x + reach < width && y - reach > 0.0 && y + reach < height,
+            "{x} {y} in {width}x{height}"
+        );
+    }
+}
+
+/// A picture's width and height, from its root element.
+fn size_of(picture: &str) -> (f64, f64) {
+    let number = |name: &str| {
+        picture.split(&format!(" {name}=\"")).nth(1).and_then(|t| t.split('"').next()).unwrap().parse().unwrap()
+    };
+    (number("width"), number("height"))
+}
+
+/// The distance between neighbouring cell centres: the width of a square cell.
+fn board_step(picture: &str) -> f64 {
+    let cell = picture.split("<rect class=\"cell\"").nth(1).expect("a square cell");
+    cell.split("width=\"").nth(1).and_then(|t| t.split('"').next()).unwrap().parse().unwrap()
 }

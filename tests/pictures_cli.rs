@@ -113,6 +113,37 @@ fn render_makes_a_self_contained_replay_page() {
     }
 }
 
+/// At an illegal move the page lists the moves legal there, and its step counter says the ply each
+/// frame's caption says, per move and per turn: the error diagram, the position before the
+/// illegal move, counts as that position.
+#[test]
+fn the_replay_page_lists_the_legal_moves_and_counts_as_its_captions() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = "samples/quadraphages/broken/illegal-blocked.txt";
+    for per_turn in [false, true] {
+        let mut args = vec!["render", record, "--format", "html", "--out", arg(dir.path())];
+        if per_turn {
+            args.push("--per-turn");
+        }
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 1, "the record has an illegal move: {err}");
+        let page = std::fs::read_to_string(dir.path().join("illegal-blocked-1.html")).unwrap();
+        // g7b7 is blocked; O's other moves at that point are listed.
+        assert!(page.contains("<strong>Legal there (2):</strong> <code>c3h3</code> <code>g7g2</code>"), "{page}");
+        let frames: Vec<&str> = page.split("<figure class=\"frame").skip(1).collect();
+        assert!(frames.len() > 2);
+        for frame in &frames {
+            let counter = frame.split("data-counter=\"").nth(1).and_then(|t| t.split('"').next()).unwrap();
+            let caption = frame.split("<figcaption>").nth(1).unwrap();
+            let ply = |text: &str| text.split("ply ").nth(1).and_then(|t| t.split(' ').next()).unwrap().to_string();
+            assert_eq!(ply(counter), ply(caption), "{counter} / {caption}");
+        }
+        let error = frames.last().unwrap();
+        assert!(error.starts_with(" illegal\""), "the error diagram comes last");
+        assert!(error.contains("data-counter=\"ply 6 of 6 · illegal move\""), "{error}");
+    }
+}
+
 /// A render that cannot write its pictures (here a name past the file system's 255 bytes) exits 2
 /// and leaves no folder it made behind, for every format.
 #[test]

@@ -398,6 +398,7 @@ fn replay_page(
             caption: scene.caption()[0].clone(),
             token: scene.ply.checked_sub(1).and_then(|k| pictures.moves.get(k)).map(within),
             illegal: false,
+            ply: scene.ply,
         })
         .collect();
     let illegal = pictures.error.as_ref().map(|(scene, span)| {
@@ -406,10 +407,17 @@ fn replay_page(
             caption: scene.caption()[0].clone(),
             token: Some(within(span)),
             illegal: true,
+            ply: scene.ply,
         });
-        // The page names the token itself: the reason alone, as the verdict words it.
+        // The page names the token itself: the reason alone, as the verdict words it, and the
+        // moves the verdict lists as legal there.
         let at = verdict.problems.iter().find(|p| p.span == *span);
-        (within(span), at.map_or_else(|| scene.illegal.clone().unwrap_or_default(), |p| p.message.clone()))
+        html::IllegalMove {
+            token: within(span),
+            why: at.map_or_else(|| scene.illegal.clone().unwrap_or_default(), |p| p.message.clone()),
+            legal: at.map(|p| p.legal.clone()).unwrap_or_default(),
+            legal_count: at.map(|p| p.legal_count as usize),
+        }
     });
     let status = report::status_name(verdict.status).replace('_', " ");
     let played = if verdict.moves == 1 { "1 move".to_string() } else { format!("{} moves", verdict.moves) };

@@ -13,7 +13,7 @@ pub mod view;
 pub use about::{About, Format};
 pub use key::{board_hash, SearchKey};
 pub use notation::Notation;
-pub use view::{BoardView, Figure, Heading, Shape, Sign};
+pub use view::{BoardView, Figure, Heading, Mark, Region, Shape, Sign};
 
 /// How a finished game ended.
 #[derive(Clone, Debug, PartialEq)]

@@ -15,6 +15,50 @@ pub trait BoardView {
     fn figure(&self, cell: Cell) -> Option<Figure>;
     /// The colours in turn order from the start, as records name them (`[Black "..."]`, `X`).
     fn player_names(&self) -> &'static [&'static str];
+    /// What the score counts, as cells: each region that scores for a player, as the engine's own
+    /// count finds it, for a picture of the end of the game to show what scored. Empty for a game
+    /// whose score counts nothing on the board (the default).
+    fn scoring(&self) -> Vec<Region> {
+        Vec::new()
+    }
+    /// Whether the score counts the board as it stands, as the end of the game does: before the
+    /// end it is what the players would score if the game ended now, and a caption says so. False
+    /// for a score of what has happened (marks made, pieces lost), true at every move.
+    fn counted_at_end(&self) -> bool {
+        false
+    }
+    /// Whether a move can push figures off the board, which pictures draw leaving it, past its
+    /// edge ([`Sign::Leaving`]): every picture of the game keeps room for them there, so that the
+    /// pictures of one game are all the same size. False by default.
+    fn figures_leave(&self) -> bool {
+        false
+    }
+}
+
+/// Cells that score together for one player (a territory, a patch, a group), and how a picture
+/// marks them: the engine finds them with the code that counts the score, and the renderers draw
+/// any region by its mark, whatever game it comes from.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Region {
+    /// Whose it is, an index into [`BoardView::player_names`]: the player a territory or a patch
+    /// scores for, the colour of a group.
+    pub owner: u8,
+    /// Its cells, in cell order.
+    pub cells: Vec<Cell>,
+    /// How a picture marks it.
+    pub mark: Mark,
+    /// The game's word for it, lower case (`territory`, `patch`, `group`): the SVG class.
+    pub name: &'static str,
+}
+
+/// How a picture marks a [`Region`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Mark {
+    /// Its cells shaded in the owner's colour, under the figures: an area that scores as a whole,
+    /// empty cells included.
+    Shade,
+    /// A line in the owner's colour around its cells: figures that count, as one.
+    Outline,
 }
 
 /// The edge of the picture a rod points to. Up is towards row 1, the top of every diagram.
@@ -91,4 +135,15 @@ pub enum Sign {
     Pass,
     /// The players exchange colours (the pie rule).
     Swap,
+    /// A figure leaves the board from the edge cell `from`, pushed one cell further in the
+    /// direction `towards` (columns, rows), which is off the board: a picture draws it faint just
+    /// past the edge.
+    Leaving {
+        /// The cell it stood on.
+        from: Cell,
+        /// The direction it is pushed in, in columns and rows of the board's grid.
+        towards: (i8, i8),
+        /// The figure, as it stood there.
+        figure: Figure,
+    },
 }

@@ -6,7 +6,11 @@
 //! is shown, so without JavaScript the page still shows the last position (the final one, or the
 //! error diagram), the record with its moves marked, and the verdict.
 //!
-//! `#ply=N` in the address opens position N; stepping rewrites the address (without adding
+//! At an illegal move the page gives the reason and the moves legal there. The step counter says
+//! the ply each frame's caption says, which is not the frame's place when frames are turns, nor for
+//! the error diagram, which shows the position before the illegal move.
+//!
+//! `#ply=N` in the address opens frame N; stepping rewrites the address (without adding
 //! history entries) so it can be shared. The script also answers to `window.referee.go(n)` and
 //! `window.referee.step(d)`.
 //!
@@ -30,6 +34,24 @@ pub struct Frame {
     /// This frame is the error diagram: the board before the first illegal move, that move drawn
     /// in red.
     pub illegal: bool,
+    /// The moves played to reach the position, as the caption counts them: the step counter says
+    /// the same. (Frames need not be a move apart, and the error diagram shows the position of the
+    /// frame before it.)
+    pub ply: usize,
+}
+
+/// The first illegal move of a record, as the page explains it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct IllegalMove {
+    /// Its token's byte range in [`Page::record`].
+    pub token: Range<usize>,
+    /// Why it is illegal.
+    pub why: String,
+    /// Moves legal there instead, in the notation: the first of them, as the verdict lists them.
+    pub legal: Vec<String>,
+    /// How many moves were legal there in all; `None` when the page is not told (nothing is
+    /// listed then).
+    pub legal_count: Option<usize>,
 }
 
 /// Everything one replay page shows.
@@ -41,8 +63,8 @@ pub struct Page<'a> {
     pub record: &'a str,
     /// Frame 0 is the start; frame k follows the k-th move; an illegal frame, if any, is last.
     pub frames: Vec<Frame>,
-    /// The illegal token's byte range in `record`, and why it is illegal.
-    pub illegal: Option<(Range<usize>, String)>,
+    /// The first illegal move, if any: where, why, and what was legal there.
+    pub illegal: Option<IllegalMove>,
     /// The verdict as short lines: the status (`valid`, `illegal move`, ...), then one line per
     /// claim with its status and detail.
     pub verdict: Vec<String>,
@@ -94,8 +116,9 @@ fn board_into(out: &mut String, p: &Page, shown: usize, last: usize) {
     for (i, frame) in p.frames.iter().enumerate() {
         let _ = writeln!(
             out,
-            "<figure class=\"frame{}\" id=\"frame-{i}\" data-ply=\"{i}\"{}>",
+            "<figure class=\"frame{}\" id=\"frame-{i}\" data-ply=\"{i}\" data-counter=\"{}\"{}>",
             if frame.illegal { " illegal" } else { "" },
+            counter(p, frame),
             if i == shown { "" } else { " hidden" },
         );
         out.push_str(&inline_svg(&frame.svg, &format!("f{i}-")));
@@ -107,7 +130,7 @@ fn board_into(out: &mut String, p: &Page, shown: usize, last: usize) {
         out.push_str("<p class=\"empty\">No position to show.</p>\n");
     }
     out.push_str("</div>\n");
-    if let Some((range, why)) = &p.illegal {
+    if let Some(IllegalMove { token: range, why, legal, legal_count }) = &p.illegal {
         // With an error diagram the reason goes with it; without one it stays in view.
         let hidden = has_illegal_frame && !p.frames.get(shown).is_some_and(|f| f.illegal);
         let _ = write!(
@@ -124,8 +147,12 @@ fn board_into(out: &mut String, p: &Page, shown: usize, last: usize) {
         out.push_str(":</strong> ");
         escape_into(out, why);
         out.push_str("</p>\n");
+        if let Some(count) = *legal_count {
+            legal_into(out, legal, count, hidden);
+        }
     }
     // The controls do nothing without the script, which reveals them.
+    let shown_counter = p.frames.get(shown).map(|f| counter(p, f)).unwrap_or_default();
     let _ = write!(
         out,
         "<div class=\"controls\" id=\"controls\" hidden>\n\
@@ -135,7 +162,7 @@ fn board_into(out: &mut String, p: &Page, shown: usize, last: usize) {
          <button type=\"button\" id=\"play\" class=\"play\" title=\"Play / pause\" aria-label=\"Play\" aria-pressed=\"false\">{ICON_PLAY}{ICON_PAUSE}</button>\n\
          <button type=\"button\" id=\"next\" title=\"Next move (Right arrow)\" aria-label=\"Next move\">{ICON_NEXT}</button>\n\
          <button type=\"button\" id=\"last\" title=\"Last position (End)\" aria-label=\"Last position\">{ICON_LAST}</button>\n\
-         <output id=\"where\" aria-live=\"polite\">ply {shown} of {last}</output>\n\
+         <output id=\"where\" aria-live=\"polite\">{shown_counter}</output>\n\
          </div>\n\
          <input type=\"range\" id=\"slider\" min=\"0\" max=\"{last}\" value=\"{shown}\" step=\"1\" aria-label=\"Ply\">\n\
          <p class=\"hint\">← → step · Home / End · click a move in the record</p>\n\
@@ -143,6 +170,37 @@ fn board_into(out: &mut String, p: &Page, shown: usize, last: usize) {
     );
     out.push_str("<noscript><p class=\"hint\">The last position is shown; with JavaScript on, the page steps through every move.</p></noscript>\n");
     out.push_str("</section>\n");
+}
+
+/// The moves that were legal where the record's move is illegal, under the reason and shown with
+/// it: the ones the verdict lists, and how many more there were.
+fn legal_into(out: &mut String, legal: &[String], count: usize, hidden: bool) {
+    let _ = write!(out, "<p class=\"legal\" id=\"legal\"{}>", if hidden { " hidden" } else { "" });
+    if legal.is_empty() && count == 0 {
+        out.push_str("No move was legal there.</p>\n");
+        return;
+    }
+    let _ = write!(out, "<strong>Legal there ({count}):</strong>");
+    for m in legal {
+        out.push_str(" <code>");
+        escape_into(out, m);
+        out.push_str("</code>");
+    }
+    if count > legal.len() {
+        let _ = write!(out, " … and {} more", count - legal.len());
+    }
+    out.push_str("</p>\n");
+}
+
+/// What the step counter says at a frame: the ply its caption gives, of the last position's, and
+/// for the error diagram that it is one.
+fn counter(p: &Page, frame: &Frame) -> String {
+    let last = p.frames.iter().filter(|f| !f.illegal).map(|f| f.ply).max().unwrap_or(0);
+    if frame.illegal {
+        format!("ply {} of {last} · illegal move", frame.ply)
+    } else {
+        format!("ply {} of {last}", frame.ply)
+    }
 }
 
 /// The side panel: the verdict, and the record itself.
@@ -208,7 +266,7 @@ fn record_into(out: &mut String, p: &Page, shown: usize) {
     let usable = |r: &Range<usize>| {
         r.start < r.end && r.end <= record.len() && record.is_char_boundary(r.start) && record.is_char_boundary(r.end)
     };
-    let illegal_range = p.illegal.as_ref().map(|(r, _)| r.clone());
+    let illegal_range = p.illegal.as_ref().map(|i| i.token.clone());
     let mut marks: Vec<Mark> = Vec::new();
     for (i, frame) in p.frames.iter().enumerate() {
         if let Some(r) = frame.token.clone().filter(usable) {
@@ -225,7 +283,7 @@ fn record_into(out: &mut String, p: &Page, shown: usize) {
         }
     }
     marks.sort_by_key(|m| (m.range.start, m.range.end));
-    let why = p.illegal.as_ref().map(|(_, why)| why.as_str()).unwrap_or("");
+    let why = p.illegal.as_ref().map(|i| i.why.as_str()).unwrap_or("");
 
     // Ranges that overlap an earlier one are left unmarked rather than nesting spans.
     let mut at = 0;
@@ -453,6 +511,10 @@ figcaption { margin-top: 10px; text-align: center; color: var(--muted); font-siz
 figure.frame.illegal figcaption { color: var(--bad); }
 .reason { margin: 12px 0 0; padding: 8px 12px; border-left: 4px solid var(--bad); background: var(--bad-soft);
   color: #7f1d1d; border-radius: 4px; overflow-wrap: anywhere; }
+.legal { margin: 8px 0 0; color: var(--muted); font-size: .9rem; overflow-wrap: anywhere; }
+.legal strong { color: var(--ink); font-weight: 600; }
+.legal code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace;
+  background: var(--accent-soft); border-radius: 4px; padding: 0 4px; margin: 0 1px; color: var(--ink); }
 .reason code { font: inherit; font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; font-weight: 700; }
 .controls { margin-top: 14px; }
 .buttons { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; }
@@ -513,6 +575,7 @@ const SCRIPT: &str = r##"(function () {
   var slider = document.getElementById("slider");
   var where = document.getElementById("where");
   var reason = document.getElementById("reason");
+  var legal = document.getElementById("legal");
   var play = document.getElementById("play");
   var buttons = {
     first: document.getElementById("first"), prev: document.getElementById("prev"),
@@ -543,8 +606,11 @@ const SCRIPT: &str = r##"(function () {
     }
     body.setAttribute("data-ply", String(n));
     slider.value = String(n);
-    where.textContent = "ply " + n + " of " + last;
-    if (reason) reason.hidden = reason.getAttribute("data-always") !== "true" && !frames[n].classList.contains("illegal");
+    // The counter counts as the caption does: the frame says what.
+    where.textContent = frames[n].getAttribute("data-counter");
+    var quiet = reason && reason.getAttribute("data-always") !== "true" && !frames[n].classList.contains("illegal");
+    if (reason) reason.hidden = quiet;
+    if (legal) legal.hidden = quiet;
     buttons.first.disabled = buttons.prev.disabled = n === 0;
     buttons.next.disabled = buttons.last.disabled = n === last;
     var hash = "#ply=" + n;

@@ -3,7 +3,7 @@
 //! ([`BoardView::figure`], [`Game::signs`](crate::game::Game::signs)); every renderer draws
 //! them, and none knows which game it draws.
 
-pub use crate::game::view::{Figure, Heading, Shape, Sign};
+pub use crate::game::view::{Figure, Heading, Mark, Region, Shape, Sign};
 use crate::game::{About, BoardView};
 use crate::geometry::{Cell, Geometry};
 
@@ -28,6 +28,9 @@ pub struct Board {
     /// The players' names in turn order from the start, as records name them (`X`, `Black`,
     /// `Red`): a style gives each a colour, by name where it knows the name.
     pub players: Vec<&'static str>,
+    /// Figures can leave this board ([`BoardView::figures_leave`]): pictures keep room past its
+    /// edge for them.
+    pub figures_leave: bool,
 }
 
 impl Board {
@@ -35,7 +38,7 @@ impl Board {
     pub fn of(view: &impl BoardView) -> Board {
         let geometry = view.geometry();
         let figures = geometry.cells().filter_map(|c| view.figure(c).map(|f| (c, f))).collect();
-        Board { geometry, figures, players: view.player_names().to_vec() }
+        Board { geometry, figures, players: view.player_names().to_vec(), figures_leave: view.figures_leave() }
     }
 }
 
@@ -54,6 +57,12 @@ pub struct Scene {
     pub to_move: Option<usize>,
     /// The score where the game stands, in the game's words (`X 3 marks, O 2 marks`).
     pub score: String,
+    /// The score is what the players would score if the game ended now: the game counts the board
+    /// at its end ([`BoardView::counted_at_end`]) and has not ended.
+    pub provisional: bool,
+    /// What scored, drawn under the figures: at the end of a game, the regions its count found
+    /// ([`BoardView::scoring`]); empty before.
+    pub scoring: Vec<Region>,
     /// Why the move drawn with [`Tone::Illegal`] is illegal, for an error diagram.
     pub illegal: Option<String>,
 }
@@ -73,6 +82,9 @@ impl Scene {
         }
         if !self.score.is_empty() {
             first.push_str(&format!(" · {}", self.score));
+            if self.provisional {
+                first.push_str(" if the game ended now");
+            }
         }
         let mut lines = vec![first];
         lines.extend(self.illegal.iter().map(|why| format!("Illegal: {why}")));

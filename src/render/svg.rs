@@ -2,8 +2,9 @@
 //!
 //! The drawing knows no rule: it only draws what the model says stands on each cell and which
 //! signs go over it. Colours and sizes are data ([`Style`]); every element carries classes
-//! (`cell`, `coord`, `figure stone owner-0`, `sign last arrow`, `caption`) so that a page can
-//! restyle it. The output is deterministic: the same scene and options always give the same
+//! (`cell`, `coord`, `figure stone owner-0`, `region territory shade owner-1`, `sign last arrow`,
+//! `gone piece pawn owner-0`, `caption`) so that a page can restyle it. Regions that scored
+//! ([`Scene::scoring`]) go under the figures, each drawn by its mark whatever game it comes from. The output is deterministic: the same scene and options always give the same
 //! bytes, with numbers written at a fixed precision and no generated ids.
 //!
 //! The text is set in DejaVu Sans, the font the PNG rasteriser embeds, so that text measured
@@ -13,7 +14,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::geometry::{Cell, Geometry};
-use crate::render::model::{Heading, Scene, Shape, Sign, Tone};
+use crate::render::model::{Figure, Heading, Mark, Scene, Shape, Sign, Tone};
 
 /// The font every text is set in: the one `png` embeds, then whatever sans the viewer has.
 pub const FONT_FAMILY: &str = "DejaVu Sans, sans-serif";
@@ -154,6 +155,10 @@ pub struct Style {
     pub alternative: Ink,
     /// Behind the text of badges (pass, swap, numbers).
     pub badge: Rgb,
+    /// The band around the figures that counted for the score ([`Mark::Outline`]).
+    pub counted: Rgb,
+    /// How strongly a region that scored ([`Mark::Shade`]) is shaded in its owner's colour, 0 to 1.
+    pub shade_opacity: f64,
     /// The sizes of figures, lines and text.
     pub sizes: Sizes,
 }
@@ -238,6 +243,8 @@ impl Style {
                 illegal: Ink { colour: Rgb(0xe0, 0x00, 0x00), opacity: 1.0 },
                 alternative: Ink { colour: Rgb(0x8e, 0x24, 0xaa), opacity: 0.35 },
                 badge: Rgb(0xf6, 0xf0, 0xe2),
+                counted: Rgb(0x00, 0x8a, 0x5e),
+                shade_opacity: 0.5,
                 sizes: SIZES,
             },
             StyleName::Dark => Style {
@@ -255,6 +262,8 @@ impl Style {
                 illegal: Ink { colour: Rgb(0xff, 0x4d, 0x4d), opacity: 1.0 },
                 alternative: Ink { colour: Rgb(0xd5, 0x8a, 0xe6), opacity: 0.4 },
                 badge: Rgb(0x2a, 0x2d, 0x33),
+                counted: Rgb(0x3d, 0xd6, 0x9a),
+                shade_opacity: 0.5,
                 sizes: SIZES,
             },
             StyleName::Print => Style {
@@ -272,6 +281,8 @@ impl Style {
                 illegal: Ink { colour: INK_BLACK, opacity: 1.0 },
                 alternative: Ink { colour: Rgb(0x80, 0x80, 0x80), opacity: 0.6 },
                 badge: INK_WHITE,
+                counted: INK_BLACK,
+                shade_opacity: 0.35,
                 sizes: Sizes { line: 0.03, ..SIZES },
             },
         }
@@ -437,9 +448,18 @@ struct Layout {
 const SQRT3: f64 = 1.732_050_807_568_877_2;
 /// Space around the board, in cells.
 const PAD: f64 = 0.3;
+/// How far past the centre of its edge cell a figure leaving the board is drawn, in cells: most
+/// of it past the board's edge, all of it inside the space around the board.
+const LEAVING: f64 = 0.9;
+/// Space around the board, in cells, for a figure leaving it when there are no coordinates there.
+const PAD_LEAVING: f64 = 0.8;
 
 impl Layout {
-    fn new(geometry: Geometry, width: f64, coordinates: bool, style: &Style) -> Layout {
+    /// `leaving`: a figure is drawn leaving the board, past its edge, which needs room there.
+    fn new(geometry: Geometry, width: f64, coordinates: bool, leaving: bool, style: &Style) -> Layout {
+        // The coordinates' bands hold a figure leaving the board; without them the space around
+        // the board grows to hold it.
+        let pad_cells = if leaving && !coordinates { PAD_LEAVING } else { PAD };
         let (w, h) = (geometry.width().max(1) as f64, geometry.height().max(1) as f64);
         // Columns of cells, in units of s, the board spans from edge to edge.
         let span = match geometry {
@@ -449,11 +469,11 @@ impl Layout {
         // A first guess of the cell size sets the font; the bands for the coordinates must then
         // hold two digits of that font, which on small cells is more than their share.
         let band_share = if coordinates { 0.62 } else { 0.0 };
-        let guess = width / (span + 2.0 * (band_share + PAD));
+        let guess = width / (span + 2.0 * (band_share + pad_cells));
         let coord_font = (guess * style.sizes.coordinates).clamp(7.0, 16.0);
         let band = if coordinates { (guess * band_share).max(coord_font * 1.7) } else { 0.0 };
-        let s = ((width - 2.0 * band) / (span + 2.0 * PAD)).max(1.0);
-        let pad = s * PAD;
+        let s = ((width - 2.0 * band) / (span + 2.0 * pad_cells)).max(1.0);
+        let pad = s * pad_cells;
         let vband = if coordinates { (s * 0.5).max(coord_font * 1.4) } else { 0.0 };
         // Half a cell's height, and the board's from the top of its first row to the bottom of
         // its last: hex rows overlap by a quarter of a hexagon.
@@ -522,7 +542,11 @@ struct Below {
 impl<'a> Painter<'a> {
     fn new(scene: &'a Scene, options: &'a SvgOptions, style: &'a Style) -> Painter<'a> {
         let width = options.width.clamp(MIN_WIDTH, MAX_WIDTH) as f64;
-        let layout = Layout::new(scene.board.geometry, width, options.coordinates, style);
+        // Room for figures leaving the board in every picture of a game where they can (so that
+        // the frames of an animation keep one size), and in any picture that draws one.
+        let leaving =
+            scene.board.figures_leave || scene.signs.iter().any(|(sign, _)| matches!(sign, Sign::Leaving { .. }));
+        let layout = Layout::new(scene.board.geometry, width, options.coordinates, leaving, style);
         let caption_font = (width * style.sizes.caption).clamp(10.0, 18.0);
         Painter {
             scene,
@@ -580,6 +604,7 @@ impl<'a> Painter<'a> {
             self.style.background
         ));
         self.cells();
+        self.regions();
         if self.options.coordinates {
             self.coordinates();
         }
@@ -776,56 +801,156 @@ impl<'a> Painter<'a> {
     }
 
     fn figures(&mut self) {
-        let s = self.layout.s;
-        let stroke_width = (s * 0.035).max(1.0);
         for &(cell, figure) in &self.scene.board.figures {
             let (x, y) = self.layout.centre(cell);
-            let owner = figure.owner;
-            let paint = owner.map_or(self.style.block, |o| self.paint_of(o));
-            let fill = self.fill_of(owner, paint);
-            let owner_class = owner.map(|o| format!(" owner-{o}")).unwrap_or_default();
-            let common = format!("fill=\"{fill}\" stroke=\"{}\" stroke-width=\"{}\"", paint.stroke, Num(stroke_width));
-            let circle = |r: f64| format!("<circle r=\"{}\" {common}/>", Num(r));
-            // One case per shape, none per game: the game's word for the figure is only its class.
-            let body = match figure.shape {
-                Shape::Disc => circle(s * self.style.sizes.stone),
-                Shape::Circle(r) => circle(s * hundredths(r)),
-                Shape::Square => {
-                    let m = s * self.style.sizes.mark;
-                    format!(
-                        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" {common}/>",
-                        Num(-m / 2.0),
-                        Num(-m / 2.0),
-                        Num(m),
-                        Num(m)
-                    )
-                }
-                Shape::Block => {
-                    let b = s * 0.82;
-                    format!(
-                        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" {common}/>",
-                        Num(-b / 2.0),
-                        Num(-b / 2.0),
-                        Num(b),
-                        Num(b),
-                        Num(s * 0.08)
-                    )
-                }
-                Shape::Rod(heading) => rod(s, heading, &common, paint, stroke_width),
-                Shape::Polygon(points) => polygon(s, points, &common),
-            };
-            // A rod's class says where it points too, so that a page can tell rods apart.
-            let class = match figure.shape {
-                Shape::Rod(heading) => format!("{} heading-{}", figure.name, heading_name(heading)),
-                _ => figure.name.to_string(),
-            };
+            let (class, body) = self.figure(figure);
             self.out.push_str(&format!(
-                "<g class=\"figure {class}{owner_class}\" data-cell=\"{}\" transform=\"translate({} {})\">{body}</g>\n",
+                "<g class=\"figure {class}\" data-cell=\"{}\" transform=\"translate({} {})\">{body}</g>\n",
                 self.layout.geometry.label(cell),
                 Num(x),
                 Num(y)
             ));
         }
+    }
+
+    /// A figure drawn around the origin: its classes (`stone owner-0`) and its elements.
+    fn figure(&self, figure: Figure) -> (String, String) {
+        let s = self.layout.s;
+        let stroke_width = (s * 0.035).max(1.0);
+        let owner = figure.owner;
+        let paint = owner.map_or(self.style.block, |o| self.paint_of(o));
+        let fill = self.fill_of(owner, paint);
+        let owner_class = owner.map(|o| format!(" owner-{o}")).unwrap_or_default();
+        let common = format!("fill=\"{fill}\" stroke=\"{}\" stroke-width=\"{}\"", paint.stroke, Num(stroke_width));
+        let circle = |r: f64| format!("<circle r=\"{}\" {common}/>", Num(r));
+        // One case per shape, none per game: the game's word for the figure is only its class.
+        let body = match figure.shape {
+            Shape::Disc => circle(s * self.style.sizes.stone),
+            Shape::Circle(r) => circle(s * hundredths(r)),
+            Shape::Square => {
+                let m = s * self.style.sizes.mark;
+                format!(
+                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" {common}/>",
+                    Num(-m / 2.0),
+                    Num(-m / 2.0),
+                    Num(m),
+                    Num(m)
+                )
+            }
+            Shape::Block => {
+                let b = s * 0.82;
+                format!(
+                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" {common}/>",
+                    Num(-b / 2.0),
+                    Num(-b / 2.0),
+                    Num(b),
+                    Num(b),
+                    Num(s * 0.08)
+                )
+            }
+            Shape::Rod(heading) => rod(s, heading, &common, paint, stroke_width),
+            Shape::Polygon(points) => polygon(s, points, &common),
+        };
+        // A rod's class says where it points too, so that a page can tell rods apart.
+        let name = match figure.shape {
+            Shape::Rod(heading) => format!("{} heading-{}", figure.name, heading_name(heading)),
+            _ => figure.name.to_string(),
+        };
+        (format!("{name}{owner_class}"), body)
+    }
+
+    /// What scored, under the figures: each region's cells shaded in its owner's colour
+    /// ([`Mark::Shade`]), and a band just inside its edge, in the owner's outline colour for a
+    /// shaded region and in the style's `counted` colour for an outlined one ([`Mark::Outline`]).
+    /// The band is a line along the region's edge clipped to its cells, so that two regions side by
+    /// side each keep their own.
+    fn regions(&mut self) {
+        let s = self.layout.s;
+        for (i, region) in self.scene.scoring.iter().enumerate() {
+            let paint = self.paint_of(region.owner);
+            let cells = self.region_cells(&region.cells);
+            let edge = self.region_edge(&region.cells);
+            let (band, colour, fill) = match region.mark {
+                Mark::Shade => (0.07, paint.stroke, Some(self.fill_of(Some(region.owner), paint))),
+                Mark::Outline => (0.1, self.style.counted, None),
+            };
+            let mut out = format!(
+                "<g class=\"region {} {} owner-{}\">",
+                region.name,
+                if region.mark == Mark::Shade { "shade" } else { "outline" },
+                region.owner
+            );
+            out.push_str(&format!("<clipPath id=\"referee-region-{i}\"><path d=\"{cells}\"/></clipPath>"));
+            if let Some(fill) = fill {
+                out.push_str(&format!(
+                    "<path d=\"{cells}\" fill=\"{fill}\" opacity=\"{}\"/>",
+                    Num(self.style.shade_opacity)
+                ));
+            }
+            out.push_str(&format!(
+                "<path d=\"{edge}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"{}\" stroke-linecap=\"round\" \
+                 clip-path=\"url(#referee-region-{i})\"/></g>\n",
+                Num((2.0 * band * s).max(2.0))
+            ));
+            self.out.push_str(&out);
+        }
+    }
+
+    /// The corners of a cell, clockwise from the top (a hexagon) or the top left (a square).
+    fn corners(&self, cell: Cell) -> Vec<(f64, f64)> {
+        let (x, y) = self.layout.centre(cell);
+        let s = self.layout.s;
+        match self.layout.geometry {
+            Geometry::Square { .. } => {
+                let h = s / 2.0;
+                vec![(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
+            }
+            Geometry::Hex { .. } => {
+                let r = s / SQRT3;
+                (0..6)
+                    .map(|k| {
+                        let a = std::f64::consts::PI / 3.0 * k as f64 - std::f64::consts::PI / 2.0;
+                        (x + r * a.cos(), y + r * a.sin())
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// The outline of each of these cells, as one path.
+    fn region_cells(&self, cells: &[Cell]) -> String {
+        let mut d = String::new();
+        for &cell in cells {
+            for (k, (x, y)) in self.corners(cell).into_iter().enumerate() {
+                d.push_str(&format!("{}{} {}", if k == 0 { "M" } else { "L" }, Num(x), Num(y)));
+            }
+            d.push('Z');
+        }
+        d
+    }
+
+    /// The sides of these cells that no other of them shares: the region's edge, as one path. A
+    /// side is shared when the cell across it, a neighbour whose centre is the cell's centre
+    /// mirrored in the side's middle, is one of them.
+    fn region_edge(&self, cells: &[Cell]) -> String {
+        let g = self.layout.geometry;
+        let mut d = String::new();
+        for &cell in cells {
+            let (x, y) = self.layout.centre(cell);
+            let corners = self.corners(cell);
+            for (k, &(ax, ay)) in corners.iter().enumerate() {
+                let (bx, by) = corners[(k + 1) % corners.len()];
+                let across = (ax + bx - x, ay + by - y);
+                let shared = g.neighbours(cell).any(|n| {
+                    let (nx, ny) = self.layout.centre(n);
+                    cells.contains(&n) && (nx - across.0).abs() + (ny - across.1).abs() < self.layout.s * 0.1
+                });
+                if !shared {
+                    d.push_str(&format!("M{} {}L{} {}", Num(ax), Num(ay), Num(bx), Num(by)));
+                }
+            }
+        }
+        d
     }
 
     fn sign(&mut self, sign: Sign, tone: Tone) {
@@ -877,6 +1002,21 @@ impl<'a> Painter<'a> {
                     ink.colour,
                     self.style.halo,
                     Num(halo * 1.5)
+                )
+            }
+            // The figure faint just past the edge, smaller, and an arrow out to it.
+            Sign::Leaving { from, towards, figure } => {
+                let (ax, ay) = self.layout.centre(from);
+                let g = self.layout.geometry;
+                let (col, row) = (g.col(from) as f64, g.row(from) as f64);
+                let (dx, dy) = (f64::from(towards.0) * LEAVING, f64::from(towards.1) * LEAVING);
+                let (bx, by) = self.layout.slot(col + dx, row + dy);
+                let (class, figure) = self.figure(figure);
+                format!(
+                    "<g class=\"gone {class}\" opacity=\"0.55\" transform=\"translate({} {}) scale(0.8)\">{figure}</g>{}",
+                    Num(bx),
+                    Num(by),
+                    arrow((ax, ay), (bx, by), 0.0, width, s, ink.colour, self.style.halo, halo)
                 )
             }
             Sign::Number(_) | Sign::Pass | Sign::Swap => return,
@@ -975,7 +1115,7 @@ fn badge_text(sign: Sign) -> Option<String> {
         Sign::Number(n) => Some(format!("number {n}")),
         Sign::Pass => Some("pass".to_string()),
         Sign::Swap => Some("swap".to_string()),
-        Sign::Arrow { .. } | Sign::Ring(_) | Sign::Stay(_) => None,
+        Sign::Arrow { .. } | Sign::Ring(_) | Sign::Stay(_) | Sign::Leaving { .. } => None,
     }
 }
 
@@ -1008,6 +1148,7 @@ fn cell_of(sign: Sign) -> Option<Cell> {
     match sign {
         Sign::Arrow { to, .. } => Some(to),
         Sign::Ring(c) | Sign::Stay(c) => Some(c),
+        Sign::Leaving { from, .. } => Some(from),
         Sign::Number(_) | Sign::Pass | Sign::Swap => None,
     }
 }
@@ -1025,6 +1166,7 @@ fn sign_name(sign: Sign) -> &'static str {
         Sign::Arrow { .. } => "arrow",
         Sign::Ring(_) => "ring",
         Sign::Stay(_) => "stay",
+        Sign::Leaving { .. } => "leaving",
         Sign::Number(_) => "number",
         Sign::Pass => "pass",
         Sign::Swap => "swap",

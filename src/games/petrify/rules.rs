@@ -32,7 +32,7 @@
 use std::fmt;
 
 use crate::game::{BoardView, CommonFormat, Game, Outcome};
-use crate::game::{Figure, Sign};
+use crate::game::{Figure, Mark, Region, Sign};
 use crate::geometry::{Cell, CellLabel, Geometry};
 
 /// The two colours, in turn order from the start.
@@ -601,6 +601,11 @@ impl Petrify {
 
     /// The patches of the board, in reading order of their first squares, with their owners.
     pub fn patches(&self) -> Vec<Patch> {
+        self.patch_squares().into_iter().map(|(_, p)| p).collect()
+    }
+
+    /// [`Petrify::patches`], each with its squares: what a picture shades.
+    fn patch_squares(&self) -> Vec<(Vec<Cell>, Patch)> {
         let g = self.geometry();
         let n = self.squares.len();
         let mut patch_seen = vec![false; n];
@@ -655,7 +660,8 @@ impl Petrify {
                 (None, Some(_)) => Some(Colour::Orange),
                 (Some(b), Some(o)) => Some(if b > o { Colour::Blue } else { Colour::Orange }),
             };
-            patches.push(Patch { first, size: squares.len() as u16, groups, remaining, owner });
+            let size = squares.len() as u16;
+            patches.push((squares, Patch { first, size, groups, remaining, owner }));
         }
         patches
     }
@@ -710,6 +716,21 @@ impl BoardView for Petrify {
 
     fn player_names(&self) -> &'static [&'static str] {
         &["Blue", "Orange"]
+    }
+
+    /// The patches that count for a colour, shaded in it: the ones [`Game::score`] adds up.
+    fn scoring(&self) -> Vec<Region> {
+        self.patch_squares()
+            .into_iter()
+            .filter_map(|(mut cells, p)| {
+                cells.sort_unstable();
+                Some(Region { owner: p.owner?.index() as u8, cells, mark: Mark::Shade, name: "patch" })
+            })
+            .collect()
+    }
+
+    fn counted_at_end(&self) -> bool {
+        true
     }
 }
 

@@ -11,7 +11,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 
 use crate::game::{BoardView, Game, Outcome};
-use crate::game::{Figure, Heading, Shape, Sign};
+use crate::game::{Figure, Heading, Mark, Region, Shape, Sign};
 use crate::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
 
 /// The board's default edge (RULINGS, Quarod 1).
@@ -592,10 +592,17 @@ impl Quarod {
 
     /// How many groups of each size each colour has: `counts[size][colour]`.
     pub fn group_counts(&self) -> Vec<[u16; 2]> {
-        let n = self.cells.len();
-        let mut counts = vec![[0u16; 2]; n + 1];
-        let mut seen = vec![false; n];
+        let mut counts = vec![[0u16; 2]; self.cells.len() + 1];
+        self.for_each_group(|colour, group| counts[group.len()][colour.index()] += 1);
+        counts
+    }
+
+    /// Calls `visit` with each group of the board, its colour and its pieces (the first in reading
+    /// order first), groups in reading order of their first pieces.
+    fn for_each_group(&self, mut visit: impl FnMut(Colour, &[Cell])) {
+        let mut seen = vec![false; self.cells.len()];
         let mut stack = Vec::new();
+        let mut group = Vec::new();
         for start in self.geo.cells() {
             let Some(piece) = self.piece(start) else { continue };
             if seen[start.0 as usize] {
@@ -603,9 +610,9 @@ impl Quarod {
             }
             seen[start.0 as usize] = true;
             stack.push(start);
-            let mut size = 0;
+            group.clear();
             while let Some(c) = stack.pop() {
-                size += 1;
+                group.push(c);
                 for d in self.geo.neighbours(c) {
                     if !seen[d.0 as usize] && self.piece(d).is_some_and(|p| p.colour == piece.colour) {
                         seen[d.0 as usize] = true;
@@ -613,9 +620,8 @@ impl Quarod {
                     }
                 }
             }
-            counts[size][piece.colour.index()] += 1;
+            visit(piece.colour, &group);
         }
-        counts
     }
 }
 
@@ -642,6 +648,25 @@ impl BoardView for Quarod {
 
     fn player_names(&self) -> &'static [&'static str] {
         &["Black", "White"]
+    }
+
+    /// The groups the score compares, outlined in their colours: for each colour that scores, every
+    /// group of its scoring size, its own (which outnumber) and the other colour's.
+    fn scoring(&self) -> Vec<Region> {
+        let sizes: Vec<usize> = self.score().points.iter().filter(|&&p| p > 0).map(|&p| p as usize).collect();
+        let mut regions = Vec::new();
+        self.for_each_group(|colour, group| {
+            if sizes.contains(&group.len()) {
+                let mut cells = group.to_vec();
+                cells.sort_unstable();
+                regions.push(Region { owner: colour.index() as u8, cells, mark: Mark::Outline, name: "group" });
+            }
+        });
+        regions
+    }
+
+    fn counted_at_end(&self) -> bool {
+        true
     }
 }
 

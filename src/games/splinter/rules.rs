@@ -200,6 +200,17 @@ const GLYPHS: [[&str; 4]; 4] =
     [["1K", "1R", "1B", "1P"], ["2K", "2R", "2B", "2P"], ["3K", "3R", "3B", "3P"], ["4K", "4R", "4B", "4P"]];
 
 impl Piece {
+    /// How a picture draws it: its type's shape, in its player's colour.
+    pub fn figure(self) -> Figure {
+        let (shape, name) = match self.kind {
+            Kind::King => (Shape::Polygon(KING_OUTLINE), "piece king"),
+            Kind::Rook => (Shape::Polygon(ROOK_OUTLINE), "piece rook"),
+            Kind::Bishop => (Shape::Polygon(BISHOP_OUTLINE), "piece bishop"),
+            Kind::Pawn => (Shape::Circle(24), "piece pawn"),
+        };
+        Figure { owner: Some(self.player.index() as u8), shape, name }
+    }
+
     /// The player's number, then the type: `1K`, `3P`.
     pub fn glyph(self) -> &'static str {
         GLYPHS[self.player.index()][self.kind.index()]
@@ -1753,31 +1764,33 @@ fn choose(mut s: Settling, m: SplinterMove, depth: usize, every_name: bool, out:
     }
 }
 
-// How pictures draw the pieces: each rank by its outline, so that ranks read apart in greyscale
-// too, and the player by colour. The outlines are the game's, beside its rules rather than in the
+// How pictures draw the pieces: in the shapes the game gives them (seed text: "1 king (star), 2
+// rooks (squares), 2 bishops (crosses) and 4 pawns (circles)"), which read apart in greyscale too,
+// and the player by colour. The outlines are the game's, beside its rules rather than in the
 // renderers, which draw any polygon; points in hundredths of a cell from its centre, y downwards.
 
-/// The king: a crown of three points.
-const KING_OUTLINE: &[(i8, i8)] = &[(-32, 26), (32, 26), (38, -22), (18, -2), (0, -34), (-18, -2), (-38, -22)];
+/// The king: a five-pointed star.
+const KING_OUTLINE: &[(i8, i8)] =
+    &[(0, -40), (11, -11), (42, -10), (17, 10), (26, 40), (0, 22), (-26, 40), (-17, 10), (-42, -10), (-11, -11)];
 
-/// The rook: a tower with three merlons.
-const ROOK_OUTLINE: &[(i8, i8)] = &[
-    (-28, 30),
-    (28, 30),
-    (28, -30),
-    (16, -30),
-    (16, -17),
-    (6, -17),
-    (6, -30),
-    (-6, -30),
-    (-6, -17),
-    (-16, -17),
-    (-16, -30),
-    (-28, -30),
+/// The rook: a square.
+const ROOK_OUTLINE: &[(i8, i8)] = &[(-29, -29), (29, -29), (29, 29), (-29, 29)];
+
+/// The bishop: a cross of two equal bars. (The pawn is a circle, [`Shape::Circle`].)
+const BISHOP_OUTLINE: &[(i8, i8)] = &[
+    (-12, -38),
+    (12, -38),
+    (12, -12),
+    (38, -12),
+    (38, 12),
+    (12, 12),
+    (12, 38),
+    (-12, 38),
+    (-12, 12),
+    (-38, 12),
+    (-38, -12),
+    (-12, -12),
 ];
-
-/// The bishop: a mitre, a tall diamond. (The pawn is a small circle, [`Shape::Circle`].)
-const BISHOP_OUTLINE: &[(i8, i8)] = &[(0, -38), (26, 0), (0, 38), (-26, 0)];
 
 impl BoardView for Splinter {
     fn geometry(&self) -> Geometry {
@@ -1789,19 +1802,16 @@ impl BoardView for Splinter {
     }
 
     fn figure(&self, cell: Cell) -> Option<Figure> {
-        self.piece(cell).map(|p| {
-            let (shape, name) = match p.kind {
-                Kind::King => (Shape::Polygon(KING_OUTLINE), "piece king"),
-                Kind::Rook => (Shape::Polygon(ROOK_OUTLINE), "piece rook"),
-                Kind::Bishop => (Shape::Polygon(BISHOP_OUTLINE), "piece bishop"),
-                Kind::Pawn => (Shape::Circle(19), "piece pawn"),
-            };
-            Figure { owner: Some(p.player.index() as u8), shape, name }
-        })
+        self.piece(cell).map(Piece::figure)
     }
 
     fn player_names(&self) -> &'static [&'static str] {
         &Player::NAMES[..self.players as usize]
+    }
+
+    /// Pieces in the way of a step are pushed along, off the board too.
+    fn figures_leave(&self) -> bool {
+        true
     }
 }
 
@@ -1920,10 +1930,19 @@ impl Game for Splinter {
         SplinterScore { players }
     }
 
-    /// The step, and a ring on each square named to choose the group that stays.
+    /// The step, a ring on each square named to choose the group that stays, and each piece the
+    /// step pushes off the board leaving it, as the move's [`Effects`] say (none if it is illegal).
     fn signs(&self, m: SplinterMove) -> Vec<Sign> {
         let mut signs = vec![Sign::Arrow { from: m.from, to: m.to }];
         signs.extend(m.choices().map(Sign::Ring));
+        let g = self.geometry();
+        let towards = (g.col(m.to) as i32 - g.col(m.from) as i32, g.row(m.to) as i32 - g.row(m.from) as i32);
+        let towards = (towards.0.clamp(-1, 1) as i8, towards.1.clamp(-1, 1) as i8);
+        let pushed_off = self.effects(m).map(|e| e.pushed_off).unwrap_or_default();
+        signs.extend(pushed_off.into_iter().filter_map(|(label, piece)| {
+            let from = g.parse_label(label)?;
+            Some(Sign::Leaving { from, towards, figure: piece.figure() })
+        }));
         signs
     }
 }

@@ -41,7 +41,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use crate::game::{BoardView, CommonFormat, Game, Outcome};
-use crate::game::{Figure, Shape, Sign};
+use crate::game::{Figure, Mark, Region, Shape, Sign};
 use crate::geometry::{Cell, CellLabel, Geometry};
 
 /// The two colours, in turn order from the start.
@@ -771,6 +771,11 @@ impl Vadrantir {
 
     /// The territories of the board, in reading order of their first cells, with their owners.
     pub fn territories(&self) -> Vec<Territory> {
+        self.territory_cells().into_iter().map(|(_, t)| t).collect()
+    }
+
+    /// [`Vadrantir::territories`], each with the set of its cells: what a picture shades.
+    fn territory_cells(&self) -> Vec<(Cells, Territory)> {
         let nb = &self.topology.neighbours;
         let empty = self.empty();
         let mut left = empty;
@@ -794,7 +799,7 @@ impl Vadrantir {
             });
             let comparison = Comparison::of(&groups);
             let first = self.topology.cells[first];
-            territories.push(Territory { first, cells: cells.count_ones() as u16, groups, comparison });
+            territories.push((cells, Territory { first, cells: cells.count_ones() as u16, groups, comparison }));
         }
         territories
     }
@@ -834,6 +839,22 @@ impl BoardView for Vadrantir {
 
     fn player_names(&self) -> &'static [&'static str] {
         &["Black", "White"]
+    }
+
+    /// The territories that count for a colour, shaded in it: the ones [`Game::score`] adds up.
+    fn scoring(&self) -> Vec<Region> {
+        let cells = |set: Cells| members(set).map(|i| self.topology.cells[i]).collect();
+        self.territory_cells()
+            .into_iter()
+            .filter_map(|(set, t)| {
+                let owner = t.owner()?.index() as u8;
+                Some(Region { owner, cells: cells(set), mark: Mark::Shade, name: "territory" })
+            })
+            .collect()
+    }
+
+    fn counted_at_end(&self) -> bool {
+        true
     }
 }
 
