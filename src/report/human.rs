@@ -279,6 +279,9 @@ pub fn human(source: &Source, v: &Verdict, style: HumanStyle) -> String {
                     rendered = format!("{}\n", report.message);
                 }
                 out.push_str(&rendered);
+                if let Some(rule) = p.rule {
+                    out.push_str(&format!("  rule: {rule}\n"));
+                }
                 if let Some(board) = &p.board {
                     out.push_str("  board before that move:\n");
                     for l in board.lines() {
@@ -376,6 +379,7 @@ mod tests {
             span: start..start + 2,
             token: "zz".into(),
             message: "not a move".into(),
+            rule: None,
             legal: vec![],
             legal_count: 0,
             board: None,

@@ -80,7 +80,7 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use super::start::{block_size, default_block, default_size};
-use crate::game::{BoardView, CommonFormat, Game, Outcome};
+use crate::game::{BoardView, BreaksRule, CommonFormat, Game, Outcome};
 use crate::game::{Figure, Shape, Sign};
 use crate::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
 
@@ -412,6 +412,24 @@ impl fmt::Display for Illegal {
 }
 
 impl std::error::Error for Illegal {}
+
+/// Each reason names its section of docs/rules/splinter.md.
+impl BreaksRule for Illegal {
+    const RULES: &'static [&'static str] = &["start", "end", "board", "step", "no-return", "splinter"];
+
+    fn rule(&self) -> &'static str {
+        use Illegal::*;
+        match self {
+            // No game at all: the board is too small for the default start.
+            GameOver(Ending::NoStart { .. }) => "start",
+            GameOver(Ending::LastStanding(_) | Ending::AllOut(_) | Ending::Quiet) => "end",
+            OffBoard { .. } => "board",
+            NoPiece { .. } | NotAStep { .. } => "step",
+            Returns { .. } => "no-return",
+            ChoiceNeeded { .. } | NotInLargest { .. } | NoChoice { .. } => "splinter",
+        }
+    }
+}
 
 /// Why a board size, player count or setup diagram cannot start a game.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
