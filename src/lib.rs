@@ -206,6 +206,10 @@ pub mod fuzz_bodies;
 pub mod game;
 pub mod games;
 pub mod geometry;
+// The judge's steps return the one problem that stops a record as their `Err`: once per record,
+// never in a loop, so its size (a `verdict::Problem`, with the rule an illegal move breaks) costs
+// nothing worth boxing it for.
+#[allow(clippy::result_large_err)]
 pub mod judge;
 pub mod moves;
 pub mod perft;

@@ -1,5 +1,6 @@
 //! The vocabulary every game implements, split by job: the engine ([`Game`]), what a game is
-//! ([`About`]), how its moves are written ([`Notation`]), the rule a refused move breaks ([`Rule`]), how a position looks ([`view`]), the key a search stores it under ([`key`]), and
+//! ([`About`]), how its moves are written ([`Notation`]), the rule a refused move breaks
+//! ([`Rule`]), how a position looks ([`view`]), the key a search stores it under ([`key`]), and
 //! the common record format ([`CommonFormat`]).
 
 use std::fmt;

@@ -35,7 +35,8 @@ impl Rule {
         Rule { game, name }
     }
 
-    /// The game's rules document, from the repository's root: `docs/rules/quarod.md`.
+    /// The game's rules document, from the repository's root: `docs/rules/quarod.md` (for a game
+    /// defined outside this crate, the same path in the repository that defines it).
     pub fn document(game: &About) -> String {
         format!("docs/rules/{}.md", game.name)
     }

@@ -279,7 +279,7 @@ pub fn human(source: &Source, v: &Verdict, style: HumanStyle) -> String {
                     rendered = format!("{}\n", report.message);
                 }
                 out.push_str(&rendered);
-                if let Some(rule) = p.rule {
+                if let Some(rule) = &p.rule {
                     out.push_str(&format!("  rule: {rule}\n"));
                 }
                 if let Some(board) = &p.board {

@@ -290,7 +290,7 @@ mod tests {
         };
         assert_eq!(
             file_json_line(&p),
-            r#"{"schema":2,"file":"a.txt","index":0,"line":2,"game":null,"status":"unreadable","moves":0,"game_over":false,"winner":null,"score":{},"position":null,"errors":[{"kind":"input","line":2,"column":21,"token":"","message":"not valid UTF-8","legal":[],"legal_count":0}],"claims":[],"notes":[]}"#
+            r#"{"schema":2,"file":"a.txt","index":0,"line":2,"game":null,"status":"unreadable","moves":0,"game_over":false,"winner":null,"score":{},"position":null,"errors":[{"kind":"input","line":2,"column":21,"token":"","message":"not valid UTF-8","rule":null,"legal":[],"legal_count":0}],"claims":[],"notes":[]}"#
         );
     }
 }
