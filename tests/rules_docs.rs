@@ -426,3 +426,46 @@ fn reports_print_the_rule_of_an_illegal_move() {
     assert!(line.contains(r#""kind":"syntax""#) && line.contains(r#""rule":null"#), "{line}");
     assert!(!human(&source, &verdicts[0], HumanStyle::default()).contains("rule:"));
 }
+
+/// A token the published notation reads as no move where it stands names the notation's section;
+/// a cell off the board, which the reader refuses before the engine sees a move, names the
+/// board's rule, as the engine would.
+#[test]
+fn tokens_the_reader_refuses_name_the_notation_or_the_engines_rule() {
+    let rule_of = |text: &str| {
+        let verdicts = verify_source(text, VerifyOptions::default());
+        let p = verdicts[0].problems.iter().find(|p| p.kind == ProblemKind::Illegal).expect("an illegal move");
+        p.rule.map(|r| r.to_string())
+    };
+    let filler = "_xx_ _oo_\n1. .... .... 1 a7a8 i3i2 .... g9g8 3 c2f2 g8d8\n";
+    assert_eq!(rule_of(filler).as_deref(), Some("docs/rules/quadraphages.md#quadraphages-notation"));
+    let off = "_xx_ _oo_\n1. .... .... 1 a7a8 i3i2 c1c2 g9g8 3 c2f2 g8d8\n2. a8a5 i2i5 3 a5a2 i5i8 f2f5 z5d5\n";
+    assert_eq!(rule_of(off).as_deref(), Some("docs/rules/quadraphages.md#quadraphages-board"));
+    let stone = "_xx_ _oo_\n1. .... .... 1 a7a8 i3i2 c1c2 g9g8 3 c2f2 g8d8\n2. a8a5 i2i5 3 a5a2 i5i8 f2f5 d2d5\n";
+    assert_eq!(rule_of(stone).as_deref(), Some("docs/rules/quadraphages.md#quadraphages-stones"));
+    let hex_off = "HEXAPHAGE\n_oo_ _xx_\n1. .... .... .... .... .... .... 1 j5h5 e5e4\n";
+    assert_eq!(rule_of(hex_off).as_deref(), Some("docs/rules/hexaphages.md#hexaphages-board"));
+}
+
+/// README and grammar.md point into docs/rules/, never outside the repository, and their links
+/// into it resolve.
+#[test]
+fn readme_and_grammar_point_into_docs_rules_and_not_outside() {
+    for name in ["README.md", "grammar.md"] {
+        let text = std::fs::read_to_string(root().join(name)).unwrap();
+        assert!(!text.contains("../shared") && !text.contains("RULINGS.md"), "{name} points outside");
+        let links: Vec<&str> = text
+            .split("](")
+            .skip(1)
+            .filter_map(|rest| rest.split_once(')').map(|(t, _)| t))
+            .filter(|t| t.starts_with("docs/rules/"))
+            .collect();
+        assert!(links.len() >= 2, "{name} links into docs/rules/: {links:?}");
+        for link in links {
+            match link.split_once('#') {
+                Some(_) => resolves(link).unwrap(),
+                None => assert!(root().join(link).is_file(), "{name}: {link}"),
+            }
+        }
+    }
+}

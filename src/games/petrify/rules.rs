@@ -1,4 +1,5 @@
-//! The Petrify engine (seed text `seeds/petrify.txt`; RULINGS Petrify 1-4 override it).
+//! The Petrify engine (docs/rules/petrify.md: the rule text, and RULINGS Petrify 1-4 that
+//! override it).
 //!
 //! Decisions where the texts leave a point open:
 //! - The pie rule: Orange's first turn is the second move of the game, whatever Blue's first move

@@ -1,5 +1,5 @@
-//! The Splinter Quad engine (seed text `seeds/splinter-quad.txt`; RULINGS Splinter Quad 1-5
-//! override it).
+//! The Splinter Quad engine (docs/rules/splinter.md: the rule text, and RULINGS Splinter Quad
+//! 1-5 that override it).
 //!
 //! A move slides one of the mover's pieces one square in any of the 8 directions; the unbroken
 //! line of pieces in front of it (anybody's) moves one square along with it, and a piece pushed off

@@ -1,4 +1,5 @@
-//! The Vadrantir engine (seed text `seeds/vadrantir.txt`; RULINGS Vadrantir 1-6 override it).
+//! The Vadrantir engine (docs/rules/vadrantir.md: the rule text, and RULINGS Vadrantir 1-6 that
+//! override it).
 //!
 //! Decisions where the texts leave a point open:
 //! - The placement rule is one inequality: the group the new stone forms (with every friendly
