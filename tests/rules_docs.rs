@@ -469,3 +469,20 @@ fn readme_and_grammar_point_into_docs_rules_and_not_outside() {
         }
     }
 }
+
+/// A repair that leaves a violation says which rule that violation breaks, as verify does.
+#[test]
+fn a_repairs_remaining_violation_names_its_rule() {
+    use std::sync::Arc;
+
+    use referee::repair::{repair_source, RepairOptions};
+    use referee::report::{repair_json, Source};
+
+    // Two slips; one edit fixes the first only, and the replay then stops at `d3d3`.
+    let text = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. a1b1 a1c1 2. c1d1 c3c4 3. d3d3 *\n";
+    let repair = RepairOptions { max_edits: 1, time_limit: None, ..RepairOptions::default() };
+    let records = repair_source(text, VerifyOptions::default(), repair, None).unwrap();
+    let line = repair_json(&Source::new("t.txt", Arc::new(text.to_string())), &records[0]);
+    let expected = r#""token":"d3d3","message":"d3 is named twice: a move takes two adjacent squares","rule":"docs/rules/quarod.md#quarod-pairs"}"#;
+    assert!(line.contains(expected), "{line}");
+}
