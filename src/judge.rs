@@ -52,16 +52,7 @@ impl VerifyOptions {
 pub const DEFAULT_SEARCH_LIMIT: usize = 250_000;
 
 pub(crate) fn problem(kind: ProblemKind, span: record::Span, token: &str, message: String) -> Problem {
-    Problem {
-        kind,
-        span,
-        token: token.to_string(),
-        message,
-        rule: None,
-        legal: Vec::new(),
-        legal_count: 0,
-        board: None,
-    }
+    Problem::new(kind, span, token, message)
 }
 
 /// The start position and replay of a record, as far as `max_moves` (for diagrams).

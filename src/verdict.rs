@@ -61,6 +61,23 @@ pub struct Problem {
     pub board: Option<String>,
 }
 
+impl Problem {
+    /// A problem that is no illegal move, at `span` of the text: no rule broken, no legal moves
+    /// listed, no board.
+    pub fn new(kind: ProblemKind, span: Span, token: &str, message: String) -> Problem {
+        Problem {
+            kind,
+            span,
+            token: token.to_string(),
+            message,
+            rule: None,
+            legal: Vec::new(),
+            legal_count: 0,
+            board: None,
+        }
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
 #[serde(rename_all = "snake_case")]
 /// What a record claims.

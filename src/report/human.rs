@@ -374,16 +374,7 @@ mod tests {
         let start = text.find("zz").unwrap();
         let mut v = Verdict::new(1, 0..text.len(), None);
         v.status = Status::SyntaxError;
-        v.problems.push(Problem {
-            kind: ProblemKind::Syntax,
-            span: start..start + 2,
-            token: "zz".into(),
-            message: "not a move".into(),
-            rule: None,
-            legal: vec![],
-            legal_count: 0,
-            board: None,
-        });
+        v.problems.push(Problem::new(ProblemKind::Syntax, start..start + 2, "zz", "not a move".into()));
         let report = human(&source, &v, HumanStyle::default());
         assert!(
             report.starts_with("old-mac.txt: record 1 (unknown game, line 1): syntax error (1 problem)"),
