@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use referee::code::{CodeError, Coded};
 use referee::common::common_start;
-use referee::game::{board_hash, About, Figure, Format, Outcome, SearchKey, Shape, Sign};
+use referee::game::{board_hash, About, BreaksRule, Figure, Format, Outcome, SearchKey, Shape, Sign};
 use referee::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
 use referee::record::Found;
 use referee::render::svg::{svg, SvgOptions};
@@ -76,6 +76,20 @@ impl fmt::Display for Illegal {
             Illegal::OffBoard { cell, size } => write!(f, "{cell} is not on the {size}x{size} board"),
             Illegal::Occupied { cell, by } => write!(f, "{cell} already holds a {} stone", NAMES[*by as usize]),
             Illegal::GameOver => write!(f, "the game is over: somebody has {K} in a row, or the board is full"),
+        }
+    }
+}
+
+/// The rule each reason breaks, as the game's rules document (`docs/rules/inrow.md` of the
+/// repository that holds the game) names its sections: `inrow-board`, `inrow-placement`, `inrow-end`.
+impl BreaksRule for Illegal {
+    const RULES: &'static [&'static str] = &["board", "placement", "end"];
+
+    fn rule(&self) -> &'static str {
+        match self {
+            Illegal::OffBoard { .. } => "board",
+            Illegal::Occupied { .. } => "placement",
+            Illegal::GameOver => "end",
         }
     }
 }
@@ -495,6 +509,7 @@ fn main() {
     let report = referee::report::human(&source, v, HumanStyle::default());
     println!("{report}");
     assert!(report.contains("c3 already holds a Black stone") && report.contains("legal here: a1 b1"));
+    assert!(report.contains("rule: docs/rules/inrow.md#inrow-placement"), "{report}");
 
     // Results claimed before the end, judged by searching every continuation: three cells are
     // left after White's 11th move, and no row of four can be made with them.

@@ -156,7 +156,7 @@ pub trait JudgeLater: Send {
 
 /// A problem of kind `kind` at `span`, whose text is `token`.
 pub(crate) fn problem(kind: ProblemKind, span: Span, token: &str, message: String) -> Problem {
-    Problem { kind, span, token: token.to_string(), message, legal: Vec::new(), legal_count: 0, board: None }
+    Problem::new(kind, span, token, message)
 }
 
 /// A record's status: its worst problem.

@@ -1,6 +1,6 @@
 //! Record + engine -> what happened: the first illegal move, or (lenient) every one.
 
-use crate::game::{CommonFormat, Game, Notation};
+use crate::game::{BreaksRule, CommonFormat, Game, Notation, Rule};
 use crate::record::{Span, Token};
 use crate::render::ascii;
 
@@ -123,6 +123,9 @@ pub struct Violation {
     pub token: String,
     /// Why the move is illegal, in the game's words.
     pub message: String,
+    /// The rule the token breaks: the engine's reason's, or the notation's when the token reads as
+    /// no move of the game here.
+    pub rule: Rule,
     /// The legal moves at that point, written in the notation: the first
     /// [`LEGAL_LISTED`] distinct ones.
     pub legal: Vec<String>,
@@ -289,12 +292,17 @@ pub fn replay_observed<G: Reader>(
             },
             Reading::Problem { message, apply } => (message, apply, None, None),
         };
+        let rule = match &refused {
+            Some(why) => why.rule(),
+            None => problem_rule(&position, token.text),
+        };
         observe(Event::Illegal { token: i, position: &position, attempted, why: &problem });
         let (legal, legal_count) = written_legal_moves(&position);
         violations.push(Violation {
             span: token.span.clone(),
             token: token.text.to_string(),
             message: problem,
+            rule: Rule::of(position.about(), rule),
             legal,
             legal_count,
             board: Some(ascii::diagram(&position)),
@@ -319,6 +327,18 @@ pub fn replay_observed<G: Reader>(
     // A replay past an illegal move follows one reading only.
     let readings = if violations.is_empty() { readings } else { Vec::new() };
     Replay { position, violations, moves, stopped_at, claim_at, last_mover, lenient: options.lenient, readings }
+}
+
+/// The rule a token breaks that [`Reader::read`] finds no move in, or no move for the engine to
+/// check (a cell off the board, a step of a stone that is not the mover's): the reason the engine
+/// gives when the token is resolved and checked on its own, as the notation writes a move; the
+/// notation's rule when it reads as no move at all (Quadraphages' `....` out of place).
+fn problem_rule<G: Reader>(position: &G, text: &str) -> &'static str {
+    let Ok(written) = G::parse_move(text) else { return Rule::NOTATION };
+    match position.resolve(written) {
+        Err(why) => why.rule(),
+        Ok(m) => position.check(m).err().map_or(Rule::NOTATION, |why| why.rule()),
+    }
 }
 
 /// One reading of a record as far as it goes: its position, its moves, and the moves it chose

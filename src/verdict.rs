@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::game::{About, BoardView};
+use crate::game::{About, BoardView, Rule};
 use crate::geometry::Cell;
 use crate::record::Span;
 
@@ -49,6 +49,9 @@ pub struct Problem {
     pub token: String,
     /// What is wrong, in the game's words.
     pub message: String,
+    /// The rule an illegal move breaks, in the game's document in `docs/rules/`; `None` for other
+    /// problems.
+    pub rule: Option<Rule>,
     /// Legal moves at that point, in the notation: the first [`LEGAL_LISTED`](crate::replay::LEGAL_LISTED) of them.
     pub legal: Vec<String>,
     /// How many distinct legal moves there were in all.
@@ -56,6 +59,23 @@ pub struct Problem {
     /// The board before an illegal move, as a diagram, which the report draws under the problem;
     /// `None` for other problems.
     pub board: Option<String>,
+}
+
+impl Problem {
+    /// A problem that is no illegal move, at `span` of the text: no rule broken, no legal moves
+    /// listed, no board.
+    pub fn new(kind: ProblemKind, span: Span, token: &str, message: String) -> Problem {
+        Problem {
+            kind,
+            span,
+            token: token.to_string(),
+            message,
+            rule: None,
+            legal: Vec::new(),
+            legal_count: 0,
+            board: None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]

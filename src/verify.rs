@@ -110,6 +110,7 @@ fn illegal_move(viol: &mut crate::replay::Violation) -> Problem {
         span: viol.span.clone(),
         token: viol.token.clone(),
         message: viol.message.clone(),
+        rule: Some(viol.rule),
         legal: viol.legal.clone(),
         legal_count: viol.legal_count,
         board: viol.board.take(),

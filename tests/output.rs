@@ -162,7 +162,7 @@ fn json_fields_come_in_the_documented_order() {
     // `alternatives` only on an illegal move.
     assert_eq!(
         keys(error_text),
-        ["kind", "line", "column", "token", "message", "legal", "legal_count", "alternatives"]
+        ["kind", "line", "column", "token", "message", "rule", "legal", "legal_count", "alternatives"]
     );
     let alternative_start = error_text.find("\"alternatives\":[").unwrap() + "\"alternatives\":[".len();
     // The blog game's one alternative stops at a later token: its object ends with that place's.

@@ -1,5 +1,6 @@
 //! The vocabulary every game implements, split by job: the engine ([`Game`]), what a game is
-//! ([`About`]), how its moves are written ([`Notation`]), how a position looks ([`view`]), the key a search stores it under ([`key`]), and
+//! ([`About`]), how its moves are written ([`Notation`]), the rule a refused move breaks
+//! ([`Rule`]), how a position looks ([`view`]), the key a search stores it under ([`key`]), and
 //! the common record format ([`CommonFormat`]).
 
 use std::fmt;
@@ -8,11 +9,13 @@ pub mod about;
 pub mod key;
 pub mod notation;
 pub mod random;
+pub mod rule;
 pub mod view;
 
 pub use about::{About, Format};
 pub use key::{board_hash, SearchKey};
 pub use notation::Notation;
+pub use rule::{BreaksRule, Rule};
 pub use view::{BoardView, Figure, Heading, Mark, Region, Shape, Sign};
 
 /// How a finished game ended.
@@ -69,8 +72,8 @@ pub trait CommonFormat: Notation + crate::code::Coded + SearchKey + Send + 'stat
 pub trait Game: Clone + BoardView {
     /// A move, resolved against a position: small and `Copy`, as the engine plays it.
     type Move: Copy + Eq + fmt::Debug;
-    /// Why a move is illegal, in the game's own words.
-    type Illegal: fmt::Display + fmt::Debug + Clone;
+    /// Why a move is illegal, in the game's own words, naming the rule it breaks.
+    type Illegal: fmt::Display + fmt::Debug + Clone + BreaksRule;
     /// The score where the game stands, for reports.
     type Score: fmt::Display + fmt::Debug + Clone;
 

@@ -279,6 +279,9 @@ pub fn human(source: &Source, v: &Verdict, style: HumanStyle) -> String {
                     rendered = format!("{}\n", report.message);
                 }
                 out.push_str(&rendered);
+                if let Some(rule) = &p.rule {
+                    out.push_str(&format!("  rule: {rule}\n"));
+                }
                 if let Some(board) = &p.board {
                     out.push_str("  board before that move:\n");
                     for l in board.lines() {
@@ -371,15 +374,7 @@ mod tests {
         let start = text.find("zz").unwrap();
         let mut v = Verdict::new(1, 0..text.len(), None);
         v.status = Status::SyntaxError;
-        v.problems.push(Problem {
-            kind: ProblemKind::Syntax,
-            span: start..start + 2,
-            token: "zz".into(),
-            message: "not a move".into(),
-            legal: vec![],
-            legal_count: 0,
-            board: None,
-        });
+        v.problems.push(Problem::new(ProblemKind::Syntax, start..start + 2, "zz", "not a move".into()));
         let report = human(&source, &v, HumanStyle::default());
         assert!(
             report.starts_with("old-mac.txt: record 1 (unknown game, line 1): syntax error (1 problem)"),

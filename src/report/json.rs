@@ -69,6 +69,9 @@ struct ErrorItem<'a> {
     column: Option<usize>,
     token: &'a str,
     message: &'a str,
+    /// An illegal move's rule, as a link from the repository's root into `docs/rules/`
+    /// (`docs/rules/quarod.md#quarod-placement`); `null` for other problems.
+    rule: Option<String>,
     legal: &'a [String],
     legal_count: u32,
     /// Illegal moves only: legal moves in its place, and how far the rest replays with each.
@@ -181,6 +184,7 @@ impl<'a> ErrorItem<'a> {
             column: Some(column),
             token: &p.token,
             message: &p.message,
+            rule: p.rule.map(|r| r.to_string()),
             legal: &p.legal,
             legal_count: p.legal_count,
             alternatives: (p.kind == ProblemKind::Illegal).then(|| alternatives.iter().map(alternative).collect()),
@@ -256,6 +260,7 @@ pub fn file_json_line(p: &FileProblem) -> String {
             column,
             token: "",
             message: &p.message,
+            rule: None,
             legal: &[],
             legal_count: 0,
             alternatives: None,
@@ -285,7 +290,7 @@ mod tests {
         };
         assert_eq!(
             file_json_line(&p),
-            r#"{"schema":2,"file":"a.txt","index":0,"line":2,"game":null,"status":"unreadable","moves":0,"game_over":false,"winner":null,"score":{},"position":null,"errors":[{"kind":"input","line":2,"column":21,"token":"","message":"not valid UTF-8","legal":[],"legal_count":0}],"claims":[],"notes":[]}"#
+            r#"{"schema":2,"file":"a.txt","index":0,"line":2,"game":null,"status":"unreadable","moves":0,"game_over":false,"winner":null,"score":{},"position":null,"errors":[{"kind":"input","line":2,"column":21,"token":"","message":"not valid UTF-8","rule":null,"legal":[],"legal_count":0}],"claims":[],"notes":[]}"#
         );
     }
 }

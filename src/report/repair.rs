@@ -217,6 +217,8 @@ struct ViolationItem<'a> {
     column: usize,
     token: &'a str,
     message: &'a str,
+    /// The rule it breaks, as verify's `rule` links it into `docs/rules/`.
+    rule: String,
 }
 
 #[derive(Serialize)]
@@ -254,7 +256,7 @@ fn candidate_item<'a>(source: &Source, c: &'a Candidate) -> CandidateItem<'a> {
         .collect();
     let first_violation = c.violations.first().map(|v| {
         let (line, column) = source.line_col(v.span.start);
-        ViolationItem { line, column, token: &v.token, message: &v.message }
+        ViolationItem { line, column, token: &v.token, message: &v.message, rule: v.rule.to_string() }
     });
     CandidateItem {
         edits,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Counts Quarod's move tree from an empty board, written from the rules text alone
-(seeds/quarod.txt, RULINGS Quarod 1-6) without referee's engine, to cross-check
+(docs/rules/quarod.md, RULINGS Quarod 1-6) without referee's engine, to cross-check
 src/games/quarod/quarod.perft on small boards.
 
     tests/perft/quarod_by_rules.py SIZE DEPTH    # prints perft 1 .. DEPTH of the SIZE x SIZE start

@@ -1,4 +1,4 @@
-//! Petrify (seed text `seeds/petrify.txt`, RULINGS Petrify 1-4): disks that capture by moving
+//! Petrify (rules and RULINGS Petrify 1-4: docs/rules/petrify.md): disks that capture by moving
 //! leave blocks behind; blocks cut the board into patches, and patches are scored at the end.
 
 pub mod notation;

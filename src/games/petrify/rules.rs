@@ -1,4 +1,5 @@
-//! The Petrify engine (seed text `seeds/petrify.txt`; RULINGS Petrify 1-4 override it).
+//! The Petrify engine (docs/rules/petrify.md: the rule text, and RULINGS Petrify 1-4 that
+//! override it).
 //!
 //! Decisions where the texts leave a point open:
 //! - The pie rule: Orange's first turn is the second move of the game, whatever Blue's first move
@@ -31,7 +32,7 @@
 
 use std::fmt;
 
-use crate::game::{BoardView, CommonFormat, Game, Outcome};
+use crate::game::{BoardView, BreaksRule, CommonFormat, Game, Outcome};
 use crate::game::{Figure, Mark, Region, Sign};
 use crate::geometry::{Cell, CellLabel, Geometry};
 
@@ -265,6 +266,24 @@ impl fmt::Display for Illegal {
             MayNotPass { colour, play: BoardPlay::Capture { from, to } } => {
                 write!(f, "{colour} may not pass: a capture is possible ({from}x{to})")
             }
+        }
+    }
+}
+
+/// Each reason names its section of docs/rules/petrify.md.
+impl BreaksRule for Illegal {
+    const RULES: &'static [&'static str] = &["end", "board", "placement", "capture", "formations", "pie", "pass"];
+
+    fn rule(&self) -> &'static str {
+        use Illegal::*;
+        match self {
+            GameOver => "end",
+            OffBoard { .. } => "board",
+            NotEmpty { .. } => "placement",
+            NoDisk { .. } | NothingToCapture { .. } | NotStraight { .. } | Blocked { .. } => "capture",
+            Formation { .. } => "formations",
+            SwapNotAllowed => "pie",
+            MayNotPass { .. } => "pass",
         }
     }
 }

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::game::{BoardView, Game};
+use crate::game::{BoardView, BreaksRule, Game};
 use crate::game::{Figure, Shape, Sign};
 use crate::geometry::{Cell, CellLabel, Geometry};
 
@@ -262,6 +262,27 @@ impl fmt::Display for Illegal {
             }
             NumberOutOfRange { number, max } => write!(f, "{number} is not a number from 1 to {max}"),
             NumberLetsNoMove { number, would } => write!(f, "{number} lets no stone move while {would} would"),
+        }
+    }
+}
+
+/// Each reason names its section of docs/rules/quadraphages.md (and hexaphages.md, which has the same).
+impl BreaksRule for Illegal {
+    const RULES: &'static [&'static str] =
+        &["end", "board", "turn", "stones", "distance", "blocking", "landing", "stay", "number"];
+
+    fn rule(&self) -> &'static str {
+        use Illegal::*;
+        match self {
+            GameOver => "end",
+            OffBoard { .. } | NotACell { .. } => "board",
+            NumberExpected { .. } | StoneMoveExpected { .. } => "turn",
+            NoStone { .. } | OpponentStone { .. } | AlreadyMoved { .. } => "stones",
+            NotStraight { .. } | WrongDistance { .. } => "distance",
+            Blocked { .. } => "blocking",
+            LandsOnMark { .. } | LandsOnStone { .. } => "landing",
+            CouldMove { .. } => "stay",
+            NumberOutOfRange { .. } | NumberLetsNoMove { .. } => "number",
         }
     }
 }

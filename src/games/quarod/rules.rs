@@ -10,7 +10,7 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
-use crate::game::{BoardView, Game, Outcome};
+use crate::game::{BoardView, BreaksRule, Game, Outcome};
 use crate::game::{Figure, Heading, Mark, Region, Shape, Sign};
 use crate::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
 
@@ -296,6 +296,24 @@ impl fmt::Display for Illegal {
 }
 
 impl std::error::Error for Illegal {}
+
+/// Each reason names its section of docs/rules/quarod.md.
+impl BreaksRule for Illegal {
+    const RULES: &'static [&'static str] = &["end", "board", "pairs", "placement", "board-swap", "pie", "pass"];
+
+    fn rule(&self) -> &'static str {
+        use Illegal::*;
+        match self {
+            GameOver => "end",
+            OffBoard { .. } => "board",
+            SameSquare { .. } | NotAdjacent { .. } => "pairs",
+            NotEmpty { .. } => "placement",
+            NoPiece { .. } | SameColour { .. } | EngagedToEachOther { .. } | NotEngaged { .. } => "board-swap",
+            SwapSidesNotNow => "pie",
+            MayNotPass { .. } => "pass",
+        }
+    }
+}
 
 /// Both colours' scores (RULINGS, Quarod 6).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

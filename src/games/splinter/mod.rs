@@ -1,4 +1,4 @@
-//! Splinter Quad (seed text `seeds/splinter-quad.txt`, RULINGS Splinter Quad 1-5): two to four
+//! Splinter Quad (rules and RULINGS Splinter Quad 1-5: docs/rules/splinter.md): two to four
 //! players slide their pieces one square, pushing whole lines along and off the board; after
 //! every move only the largest group of pieces stays, and a player who runs out of two types of
 //! piece is out.

@@ -1,5 +1,5 @@
-//! The Splinter Quad engine (seed text `seeds/splinter-quad.txt`; RULINGS Splinter Quad 1-5
-//! override it).
+//! The Splinter Quad engine (docs/rules/splinter.md: the rule text, and RULINGS Splinter Quad
+//! 1-5 that override it).
 //!
 //! A move slides one of the mover's pieces one square in any of the 8 directions; the unbroken
 //! line of pieces in front of it (anybody's) moves one square along with it, and a piece pushed off
@@ -80,7 +80,7 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use super::start::{block_size, default_block, default_size};
-use crate::game::{BoardView, CommonFormat, Game, Outcome};
+use crate::game::{BoardView, BreaksRule, CommonFormat, Game, Outcome};
 use crate::game::{Figure, Shape, Sign};
 use crate::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
 
@@ -423,6 +423,24 @@ impl fmt::Display for Illegal {
 }
 
 impl std::error::Error for Illegal {}
+
+/// Each reason names its section of docs/rules/splinter.md.
+impl BreaksRule for Illegal {
+    const RULES: &'static [&'static str] = &["start", "end", "board", "step", "no-return", "splinter"];
+
+    fn rule(&self) -> &'static str {
+        use Illegal::*;
+        match self {
+            // No game at all: the board is too small for the default start.
+            GameOver(Ending::NoStart { .. }) => "start",
+            GameOver(Ending::LastStanding(_) | Ending::AllOut(_) | Ending::Quiet) => "end",
+            OffBoard { .. } => "board",
+            NoPiece { .. } | NotAStep { .. } => "step",
+            Returns { .. } => "no-return",
+            ChoiceNeeded { .. } | NotInLargest { .. } | NoChoice { .. } => "splinter",
+        }
+    }
+}
 
 /// Why a board size, player count or setup diagram cannot start a game.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]

@@ -1,4 +1,4 @@
-//! Vadrantir (seed text `seeds/vadrantir.txt`, RULINGS Vadrantir 1-6): stones placed on a hex
+//! Vadrantir (rules and RULINGS Vadrantir 1-6: docs/rules/vadrantir.md): stones placed on a hex
 //! board, each group held to at most one stone more than the largest enemy group it touches; the
 //! empty territories go to the side with the larger adjacent groups, and the half point to the
 //! side with the larger groups on the whole board.

@@ -1,4 +1,5 @@
-//! The Vadrantir engine (seed text `seeds/vadrantir.txt`; RULINGS Vadrantir 1-6 override it).
+//! The Vadrantir engine (docs/rules/vadrantir.md: the rule text, and RULINGS Vadrantir 1-6 that
+//! override it).
 //!
 //! Decisions where the texts leave a point open:
 //! - The placement rule is one inequality: the group the new stone forms (with every friendly
@@ -40,7 +41,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::game::{BoardView, CommonFormat, Game, Outcome};
+use crate::game::{BoardView, BreaksRule, CommonFormat, Game, Outcome};
 use crate::game::{Figure, Mark, Region, Shape, Sign};
 use crate::geometry::{Cell, CellLabel, Geometry};
 
@@ -180,6 +181,22 @@ impl fmt::Display for Illegal {
 }
 
 impl std::error::Error for Illegal {}
+
+/// Each reason names its section of docs/rules/vadrantir.md.
+impl BreaksRule for Illegal {
+    const RULES: &'static [&'static str] = &["end", "board", "placement", "group-limit", "pie"];
+
+    fn rule(&self) -> &'static str {
+        use Illegal::*;
+        match self {
+            GameOver { .. } => "end",
+            OffBoard { .. } => "board",
+            NotEmpty { .. } => "placement",
+            GroupTooLarge { .. } => "group-limit",
+            SwapNotAllowed => "pie",
+        }
+    }
+}
 
 /// Why a board side, player count or setup diagram cannot start a game.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
