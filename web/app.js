@@ -143,6 +143,11 @@ const STATUS_WORDS = {
 
 function judge() {
   const text = editor.value;
+  if (state.fresh) {
+    state.fresh = false;
+    state.frames = [];
+    state.record = 1;
+  }
   state.text = text;
   const t0 = performance.now();
   const answer = JSON.parse(referee.verify(text));
@@ -263,7 +268,9 @@ function selectRecord(index, frame) {
   }
   if (changed || state.frames.length === 0) {
     const answer = state.records.length ? JSON.parse(referee.positions(state.text, index)) : { ok: false, message: '' };
-    const keep = !changed || index === state.shownRecord;
+    // The same record edited keeps its frame; another record, or a new text, opens at its last
+    // frame: the final position, or the error diagram.
+    const keep = state.frames.length > 0 && index === state.shownRecord;
     state.framesText = state.text;
     state.shownRecord = index;
     if (answer.ok) {
@@ -271,7 +278,7 @@ function selectRecord(index, frame) {
       state.game = answer.game;
       $('board-title').textContent = `${answer.title} · record ${index}`;
       const last = state.frames.length - 1;
-      if (!keep || frame === null && state.frame > last) state.frame = last;
+      if (!keep || state.frame > last) state.frame = last;
     } else {
       state.frames = [];
       state.game = state.records[index - 1]?.game || null;
@@ -538,7 +545,9 @@ function setText(text, { keepRecord = false, record = null, ply = null } = {}) {
 }
 
 function wire() {
-  editor.addEventListener('input', () => {
+  editor.addEventListener('input', (e) => {
+    // A text pasted or dropped in is a new one: shown from its first record, at its end.
+    if (e.inputType === 'insertFromPaste' || e.inputType === 'insertFromDrop') state.fresh = true;
     paintMirror();
     clearTimeout(timer);
     timer = setTimeout(judge, 300);

@@ -4,8 +4,8 @@
 //! built from the library's public API only: `verify` (the verdict of every record), `positions`
 //! and `board` (the pictures of one record), `position_code`, `convert` and `repairs`. Every
 //! place in the text is given three ways: 1-based line and column (as the command line prints
-//! them), and `from`/`to`, offsets in UTF-16 code units, which is how JavaScript indexes a
-//! string. Nothing here panics on any input: a record that cannot be drawn or converted gives
+//! them), `from`/`to`, offsets in UTF-16 code units, which is how JavaScript indexes a string,
+//! and `bytes`, the range in the UTF-8 text, as the library's spans give it. Nothing here panics on any input: a record that cannot be drawn or converted gives
 //! `{"ok": false, "message": ...}`.
 //!
 //! The library is built without its `parallel` feature (a browser's WebAssembly has no threads)
@@ -59,13 +59,15 @@ impl<'t> Utf16<'t> {
     }
 }
 
-/// Where a span of the text is, every way the page needs it.
+/// Where a span of the text is, every way the page needs it: 1-based line and column (in
+/// characters), the UTF-16 offsets `from` and `to`, and the byte range `bytes` in the UTF-8 text.
 #[derive(Serialize)]
 struct Place {
     line: usize,
     column: usize,
     from: usize,
     to: usize,
+    bytes: [usize; 2],
 }
 
 /// The text, indexed once for lines and UTF-16 offsets.
@@ -84,7 +86,7 @@ impl<'t> Text<'t> {
         let mut utf16 = self.utf16.borrow_mut();
         let from = utf16.at(span.start);
         let to = utf16.at(span.end.max(span.start));
-        Place { line, column, from, to }
+        Place { line, column, from, to, bytes: [span.start, span.end.max(span.start)] }
     }
 }
 
