@@ -121,7 +121,11 @@ function syncScroll() {
 function selectInEditor(from, to) {
   editor.focus({ preventScroll: true });
   editor.setSelectionRange(from, to);
-  // Scroll the selection into view: the line's height times its index.
+  scrollEditorTo(from);
+}
+
+// Scrolls the editor so that the line holding offset `from` is in view: lines are of one height.
+function scrollEditorTo(from) {
   const line = editor.value.slice(0, from).split('\n').length - 1;
   const height = parseFloat(getComputedStyle(editor).lineHeight) || 18;
   const top = line * height;
@@ -251,7 +255,11 @@ function showVerdicts() {
       list.append(li);
     }
     if (list.children.length) card.append(list);
-    card.addEventListener('click', () => selectRecord(r.index, null));
+    card.addEventListener('click', (e) => {
+      if (e.target.closest('a')) return;
+      selectRecord(r.index, null);
+      scrollEditorTo(r.at.from);
+    });
     box.append(card);
   }
 }
