@@ -249,6 +249,39 @@ await test('downloads: canonical text, JSON, position code, SVG and PNG', async 
   assert.match(got['dl-png'].name, /\.png$/);
 });
 
+await test('the samples menu, a file opened, a file dropped, and typing', async () => {
+  const count = await page.locator('#samples option').count();
+  assert.equal(count, 1 + JSON.parse(await readFile(join(root, 'web', 'samples.json'), 'utf8')).length);
+  await page.selectOption('#samples', { label: 'The blog page (Quadraphages and Hexaphages)' });
+  assert.equal(await page.locator('#text').inputValue(), blog);
+  assert.equal(await page.locator('.verdict').count(), 2);
+
+  const quarod = await sample('quarod/random-size-4.txt');
+  await page.locator('#file').setInputFiles({ name: 'game.txt', mimeType: 'text/plain', buffer: Buffer.from(quarod) });
+  await page.waitForFunction((t) => document.getElementById('text').value === t, quarod);
+  assert.equal(await page.locator('.verdict .game').first().innerText(), 'Quarod');
+
+  const vadrantir = await sample('vadrantir/random-side-6.txt');
+  await page.evaluate((text) => {
+    const data = new DataTransfer();
+    data.items.add(new File([text], 'dropped.txt', { type: 'text/plain' }));
+    document.getElementById('editor').dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, vadrantir);
+  await page.waitForFunction((t) => document.getElementById('text').value === t, vadrantir);
+  assert.equal(await page.locator('.verdict .game').first().innerText(), 'Vadrantir');
+  assert.match(await page.locator('.verdict .badge').first().innerText(), /^valid$/);
+
+  // A move typed over: the verdict follows once typing pauses.
+  const before = await page.evaluate(() => window.refereeStats.verifications);
+  await page.locator('#text').press('Control+End');
+  await page.locator('#text').type('\n[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 c1d1 *\n');
+  await page.waitForFunction((n) => window.refereeStats.verifications > n, before);
+  await page.waitForFunction(() => document.querySelectorAll('.verdict').length === 2);
+  const after = await page.evaluate(() => window.refereeStats.verifications);
+  assert.ok(after - before < 5, `typing is judged once it pauses, not at every key (${after - before} judgings)`);
+  assert.match(await page.locator('.verdict .badge').nth(1).innerText(), /illegal/);
+});
+
 await test('the page fetched nothing outside its own server, and logged no error', async () => {
   assert.deepEqual(outside, []);
   assert.deepEqual(errors, []);
