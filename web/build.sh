@@ -5,6 +5,7 @@
 # version of the wasm-bindgen crate in web/Cargo.lock (the two must agree). Needs node for the
 # samples and rules pages. Serve web/dist/ with any static server, e.g.
 #   python3 -m http.server -d web/dist
+# The rules pages (docs/rules/*.md, if any) and grammar.md are written as HTML beside the page.
 set -euo pipefail
 web="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$web")"

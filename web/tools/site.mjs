@@ -35,6 +35,11 @@ for (const page of pages) {
   writeFileSync(join(out, `${name}.html`), document(title || name, html));
   games.push(name);
 }
+// The grammar, which the rules pages link to for the notation.
+if (existsSync(join(root, 'grammar.md'))) {
+  const { html, title } = markdown(readFileSync(join(root, 'grammar.md'), 'utf8'), (src) => src);
+  writeFileSync(join(dist, 'grammar.html'), document(title || 'grammar', html, ''));
+}
 writeFileSync(
   join(dist, 'rules.js'),
   `// Written by web/tools/site.mjs: the games with a rules page in rules/.\nexport const RULES = ${JSON.stringify(games)};\n`,
@@ -51,17 +56,18 @@ function asset(src, from, to) {
   return `img/${basename(file)}`;
 }
 
-function document(title, body) {
+// A page of the site; `up` leads from its folder to the site's root.
+function document(title, body, up = '../') {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)} · referee</title>
-<link rel="stylesheet" href="../style.css">
+<link rel="stylesheet" href="${up}style.css">
 </head>
 <body class="rules">
-<p><a href="../index.html">← referee</a></p>
+<p><a href="${up}index.html">← referee</a></p>
 ${body}
 </body>
 </html>
@@ -84,9 +90,12 @@ function slug(s) {
   return s.toLowerCase().replace(/<[^>]*>/g, '').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '');
 }
 
-// A link into another Markdown page of the rules points to its HTML page.
+// A link into another Markdown page of the rules points to its HTML page, and one into the
+// grammar to grammar.html.
 function href(url) {
-  return url.replace(/^(?:\.\/)?(?:(?:\.\.\/)*docs\/rules\/)?([\w-]+)\.md(#.*)?$/, '$1.html$2');
+  return url
+    .replace(/^(?:\.\.\/)+grammar\.md(#.*)?$/, '../grammar.html$1')
+    .replace(/^(?:\.\/)?(?:(?:\.\.\/)*docs\/rules\/)?([\w-]+)\.md(#.*)?$/, '$1.html$2');
 }
 
 function inline(text, image) {
@@ -169,6 +178,10 @@ function markdown(md, image) {
         // A one-paragraph item is written without its <p>.
         return `<li>${sub.replace(/^<p>([\s\S]*?)<\/p>/, '$1')}</li>`;
       }).join('')}</${tag}>`);
+    } else if (/^\s*<a id="[^"]*"><\/a>\s*$/.test(line)) {
+      // An anchor on a line of its own, as the rules pages give each section: as it is.
+      html.push(line.trim());
+      i++;
     } else if (/^\s*<\/?[A-Za-z]/.test(line) && !/^\s*<\/?(a|span|code|em|strong|b|i)\b/i.test(line)) {
       // A block of HTML written in the Markdown: as it is, up to a blank line.
       const body = [];
