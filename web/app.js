@@ -639,6 +639,14 @@ function wire() {
   });
   wireDownloads();
   window.addEventListener('hashchange', loadHash);
+  // The index of the rules pages, when the build wrote them.
+  if (RULES.includes('README')) {
+    const a = document.createElement('a');
+    a.href = 'rules/README.html';
+    a.target = '_blank';
+    a.textContent = 'Rules of the games';
+    document.querySelector('.tools').append(a);
+  }
 }
 
 function loadHash() {

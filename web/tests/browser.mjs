@@ -282,6 +282,22 @@ await test('the samples menu, a file opened, a file dropped, and typing', async 
   assert.match(await page.locator('.verdict .badge').nth(1).innerText(), /illegal/);
 });
 
+await test('every rules link the page shows opens a page of the build', async () => {
+  const links = new Set();
+  for (const [file] of games) {
+    const p = await open(`#r=${encode(await sample(file))}`);
+    for (const href of await p.locator('a[href^="rules/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')))) {
+      links.add(href);
+    }
+    await p.close();
+  }
+  for (const href of links) {
+    const response = await page.request.get(base + href);
+    assert.equal(response.status(), 200, href);
+  }
+  console.log(`     ${links.size} rules links checked${links.size ? '' : ' (no docs/rules/*.md in this build)'}`);
+});
+
 await test('the page fetched nothing outside its own server, and logged no error', async () => {
   assert.deepEqual(outside, []);
   assert.deepEqual(errors, []);
