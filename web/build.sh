@@ -31,7 +31,9 @@ if [ "$installed" != "$version" ]; then
 fi
 
 echo "== cargo build --release --target wasm32-unknown-unknown (web/)"
-cargo build --locked --release --target wasm32-unknown-unknown
+# Not --locked: a dependency the library gains is added to web/Cargo.lock rather than failing the
+# build; every version already there (wasm-bindgen's, which the CLI must match) stays as it is.
+cargo build --release --target wasm32-unknown-unknown
 
 rm -rf "$dist"
 mkdir -p "$dist/pkg"
