@@ -479,7 +479,8 @@ function download(name, data, type) {
 
 function baseName() {
   const f = state.frames[state.frame];
-  return `${state.game || 'record'}-record-${state.record}${f ? `-ply-${f.ply}` : ''}`;
+  const at = f ? `-ply-${f.ply}${f.illegal ? '-illegal' : ''}` : '';
+  return `${state.game || 'record'}-record-${state.record}${at}`;
 }
 
 function converted() {
