@@ -48,6 +48,10 @@
 //!   man page, coloured terminal output, the progress bar, walking folders).
 //! - `png` (default): [`render::png`], PNG pictures rasterised from the SVG with resvg (a large
 //!   dependency: fonts and text shaping).
+//! - `parallel` (default, and implied by `cli`): [`stream`] verifies the records of a window on
+//!   all cores with rayon when [`stream::StreamOptions::parallel`] asks for it. Without it (a
+//!   WebAssembly build for a browser, which has no threads) they are verified one after another,
+//!   with the same verdicts in the same order.
 //!
 //! A program that only reads, replays, writes and draws records as text or SVG depends on
 //! `referee = { version = "0.1", default-features = false }`.

@@ -21,6 +21,7 @@ use std::io::{ErrorKind, Read};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
 use crate::record::{self, Found, Resume, TokenKind};
@@ -31,7 +32,8 @@ use crate::verify::{prepare, Prepared, VerifyOptions};
 /// How to read a stream.
 #[derive(Clone, Copy, Debug)]
 pub struct StreamOptions {
-    /// Verify the records of a window on all of rayon's threads.
+    /// Verify the records of a window on all of rayon's threads (without the feature `parallel`,
+    /// one after another, with the same verdicts).
     pub parallel: bool,
     /// How much text is read at a time (a window holds about this much, more for a longer record).
     pub chunk: usize,
@@ -252,16 +254,12 @@ fn verify_window(
     handed_on: usize,
     budget: &mut SearchBudget,
 ) -> (Vec<Verdict>, Resume, bool) {
-    let parts = if stream.parallel { rayon::current_num_threads() } else { 1 };
+    let parts = if stream.parallel { threads() } else { 1 };
     // One flag per piece, and one for a read again: see `find`.
     let flags: Vec<AtomicBool> = (0..=parts).map(|_| AtomicBool::new(false)).collect();
     let (mut found, resume, stopped) = find(window, options.game, from, last, parts, &flags);
     found.retain(|f| f.index() > handed_on);
-    let prepared: Vec<Prepared> = if stream.parallel {
-        found.par_iter().map(|f| prepare(window, f, options)).collect()
-    } else {
-        found.iter().map(|f| prepare(window, f, options)).collect()
-    };
+    let prepared: Vec<Prepared> = map_in_order(&found, stream.parallel, |f| prepare(window, f, options));
     (prepared.into_iter().map(|p| p.finish(budget)).collect(), resume, stopped)
 }
 
@@ -315,6 +313,25 @@ fn read_piece<'a>(
     (found, reader.resume(), reader.needs_more())
 }
 
+/// How many threads work side by side: rayon's, or one without the feature `parallel`.
+fn threads() -> usize {
+    #[cfg(feature = "parallel")]
+    return rayon::current_num_threads();
+    #[cfg(not(feature = "parallel"))]
+    1
+}
+
+/// `f` of each item, in the items' order: on rayon's threads when `parallel` and the feature
+/// `parallel` is on, else one after another.
+fn map_in_order<'s, T: Sync, R: Send>(items: &'s [T], parallel: bool, f: impl Fn(&'s T) -> R + Sync + Send) -> Vec<R> {
+    #[cfg(feature = "parallel")]
+    if parallel {
+        return items.par_iter().map(f).collect();
+    }
+    let _ = parallel;
+    items.iter().map(f).collect()
+}
+
 /// Pieces smaller than this are not read side by side.
 const MIN_PIECE: usize = 64 << 10;
 
@@ -338,15 +355,10 @@ fn find<'a>(
     let parts = parts.min(flags.len() - 1);
     starts.extend(cuts(window, from.offset, parts).into_iter().take(parts.saturating_sub(1)));
     let ends: Vec<usize> = starts[1..].iter().copied().chain([window.len()]).collect();
-    let pieces: Vec<_> = starts
-        .par_iter()
-        .zip(&ends)
-        .enumerate()
-        .map(|(i, (&s, &e))| {
-            let last_piece = i + 1 == ends.len();
-            read_piece(window, e, game, s, last && last_piece, &flags[i])
-        })
-        .collect();
+    let pieces: Vec<_> = map_in_order(&(0..starts.len()).collect::<Vec<_>>(), parts > 1, |&i| {
+        let last_piece = i + 1 == ends.len();
+        read_piece(window, ends[i], game, starts[i], last && last_piece, &flags[i])
+    });
     let mut found = Vec::new();
     let mut before = from.found;
     let count = pieces.len();

@@ -126,7 +126,8 @@ pub struct RepairOptions {
     pub beam: usize,
     /// Most tokens replayed in all, over every candidate of one record.
     pub max_positions: u64,
-    /// Most time spent on one record.
+    /// Most time spent on one record; `None`: no limit, and no clock is read (a target without
+    /// one, such as WebAssembly in a browser, where reading `Instant` panics).
     pub time_limit: Option<Duration>,
     /// Candidates reported, best first.
     pub shown: usize,
@@ -547,7 +548,8 @@ struct Searcher<'t, 'a, 'j, G: Repairable> {
     end: usize,
     spent: u64,
     tried: usize,
-    began: Instant,
+    /// When the search began, if it has a time limit.
+    began: Option<Instant>,
     stopped: Option<Bound>,
     /// Hashes of the edited token lists tried: the same list reached by other edits is not tried
     /// again.
@@ -568,7 +570,9 @@ impl<G: Repairable> Searcher<'_, '_, '_, G> {
         if self.stopped.is_none() {
             if self.spent >= self.options.max_positions {
                 self.stopped = Some(Bound::Positions(self.options.max_positions));
-            } else if let Some(limit) = self.options.time_limit.filter(|&l| self.began.elapsed() >= l) {
+            } else if let Some(limit) =
+                self.options.time_limit.filter(|&l| self.began.is_some_and(|b| b.elapsed() >= l))
+            {
                 self.stopped = Some(Bound::Time(limit));
             } else {
                 self.would_pass(0);
@@ -840,7 +844,7 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
         end,
         spent: 0,
         tried: 0,
-        began: Instant::now(),
+        began: options.time_limit.map(|_| Instant::now()),
         stopped: None,
         seen: Default::default(),
         held: 0,
