@@ -219,6 +219,15 @@ function showVerdicts() {
         li.append(code);
       }
       li.append(`: ${p.message}`);
+      if (p.rule) {
+        // The section of the game's rules the move breaks.
+        const rule = document.createElement('a');
+        rule.className = 'rule';
+        rule.href = p.rule;
+        rule.target = '_blank';
+        rule.textContent = 'the rule';
+        li.append(' (', rule, ')');
+      }
       if (p.alternatives.length) {
         const alts = document.createElement('ul');
         alts.className = 'alternatives';

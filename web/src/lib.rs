@@ -115,6 +115,8 @@ fn problem_json(t: &Text, p: &Problem, alternatives: &[referee::verdict::Alterna
         "at": t.place(&p.span),
         "token": p.token,
         "message": p.message,
+        // The rule the move breaks, as a page of the build: `rules/quarod.html#quarod-placement`.
+        "rule": p.rule.map(|r| format!("rules/{}.html#{}", r.game.name, r.anchor())),
         "legal": p.legal,
         "legal_count": p.legal_count,
         "alternatives": alternatives,

@@ -120,6 +120,12 @@ await test('the blog page pasted: an illegal move at 28:31, with d8d5 offered', 
   assert.equal(await problem.locator('button.where').innerText(), '28:31');
   assert.match(await problem.innerText(), /d2d5/);
   assert.match(await problem.locator('.alternatives').innerText(), /d8d5/);
+  // The rule the move breaks, linked to its section of the game's rules page.
+  const rule = await problem.locator('a.rule').getAttribute('href');
+  assert.match(rule, /^rules\/quadraphages\.html#quadraphages-[a-z-]+$/);
+  const [pageUrl, anchor] = rule.split('#');
+  const rulesHtml = await page.evaluate(async (u) => (await fetch(u)).text(), pageUrl);
+  assert.ok(rulesHtml.includes(`id="${anchor}"`), `${pageUrl} has no anchor ${anchor}`);
   // The problem is underlined in the text, over the token itself.
   const marked = await page.locator('#mirror mark.problem').first().innerText();
   assert.equal(marked, 'd2d5');
