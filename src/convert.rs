@@ -20,8 +20,11 @@ use crate::verify::{self, VerifyOptions};
 /// Record `index` (1-based) of `src`, replayed into a document. Refuses a record that does not
 /// replay to its end ([`ConvertError::NotReplayed`]).
 pub fn document(src: &str, index: usize, options: VerifyOptions) -> Result<GameDocument, ConvertError> {
-    let Some(found) = record::read(src, options.game).nth(index.wrapping_sub(1)) else {
-        return Err(ConvertError::NoRecord { index, count: record::read(src, options.game).count() });
+    let Some(found) = record::read(src, options.game.map(GameKind::about)).nth(index.wrapping_sub(1)) else {
+        return Err(ConvertError::NoRecord {
+            index,
+            count: record::read(src, options.game.map(GameKind::about)).count(),
+        });
     };
     document_of(src, &found, options)
 }
@@ -29,7 +32,7 @@ pub fn document(src: &str, index: usize, options: VerifyOptions) -> Result<GameD
 /// Every record of `src`, in file order, each replayed into a document or refused as [`document`]
 /// refuses it. The text is read once.
 pub fn documents(src: &str, options: VerifyOptions) -> impl Iterator<Item = Result<GameDocument, ConvertError>> + '_ {
-    record::read(src, options.game).map(move |found| document_of(src, &found, options))
+    record::read(src, options.game.map(GameKind::about)).map(move |found| document_of(src, &found, options))
 }
 
 /// A record found in `src`, replayed into a document.

@@ -8,7 +8,6 @@
 
 use crate::document::{ConvertError, GameDocument};
 use crate::game::About;
-use crate::games::GameKind;
 use crate::record::{Record, Span, Token};
 use crate::replay::{Repairable, Replay};
 use crate::search::SearchBudget;
@@ -85,7 +84,7 @@ pub trait PublishedFormat: GameFormat {
     fn with_format<'r, W: WithFormat<'r>>(
         src: &str,
         record: &'r Record,
-        forced: Option<GameKind>,
+        forced: Option<&'static About>,
         work: W,
     ) -> W::Output;
 }

@@ -95,7 +95,7 @@ macro_rules! formats {
                 self,
                 src: &str,
                 record: &'r Record,
-                forced: Option<GameKind>,
+                forced: Option<&'static About>,
                 work: W,
             ) -> Option<W::Output> {
                 match self {
@@ -137,17 +137,19 @@ pub fn with_found<'r, W: WithFormat<'r>>(
         Found::Published(r) => {
             let published = |k: &GameKind| k.about().format == Format::Published;
             let kind = options.game.filter(published).or_else(|| GameKind::ALL.into_iter().find(published));
-            kind.and_then(|k| k.with_published_format(src, r, options.game, work)).ok_or_else(|| {
-                let why = problem(
-                    ProblemKind::Undecided,
-                    r.span.clone(),
-                    "",
-                    "no game of the published notation is known".into(),
-                );
-                let mut verdict = Verdict::new(r.index, r.span.clone(), None);
-                verdict.problems.push(why.clone());
-                Box::new(Unstarted { verdict, why })
-            })
+            kind.and_then(|k| k.with_published_format(src, r, options.game.map(GameKind::about), work)).ok_or_else(
+                || {
+                    let why = problem(
+                        ProblemKind::Undecided,
+                        r.span.clone(),
+                        "",
+                        "no game of the published notation is known".into(),
+                    );
+                    let mut verdict = Verdict::new(r.index, r.span.clone(), None);
+                    verdict.problems.push(why.clone());
+                    Box::new(Unstarted { verdict, why })
+                },
+            )
         }
         Found::Common(r) => {
             let kind = common_kind(src, r, options.game);

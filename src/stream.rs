@@ -282,7 +282,7 @@ fn whole_lines_since(text: &str, from: usize, before: usize) -> usize {
 /// the last record (a title, a header, a start diagram, prose) may still be waiting for moves: then
 /// the text is not closed either.
 fn ends_with_a_record(text: &str, game: Option<crate::games::GameKind>) -> bool {
-    let Some(last) = record::read(text, game).last() else { return false };
+    let Some(last) = record::read(text, game.map(crate::games::GameKind::about)).last() else { return false };
     let rest = &text[last.span().end.min(text.len())..];
     if !rest.trim().is_empty() {
         return false;

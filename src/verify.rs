@@ -7,6 +7,7 @@ use crate::common::Common;
 use crate::format::{problem, status_of, RecordFormat, WithFormat};
 pub use crate::format::{PendingClaims, Prepared};
 use crate::game::{CommonFormat, Format};
+use crate::games::GameKind;
 use crate::judge::with_found;
 pub use crate::judge::{VerifyOptions, DEFAULT_SEARCH_LIMIT};
 use crate::record::{self, Found};
@@ -22,7 +23,8 @@ pub fn verify_source(src: &str, options: VerifyOptions) -> Vec<Verdict> {
 /// The verdicts on the records of `src`, one at a time as the reader finds them.
 pub fn verify_records(src: &str, options: VerifyOptions) -> impl Iterator<Item = Verdict> + '_ {
     let mut budget = options.file_budget();
-    record::read(src, options.game).map(move |found| prepare(src, &found, options).finish(&mut budget))
+    record::read(src, options.game.map(GameKind::about))
+        .map(move |found| prepare(src, &found, options).finish(&mut budget))
 }
 
 /// Verifies a record found in `src` as far as it can be taken on its own (see [`Prepared`]).
@@ -178,8 +180,8 @@ pub fn with_record<W: WithStart>(
     work: W,
 ) -> Result<(W::Output, record::Span), (record::Span, String)> {
     let no_record = |n: usize| (0..0, format!("there is no record {index} (the file has {n})"));
-    let Some(found) = record::read(src, options.game).nth(index.wrapping_sub(1)) else {
-        return Err(no_record(record::read(src, options.game).count()));
+    let Some(found) = record::read(src, options.game.map(GameKind::about)).nth(index.wrapping_sub(1)) else {
+        return Err(no_record(record::read(src, options.game.map(GameKind::about)).count()));
     };
     let span = found.span();
     struct Start<W>(W);

@@ -20,9 +20,9 @@ fn kinds(r: &record::Record) -> Vec<TokenKind> {
 #[test]
 fn a_title_names_the_game() {
     let r = one("HEXAPHAGE\n_oo_ _xx_\n1. .... .... .... .... .... .... 1 j5h5 d3e4\n");
-    assert_eq!(r.game_hint(), Some((GameKind::Hexaphages, None)));
+    assert_eq!(referee::games::phages::notation::game_hint(&r), Some((GameKind::Hexaphages, None)));
     let r = one("QUADRAPHAGES\n_xx_ _oo_\n1. .... .... 1 a7a8 i3i2\n");
-    assert_eq!(r.game_hint(), Some((GameKind::Quadraphages, None)));
+    assert_eq!(referee::games::phages::notation::game_hint(&r), Some((GameKind::Quadraphages, None)));
 }
 
 #[test]
@@ -95,8 +95,8 @@ fn records_inside_prose_are_found_and_a_file_may_hold_several() {
     let src = std::fs::read_to_string("samples/quadraphages/blog-page.txt").unwrap();
     let records = record::parse(&src);
     assert_eq!(records.len(), 2);
-    assert_eq!(records[0].game_hint().map(|h| h.0), Some(GameKind::Quadraphages));
-    assert_eq!(records[1].game_hint().map(|h| h.0), Some(GameKind::Hexaphages));
+    assert_eq!(referee::games::phages::notation::game_hint(&records[0]).map(|h| h.0), Some(GameKind::Quadraphages));
+    assert_eq!(referee::games::phages::notation::game_hint(&records[1]).map(|h| h.0), Some(GameKind::Hexaphages));
     let two =
         "Some prose.\n_xx_ _oo_\n1. .... .... 1 a7a8 i3i2\nMore prose 1 2 3.\n_oo_ _xx_\n1. .... .... 2 c1c3 g9g7\n";
     assert_eq!(record::parse(two).len(), 2);
@@ -201,4 +201,16 @@ fn lenient_replay_survives_moves_where_numbers_are_due() {
     assert_eq!(v.status, Status::Illegal);
     assert!(v.problems.iter().all(|p| p.message == "X must announce a number now (phase b)"), "{:?}", v.problems);
     assert_eq!(v.problems.len(), 4);
+}
+
+/// A `Startup:` code of a game referee does not know is the record's start, refused where it is
+/// written: read as prose, it would leave the record to replay from the default start.
+#[test]
+fn a_startup_code_of_an_unknown_game_is_an_error_at_the_code() {
+    let text = "QUADRAPHAGES\nStartup: chess_rnbqkbnr\n\n1. .... .... 1 a7a8 i3i2 c1c2 g9g8\n";
+    let v = &verify_source(text, VerifyOptions::default())[0];
+    assert_eq!(v.status, Status::SyntaxError);
+    let p = &v.problems[0];
+    assert_eq!(p.span.start, text.find("chess_").unwrap());
+    assert_eq!(p.message, "this is a code of chess, not of quadraphages or hexaphages");
 }

@@ -117,7 +117,7 @@ fn load(file: &Path, index: usize, game: Option<GameKind>) -> Result<(String, Pi
 /// and no moves) or undecided (no game from its start): then nothing is drawn, its problems go to
 /// standard error as `verify --format short` gives them, and the exit code is 1, as `verify`'s.
 pub fn not_replayable(name: &str, src: &str, index: usize, game: Option<GameKind>) -> Option<ExitCode> {
-    let found = referee::record::read(src, game).nth(index.checked_sub(1)?)?;
+    let found = referee::record::read(src, game.map(GameKind::about)).nth(index.checked_sub(1)?)?;
     let verdict = verify::prepare(src, &found, VerifyOptions { game, ..VerifyOptions::default() }).verdict();
     let what = match verdict.status {
         Status::SyntaxError => "a syntax error",
@@ -135,7 +135,7 @@ pub fn not_replayable(name: &str, src: &str, index: usize, game: Option<GameKind
 /// valid (a syntax error, no known start) or the file holds no record, as `verify` says; 2 when
 /// `--record` asks for a record past the file's last.
 pub fn undrawable(src: &str, index: usize, game: Option<GameKind>) -> ExitCode {
-    let found = referee::record::read(src, game).take(index).count();
+    let found = referee::record::read(src, game.map(GameKind::about)).take(index).count();
     if found == 0 || found >= index {
         ExitCode::from(1)
     } else {

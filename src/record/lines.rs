@@ -13,8 +13,7 @@ use super::{
     MoveLine, Record, Span, SyntaxError, Token, TokenKind, Tokens,
 };
 
-use crate::games::phages::Side;
-use crate::games::GameKind;
+use super::Side;
 use crate::geometry::{CellLabel, Geometry, MAX_ROW_CELLS};
 
 /// What one line of a file is.
@@ -23,7 +22,7 @@ pub enum LineKind {
     /// Nothing but white space.
     Blank,
     /// A game's title, such as `QUADRAPHAGES`, which opens a record of the published notation.
-    Title(GameKind),
+    Title(&'static str),
     /// `Startup:` or `Final Position:`, possibly followed by column letters.
     DiagramLabel(DiagramLabel),
     /// `Startup:` followed by a position code: the code's span.
@@ -311,13 +310,12 @@ fn title_word(i: &str) -> IResult<&str, &str> {
     all_consuming(preceded(space0, terminated(take_while1(|c: char| c.is_ascii_alphabetic()), space0))).parse(i)
 }
 
-fn title(i: &str) -> Option<GameKind> {
+/// The game a title line names, by its registry name: the published notation's titles are the
+/// names of its two games, in any case, with or without their final S.
+fn title(i: &str) -> Option<&'static str> {
     let (_, word) = title_word(i).ok()?;
-    match word.to_ascii_uppercase().as_str() {
-        "QUADRAPHAGE" | "QUADRAPHAGES" => Some(GameKind::Quadraphages),
-        "HEXAPHAGE" | "HEXAPHAGES" => Some(GameKind::Hexaphages),
-        _ => None,
-    }
+    let word = word.to_ascii_lowercase();
+    ["quadraphages", "hexaphages"].into_iter().find(|name| *name == word || name.strip_suffix('s') == Some(&word))
 }
 
 fn label_word(i: &str) -> IResult<&str, DiagramLabel> {
@@ -335,7 +333,9 @@ fn diagram_label(i: &str) -> Option<(DiagramLabel, &str)> {
 }
 
 /// `Startup: quadraphages_...`: a start given as a position code (grammar.md, "Position codes"),
-/// one word that starts with a game's name and `_`; the span of the code.
+/// one word that starts with a name in lowercase letters and `_`; the span of the code. Whether
+/// the name is a game's, and the code one of the record's game, the record's start says, at the
+/// code.
 fn startup_code(line: &str, at: usize) -> Option<Span> {
     let t = line.trim_start();
     let (rest, label) = label_word(t).ok()?;
@@ -344,7 +344,7 @@ fn startup_code(line: &str, at: usize) -> Option<Span> {
         && rest.starts_with([' ', '\t'])
         && !code.contains(char::is_whitespace)
         && code.contains('_')
-        && crate::games::game_of(code).is_ok();
+        && code.split('_').next().is_some_and(|name| !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase()));
     let start = at + (code.as_ptr() as usize - line.as_ptr() as usize);
     is_code.then(|| start..start + code.len())
 }
@@ -427,7 +427,7 @@ fn build_diagram(label: DiagramLabel, rows: &[Row], seen: usize, span: Span) -> 
 
 /// Something a record is assembled from, in file order.
 pub enum Element<'a> {
-    Title(GameKind, Span),
+    Title(&'static str, Span),
     Header(Result<ColumnHeader, SyntaxError>),
     Diagram(Result<Diagram, SyntaxError>, DiagramLabel),
     /// A start given as a position code: where it is, and the code.
@@ -538,7 +538,7 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>) -> Option<Ele
 
 #[derive(Default)]
 struct Pending<'a> {
-    title: Option<(GameKind, Span)>,
+    title: Option<(&'static str, Span)>,
     header: Option<Result<ColumnHeader, SyntaxError>>,
     startup: Option<Result<Diagram, SyntaxError>>,
     /// A start given as a code; it and a start diagram replace each other, as two diagrams do.

@@ -15,9 +15,9 @@ mod lines;
 
 use std::ops::Range;
 
-use crate::game::Format;
-use crate::games::phages::Side;
-use crate::games::GameKind;
+use std::fmt;
+
+use crate::game::{About, Format};
 use crate::geometry::{CellLabel, Geometry};
 
 pub use cursor::{without_bom, Lines};
@@ -25,6 +25,54 @@ pub use lines::{classify, token_kind, LineKind, Row};
 
 /// Byte offsets into the file.
 pub type Span = Range<usize>;
+
+/// The two sides of the published notation, named by the letters of its diagrams and claims
+/// (Quadraphages' and Hexaphages' engine plays them).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Side {
+    /// X: the side that moves first in the default starts.
+    X,
+    /// O.
+    O,
+}
+
+impl Side {
+    /// 0 for X, 1 for O: the side's index in arrays by side and in [`BoardView::player_names`](crate::game::BoardView::player_names).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The other side.
+    pub fn opponent(self) -> Side {
+        match self {
+            Side::X => Side::O,
+            Side::O => Side::X,
+        }
+    }
+
+    /// `X` or `O`, as diagrams and claims write the side.
+    pub fn letter(self) -> char {
+        match self {
+            Side::X => 'X',
+            Side::O => 'O',
+        }
+    }
+
+    /// The side a letter names, in either case (`x` and `X` are X).
+    pub fn from_letter(c: char) -> Option<Side> {
+        match c.to_ascii_lowercase() {
+            'x' => Some(Side::X),
+            'o' => Some(Side::O),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
 
 /// One token of movetext.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -149,8 +197,9 @@ pub struct Record<'a> {
     pub index: usize,
     /// Where the record is in the text, from its first line to its last.
     pub span: Span,
-    /// The title that opens the record (`QUADRAPHAGES`), and where it is.
-    pub title: Option<(GameKind, Span)>,
+    /// The game the title that opens the record names (`QUADRAPHAGES`: `quadraphages`), and where
+    /// the title is.
+    pub title: Option<(&'static str, Span)>,
     /// The header naming each column's side.
     pub header: Option<ColumnHeader>,
     /// The `Startup:` diagram, when the game does not start from the default position.
@@ -172,29 +221,6 @@ impl<'a> Record<'a> {
     /// The tokens of one of the record's lines.
     pub fn line_tokens(&self, line: &MoveLine) -> &[Token<'a>] {
         &self.tokens[line.tokens.clone()]
-    }
-
-    /// The game the record's own text names or draws, if any: its title, else its start code, else
-    /// its diagrams.
-    pub fn game_hint(&self) -> Option<(GameKind, Option<Geometry>)> {
-        let coded = self.startup_code.as_ref().and_then(|(_, code)| crate::games::game_of(code).ok());
-        // Only a code of this notation's games names the record's game; any other is an error of
-        // the code, reported with the record's own game.
-        let coded = coded.filter(|k| matches!(k, GameKind::Quadraphages | GameKind::Hexaphages));
-        if let (None, Some(kind)) = (&self.title, coded) {
-            return Some((kind, None));
-        }
-        let drawn = self.startup.as_ref().or(self.final_position.as_ref()).map(|d| d.geometry);
-        let from_geometry = |g: Geometry| match g {
-            Geometry::Square { .. } => GameKind::Quadraphages,
-            Geometry::Hex { .. } => GameKind::Hexaphages,
-        };
-        match (self.title.as_ref().map(|t| t.0), drawn) {
-            (Some(kind), Some(g)) if from_geometry(g) == kind => Some((kind, Some(g))),
-            (Some(kind), _) => Some((kind, None)),
-            (None, Some(g)) => Some((from_geometry(g), Some(g))),
-            (None, None) => None,
-        }
     }
 }
 
@@ -360,8 +386,8 @@ impl Found<'_> {
 ///
 /// `game` is the game `--game` names: when it is a game of the common format, a numbered move line
 /// outside any record opens a record of that game without tags.
-pub fn read(src: &str, game: Option<GameKind>) -> Reader<'_> {
-    read_format(src, game.map(|g| g.about().format))
+pub fn read<'a>(src: &'a str, game: Option<&About>) -> Reader<'a> {
+    read_format(src, game.map(|g| g.format))
 }
 
 /// Every record of a text, as [`read`] finds them; `untagged` is the format of the records a

@@ -23,6 +23,7 @@ pub use search::*;
 use std::ops::ControlFlow;
 
 use crate::format::{RecordFormat, WithFormat};
+use crate::games::GameKind;
 use crate::judge::with_found;
 use crate::record::{self, Found, Span};
 use crate::search::SearchBudget;
@@ -86,7 +87,7 @@ pub fn repair_each(
     let options = VerifyOptions { lenient: false, ..options };
     let mut budget = options.file_budget();
     let (mut count, mut handed) = (0, false);
-    for found in record::read(src, options.game) {
+    for found in record::read(src, options.game.map(GameKind::about)) {
         count += 1;
         if only.is_some_and(|n| n != found.index()) {
             continue;

@@ -35,10 +35,10 @@ impl PublishedFormat for Phages {
     fn with_format<'r, W: WithFormat<'r>>(
         src: &str,
         record: &'r Record,
-        forced: Option<GameKind>,
+        forced: Option<&'static About>,
         work: W,
     ) -> W::Output {
-        work.run(Published { src, record, forced })
+        work.run(Published { src, record, forced: forced.and_then(|g| GameKind::from_name(g.name)) })
     }
 }
 
@@ -92,7 +92,7 @@ impl<'r> RecordFormat<'r> for Published<'_, 'r, '_> {
 
     fn verdict(&self) -> Verdict {
         let r = self.record;
-        let hint = self.forced.or(r.game_hint().map(|h| h.0)).unwrap_or(GameKind::Quadraphages);
+        let hint = self.forced.or(notation::game_hint(r).map(|h| h.0)).unwrap_or(GameKind::Quadraphages);
         let mut v = Verdict::new(r.index, r.span.clone(), Some(hint.about()));
         v.problems = r.syntax_errors.iter().map(|e| syntax_problem(self.src, e)).collect();
         v

@@ -22,13 +22,42 @@ pub struct SetupProblem {
     pub in_diagram: bool,
 }
 
+/// The game a record's own text names or draws, if any: its title, else its start code, else its
+/// diagrams.
+pub fn game_hint(record: &Record) -> Option<(GameKind, Option<Geometry>)> {
+    let coded = record.startup_code.as_ref().and_then(|(_, code)| crate::games::game_of(code).ok());
+    // Only a code of this notation's games names the record's game; any other is an error of
+    // the code, reported with the record's own game.
+    let coded = coded.filter(|k| k.about().format == crate::game::Format::Published);
+    let title = title_game(record);
+    if let (None, Some(kind)) = (title, coded) {
+        return Some((kind, None));
+    }
+    let drawn = record.startup.as_ref().or(record.final_position.as_ref()).map(|d| d.geometry);
+    let from_geometry = |g: Geometry| match g {
+        Geometry::Square { .. } => GameKind::Quadraphages,
+        Geometry::Hex { .. } => GameKind::Hexaphages,
+    };
+    match (title, drawn) {
+        (Some(kind), Some(g)) if from_geometry(g) == kind => Some((kind, Some(g))),
+        (Some(kind), _) => Some((kind, None)),
+        (None, Some(g)) => Some((from_geometry(g), Some(g))),
+        (None, None) => None,
+    }
+}
+
+/// The game a record's title names.
+fn title_game(record: &Record) -> Option<GameKind> {
+    record.title.as_ref().and_then(|t| GameKind::from_name(t.0))
+}
+
 /// The start position of a record: its `Startup:` diagram, or the default for its board; the side
 /// that moves first from its column header (RULINGS 7 for a first column of `....`).
 pub fn setup(record: &Record, forced: Option<GameKind>) -> Result<Phages, SetupProblem> {
     if let Some((span, code)) = &record.startup_code {
         return coded_setup(record, span, code, forced);
     }
-    let hint = record.game_hint();
+    let hint = game_hint(record);
     let kind = forced.or(hint.map(|h| h.0)).unwrap_or(GameKind::Quadraphages);
     let geometry = match (kind, hint.and_then(|h| h.1)) {
         (GameKind::Quadraphages, Some(g @ Geometry::Square { .. }))
@@ -87,7 +116,7 @@ fn coded_setup(
         let len = code[at..].chars().next().map_or(0, char::len_utf8);
         fault(span.start + at..span.start + at + len, e.message)
     })?;
-    let named = forced.or(record.title.as_ref().map(|t| t.0));
+    let named = forced.or(title_game(record));
     if let Some(kind) = named.filter(|k| k.about() != position.about()) {
         return Err(fault(
             span.clone(),

@@ -10,52 +10,7 @@ use crate::game::{BoardView, BreaksRule, Game};
 use crate::game::{Figure, Shape, Sign};
 use crate::geometry::{Cell, CellLabel, Geometry};
 
-/// The two sides, named by the letters of the published diagrams.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum Side {
-    /// X: the side that moves first in the default starts.
-    X,
-    /// O.
-    O,
-}
-
-impl Side {
-    /// 0 for X, 1 for O: the side's index in arrays by side and in [`BoardView::player_names`].
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The other side.
-    pub fn opponent(self) -> Side {
-        match self {
-            Side::X => Side::O,
-            Side::O => Side::X,
-        }
-    }
-
-    /// `X` or `O`, as diagrams and claims write the side.
-    pub fn letter(self) -> char {
-        match self {
-            Side::X => 'X',
-            Side::O => 'O',
-        }
-    }
-
-    /// The side a letter names, in either case (`x` and `X` are X).
-    pub fn from_letter(c: char) -> Option<Side> {
-        match c.to_ascii_lowercase() {
-            'x' => Some(Side::X),
-            'o' => Some(Side::O),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.letter())
-    }
-}
+pub use crate::record::Side;
 
 /// What stands on a cell.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
