@@ -2,7 +2,7 @@
 
 use crate::game::{BreaksRule, CommonFormat, Game, Notation, Rule};
 use crate::record::{Span, Token};
-use crate::render::ascii;
+use crate::verdict::BoardGlyphs;
 
 /// What a token means where it stands, as the game's notation reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,7 +133,7 @@ pub struct Violation {
     pub legal_count: u32,
     /// The position before the token, as a diagram: every violation has its own, which a report
     /// draws under it (a lenient replay keeps at most [`MAX_VIOLATIONS`] of them).
-    pub board: Option<String>,
+    pub board: Option<BoardGlyphs>,
 }
 
 /// The outcome of replaying a record's tokens.
@@ -305,7 +305,7 @@ pub fn replay_observed<G: Reader>(
             rule: Rule::of(position.about(), rule),
             legal,
             legal_count,
-            board: Some(ascii::diagram(&position)),
+            board: Some(BoardGlyphs::of(&position)),
         });
         if !options.lenient || violations.len() >= MAX_VIOLATIONS {
             stopped_at = Some(i);

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::game::{About, BoardView, Rule};
-use crate::geometry::Cell;
+use crate::geometry::{Cell, Geometry};
 use crate::record::Span;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
@@ -56,9 +56,52 @@ pub struct Problem {
     pub legal: Vec<String>,
     /// How many distinct legal moves there were in all.
     pub legal_count: u32,
-    /// The board before an illegal move, as a diagram, which the report draws under the problem;
-    /// `None` for other problems.
-    pub board: Option<String>,
+    /// The board before an illegal move, which the report draws under the problem; `None` for
+    /// other problems.
+    pub board: Option<BoardGlyphs>,
+}
+
+/// A board as data, not as a drawing: its shape and what each cell shows, as the game's diagrams
+/// write it (`X`, `o`, `B^`, `1K`, `.`). A report draws it ([`BoardGlyphs::diagram`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct BoardGlyphs {
+    /// The board's shape.
+    pub geometry: Geometry,
+    /// Each cell's glyph, in cell order, one space after each: one allocation for the board.
+    glyphs: String,
+}
+
+impl BoardGlyphs {
+    /// The board of a position.
+    pub fn of(view: &impl BoardView) -> BoardGlyphs {
+        let geometry = view.geometry();
+        // Sized exactly: a repair search holds many of these, and counts their bytes.
+        let mut glyphs = String::with_capacity(geometry.cells().map(|c| view.glyph(c).len() + 1).sum());
+        for c in geometry.cells() {
+            glyphs.push_str(view.glyph(c));
+            glyphs.push(' ');
+        }
+        BoardGlyphs { geometry, glyphs }
+    }
+
+    /// Each cell's glyph, in cell order.
+    pub fn glyphs(&self) -> impl Iterator<Item = &str> {
+        self.glyphs.split_terminator(' ')
+    }
+
+    /// The board drawn in the published style: column letters, then one row per line.
+    pub fn diagram(&self) -> String {
+        let mut glyph = vec![""; self.geometry.slots()];
+        for (c, g) in self.geometry.cells().zip(self.glyphs()) {
+            glyph[c.0 as usize] = g;
+        }
+        crate::render::ascii::diagram_of(self.geometry, |c: Cell| glyph[c.0 as usize])
+    }
+
+    /// The bytes the board holds beyond its own size.
+    pub fn heap_bytes(&self) -> usize {
+        self.glyphs.capacity()
+    }
 }
 
 impl Problem {

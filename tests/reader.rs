@@ -343,7 +343,7 @@ fn an_illegal_move_lists_a_few_dozen_legal_moves_and_counts_them_all() {
 fn lenient_replay_keeps_a_board_for_every_violation_and_draws_it_under_it() {
     let text = std::sync::Arc::new(sample("quadraphages/blog-game-sample.txt"));
     let v = &verify_source(&text, VerifyOptions { lenient: true, ..VerifyOptions::default() })[0];
-    let boards: Vec<&str> = v.problems.iter().filter_map(|p| p.board.as_deref()).collect();
+    let boards: Vec<String> = v.problems.iter().filter_map(|p| p.board.as_ref().map(|b| b.diagram())).collect();
     let illegal = v.problems.iter().filter(|p| p.kind == ProblemKind::Illegal).count();
     assert!(illegal > 1, "{:?}", messages(v));
     assert_eq!(boards.len(), illegal, "a board per illegal move, none for a refuted claim");
@@ -361,7 +361,7 @@ fn lenient_replay_keeps_a_board_for_every_violation_and_draws_it_under_it() {
         let drawn = block.split_once("  board before that move:\n").map(|(_, b)| b);
         match &p.board {
             Some(board) => {
-                let indented: String = board.lines().map(|l| format!("    {l}\n")).collect();
+                let indented: String = board.diagram().lines().map(|l| format!("    {l}\n")).collect();
                 assert!(drawn.is_some_and(|d| d.starts_with(&indented)), "{block}");
             }
             None => assert!(drawn.is_none(), "{block}"),

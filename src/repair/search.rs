@@ -1018,7 +1018,7 @@ fn candidate_bytes(c: &Candidate) -> usize {
             + string(&v.message)
             + vec(v.legal.capacity(), std::mem::size_of::<String>())
             + v.legal.iter().map(string).sum::<usize>()
-            + v.board.as_ref().map_or(0, string)
+            + v.board.as_ref().map_or(0, |b| allocation(b.heap_bytes()))
     };
     let claim = |k: &ClaimCheck| string(&k.text) + string(&k.detail);
     std::mem::size_of::<Candidate>()

@@ -284,7 +284,7 @@ pub fn human(source: &Source, v: &Verdict, style: HumanStyle) -> String {
                 }
                 if let Some(board) = &p.board {
                     out.push_str("  board before that move:\n");
-                    for l in board.lines() {
+                    for l in board.diagram().lines() {
                         out.push_str(&format!("    {l}\n"));
                     }
                 }
