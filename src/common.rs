@@ -534,7 +534,7 @@ fn write_common<G: CommonFormat>(doc: &GameDocument) -> Result<String, ConvertEr
     }
     out.push_str(&lines.join("\n"));
     out.push_str("\n\nFinal Position:\n");
-    out.push_str(&layout(&doc.final_position, game.end.geometry()));
+    out.push_str(&layout(&final_rows(doc, &game.end), game.end.geometry()));
     Ok(out)
 }
 

@@ -211,6 +211,16 @@ pub(crate) fn rows_of(view: &impl BoardView) -> Vec<String> {
     (0..g.height()).map(|row| g.row_cells(row).map(|c| view.glyph(c)).collect::<Vec<_>>().join(" ")).collect()
 }
 
+/// The final diagram a document's record claims: the document's rows, or, when it gives none, the
+/// board its replay reaches (which holds), so that the record never claims an empty diagram.
+pub(crate) fn final_rows(doc: &GameDocument, end: &impl BoardView) -> Vec<String> {
+    if doc.final_position.is_empty() {
+        rows_of(end)
+    } else {
+        doc.final_position.clone()
+    }
+}
+
 /// Lays out a document's diagram rows as the records' diagrams are drawn: on `board` when they fit
 /// it, else on the board they draw (a refuted diagram may draw another), else row by row as written.
 ///

@@ -11,87 +11,22 @@ use proptest::prelude::*;
 
 use referee::code::Coded;
 use referee::game::Notation;
-use referee::game::{CommonFormat, Game};
-use referee::games::game_of;
+use referee::game::{CommonFormat, Game, WithCommonFormat};
 use referee::games::petrify::Petrify;
-use referee::games::phages::notation::{default_start, write_record};
+use referee::games::phages::notation::write_record;
 use referee::games::phages::{Phages, PhagesMove, Phase};
 use referee::games::quarod::Quarod;
 use referee::games::splinter::Splinter;
 use referee::games::vadrantir::Vadrantir;
-use referee::geometry::Geometry;
+use referee::games::GameKind;
 use referee::random::random_game;
 use referee::report::{self, HumanStyle, Source};
 use referee::verdict::{ClaimStatus, Status, Verdict};
 use referee::verify::{verify_source, VerifyOptions};
 use referee::write::write_common_record;
 
-/// Plays `moves` from `start`, and at every ply (the start and the end included) reads the
-/// position back from its code.
-fn round_trip_every_ply<G: Game + Coded + PartialEq>(start: &G, moves: &[G::Move]) -> Result<(), TestCaseError> {
-    let mut p = start.clone();
-    for ply in 0..=moves.len() {
-        let code = p.code();
-        prop_assert!(code.bytes().all(|b| b.is_ascii_alphanumeric() || b"_/.-".contains(&b)), "not URL-safe: {}", code);
-        prop_assert_eq!(game_of(&code).ok().map(|g| g.about()), Some(p.about()));
-        let back = G::from_code(&code).map_err(|e| TestCaseError::fail(format!("ply {ply}: {code}: {e}")))?;
-        prop_assert!(back == p, "ply {}: {} reads back as another position", ply, code);
-        prop_assert_eq!(back.code(), code.clone());
-        prop_assert_eq!(back.legal_moves(), p.legal_moves(), "ply {}: {}", ply, code);
-        prop_assert_eq!(back.is_over(), p.is_over());
-        if let Some(&m) = moves.get(ply) {
-            p.play_unchecked(m);
-        }
-    }
-    Ok(())
-}
-
-fn recorded<G: CommonFormat + PartialEq>(size: u8, players: Option<u8>, seed: u64) -> Result<(), TestCaseError> {
-    let start = G::start(Some(size), players).expect("size in range");
-    let moves = random_game(&start, seed, 2_000);
-    round_trip_every_ply(&start, &moves)
-}
-
-fn phages(geometry: Geometry, seed: u64) -> Result<(), TestCaseError> {
-    let start = default_start(geometry).expect("a default start");
-    let moves = random_game(&start, seed, 2_000);
-    round_trip_every_ply(&start, &moves)
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
-
-    #[test]
-    fn quadraphages_codes_round_trip_at_every_ply(seed in any::<u64>()) {
-        phages(Geometry::Square { size: 9 }, seed)?;
-    }
-
-    #[test]
-    fn hexaphages_codes_round_trip_at_every_ply(side in 4u8..=5, seed in any::<u64>()) {
-        phages(Geometry::Hex { side }, seed)?;
-    }
-
-    #[test]
-    fn quarod_codes_round_trip_at_every_ply(size in 2u8..=9, seed in any::<u64>()) {
-        recorded::<Quarod>(size, None, seed)?;
-    }
-
-    #[test]
-    fn petrify_codes_round_trip_at_every_ply(size in 6u8..=10, seed in any::<u64>()) {
-        recorded::<Petrify>(size, None, seed)?;
-    }
-
-    #[test]
-    fn vadrantir_codes_round_trip_at_every_ply(side in 5u8..=7, seed in any::<u64>()) {
-        recorded::<Vadrantir>(side, None, seed)?;
-    }
-
-    #[test]
-    fn splinter_codes_round_trip_at_every_ply(players in 2u8..=4, extra in 0u8..=3, seed in any::<u64>()) {
-        let size = if players == 3 { 9 + extra } else { 6 + extra };
-        recorded::<Splinter>(size, Some(players), seed)?;
-    }
-}
+// That every position of random games of every game reads back from its code is checked over the
+// registry, in every_game.rs.
 
 /// The position after the first `ply` of `moves`.
 fn after<G: Game>(start: &G, moves: &[G::Move], ply: usize) -> G {
@@ -315,24 +250,29 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(12))]
 
     #[test]
-    fn a_position_tag_starts_a_quarod_record(size in 2u8..=7, seed in any::<u64>(), cut in any::<usize>()) {
-        position_tag_starts_the_record(&Quarod::start(Some(size), None).unwrap(), seed, cut)?;
-    }
-
-    #[test]
-    fn a_position_tag_starts_a_petrify_record(size in 6u8..=8, seed in any::<u64>(), cut in any::<usize>()) {
-        position_tag_starts_the_record(&Petrify::start(Some(size), None).unwrap(), seed, cut)?;
-    }
-
-    #[test]
-    fn a_position_tag_starts_a_vadrantir_record(side in 5u8..=6, seed in any::<u64>(), cut in any::<usize>()) {
-        position_tag_starts_the_record(&Vadrantir::start(Some(side), None).unwrap(), seed, cut)?;
-    }
-
-    #[test]
-    fn a_position_tag_starts_a_splinter_record(players in 2u8..=4, seed in any::<u64>(), cut in any::<usize>()) {
-        let size = if players == 3 { 9 } else { 6 };
-        position_tag_starts_the_record(&Splinter::start(Some(size), Some(players)).unwrap(), seed, cut)?;
+    fn a_position_tag_starts_a_record_of_any_game_of_the_common_format(
+        game in prop::sample::select(GameKind::ALL.to_vec()),
+        size in any::<prop::sample::Index>(),
+        players in any::<prop::sample::Index>(),
+        seed in any::<u64>(),
+        cut in any::<usize>(),
+    ) {
+        struct Start { size: u8, players: u8, seed: u64, cut: usize }
+        impl WithCommonFormat for Start {
+            type Output = Result<(), TestCaseError>;
+            fn run<G: CommonFormat>(self) -> Self::Output {
+                let start = G::start(Some(self.size), Some(self.players)).map_err(TestCaseError::fail)?;
+                position_tag_starts_the_record(&start, self.seed, self.cut)
+            }
+        }
+        // The smaller boards the game declares: a cut game is replayed twice per case.
+        let about = game.about();
+        let (small, large) = about.sizes;
+        let size = small + size.index(usize::from(large.min(small + 4) - small) + 1) as u8;
+        let players = about.players.0 + players.index(usize::from(about.players.1 - about.players.0) + 1) as u8;
+        if let Some(checked) = game.with_common_format(Start { size, players, seed, cut }) {
+            checked?;
+        }
     }
 
     #[test]

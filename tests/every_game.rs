@@ -9,12 +9,26 @@
 //!   the same way: as itself, unless the notation writes several moves alike (the notation
 //!   round-trips);
 //! - the record converts to JSON and back, and the canonical record verifies as the original does.
+//!
+//! And for any setup and any seed (proptest), the game and the game cut after any move:
+//! - the record verifies as valid, its claims confirmed;
+//! - every position of its replay reads back from its code as the same position (the same key,
+//!   legal moves and end);
+//! - the record of the game cut there (written from its document) verifies as valid, is its own
+//!   canonical layout, and goes to JSON and back to the same document.
 
+use proptest::prelude::*;
+
+use referee::code::Coded;
 use referee::convert;
-use referee::game::{Engine, WithGame};
+use referee::format::{RecordFormat, WithFormat};
+use referee::game::{Engine, Game, SearchKey, WithGame};
 use referee::games::{game_of, rewrite, GameKind};
+use referee::judge::with_found;
 use referee::random::random_record;
+use referee::record;
 use referee::record_moves;
+use referee::replay::{replay_observed, Event, ReplayOptions};
 use referee::verdict::{ClaimStatus, Status};
 use referee::verify::{verify_source, VerifyOptions};
 
@@ -159,5 +173,89 @@ fn records_convert_to_json_and_back_and_verify_alike() {
         let gist =
             |v: &referee::verdict::Verdict| (v.status, v.moves, v.game_over, v.winner.clone(), v.position.clone());
         assert_eq!(gist(&before[0]), gist(&after[0]), "{name}:\n{canonical}");
+    }
+}
+
+/// Every position of a record's replay read back from its code: the same position (its search key),
+/// the same legal moves, the same end; the code URL-safe. Gives how many positions were read.
+struct CodesReadBack;
+
+impl<'r> WithFormat<'r> for CodesReadBack {
+    type Output = Result<usize, String>;
+
+    fn run<F: RecordFormat<'r>>(self, record: F) -> Self::Output {
+        fn read_back<G: Game + Coded + SearchKey>(p: &G) -> Result<(), String> {
+            let code = p.code();
+            if !code.bytes().all(|b| b.is_ascii_alphanumeric() || b"_/.-".contains(&b)) {
+                return Err(format!("{code} is not URL-safe"));
+            }
+            let back = G::from_code(&code).map_err(|e| format!("{code}: {e}"))?;
+            if back.key() != p.key() || back.code() != code {
+                return Err(format!("{code} reads back as another position"));
+            }
+            if back.legal_moves() != p.legal_moves() || back.is_over() != p.is_over() {
+                return Err(format!("{code} reads back with other legal moves or another end"));
+            }
+            Ok(())
+        }
+        let start = record.start().map_err(|p| p.message)?;
+        read_back(&start)?;
+        let (mut read, mut fault) = (1, None);
+        replay_observed(start, record.tokens(), ReplayOptions::default(), |event| {
+            if let (Event::Played { position }, None) = (event, &fault) {
+                read += 1;
+                fault = read_back(position).err();
+            }
+        });
+        fault.map_or(Ok(read), Err)
+    }
+}
+
+/// The game of `text` (one record) cut after `cut` of its moves (one at least), written as a record
+/// from its document: no result claimed (no result token, no `[Result]` tag), the replay's board
+/// as its final diagram.
+fn cut_record(text: &str, cut: prop::sample::Index) -> Result<String, String> {
+    let mut doc = convert::document(text, 1, VerifyOptions::default()).map_err(|e| e.to_string())?;
+    let k = 1 + cut.index(doc.moves.len().max(1));
+    doc.moves.truncate(k);
+    doc.result = None;
+    doc.tags.retain(|(name, _)| !name.eq_ignore_ascii_case("Result"));
+    doc.final_position.clear();
+    doc.outcome = None;
+    convert::canonical_of(&doc).map_err(|e| e.to_string())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn any_game_of_any_setup_verifies_reads_back_from_its_codes_and_converts_cut_anywhere(
+        setup in prop::sample::select(setups()),
+        seed in any::<u64>(),
+        cut in any::<prop::sample::Index>(),
+    ) {
+        let (game, size, players) = setup;
+        let name = format!("{game} size {size}, {players} players, seed {seed}");
+        let text = random_record(game, Some(size), Some(players), seed).map_err(TestCaseError::fail)?;
+        let v = &verify_source(&text, VerifyOptions::default())[0];
+        prop_assert_eq!(v.status, Status::Valid, "{}: {:?}\n{}", name, v.problems, text);
+        prop_assert!(v.claims.iter().all(|c| c.status == ClaimStatus::Confirmed), "{}: {:?}", name, v.claims);
+
+        let found = record::read(&text, None).next().expect("one record");
+        let read = with_found(&text, &found, VerifyOptions::default(), CodesReadBack)
+            .map_err(|u| TestCaseError::fail(u.why.message))?
+            .map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
+        prop_assert_eq!(read, v.moves + 1, "{}", name);
+
+        let cut = cut_record(&text, cut).map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
+        let v = &verify_source(&cut, VerifyOptions::default())[0];
+        prop_assert_eq!(v.status, Status::Valid, "{}: {:?}\n{}", name, v.problems, cut);
+        let doc = convert::document(&cut, 1, VerifyOptions::default()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let canonical = convert::canonical_of(&doc).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(canonical, cut, "{}: not its own canonical layout", name);
+        let json = convert::read_json(&convert::to_json(&doc)).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(&json, std::slice::from_ref(&doc));
+        let reread = convert::reread(&json[0]).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(reread, doc, "{}", name);
     }
 }

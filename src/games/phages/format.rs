@@ -351,5 +351,5 @@ fn write_published(about: &'static About, doc: &GameDocument) -> Result<String, 
         replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
     let moves: Vec<_> = game.moves.iter().map(|(m, _)| *m).collect();
     let claim = doc.result.as_deref().map(str::trim);
-    Ok(notation::write_layout(&start, &moves, claim, &layout(&doc.final_position, geometry)))
+    Ok(notation::write_layout(&start, &moves, claim, &layout(&final_rows(doc, &game.end), geometry)))
 }
