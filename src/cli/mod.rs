@@ -14,6 +14,7 @@ mod convert;
 pub mod file;
 mod generate;
 mod inputs;
+mod lsp;
 mod man;
 mod out;
 mod perft;
@@ -127,6 +128,13 @@ enum Command {
     /// In the engine's order: the moves perft counts. A finished game prints none (standard error
     /// says so) and exits 0; a code that describes no position exits 2.
     Moves(perft::MovesArgs),
+    /// Serve the Language Server Protocol on standard input and output, for an editor.
+    ///
+    /// Any text that holds records: diagnostics as it changes (every problem verify reports, with
+    /// the rule it breaks and the legal moves there), hovers with the board before and after a
+    /// move, the legal moves at the cursor as completions, an illegal move's alternatives as quick
+    /// fixes, one symbol per record. Exit code 0 after the client's shutdown and exit.
+    Lsp,
 }
 
 #[derive(Args, Debug)]
@@ -287,6 +295,7 @@ pub fn run() -> ExitCode {
         Command::Convert(args) => convert::run(args),
         Command::Perft(args) => perft::perft(args),
         Command::Moves(args) => perft::moves(args),
+        Command::Lsp => lsp::run(),
     }
 }
 

@@ -1,0 +1,162 @@
+//! `referee lsp` as an editor meets it: the real process, JSON-RPC over its pipes.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+
+use serde_json::{json, Value};
+
+struct Client {
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: i64,
+}
+
+impl Client {
+    fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn receive(&mut self) -> Value {
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "the server closed its output");
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(n) = line.strip_prefix("Content-Length: ") {
+                length = n.parse().unwrap();
+            }
+        }
+        let mut body = vec![0; length];
+        self.stdout.read_exact(&mut body).unwrap();
+        serde_json::from_slice(&body).unwrap()
+    }
+
+    /// Sends a request and returns its response (notifications on the way are passed over).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let message = self.receive();
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// The next diagnostics the server publishes.
+    fn diagnostics(&mut self) -> Vec<Value> {
+        loop {
+            let message = self.receive();
+            if message["method"] == "textDocument/publishDiagnostics" {
+                return message["params"]["diagnostics"].as_array().unwrap().clone();
+            }
+        }
+    }
+}
+
+const URI: &str = "file:///blog-page.txt";
+
+fn at(line: u32, character: u32) -> Value {
+    json!({"textDocument": {"uri": URI}, "position": {"line": line, "character": character}})
+}
+
+#[test]
+fn an_editor_opens_the_blog_page_hovers_completes_fixes_and_mends_it() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut client =
+        Client { stdin: child.stdin.take().unwrap(), stdout: BufReader::new(child.stdout.take().unwrap()), next_id: 0 };
+    let init = client.request("initialize", json!({"capabilities": {}}));
+    assert_eq!(init["result"]["capabilities"]["hoverProvider"], json!(true), "{init}");
+    client.notify("initialized", json!({}));
+
+    let text = include_str!("../samples/quadraphages/blog-page.txt");
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "referee", "version": 1, "text": text}}),
+    );
+    let found = client.diagnostics();
+    let starts: Vec<(u64, u64, &str)> = found
+        .iter()
+        .map(|d| {
+            let s = &d["range"]["start"];
+            (s["line"].as_u64().unwrap(), s["character"].as_u64().unwrap(), d["message"].as_str().unwrap())
+        })
+        .collect();
+    // 28:31 and 57:21 in the editor's count from 1: lines and columns from 0 here.
+    assert!(starts.contains(&(27, 30, "no O stone on d2")), "{starts:?}");
+    assert!(starts.iter().any(|s| (s.0, s.1) == (56, 20)), "{starts:?}");
+    let first = found.iter().find(|d| d["range"]["start"]["line"] == 27).unwrap();
+    assert_eq!(first["range"]["end"]["character"], 34, "the range is the token d2d5");
+    let related = first["relatedInformation"].to_string();
+    assert!(related.contains("docs/rules/quadraphages.md#quadraphages-"), "{related}");
+    assert!(related.contains("legal here: d8d5"), "{related}");
+
+    // A hover on d2d5: the problem, and the board before it.
+    let hover = client.request("textDocument/hover", at(27, 31));
+    let shown = hover["result"]["contents"]["value"].as_str().unwrap().to_string();
+    assert!(shown.contains("no O stone on d2") && shown.contains("a b c d e f g h i"), "{shown}");
+    // A hover on a legal move before it: who played it, the boards before and after.
+    let hover = client.request("textDocument/hover", at(27, 4));
+    let shown = hover["result"]["contents"]["value"].as_str().unwrap().to_string();
+    assert!(shown.contains("plays `a8a5`") && shown.contains("before:") && shown.contains("after:"), "{shown}");
+
+    // Completion where d2d5 stands: the legal moves there.
+    let completion = client.request("textDocument/completion", at(27, 30));
+    let labels: Vec<&str> =
+        completion["result"].as_array().unwrap().iter().map(|c| c["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["d8d5"], "{completion}");
+
+    // The quick fix writes d8d5 over d2d5.
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 27, "character": 31}, "end": {"line": 27, "character": 31}}, "context": {"diagnostics": []}}),
+    );
+    let fix = &actions["result"][0];
+    assert_eq!(fix["isPreferred"], true, "{actions}");
+    let edit = &fix["edit"]["changes"][URI][0];
+    assert_eq!(edit["newText"], "d8d5");
+    assert_eq!(edit["range"]["start"], json!({"line": 27, "character": 30}));
+
+    // One symbol per record.
+    let symbols = client.request("textDocument/documentSymbol", json!({"textDocument": {"uri": URI}}));
+    let names: Vec<&str> = symbols["result"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["record 1: Quadraphages", "record 2: Hexaphages"]);
+
+    // The move mended: its diagnostic is gone.
+    let mended = text.replacen("f2f5 d2d5", "f2f5 d8d5", 1);
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"text": mended}]}),
+    );
+    let found = client.diagnostics();
+    assert!(!found.iter().any(|d| d["range"]["start"] == json!({"line": 27, "character": 30})), "{found:?}");
+
+    // A document the server does not have open: an error reply, and the server goes on.
+    let unknown = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": "file:///nowhere.txt"}, "position": {"line": 0, "character": 0}}),
+    );
+    assert!(unknown["error"]["message"].as_str().unwrap().contains("not open"), "{unknown}");
+
+    let shutdown = client.request("shutdown", Value::Null);
+    assert!(shutdown.get("error").is_none(), "{shutdown}");
+    client.notify("exit", Value::Null);
+    drop(client);
+    assert!(child.wait().unwrap().success());
+}
