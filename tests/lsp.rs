@@ -160,3 +160,100 @@ fn an_editor_opens_the_blog_page_hovers_completes_fixes_and_mends_it() {
     drop(client);
     assert!(child.wait().unwrap().success());
 }
+
+/// A client of a new `referee lsp` process, initialized.
+fn start() -> (std::process::Child, Client) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut client =
+        Client { stdin: child.stdin.take().unwrap(), stdout: BufReader::new(child.stdout.take().unwrap()), next_id: 0 };
+    let init = client.request("initialize", json!({"capabilities": {}}));
+    assert_eq!(init["result"]["capabilities"]["hoverProvider"], json!(true), "{init}");
+    client.notify("initialized", json!({}));
+    (child, client)
+}
+
+/// The protocol position of byte `at` of an ASCII text: line and column from 0.
+fn place(text: &str, at: usize) -> Value {
+    let line = text[..at].matches('\n').count();
+    let character = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+    json!({"line": line, "character": character})
+}
+
+/// For a broken record of each game of the common format: the diagnostic at its illegal move, the
+/// hovers on it and on the first move (snapshots), the alternative among the completions and as
+/// the preferred fix, and the diagnostic gone once the fix is made.
+#[test]
+fn an_editor_meets_a_broken_record_of_each_game_of_the_common_format() {
+    use referee::verdict::ProblemKind;
+    use referee::verify::{verify_source, VerifyOptions};
+    for (game, file) in [
+        ("quarod", "samples/quarod/broken/illegal-placement-not-empty.txt"),
+        ("petrify", "samples/petrify/broken/illegal-placement-not-empty.txt"),
+        ("vadrantir", "samples/vadrantir/broken/illegal-placement-not-empty.txt"),
+        ("splinter", "samples/splinter/broken/illegal-no-own-piece.txt"),
+    ] {
+        let text = std::fs::read_to_string(file).unwrap();
+        let verdict = &verify_source(&text, VerifyOptions::default())[0];
+        let problem = verdict.problems.iter().find(|p| p.kind == ProblemKind::Illegal).expect("an illegal move");
+        let instead = &verdict.alternatives.first().expect("an alternative").text;
+        let uri = format!("file:///{game}.txt");
+        let at = |position: Value| json!({"textDocument": {"uri": uri}, "position": position});
+        let (mut child, mut client) = start();
+        client.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "referee", "version": 1, "text": text}}),
+        );
+        let found = client.diagnostics();
+        let start = place(&text, problem.span.start);
+        assert!(
+            found.iter().any(|d| d["range"]["start"] == start && d["message"] == json!(problem.message)),
+            "{game}: {found:?}"
+        );
+
+        let hover = client.request("textDocument/hover", at(start.clone()));
+        insta::assert_snapshot!(
+            format!("{game}-hover-on-the-illegal-move"),
+            hover["result"]["contents"]["value"].as_str().unwrap()
+        );
+        let first = referee::record_moves(&text, 1, VerifyOptions::default()).unwrap().moves[0].token.start;
+        let hover = client.request("textDocument/hover", at(place(&text, first)));
+        insta::assert_snapshot!(
+            format!("{game}-hover-on-the-first-move"),
+            hover["result"]["contents"]["value"].as_str().unwrap()
+        );
+
+        let completion = client.request("textDocument/completion", at(start.clone()));
+        let labels: Vec<&str> =
+            completion["result"].as_array().unwrap().iter().map(|c| c["label"].as_str().unwrap()).collect();
+        assert!(labels.contains(&instead.as_str()), "{game}: {instead} not among {labels:?}");
+
+        let actions = client.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": {"start": start, "end": start}, "context": {"diagnostics": []}}),
+        );
+        let edit = &actions["result"][0]["edit"]["changes"][&uri][0];
+        assert_eq!(edit["newText"], json!(instead), "{game}: {actions}");
+
+        let mended = format!("{}{instead}{}", &text[..problem.span.start], &text[problem.span.end..]);
+        client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": mended}]}),
+        );
+        let found = client.diagnostics();
+        assert!(
+            !found.iter().any(|d| d["range"]["start"] == start && d["message"] == json!(problem.message)),
+            "{game}: {found:?}"
+        );
+        let shutdown = client.request("shutdown", Value::Null);
+        assert!(shutdown.get("error").is_none(), "{shutdown}");
+        client.notify("exit", Value::Null);
+        drop(client);
+        assert!(child.wait().unwrap().success());
+    }
+}

@@ -285,7 +285,13 @@ fn hover(d: &Document, p: Position) -> Option<Hover> {
             text.push_str(&format!("\n\nthe board before it:\n```\n{}```", board.diagram()));
         }
         if !problem.legal.is_empty() {
-            text.push_str(&format!("\n\nlegal here: {}", problem.legal.join(" ")));
+            let all = problem.legal_count as usize;
+            let count = if all > problem.legal.len() {
+                format!(" ({all} in all, the first {})", problem.legal.len())
+            } else {
+                String::new()
+            };
+            text.push_str(&format!("\n\nlegal here{count}: {}", problem.legal.join(" ")));
         }
         return Some(markdown(text, range(&d.text, problem.span.clone())));
     }
@@ -294,7 +300,7 @@ fn hover(d: &Document, p: Position) -> Option<Hover> {
     let played = &replayed.moves[k];
     let before = if k == 0 { &replayed.start } else { &replayed.moves[k - 1].board };
     let text = format!(
-        "**{}** plays `{}` (move {} of {})\n\nbefore:\n```\n{before}```\nafter:\n```\n{}```",
+        "**{}** plays `{}` · move {} · {}\n\nbefore:\n```\n{before}```\nafter:\n```\n{}```",
         played.player, played.written, played.ply, replayed.game.title, played.board
     );
     Some(markdown(text, range(&d.text, played.token.clone())))
