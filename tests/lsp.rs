@@ -72,18 +72,7 @@ fn at(line: u32, character: u32) -> Value {
 
 #[test]
 fn an_editor_opens_the_blog_page_hovers_completes_fixes_and_mends_it() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .arg("lsp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut client =
-        Client { stdin: child.stdin.take().unwrap(), stdout: BufReader::new(child.stdout.take().unwrap()), next_id: 0 };
-    let init = client.request("initialize", json!({"capabilities": {}}));
-    assert_eq!(init["result"]["capabilities"]["hoverProvider"], json!(true), "{init}");
-    client.notify("initialized", json!({}));
+    let (child, mut client) = start();
 
     let text = include_str!("../samples/quadraphages/blog-page.txt");
     client.notify(
@@ -154,11 +143,7 @@ fn an_editor_opens_the_blog_page_hovers_completes_fixes_and_mends_it() {
     );
     assert!(unknown["error"]["message"].as_str().unwrap().contains("not open"), "{unknown}");
 
-    let shutdown = client.request("shutdown", Value::Null);
-    assert!(shutdown.get("error").is_none(), "{shutdown}");
-    client.notify("exit", Value::Null);
-    drop(client);
-    assert!(child.wait().unwrap().success());
+    stop(child, client);
 }
 
 /// A client of a new `referee lsp` process, initialized.
@@ -204,7 +189,7 @@ fn an_editor_meets_a_broken_record_of_each_game_of_the_common_format() {
         let instead = &verdict.alternatives.first().expect("an alternative").text;
         let uri = format!("file:///{game}.txt");
         let at = |position: Value| json!({"textDocument": {"uri": uri}, "position": position});
-        let (mut child, mut client) = start();
+        let (child, mut client) = start();
         client.notify(
             "textDocument/didOpen",
             json!({"textDocument": {"uri": uri, "languageId": "referee", "version": 1, "text": text}}),
@@ -250,10 +235,15 @@ fn an_editor_meets_a_broken_record_of_each_game_of_the_common_format() {
             !found.iter().any(|d| d["range"]["start"] == start && d["message"] == json!(problem.message)),
             "{game}: {found:?}"
         );
-        let shutdown = client.request("shutdown", Value::Null);
-        assert!(shutdown.get("error").is_none(), "{shutdown}");
-        client.notify("exit", Value::Null);
-        drop(client);
-        assert!(child.wait().unwrap().success());
+        stop(child, client);
     }
+}
+
+/// Shuts the server down as an editor does: it answers, then exits with 0.
+fn stop(mut child: std::process::Child, mut client: Client) {
+    let shutdown = client.request("shutdown", Value::Null);
+    assert!(shutdown.get("error").is_none(), "{shutdown}");
+    client.notify("exit", Value::Null);
+    drop(client);
+    assert!(child.wait().unwrap().success());
 }
