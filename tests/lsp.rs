@@ -247,3 +247,75 @@ fn stop(mut child: std::process::Child, mut client: Client) {
     drop(client);
     assert!(child.wait().unwrap().success());
 }
+
+/// Formatting writes a record that replays in its canonical layout, and leaves one that does not
+/// (the blog page's first record stops at an illegal move) as written.
+#[test]
+fn formatting_gives_the_canonical_layout_of_the_records_it_keeps() {
+    let (child, mut client) = start();
+    let messy = "[Game \"Quarod\"]   [Size \"4\"]\n1.c1d1   d3c3\n *\n";
+    let text = format!("{}\nSome prose.\n\n{messy}", include_str!("../samples/quadraphages/blog-page.txt"));
+    let uri = "file:///mixed.txt";
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "referee", "version": 1, "text": text}}),
+    );
+    client.diagnostics();
+    let edits = client.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}),
+    );
+    let edits = edits["result"].as_array().unwrap();
+    assert_eq!(edits.len(), 1, "{edits:?}");
+    let canonical = referee::convert::canonical(messy, 1, Default::default()).unwrap();
+    assert_eq!(edits[0]["newText"], json!(canonical.trim_end()));
+    assert_eq!(edits[0]["range"]["start"], place(&text, text.find("[Game").unwrap()));
+    stop(child, client);
+}
+
+/// Random edits, many of them breaking the text anywhere (inside a token, a tag, a diagram; with
+/// characters of several bytes), each followed by requests at random places: every request is
+/// answered, and the server is still there to shut down.
+#[test]
+fn random_edits_and_requests_are_always_answered() {
+    let (child, mut client) = start();
+    let uri = "file:///edited.txt";
+    let mut text: Vec<char> = include_str!("../samples/mixed/newsletter-crlf-bom.txt").chars().collect();
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "referee", "version": 1, "text": text.iter().collect::<String>()}}),
+    );
+    client.diagnostics();
+    let mut rng = fastrand::Rng::with_seed(19);
+    let pieces = ["a1", "x", " ", "\n", "1.", "----", "[Game \"Petrify\"]", "é", "🂡", "*", "1-0", "{", "]"];
+    for version in 2..200 {
+        let at = rng.usize(..=text.len());
+        if rng.bool() && at < text.len() {
+            let end = (at + rng.usize(1..8)).min(text.len());
+            text.drain(at..end);
+        } else {
+            let piece = pieces[rng.usize(..pieces.len())];
+            text.splice(at..at, piece.chars());
+        }
+        let now: String = text.iter().collect();
+        client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": now}]}),
+        );
+        client.diagnostics();
+        let lines = now.lines().count().max(1);
+        let position = json!({"line": rng.usize(..lines + 1), "character": rng.usize(..40)});
+        let here = json!({"textDocument": {"uri": uri}, "position": position});
+        for method in ["textDocument/hover", "textDocument/completion"] {
+            let answer = client.request(method, here.clone());
+            assert!(answer.get("result").is_some() || answer.get("error").is_some(), "{answer}");
+        }
+        let range = json!({"start": position, "end": position});
+        let answer = client.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": range, "context": {"diagnostics": []}}),
+        );
+        assert!(answer.get("result").is_some(), "{answer}");
+    }
+    stop(child, client);
+}

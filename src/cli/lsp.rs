@@ -11,13 +11,15 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
 };
-use lsp_types::request::{CodeActionRequest, Completion, DocumentSymbolRequest, HoverRequest, Request as _};
+use lsp_types::request::{
+    CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, HoverRequest, Request as _,
+};
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CompletionItem, CompletionItemKind,
     CompletionParams, CompletionResponse, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity,
-    DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams, DocumentSymbol,
-    DocumentSymbolParams, DocumentSymbolResponse, Hover, HoverContents, HoverParams, InitializeParams, Location,
-    MarkupContent, MarkupKind, Position, PublishDiagnosticsParams, Range, ServerCapabilities, SymbolKind,
+    DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams, DocumentFormattingParams,
+    DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse, Hover, HoverContents, HoverParams, InitializeParams,
+    Location, MarkupContent, MarkupKind, Position, PublishDiagnosticsParams, Range, ServerCapabilities, SymbolKind,
     TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri, WorkspaceEdit,
 };
 use referee::perft::{moves_written, with_position, WithPosition};
@@ -50,6 +52,7 @@ fn capabilities() -> ServerCapabilities {
         completion_provider: Some(lsp_types::CompletionOptions::default()),
         code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
         document_symbol_provider: Some(lsp_types::OneOf::Left(true)),
+        document_formatting_provider: Some(lsp_types::OneOf::Left(true)),
         ..ServerCapabilities::default()
     }
 }
@@ -135,6 +138,9 @@ impl Server {
             DocumentSymbolRequest::METHOD => self.with_params(request, |_: DocumentSymbolParams, d| {
                 serde_json::to_value(DocumentSymbolResponse::Nested(symbols(d)))
             }),
+            Formatting::METHOD => {
+                self.with_params(request, |_: DocumentFormattingParams, d| serde_json::to_value(formatting(d)))
+            }
             method => Err((ErrorCode::MethodNotFound, format!("referee lsp does not answer {method}"))),
         };
         match result {
@@ -177,6 +183,12 @@ impl HasDocument for CompletionParams {
 }
 
 impl HasDocument for CodeActionParams {
+    fn uri(&self) -> &Uri {
+        &self.text_document.uri
+    }
+}
+
+impl HasDocument for DocumentFormattingParams {
     fn uri(&self) -> &Uri {
         &self.text_document.uri
     }
@@ -396,6 +408,27 @@ fn symbols(d: &Document) -> Vec<DocumentSymbol> {
                 selection_range: range,
                 children: None,
             }
+        })
+        .collect()
+}
+
+/// Each record in its canonical layout (`referee convert --to canonical`), where that keeps its
+/// verdict: a record that does not replay to its end, or whose verdict the layout would change, is
+/// left as written. The text between records stays.
+fn formatting(d: &Document) -> Vec<TextEdit> {
+    let verdict = |text: &str| {
+        verify_source(text, VerifyOptions::default())
+            .first()
+            .map(|v| (v.status, v.moves, v.game_over, v.winner.clone()))
+    };
+    d.verdicts
+        .iter()
+        .filter_map(|v| {
+            let canonical = referee::convert::canonical(&d.text, v.index, VerifyOptions::default()).ok()?;
+            let written = &d.text[v.span.clone()];
+            let same = verdict(&canonical) == Some((v.status, v.moves, v.game_over, v.winner.clone()));
+            (same && canonical.trim_end() != written.trim_end())
+                .then(|| TextEdit { range: range(&d.text, v.span.clone()), new_text: canonical.trim_end().to_string() })
         })
         .collect()
 }

@@ -133,7 +133,8 @@ enum Command {
     /// Any text that holds records: diagnostics as it changes (every problem verify reports, with
     /// the rule it breaks and the legal moves there), hovers with the board before and after a
     /// move, the legal moves at the cursor as completions, an illegal move's alternatives as quick
-    /// fixes, one symbol per record. Exit code 0 after the client's shutdown and exit.
+    /// fixes, each record in its canonical layout as formatting, one symbol per record. Exit code
+    /// 0 after the client's shutdown and exit.
     Lsp,
 }
 
