@@ -421,10 +421,13 @@ fn formatting(d: &Document) -> Vec<TextEdit> {
             .first()
             .map(|v| (v.status, v.moves, v.game_over, v.winner.clone()))
     };
+    // One reading of the text for every record's document, in the verdicts' (file) order.
+    let documents = referee::convert::documents(&d.text, VerifyOptions::default());
     d.verdicts
         .iter()
-        .filter_map(|v| {
-            let canonical = referee::convert::canonical(&d.text, v.index, VerifyOptions::default()).ok()?;
+        .zip(documents)
+        .filter_map(|(v, document)| {
+            let canonical = referee::convert::canonical_of(&document.ok()?).ok()?;
             let written = &d.text[v.span.clone()];
             let same = verdict(&canonical) == Some((v.status, v.moves, v.game_over, v.winner.clone()));
             (same && canonical.trim_end() != written.trim_end())
