@@ -561,3 +561,27 @@ pub(crate) fn document_start<G: CommonFormat>(code: &str, doc: &GameDocument, em
     same_setup(&start, doc)?;
     Ok(start)
 }
+
+/// What a tag of a record of the common format means (grammar.md, Part II), for `game` when the
+/// record names one: the tags referee reads, and the others it keeps without checking.
+pub fn tag_meaning(name: &str, game: Option<&About>) -> String {
+    let sizes = game.map_or_else(String::new, |g| format!(" ({}: {} to {})", g.title, g.sizes.0, g.sizes.1));
+    let players = game.map_or_else(String::new, |g| format!(" ({}: {} to {})", g.title, g.players.0, g.players.1));
+    match name.to_ascii_lowercase().as_str() {
+        "game" => match game {
+            Some(g) => format!("the game the record is of: {}", g.help),
+            None => "the game the record is of; every record of the common format names it".into(),
+        },
+        "size" => format!("the board's side{sizes}; without it, the game's default size"),
+        "players" => format!("how many players take part{players}; without it, the game's default"),
+        "position" => "the position code the record starts from (grammar.md, Part V): the board, whose \
+            turn it is and all the game remembers, checked against the size and players tags and a setup \
+            diagram"
+            .into(),
+        "result" => "the result the record claims: one place per player in turn order, 1 for the winner \
+            (`1-0`, `0-1-0`), all 0 when nobody won, `*` for none; referee checks it against the replay"
+            .into(),
+        "seed" => "the seed `referee random` made the game from: kept, not checked".into(),
+        _ => "kept with the record but not checked (the players' names by colour, the date, the event)".into(),
+    }
+}

@@ -218,6 +218,7 @@ pub mod game;
 pub mod games;
 pub mod geometry;
 pub mod judge;
+pub mod judged;
 pub mod moves;
 pub mod perft;
 pub mod picture;

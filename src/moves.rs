@@ -6,10 +6,11 @@
 //! [`crate::verify::with_record`] instead.
 
 use crate::game::About;
+use crate::record::Found;
 use crate::record::{Span, Token};
 use crate::render::ascii;
 use crate::replay::{replay_observed, Event, Reader, ReplayOptions, Violation};
-use crate::verify::{with_record, VerifyOptions, WithStart};
+use crate::verify::{with_found_start, with_record, VerifyOptions, WithStart};
 
 /// One move of a replayed record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,16 +70,25 @@ pub struct RecordMoves {
 /// assert!(replayed.illegal.is_none());
 /// ```
 pub fn record_moves(src: &str, index: usize, options: VerifyOptions) -> Result<RecordMoves, (Span, String)> {
-    struct Walk;
-    impl WithStart for Walk {
-        type Output = RecordMoves;
-        fn run<G: Reader>(self, start: G, tokens: &[Token]) -> RecordMoves {
-            walk(start, tokens)
-        }
-    }
     let (mut replayed, span) = with_record(src, index, options, Walk)?;
     replayed.span = span;
     Ok(replayed)
+}
+
+/// [`record_moves`] of a record already found in `src`.
+pub fn found_moves(src: &str, found: &Found, options: VerifyOptions) -> Result<RecordMoves, (Span, String)> {
+    let (mut replayed, span) = with_found_start(src, found, options, Walk)?;
+    replayed.span = span;
+    Ok(replayed)
+}
+
+struct Walk;
+
+impl WithStart for Walk {
+    type Output = RecordMoves;
+    fn run<G: Reader>(self, start: G, tokens: &[Token]) -> RecordMoves {
+        walk(start, tokens)
+    }
 }
 
 fn walk<G: Reader>(start: G, tokens: &[Token]) -> RecordMoves {

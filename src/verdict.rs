@@ -319,6 +319,24 @@ impl Verdict {
     }
 }
 
+impl Verdict {
+    /// The verdict on the same record moved `bytes` further into its text, with `records` more
+    /// records before it: what an edit before a record changes of its verdict (see
+    /// [`crate::judged`]). Every span it holds moves.
+    pub fn move_by(&mut self, bytes: isize, records: isize) {
+        let moved = |s: &mut Span| *s = s.start.saturating_add_signed(bytes)..s.end.saturating_add_signed(bytes);
+        self.index = self.index.saturating_add_signed(records);
+        moved(&mut self.span);
+        self.problems.iter_mut().for_each(|p| moved(&mut p.span));
+        self.claims.iter_mut().for_each(|c| moved(&mut c.span));
+        for a in &mut self.alternatives {
+            if let Reach::StopsAt { span, .. } = &mut a.reach {
+                moved(span);
+            }
+        }
+    }
+}
+
 /// A legal move in place of an illegal one, and how far the rest of the record replays with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Alternative {

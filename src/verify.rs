@@ -183,7 +183,17 @@ pub fn with_record<W: WithStart>(
     let Some(found) = record::read(src, options.game.map(GameKind::about)).nth(index.wrapping_sub(1)) else {
         return Err(no_record(record::read(src, options.game.map(GameKind::about)).count()));
     };
-    let span = found.span();
+    with_found_start(src, &found, options, work)
+}
+
+/// Runs `work` with the start position and tokens of a record found in `src`, and gives the
+/// record's span: [`with_record`] for a caller that has found the record already.
+pub fn with_found_start<W: WithStart>(
+    src: &str,
+    found: &Found,
+    options: VerifyOptions,
+    work: W,
+) -> Result<(W::Output, record::Span), (record::Span, String)> {
     struct Start<W>(W);
     impl<'r, W: WithStart> WithFormat<'r> for Start<W> {
         type Output = Result<W::Output, Problem>;
@@ -191,8 +201,8 @@ pub fn with_record<W: WithStart>(
             Ok(self.0.run(record.start()?, record.tokens()))
         }
     }
-    match with_found(src, &found, options, Start(work)) {
-        Ok(Ok(out)) => Ok((out, span)),
+    match with_found(src, found, options, Start(work)) {
+        Ok(Ok(out)) => Ok((out, found.span())),
         Ok(Err(p)) => Err((p.span, p.message)),
         Err(u) => Err((u.why.span, u.why.message)),
     }

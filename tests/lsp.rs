@@ -122,19 +122,60 @@ fn an_editor_opens_the_blog_page_hovers_completes_fixes_and_mends_it() {
     assert_eq!(edit["newText"], "d8d5");
     assert_eq!(edit["range"]["start"], json!({"line": 27, "character": 30}));
 
-    // One symbol per record.
-    let symbols = client.request("textDocument/documentSymbol", json!({"textDocument": {"uri": URI}}));
-    let names: Vec<&str> = symbols["result"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["record 1: Quadraphages", "record 2: Hexaphages"]);
+    // The record's best repair needs play the notation cannot write: offered disabled, saying why.
+    let best = actions["result"].as_array().unwrap().last().unwrap();
+    assert_eq!(best["title"], "apply the best repair of record 1", "{actions}");
+    let why = best["disabled"]["reason"].as_str().unwrap();
+    assert!(why.contains("the notation cannot write (at 29:16"), "{why}");
 
-    // The move mended: its diagnostic is gone.
-    let mended = text.replacen("f2f5 d2d5", "f2f5 d8d5", 1);
+    // One symbol per record: its game, result and verdict.
+    let symbols = client.request("textDocument/documentSymbol", json!({"textDocument": {"uri": URI}}));
+    let names: Vec<(&str, &str)> = symbols["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["name"].as_str().unwrap(), s["detail"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("record 1: Quadraphages", "illegal · 14 moves · and wins 40-39"),
+            ("record 2: Hexaphages", "illegal · 17 moves · resign")
+        ]
+    );
+
+    // Hovers on the claims: their status and why.
+    for (place, name) in [
+        (claim_at(text, "and wins 40-39"), "blog-page-hover-on-a-result-claim"),
+        (claim_at(text, "resign"), "blog-page-hover-on-a-resignation"),
+    ] {
+        let hover = client.request("textDocument/hover", at(place.0, place.1));
+        insta::assert_snapshot!(name, hover["result"]["contents"]["value"].as_str().unwrap());
+    }
+
+    // Nor does the second record's best repair make it stand: its final diagram differs.
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 56, "character": 21}, "end": {"line": 56, "character": 21}}, "context": {"diagnostics": []}}),
+    );
+    let best = actions["result"].as_array().unwrap().last().unwrap();
+    assert_eq!(best["title"], "apply the best repair of record 2", "{actions}");
+    assert_eq!(
+        best["disabled"]["reason"],
+        "its best repair replays to the end, but 4 cells of the final diagram differ"
+    );
+
+    // The move mended, as an editor sends a keystroke: only the range that changed.
     client.notify(
         "textDocument/didChange",
-        json!({"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"text": mended}]}),
+        json!({"textDocument": {"uri": URI, "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": 27, "character": 31}, "end": {"line": 27, "character": 32}}, "text": "8"}
+        ]}),
     );
     let found = client.diagnostics();
     assert!(!found.iter().any(|d| d["range"]["start"] == json!({"line": 27, "character": 30})), "{found:?}");
+    let symbols = client.request("textDocument/documentSymbol", json!({"textDocument": {"uri": URI}}));
+    assert_eq!(symbols["result"][0]["detail"], "illegal · 28 moves · and wins 40-39", "{symbols}");
 
     // A document the server does not have open: an error reply, and the server goes on.
     let unknown = client.request(
@@ -146,8 +187,19 @@ fn an_editor_opens_the_blog_page_hovers_completes_fixes_and_mends_it() {
     stop(child, client);
 }
 
+/// Line and column (from 0) of the first `word` of an ASCII text.
+fn claim_at(text: &str, word: &str) -> (u32, u32) {
+    let p = place(text, text.find(word).unwrap());
+    (p["line"].as_u64().unwrap() as u32, p["character"].as_u64().unwrap() as u32)
+}
+
 /// A client of a new `referee lsp` process, initialized.
 fn start() -> (std::process::Child, Client) {
+    start_with(Value::Null)
+}
+
+/// The same, the server given `options` as the client's initialization options (its settings).
+fn start_with(options: Value) -> (std::process::Child, Client) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
         .arg("lsp")
         .stdin(Stdio::piped())
@@ -157,7 +209,7 @@ fn start() -> (std::process::Child, Client) {
         .unwrap();
     let mut client =
         Client { stdin: child.stdin.take().unwrap(), stdout: BufReader::new(child.stdout.take().unwrap()), next_id: 0 };
-    let init = client.request("initialize", json!({"capabilities": {}}));
+    let init = client.request("initialize", json!({"capabilities": {}, "initializationOptions": options}));
     assert_eq!(init["result"]["capabilities"]["hoverProvider"], json!(true), "{init}");
     client.notify("initialized", json!({}));
     (child, client)
@@ -225,6 +277,28 @@ fn an_editor_meets_a_broken_record_of_each_game_of_the_common_format() {
         let edit = &actions["result"][0]["edit"]["changes"][&uri][0];
         assert_eq!(edit["newText"], json!(instead), "{game}: {actions}");
 
+        // The tag naming the game, and the result claimed: what they mean, and what became of it.
+        for (line, tag) in [(0, "game"), (1, "size")] {
+            let hover = client.request("textDocument/hover", at(json!({"line": line, "character": 2})));
+            insta::assert_snapshot!(
+                format!("{game}-hover-on-the-{tag}-tag"),
+                hover["result"]["contents"]["value"].as_str().unwrap()
+            );
+        }
+        let result = verdict.claims.first().expect("a result claim").span.start;
+        let hover = client.request("textDocument/hover", at(place(&text, result)));
+        insta::assert_snapshot!(
+            format!("{game}-hover-on-the-result"),
+            hover["result"]["contents"]["value"].as_str().unwrap()
+        );
+
+        // The record's best repair, as `referee repair --write` writes it: the record stands.
+        let best = actions["result"].as_array().unwrap().last().unwrap();
+        assert!(best["title"].as_str().unwrap().starts_with("apply the best repair of record 1 ("), "{game}: {best}");
+        let repaired = best["edit"]["changes"][&uri][0]["newText"].as_str().unwrap();
+        let verdicts = verify_source(repaired, VerifyOptions::default());
+        assert_eq!(verdicts[0].status, referee::verdict::Status::Valid, "{game}: {repaired}");
+
         let mended = format!("{}{instead}{}", &text[..problem.span.start], &text[problem.span.end..]);
         client.notify(
             "textDocument/didChange",
@@ -285,24 +359,31 @@ fn random_edits_and_requests_are_always_answered() {
         "textDocument/didOpen",
         json!({"textDocument": {"uri": uri, "languageId": "referee", "version": 1, "text": text.iter().collect::<String>()}}),
     );
-    client.diagnostics();
+    let mut last = client.diagnostics();
     let mut rng = fastrand::Rng::with_seed(19);
     let pieces = ["a1", "x", " ", "\n", "1.", "----", "[Game \"Petrify\"]", "é", "🂡", "*", "1-0", "{", "]"];
     for version in 2..200 {
         let at = rng.usize(..=text.len());
-        if rng.bool() && at < text.len() {
+        // Half the edits as an editor sends keystrokes (the range that changed), half as the whole
+        // text.
+        let change = if rng.bool() && at < text.len() {
             let end = (at + rng.usize(1..8)).min(text.len());
+            let range = json!({"start": protocol_position(&text, at), "end": protocol_position(&text, end)});
             text.drain(at..end);
+            json!({"range": range, "text": ""})
         } else {
             let piece = pieces[rng.usize(..pieces.len())];
+            let range = json!({"start": protocol_position(&text, at), "end": protocol_position(&text, at)});
             text.splice(at..at, piece.chars());
-        }
+            json!({"range": range, "text": piece})
+        };
+        let change = if rng.bool() { change } else { json!({"text": text.iter().collect::<String>()}) };
         let now: String = text.iter().collect();
         client.notify(
             "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": now}]}),
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}),
         );
-        client.diagnostics();
+        last = client.diagnostics();
         let lines = now.lines().count().max(1);
         let position = json!({"line": rng.usize(..lines + 1), "character": rng.usize(..40)});
         let here = json!({"textDocument": {"uri": uri}, "position": position});
@@ -317,5 +398,69 @@ fn random_edits_and_requests_are_always_answered() {
         );
         assert!(answer.get("result").is_some(), "{answer}");
     }
+    // The text the edits made, opened afresh: the same diagnostics as the edited one's last.
+    let now: String = text.iter().collect();
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": "file:///afresh.txt", "languageId": "referee", "version": 1, "text": now}}),
+    );
+    let afresh = client.diagnostics();
+    let without_uris = |ds: &[Value]| {
+        ds.iter()
+            .map(|d| {
+                let mut d = d.clone();
+                d.as_object_mut().unwrap().remove("relatedInformation");
+                d
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(without_uris(&afresh), without_uris(&last));
+    assert!(!afresh.is_empty(), "the edits break something");
+    stop(child, client);
+}
+
+/// The protocol position of char `at` of a text: lines end at `\n`, `\r\n` or `\r`; columns count
+/// UTF-16 code units.
+fn protocol_position(text: &[char], at: usize) -> Value {
+    let (mut line, mut character) = (0, 0);
+    for (i, &c) in text[..at].iter().enumerate() {
+        if c == '\n' || (c == '\r' && text.get(i + 1) != Some(&'\n')) {
+            line += 1;
+            character = 0;
+        } else {
+            character += c.len_utf16();
+        }
+    }
+    json!({"line": line, "character": character})
+}
+
+/// With lenient replay on (a setting), the illegal moves after a record's first are hints: the
+/// replay went on past them. Turned off, they are gone.
+#[test]
+fn lenient_replay_is_a_setting_and_its_later_problems_are_hints() {
+    let (child, mut client) = start_with(json!({"lenient": true}));
+    let text = include_str!("../samples/quadraphages/blog-page.txt");
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "referee", "version": 1, "text": text}}),
+    );
+    let severity_at = |found: &[Value], line: u64, character: u64| {
+        found
+            .iter()
+            .find(|d| d["range"]["start"] == json!({"line": line, "character": character}))
+            .map(|d| d["severity"].as_u64().unwrap())
+    };
+    let found = client.diagnostics();
+    // 1 is an error, 4 a hint.
+    assert_eq!(severity_at(&found, 27, 30), Some(1), "{found:?}");
+    assert_eq!(severity_at(&found, 29, 3), Some(4), "no X stone on i6: {found:?}");
+    assert_eq!(severity_at(&found, 56, 20), Some(1), "the second record's first: {found:?}");
+    assert_eq!(severity_at(&found, 58, 20), Some(4), "{found:?}");
+
+    client.notify("workspace/didChangeConfiguration", json!({"settings": {"referee": {"lenient": false}}}));
+    let found = client.diagnostics();
+    assert_eq!(severity_at(&found, 27, 30), Some(1), "{found:?}");
+    assert_eq!(severity_at(&found, 29, 3), None, "{found:?}");
+    assert!(found.iter().all(|d| d["severity"] == 1), "{found:?}");
     stop(child, client);
 }

@@ -255,15 +255,24 @@ impl Run<'_> {
 
     /// Why `--write` left a record as written, in words.
     fn left_words(&self, why: &Left, search: Option<&repair::Search>) -> String {
-        let at = |span: &referee::record::Span| {
+        left_words(why, search, |span| {
             let (line, col) = self.source.line_col(span.start);
             format!("{line}:{col}")
-        };
-        let bound = match search.and_then(|s| s.stopped) {
-            Some(_) => " (the search stopped at a bound: `referee repair` says which)",
-            None => "",
-        };
-        match why {
+        })
+    }
+}
+
+/// Why a record is left as written rather than repaired, in words; `at` writes where a span is.
+pub fn left_words(
+    why: &Left,
+    search: Option<&repair::Search>,
+    at: impl Fn(&referee::record::Span) -> String,
+) -> String {
+    let bound = match search.and_then(|s| s.stopped) {
+        Some(_) => " (the search stopped at a bound: `referee repair` says which)",
+        None => "",
+    };
+    match why {
             Left::Unjudged(ProblemKind::Syntax) => "it has a syntax error (see `referee verify`)".into(),
             Left::Unjudged(_) => "it cannot be judged (see `referee verify`)".into(),
             Left::NoIllegalMove => "it has no illegal move to repair, but a claim (its result or final diagram) that does not hold (see `referee verify`)".into(),
@@ -283,7 +292,6 @@ impl Run<'_> {
                 format!("its repair, once written, does not verify ({why}): a fault of referee, please report it")
             }
         }
-    }
 }
 
 /// Where `--write` writes: the file, or standard output for `-`.

@@ -92,12 +92,8 @@ pub fn repair_each(
         if only.is_some_and(|n| n != found.index()) {
             continue;
         }
-        let verdict = verify::prepare(src, &found, options).finish(&mut budget);
-        let judged = !verdict.problems.iter().any(|p| matches!(p.kind, ProblemKind::Syntax | ProblemKind::Undecided));
-        let illegal = verdict.problems.iter().any(|p| p.kind == ProblemKind::Illegal);
-        let search = (judged && illegal).then(|| search_record(src, &found, options, repair)).flatten();
         handed = true;
-        if each(RecordRepair { verdict, search }).is_break() {
+        if each(repair_record(src, &found, options, repair, &mut budget)).is_break() {
             return Ok(());
         }
     }
@@ -105,6 +101,24 @@ pub fn repair_each(
         Some(n) if !handed => Err(format!("there is no record {n} (the file has {count})")),
         _ => Ok(()),
     }
+}
+
+/// A record found in `src`: its verdict as written (its claims searched within `budget`) and, when
+/// it has an illegal move, its best repairs.
+pub fn repair_record(
+    src: &str,
+    found: &Found,
+    options: VerifyOptions,
+    repair: RepairOptions,
+    budget: &mut SearchBudget,
+) -> RecordRepair {
+    // Repairs are judged on strict replays, as `verify` judges records by default.
+    let options = VerifyOptions { lenient: false, ..options };
+    let verdict = verify::prepare(src, found, options).finish(budget);
+    let judged = !verdict.problems.iter().any(|p| matches!(p.kind, ProblemKind::Syntax | ProblemKind::Undecided));
+    let illegal = verdict.problems.iter().any(|p| p.kind == ProblemKind::Illegal);
+    let search = (judged && illegal).then(|| search_record(src, found, options, repair)).flatten();
+    RecordRepair { verdict, search }
 }
 
 /// Why `repair --write` leaves a record as written.
