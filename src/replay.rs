@@ -481,12 +481,22 @@ fn furthest<G: Game>(alive: &[Alive<G>]) -> usize {
 /// how many distinct ones there are: each move once ([`Game::distinct_moves`]), and two moves
 /// written alike once (the published notation's `----`, which names none of the stuck stones).
 fn written_legal_moves<G: Notation>(position: &G) -> (Vec<String>, u32) {
+    let moves = position.distinct_moves();
+    if G::WRITES_APART {
+        let listed = moves.iter().take(LEGAL_LISTED).map(|&m| position.write_move(m)).collect();
+        return (listed, moves.len() as u32);
+    }
     let mut seen = rustc_hash::FxHashSet::default();
     let mut listed = Vec::new();
-    for m in position.distinct_moves() {
+    for m in moves {
         let w = position.write_move(m);
-        if seen.insert(w.clone()) && listed.len() < LEGAL_LISTED {
-            listed.push(w);
+        if listed.len() < LEGAL_LISTED {
+            if !seen.contains(&w) {
+                listed.push(w.clone());
+                seen.insert(w);
+            }
+        } else {
+            seen.insert(w);
         }
     }
     (listed, seen.len() as u32)

@@ -55,6 +55,12 @@ pub struct Stretch<'t> {
     pub text: &'t Arc<String>,
     /// The lines of the whole text before this window.
     pub first_line: usize,
+    /// Whether these are the window's first verdicts: the verdicts of a window come a few at a
+    /// time ([`VERDICTS_HELD`]), so that a sink may prepare for the window once.
+    pub first: bool,
+    /// Whether these are the window's last verdicts: a sink lets go of the text then, since the
+    /// stream keeps what it still needs of it.
+    pub last: bool,
 }
 
 /// Why the text could not be read to its end (the records before were handed on).
@@ -123,12 +129,21 @@ pub fn verify_stream<R: Read, E>(
         let text = Arc::new(std::mem::take(&mut held.text));
         let last = (held.eof && held.broken.is_none()) || closing;
         let end = if last { text.len() } else { held.whole };
-        let (verdicts, resume, stopped) =
-            verify_window(&text[..end], options, stream, from, last, handed_on, &mut budget);
-        handed_on += verdicts.len();
-        if !verdicts.is_empty() {
-            sink(&Stretch { text: &text, first_line: held.first_line }, verdicts).map_err(StreamError::Sink)?;
-        }
+        let (resume, stopped) = {
+            let flags = open_flags(stream);
+            let (found, resume, stopped) = window_records(&text[..end], options, from, last, handed_on, &flags);
+            // A verdict can hold much more than its record's text (the board, the legal moves):
+            // they are handed on a few at a time, not a window's worth at once.
+            let batches = found.len().div_ceil(VERDICTS_HELD);
+            for (k, batch) in found.chunks(VERDICTS_HELD).enumerate() {
+                let verdicts = judge_records(&text[..end], batch, options, stream, &mut budget);
+                handed_on += verdicts.len();
+                let stretch =
+                    Stretch { text: &text, first_line: held.first_line, first: k == 0, last: k + 1 == batches };
+                sink(&stretch, verdicts).map_err(StreamError::Sink)?;
+            }
+            (resume, stopped)
+        };
         if let Some(e) = held.broken.take() {
             return Err(StreamError::Input(e));
         }
@@ -241,26 +256,47 @@ impl Held {
     }
 }
 
-/// The verdicts on the records of `window` past the `handed_on` first ones of the text, from where
-/// the reader resumes (`from`); `last` when the window ends the text. Records are verified side by
-/// side when `stream.parallel`, and their claims judged in file order with the file's `budget`.
-/// Also returns where reading can resume, and whether the reader stopped before the window's end.
-fn verify_window(
-    window: &str,
+/// Most verdicts held at once: the records of a window are judged and handed on this many at a
+/// time. A verdict on an illegal move of a large board holds some kilobytes (its diagram, the legal
+/// moves listed), so that a window of small records judged at once would hold hundreds of
+/// megabytes.
+pub const VERDICTS_HELD: usize = 256;
+
+/// The records of `window` past the `handed_on` first ones of the text, from where the reader
+/// resumes (`from`); `last` when the window ends the text. Also returns where reading can resume,
+/// and whether the reader stopped before the window's end.
+fn window_records<'w>(
+    window: &'w str,
     options: VerifyOptions,
-    stream: StreamOptions,
     from: Resume,
     last: bool,
     handed_on: usize,
-    budget: &mut SearchBudget,
-) -> (Vec<Verdict>, Resume, bool) {
-    let parts = if stream.parallel { threads() } else { 1 };
-    // One flag per piece, and one for a read again: see `find`.
-    let flags: Vec<AtomicBool> = (0..=parts).map(|_| AtomicBool::new(false)).collect();
-    let (mut found, resume, stopped) = find(window, options.game, from, last, parts, &flags);
+    flags: &'w [AtomicBool],
+) -> (Vec<Found<'w>>, Resume, bool) {
+    let parts = flags.len() - 1;
+    let (mut found, resume, stopped) = find(window, options.game, from, last, parts, flags);
     found.retain(|f| f.index() > handed_on);
-    let prepared: Vec<Prepared> = map_in_order(&found, stream.parallel, |f| prepare(window, f, options));
-    (prepared.into_iter().map(|p| p.finish(budget)).collect(), resume, stopped)
+    (found, resume, stopped)
+}
+
+/// The flags the readers of a window's pieces raise at its open end: one per piece, and one for a
+/// read again (see `find`).
+fn open_flags(stream: StreamOptions) -> Vec<AtomicBool> {
+    let parts = if stream.parallel { threads() } else { 1 };
+    (0..=parts).map(|_| AtomicBool::new(false)).collect()
+}
+
+/// The verdicts on records of `window`: verified side by side when `stream.parallel`, their claims
+/// judged in file order with the file's `budget`.
+fn judge_records(
+    window: &str,
+    records: &[Found],
+    options: VerifyOptions,
+    stream: StreamOptions,
+    budget: &mut SearchBudget,
+) -> Vec<Verdict> {
+    let prepared: Vec<Prepared> = map_in_order(records, stream.parallel, |f| prepare(window, f, options));
+    prepared.into_iter().map(|p| p.finish(budget)).collect()
 }
 
 /// [`whole_lines`] of `text` when `before` was that of `text[..from]`: only what follows `from` is

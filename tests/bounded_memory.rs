@@ -1,6 +1,6 @@
 //! Hostile inputs are refused in memory bounded by the text itself: a record of millions of tokens
-//! on one line, and a `Startup:` diagram with rows of millions of cells, as `verify` reads them
-//! (streamed). This test counts its own heap (a global allocator that keeps the peak), so it has a
+//! on one line, a `Startup:` diagram with rows of millions of cells, and many small records whose
+//! verdicts are much larger than their text, as `verify` reads them (streamed). This test counts its own heap (a global allocator that keeps the peak), so it has a
 //! file of its own, and one test, so that nothing else allocates while it measures.
 
 use referee::record::MAX_TOKENS;
@@ -69,4 +69,24 @@ fn a_record_of_millions_of_tokens_and_a_diagram_of_millions_of_cells_are_refused
     let text = long_rows.len();
     eprintln!("a diagram of {} MB: peak {} MB", text / MB, peak / MB);
     assert!(peak < 3 * text + 32 * MB, "peak {peak} bytes for a diagram of {text} bytes");
+
+    // 30,000 small records with an illegal move on a 26x26 board: 1.3 MB of text, whose verdicts
+    // (each with its board, its legal moves listed, its alternatives) held all at once took 227 MB.
+    // They are handed on a few at a time, and here dropped as they come.
+    let illegal = b"[Game \"Quarod\"] [Size \"26\"]\n1. a1b1 a1b1 *\n\n".repeat(30_000);
+    let options = StreamOptions { parallel: false, ..StreamOptions::default() };
+    let ((handed, illegal_found), peak) = heap::peak(|| {
+        let (mut handed, mut illegal_found) = (0, 0);
+        verify_stream(&illegal[..], VerifyOptions::default(), options, |_, v| {
+            handed += v.len();
+            illegal_found += v.iter().filter(|v| v.status == Status::Illegal).count();
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        (handed, illegal_found)
+    });
+    assert_eq!((handed, illegal_found), (30_000, 30_000));
+    let text = illegal.len();
+    eprintln!("30,000 illegal records, {} MB: peak {} MB", text / MB, peak / MB);
+    assert!(peak < 3 * text + 32 * MB, "peak {peak} bytes for {text} bytes of illegal records");
 }

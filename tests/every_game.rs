@@ -126,6 +126,20 @@ impl WithGame for NotationRoundTrip<'_> {
         for w in &all {
             *written_as.entry(w).or_default() += 1;
         }
+        // A notation that says it writes moves apart does, and writes each into a buffer alike.
+        let distinct: Vec<String> = position.distinct_moves().iter().map(|&m| position.write_move(m)).collect();
+        let distinct_texts: std::collections::HashSet<&String> = distinct.iter().collect();
+        if G::WRITES_APART && (written_as.len() != all.len() || distinct_texts.len() != distinct.len()) {
+            return Err("two legal moves are written alike, though the notation says it writes them apart".into());
+        }
+        let mut buffer = String::from("before ");
+        for (&m, written) in moves.iter().zip(&all) {
+            buffer.truncate("before ".len());
+            position.write_move_into(m, &mut buffer);
+            if buffer["before ".len()..] != *written {
+                return Err(format!("`{written}` is written into a buffer as `{buffer}`"));
+            }
+        }
         for (&m, written) in moves.iter().zip(&all) {
             let written = written.as_str();
             let parsed = G::parse_move(written).map_err(|e| format!("`{written}` does not parse: {e}"))?;

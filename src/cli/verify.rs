@@ -80,13 +80,22 @@ fn verify_input(
         }
     };
     emit(Piece::Opened)?;
+    // The verdicts of one window come a few at a time: its lines are found once, and its text let
+    // go of with its last verdicts, when the stream takes it back.
+    let mut window: Option<Source> = None;
     let result = verify_stream(input, options, stream, |stretch, verdicts| {
-        let source = Source::window(name.clone(), stretch.text.clone(), stretch.first_line);
+        let source = match window.take() {
+            Some(held) if !stretch.first => held,
+            _ => Source::window(name.clone(), stretch.text.clone(), stretch.first_line),
+        };
         let text: String = if stream.parallel {
             verdicts.par_iter().map(|v| render.record(&source, v)).collect::<Vec<_>>().concat()
         } else {
             verdicts.iter().map(|v| render.record(&source, v)).collect()
         };
+        if !stretch.last {
+            window = Some(source);
+        }
         for v in &verdicts {
             emit(Piece::Record(v.status))?;
         }

@@ -19,4 +19,13 @@ pub trait Notation: Game {
     fn resolve(&self, written: Self::Written) -> Result<Self::Move, Self::Illegal>;
     /// The move written in the game's notation.
     fn write_move(&self, m: Self::Move) -> String;
+    /// [`Notation::write_move`] at the end of `out`, for work that writes every legal move of a
+    /// position (an illegal move's alternatives on a board of hundreds of cells) into one buffer.
+    fn write_move_into(&self, m: Self::Move, out: &mut String) {
+        out.push_str(&self.write_move(m));
+    }
+    /// Whether no two moves [`Game::legal_moves`] lists are written alike, nor two that
+    /// [`Game::distinct_moves`] lists: then the written moves need no sifting for repeats. Not so
+    /// in the published notation, where `----` stands for any stone that cannot move.
+    const WRITES_APART: bool = false;
 }

@@ -5,7 +5,7 @@
 //! where only every second letter of a row is a cell. Rows are numbered from the top, as in the
 //! published diagrams.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 /// A cell, as an index into the row-major grid of its [`Geometry`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -261,7 +261,34 @@ impl CellLabel {
 
 impl fmt::Display for CellLabel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.col) as char, self.row)
+        let mut result = Ok(());
+        self.each_char(|c| result = result.and_then(|()| f.write_char(c)));
+        result
+    }
+}
+
+impl CellLabel {
+    /// Gives the label's characters (`d`, `1`, `0` for `d10`) one by one: [`CellLabel::push_to`]
+    /// and the label's `Display` both write them.
+    fn each_char(self, mut put: impl FnMut(char)) {
+        // The column's letter: past `z` (no board has so many columns) the character of that byte,
+        // as the label was always written.
+        put(char::from(b'a'.wrapping_add(self.col)));
+        let row = u32::from(self.row);
+        let mut unit = 1;
+        while unit * 10 <= row {
+            unit *= 10;
+        }
+        while unit > 0 {
+            put(char::from(b'0' + (row / unit % 10) as u8));
+            unit /= 10;
+        }
+    }
+
+    /// Writes the label (`d4`) at the end of `out`, with no `String` of its own: for the thousands
+    /// of moves of a large board written one after the other.
+    pub fn push_to(self, out: &mut String) {
+        self.each_char(|c| out.push(c));
     }
 }
 
@@ -271,6 +298,17 @@ mod tests {
 
     fn cell(g: Geometry, s: &str) -> Cell {
         g.parse_label(CellLabel::parse(s).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn labels_are_written_alike_into_a_buffer_and_by_display() {
+        for (col, row) in [(0, 1), (25, 26), (3, 10), (2, 65535), (200, 7)] {
+            let label = CellLabel { col, row };
+            let mut out = String::from("x");
+            label.push_to(&mut out);
+            assert_eq!(out, format!("x{}{row}", char::from(b'a'.wrapping_add(col))));
+            assert_eq!(label.to_string(), out[1..]);
+        }
     }
 
     #[test]

@@ -410,15 +410,45 @@ pub(crate) fn written_legal<G: crate::game::Notation>(position: &G) -> Vec<Strin
 /// Edits of characters between two tokens: how far a repair is from what was written, to break
 /// ties between repairs that are otherwise as good (a mistyped destination is one character off).
 fn text_distance(a: &str, b: &str) -> usize {
+    text_distance_within(a, b, usize::MAX)
+}
+
+/// [`text_distance`] when it is below `limit`; `limit` or more when it is not (the rows are not
+/// filled once every cell of one reaches it).
+fn text_distance_within(a: &str, b: &str, limit: usize) -> usize {
+    if a.len().abs_diff(b.len()) >= limit {
+        return limit;
+    }
+    // Tokens are short and ASCII: their bytes are their characters, and the row fits on the stack
+    // (the distance is taken for every legal move of a position, thousands on a large board).
+    const SHORT: usize = 32;
+    if a.is_ascii() && b.is_ascii() && b.len() < SHORT {
+        let mut row = [0; SHORT + 1];
+        return levenshtein(a.bytes(), b.as_bytes(), &mut row[..=b.len()], limit);
+    }
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
+    levenshtein(a.chars(), &b, &mut vec![0; b.len() + 1], limit)
+}
+
+/// The edit distance between `a` and `b`, in the space of `row` (one more than `b` long), or
+/// `limit` as soon as it cannot be less.
+fn levenshtein<T: PartialEq>(a: impl Iterator<Item = T>, b: &[T], row: &mut [usize], limit: usize) -> usize {
+    for (j, cell) in row.iter_mut().enumerate() {
+        *cell = j;
+    }
+    for (i, ca) in a.enumerate() {
         let mut prev = row[0];
         row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let here = (prev + usize::from(ca != cb)).min(row[j] + 1).min(row[j + 1] + 1);
+        let mut least = row[0];
+        for (j, cb) in b.iter().enumerate() {
+            let here = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(row[j + 1] + 1);
             prev = row[j + 1];
             row[j + 1] = here;
+            least = least.min(here);
+        }
+        // No cell of a later row is less than the least of this one.
+        if least >= limit {
+            return limit;
         }
     }
     row[b.len()]
@@ -1032,6 +1062,34 @@ fn candidate_bytes(c: &Candidate) -> usize {
         + string(&c.score)
 }
 
+/// The [`ALTERNATIVES_TRIED`] legal moves of `position` written nearest to `written` (by
+/// [`text_distance`]; among moves as near, in the order of [`Game::legal_moves`]), each written
+/// once, none written as `written`. Each move is written into one buffer and only the nearest are
+/// kept: a position may have thousands.
+fn nearest_legal<G: crate::game::Notation>(position: &G, written: &str) -> Vec<String> {
+    let mut nearest: Vec<(usize, String)> = Vec::with_capacity(ALTERNATIVES_TRIED + 1);
+    let mut text = String::new();
+    for m in position.legal_moves() {
+        text.clear();
+        position.write_move_into(m, &mut text);
+        if text == written {
+            continue;
+        }
+        // Only a move nearer than the last of those kept when they are all there can be kept.
+        let limit = if nearest.len() == ALTERNATIVES_TRIED { nearest[ALTERNATIVES_TRIED - 1].0 } else { usize::MAX };
+        let distance = text_distance_within(written, &text, limit);
+        // After the moves as near or nearer, so that among moves as near the first comes first.
+        let at = nearest.partition_point(|(d, _)| *d <= distance);
+        // A move written like one kept is as near and came later: the one kept stands for both.
+        if at >= ALTERNATIVES_TRIED || nearest.iter().any(|(_, t)| *t == text) {
+            continue;
+        }
+        nearest.insert(at, (distance, text.clone()));
+        nearest.truncate(ALTERNATIVES_TRIED);
+    }
+    nearest.into_iter().map(|(_, t)| t).collect()
+}
+
 /// Legal alternatives tried for one illegal move: those nearest the written token.
 pub const ALTERNATIVES_TRIED: usize = 4;
 /// Alternatives shown: those with which the rest replays furthest.
@@ -1055,10 +1113,7 @@ pub fn alternatives<G: Repairable>(start: &G, tokens: &[Token], i: usize) -> Vec
     });
     let (Some(before), Some(here)) = (before, here) else { return Vec::new() };
     let written = tokens[i].text;
-    let mut legal = written_legal(&here);
-    legal.retain(|t| t != written);
-    legal.sort_by_key(|t| text_distance(written, t));
-    legal.truncate(ALTERNATIVES_TRIED);
+    let legal = nearest_legal(&here, written);
     let mut found: Vec<(usize, Alternative)> = Vec::new();
     for text in legal {
         let mut edited = tokens.to_vec();
@@ -1152,6 +1207,10 @@ mod tests {
 
     #[test]
     fn text_distance_counts_character_edits() {
+        assert_eq!(text_distance_within("d2d5", "a7a8", 2), 2, "3 or more is not below 2");
+        assert_eq!(text_distance_within("d2d5", "d8d5", 2), 1);
+        assert_eq!(text_distance_within("d2d5", "d10d5", 1), 1, "longer by 1: not below 1");
+        assert_eq!(text_distance_within("é1", "e1", 2), 1);
         assert_eq!(text_distance("d2d5", "d8d5"), 1);
         assert_eq!(text_distance("g7g5", "g3g5"), 1);
         assert_eq!(text_distance("", "abc"), 3);

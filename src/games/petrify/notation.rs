@@ -78,6 +78,8 @@ impl crate::game::Notation for Petrify {
     fn write_move(&self, m: PetrifyMove) -> String {
         write(self.geometry(), m)
     }
+
+    const WRITES_APART: bool = true;
 }
 
 #[cfg(test)]

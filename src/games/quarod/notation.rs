@@ -35,11 +35,27 @@ pub enum WrittenMove {
 
 impl fmt::Display for WrittenMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = String::new();
+        self.push_to(&mut out);
+        f.write_str(&out)
+    }
+}
+
+impl WrittenMove {
+    /// Writes the move (`d4e4`, `d4xe4`, `pass`, `swap`) at the end of `out`.
+    pub fn push_to(self, out: &mut String) {
         match self {
-            WrittenMove::Place { black, white } => write!(f, "{black}{white}"),
-            WrittenMove::BoardSwap { a, b } => write!(f, "{a}x{b}"),
-            WrittenMove::Pass => f.write_str("pass"),
-            WrittenMove::SwapSides => f.write_str("swap"),
+            WrittenMove::Place { black, white } => {
+                black.push_to(out);
+                white.push_to(out);
+            }
+            WrittenMove::BoardSwap { a, b } => {
+                a.push_to(out);
+                out.push('x');
+                b.push_to(out);
+            }
+            WrittenMove::Pass => out.push_str("pass"),
+            WrittenMove::SwapSides => out.push_str("swap"),
         }
     }
 }
@@ -134,6 +150,14 @@ impl crate::game::Notation for Quarod {
     }
 
     fn write_move(&self, m: QuarodMove) -> String {
-        self.written(m).to_string()
+        let mut out = String::with_capacity(8);
+        self.written(m).push_to(&mut out);
+        out
     }
+
+    fn write_move_into(&self, m: QuarodMove, out: &mut String) {
+        self.written(m).push_to(out);
+    }
+
+    const WRITES_APART: bool = true;
 }

@@ -105,6 +105,8 @@ impl crate::game::Notation for Splinter {
     fn write_move(&self, m: SplinterMove) -> String {
         write(self.geometry(), m)
     }
+
+    const WRITES_APART: bool = true;
 }
 
 #[cfg(test)]

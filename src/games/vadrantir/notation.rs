@@ -60,6 +60,8 @@ impl crate::game::Notation for Vadrantir {
     fn write_move(&self, m: VadrantirMove) -> String {
         write(self.geometry(), m)
     }
+
+    const WRITES_APART: bool = true;
 }
 
 #[cfg(test)]
