@@ -152,6 +152,9 @@ impl serde_json::ser::Formatter for Escaping {
         writer: &mut W,
         fragment: &str,
     ) -> std::io::Result<()> {
+        if !super::has_hidden(fragment) {
+            return writer.write_all(fragment.as_bytes());
+        }
         let mut rest = fragment;
         while let Some(at) = rest.find(super::is_hidden) {
             writer.write_all(&rest.as_bytes()[..at])?;

@@ -52,10 +52,17 @@ pub fn is_hidden(c: char) -> bool {
         || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
+/// Whether `text` holds a [hidden](is_hidden) character. Text of printable ASCII, tabs and line
+/// feeds (nearly every record) is told by its bytes alone, without decoding its characters.
+pub fn has_hidden(text: &str) -> bool {
+    let plain = |b: u8| (b' '..=b'~').contains(&b) || b == b'\t' || b == b'\n';
+    !text.bytes().all(plain) && text.contains(is_hidden)
+}
+
 /// Text of a record as reports quote it: each [hidden](is_hidden) character written as its escape,
 /// `\u{0}`, `\u{202e}`, so that what the record holds shows, and cannot hide or reorder the report.
 pub fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains(is_hidden) {
+    if !has_hidden(text) {
         return text.into();
     }
     let mut out = String::with_capacity(text.len() + 8);
