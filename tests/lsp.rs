@@ -464,3 +464,37 @@ fn lenient_replay_is_a_setting_and_its_later_problems_are_hints() {
     assert!(found.iter().all(|d| d["severity"] == 1), "{found:?}");
     stop(child, client);
 }
+
+/// Completion where the next move is typed, past a record's last token on its line: the numbers
+/// the published notation announces, then the stones' moves; a common-format record after its
+/// move number.
+#[test]
+fn completion_offers_the_next_move_where_it_is_typed() {
+    let (child, mut client) = start();
+    let header = "                _Bo_                              _Jx_\n";
+    let cases = [
+        (format!("{header}1.  ....  ....   "), vec!["1", "2", "3", "4", "5", "6", "7", "8"]),
+        (format!("{header}1.  ....  ....   1   "), vec!["c1d1", "c1c2", "c1b1", "g9g8", "g9h9", "g9f9"]),
+        (format!("{header}1.  ....  ....   1   c1b1  "), vec!["g9g8", "g9h9", "g9f9"]),
+        (
+            "[Game \"Quarod\"]\n[Size \"2\"]\n\n1. ".to_string(),
+            vec!["a1b1", "a1a2", "b1b2", "b1a1", "a2a1", "a2b2", "b2b1", "b2a2"],
+        ),
+    ];
+    for (version, (text, expected)) in cases.iter().enumerate() {
+        client.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": URI, "languageId": "referee", "version": version, "text": text}}),
+        );
+        client.diagnostics();
+        let end = place(text, text.len());
+        let completion =
+            client.request("textDocument/completion", json!({"textDocument": {"uri": URI}, "position": end}));
+        let labels: Vec<&str> =
+            completion["result"].as_array().unwrap().iter().map(|c| c["label"].as_str().unwrap()).collect();
+        assert_eq!(&labels, expected, "{text:?}");
+        client.notify("textDocument/didClose", json!({"textDocument": {"uri": URI}}));
+        client.diagnostics();
+    }
+    stop(child, client);
+}

@@ -461,7 +461,11 @@ fn markdown(value: String, range: Range) -> Hover {
 /// the moves that end before the cursor.
 fn completion(d: &Document, p: Position) -> Option<CompletionResponse> {
     let at = d.offset(p);
-    let v = d.judged.record_at(at)?;
+    // Past a record's last token, on its line, is where its next move is typed.
+    let v = d.judged.record_at(at).or_else(|| {
+        let v = d.judged.verdicts().take_while(|v| v.span.start <= at).last()?;
+        d.text().get(v.span.end..at)?.trim_matches([' ', '\t']).is_empty().then_some(v)
+    })?;
     let replayed = d.judged.moves(v.index).ok()?;
     // A token the cursor is in or just after is the one being typed: the position is before it.
     let before = replayed.moves.iter().take_while(|m| m.token.end < at);
