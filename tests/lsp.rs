@@ -498,3 +498,22 @@ fn completion_offers_the_next_move_where_it_is_typed() {
     }
     stop(child, client);
 }
+
+/// A hover on the move that ends the game gives the score as well.
+#[test]
+fn a_hover_on_the_last_move_gives_the_final_score() {
+    let (child, mut client) = start();
+    let text = include_str!("../samples/quarod/random-size-4.txt");
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "referee", "version": 1, "text": text}}),
+    );
+    client.diagnostics();
+    let moves = referee::record_moves(text, 1, referee::verify::VerifyOptions::default()).unwrap();
+    assert!(moves.over);
+    let last = moves.moves.last().unwrap().token.start;
+    let hover =
+        client.request("textDocument/hover", json!({"textDocument": {"uri": URI}, "position": place(text, last)}));
+    insta::assert_snapshot!(hover["result"]["contents"]["value"].as_str().unwrap());
+    stop(child, client);
+}

@@ -439,7 +439,8 @@ fn hover(d: &Document, p: Position) -> Option<Hover> {
         played.player, played.written, played.ply, replayed.game.title, played.board
     );
     if replayed.over && k + 1 == replayed.moves.len() {
-        text.push_str(&format!("\n\nthe game is over: {}", replayed.score));
+        let score = v.score_text.as_ref().filter(|_| v.game_over).unwrap_or(&replayed.score);
+        text.push_str(&format!("\n\nthe game is over: {score}"));
     }
     Some(markdown(text, d.range(&played.token)))
 }
