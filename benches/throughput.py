@@ -525,13 +525,17 @@ class Anchor:
             "repeat": repeat,
         }
 
-    def perft(self, depth):
-        """`chess-anchor perft DEPTH`: its nodes, seconds and nodes/s (timed by itself)."""
-        out = subprocess.run([str(self.path), "perft", str(depth)], capture_output=True, text=True)
-        figures = key_values(out.stdout)
-        if out.returncode != 0 or "nodes_per_s" not in figures:
-            sys.exit(f"chess-anchor perft {depth} failed (exit {out.returncode}):\n{out.stderr}")
-        return figures
+    def perft(self, depth, repeat):
+        """`chess-anchor perft DEPTH` --repeat times: the run with the best time of its own (the
+        count alone, from the chess start), with its whole process's wall and peak memory."""
+        runs = []
+        for _ in range(repeat):
+            run = measure([self.path, "perft", depth], ok_codes=(0,))
+            run.update(key_values(run.pop("stdout").decode()))
+            runs.append(run)
+        best = min(runs, key=lambda r: r["secs"])
+        best["peak_rss_kib"] = max(r["maxrss_kib"] for r in runs)
+        return best
 
 
 # ---------------------------------------------------------------------------------------------
