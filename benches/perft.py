@@ -12,10 +12,10 @@ says nothing about speed), deeper depths are run until one takes that long, as l
 not predicted past --deeper-seconds (default 5), and the deepest is shown too, marked `+`.
 
 Beside them, unless --no-anchor: the chess anchor (benches/chess-anchor/, shakmaty's perft, built
-in release into target/chess-anchor/) from the chess start at --anchor-depths (default 5 and 6: perft 5 takes some 20 ms, too short
-to time steadily, so the last, 6, is the one divided by), best of
---repeat; its nodes/s are its own timing of the count (no process start), and `\u00f7 chess` divides
-each of referee's nodes/s less start-up by it. The games' nodes are not chess's: a ratio says how
+in release into target/chess-anchor/) from the chess start at --anchor-depths, best of --repeat:
+by default 5 and 6, since perft 5 takes some 20 ms, too short to time steadily. Its nodes/s are
+its own timing of the count (no process start), and `\u00f7 chess` divides each of referee's nodes/s
+less start-up by the anchor's at the last of its depths. The games' nodes are not chess's: a ratio says how
 fast each generator runs, not that one game is as hard to generate as another.
 
     benches/perft.py                                   # cargo build --release, then all games
