@@ -32,7 +32,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from throughput import REPO, Binary, build_release, log, measure, render_table, startup, wrapped
+from throughput import (REPO, Binary, binary_option, build_release, log, measure, render_table,
+                        startup, wrapped)
 
 RESULTS = {"1-0", "0-1", "1/2-1/2", "*"}
 GOAL = 10
@@ -126,8 +127,7 @@ def main():
     ap = argparse.ArgumentParser(
         description="The cost of an illegal one-line Quarod record beside a valid one of the "
                     "same length, with `referee verify --jobs 1`.")
-    ap.add_argument("--binary", metavar="PATH",
-                    help="the referee binary to measure (default: `cargo build --release` here)")
+    binary_option(ap)
     ap.add_argument("--count", type=int, default=2000, help="records per file (default 2000)")
     ap.add_argument("--size", type=int, default=26, help="the Quarod board's side (default 26)")
     ap.add_argument("--at", type=int, default=1,

@@ -29,8 +29,8 @@ import argparse
 import subprocess
 import sys
 
-from throughput import (ANCHOR, GAMES, Anchor, Binary, build_release, log, measure,
-                        render_table, wrapped)
+from throughput import (ANCHOR, Anchor, Binary, binary_option, build_release, chosen_games,
+                        games_option, log, measure, render_table, wrapped)
 
 
 def start_code(binary, game):
@@ -95,10 +95,8 @@ def bench_game(binary, game, args):
 def main():
     ap = argparse.ArgumentParser(
         description="Nodes/s of `referee perft` from each game's start, beside the chess anchor's.")
-    ap.add_argument("--binary", metavar="PATH",
-                    help="the referee binary to measure (default: `cargo build --release` here)")
-    ap.add_argument("--games", default=",".join(GAMES),
-                    help=f"comma-separated games (default: all: {','.join(GAMES)})")
+    binary_option(ap)
+    games_option(ap)
     ap.add_argument("--depths", default="3,4", help="comma-separated depths (default 3,4)")
     ap.add_argument("--max-seconds", type=float, default=20.0,
                     help="leave out a depth predicted to take longer (default 20)")
@@ -115,10 +113,7 @@ def main():
     ap.add_argument("--no-anchor", dest="anchor", action="store_false",
                     help="do not build and run the chess anchor")
     args = ap.parse_args()
-    games = [g.strip() for g in args.games.split(",") if g.strip()]
-    unknown = [g for g in games if g not in GAMES]
-    if unknown or not games:
-        ap.error(f"unknown game(s) {', '.join(unknown) or '(none)'}; known: {', '.join(GAMES)}")
+    games = chosen_games(ap, args)
     try:
         args.depths = [int(d) for d in args.depths.split(",")]
         args.anchor_depths = [int(d) for d in args.anchor_depths.split(",")]

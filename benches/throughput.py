@@ -633,17 +633,36 @@ def goals(rows, cores):
     return out
 
 
+def binary_option(ap):
+    """The --binary option every script in benches/ takes."""
+    ap.add_argument("--binary", metavar="PATH",
+                    help="the referee binary to measure (default: `cargo build --release` here)")
+
+
+def games_option(ap):
+    """The --games option; `chosen_games` reads it."""
+    ap.add_argument("--games", default=",".join(GAMES),
+                    help=f"comma-separated games (default: all: {','.join(GAMES)})")
+
+
+def chosen_games(ap, args):
+    """The games --games names, or a usage error."""
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    unknown = [g for g in games if g not in GAMES]
+    if unknown or not games:
+        ap.error(f"unknown game(s) {', '.join(unknown) or '(none)'}; known: {', '.join(GAMES)}")
+    return games
+
+
 def main():
     ap = argparse.ArgumentParser(
         description="Throughput (MiB/s, records/s, moves/s) and peak memory of "
                     "`referee verify --format json` per game, on one thread and on all cores.")
-    ap.add_argument("--binary", metavar="PATH",
-                    help="the referee binary to measure (default: `cargo build --release` here)")
+    binary_option(ap)
     ap.add_argument("--generator", metavar="PATH",
                     help="the binary that writes missing corpora (default: --binary); "
                          "for an old build without `random --count`")
-    ap.add_argument("--games", default=",".join(GAMES),
-                    help=f"comma-separated games (default: all: {','.join(GAMES)})")
+    games_option(ap)
     ap.add_argument("--mb", type=float, default=50.0, help="corpus size per game, MiB (default 50)")
     ap.add_argument("--seed", type=int, default=1, help="the first game's seed (default 1)")
     ap.add_argument("--corpus", metavar="DIR", type=Path, default=REPO / "target/throughput-corpus",
@@ -659,10 +678,7 @@ def main():
                          "(the table goes to standard error)")
     args = ap.parse_args()
 
-    games = [g.strip() for g in args.games.split(",") if g.strip()]
-    unknown = [g for g in games if g not in GAMES]
-    if unknown or not games:
-        ap.error(f"unknown game(s) {', '.join(unknown) or '(none)'}; known: {', '.join(GAMES)}")
+    games = chosen_games(ap, args)
     if args.mb <= 0 or args.repeat < 1:
         ap.error("--mb must be positive and --repeat at least 1")
 
