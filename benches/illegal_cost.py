@@ -32,8 +32,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from throughput import (REPO, Binary, binary_option, build_release, log, measure, render_table,
-                        startup, wrapped)
+from throughput import (REPO, Binary, binary_option, build_release, load_note, log, measure,
+                        render_table, startup, wrapped)
 
 RESULTS = {"1-0", "0-1", "1/2-1/2", "*"}
 GOAL = 10
@@ -176,6 +176,7 @@ def main():
                           "repeat)"),
     ]
     lines += [wrapped(f"{kind}: ", r["summary"]) for kind, r in runs.items()]
+    lines.append(wrapped("note: ", load_note()))
     print("\n".join(lines))
     if not re.search(rf"\b{n} valid\b", runs["valid"]["summary"]) or not re.search(
             rf"\b{n} illegal\b", runs["illegal"]["summary"]):

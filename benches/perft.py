@@ -30,7 +30,7 @@ import subprocess
 import sys
 
 from throughput import (ANCHOR, Anchor, Binary, binary_option, build_release, chosen_games,
-                        games_option, log, measure, render_table, wrapped)
+                        games_option, load_note, log, measure, render_table, wrapped)
 
 
 def start_code(binary, game):
@@ -166,6 +166,7 @@ def main():
                      + ", ".join(f"{a['wall']:.3f} s" for a in anchors) + "); \u00f7 chess = "
                      f"referee's nodes/s less start-up divided by the anchor's at depth "
                      f"{chess['depth']:.0f}")
+    notes.append(load_note())
     if skipped_all:
         notes.append("left out, predicted past --max-seconds: " + ", ".join(skipped_all))
     print("\n".join(wrapped("note: ", n) for n in notes))

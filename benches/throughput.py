@@ -600,6 +600,12 @@ def notes(rows, binary, anchor, startups):
                    f"({anchor['process_mib_per_s']:.1f} MiB/s), with the CPU/wall and peak shown")
         out.append("\u00f7 chess: referee's whole-process MiB/s on one thread divided by the "
                    "anchor's in-memory MiB/s (per core; the anchor is timed more kindly)")
+    slowest = min((r for r in rows if r["threads"] == 1), key=lambda r: r["cpu_per_wall"],
+                  default=None)
+    if slowest and slowest["cpu_per_wall"] < 0.9:
+        out.append(f"one-thread runs had a CPU/wall as low as {slowest['cpu_per_wall']:.2f} "
+                   f"({slowest['game']}): other work on the machine took the core from them")
+    out.append(load_note())
     for r in rows:
         where = f"{r['game']} ({run_label(r['jobs'], binary.has_jobs)})"
         if r["not_valid"]:
@@ -612,6 +618,16 @@ def notes(rows, binary, anchor, startups):
             out.append(f"{where}: verify reported {r['records']} records, the corpus holds "
                        f"{r['corpus_records']}")
     return out
+
+
+def load_note():
+    """The machine's load when the runs ended: on a shared machine, other work slows every wall
+    time (and a one-thread run's CPU/wall under 1 shows it took the core from it)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    one, five, _ = os.getloadavg()
+    return (f"load average at the end: {one:.2f} (1 min), {five:.2f} (5 min) on {cores} cores"
+            + ("; the machine was busy: slower wall times than the build's own" if one > 1.2
+               else ""))
 
 
 def goals(rows, cores):
