@@ -6,7 +6,7 @@ position has some 2,600 legal moves to list and try as alternatives): from each 
 `referee random --game quarod --size 26 --count N --seed S`, the first line of its moves as
 `random` wraps them (about ten moves), under the tags `[Game "Quarod"]` and `[Size "26"]`, ending
 with `*`. In the valid file the line is as played; in the illegal file one early move (the first
-from the --at'th on, counted from 0, that has an earlier move of the same length) is replaced by
+from move --at on, counted from 1, that has an earlier move of the same length) is replaced by
 that earlier move, whose cells are taken: the two files have records of the same bytes and moves,
 the only difference is the illegal move, which ends the replay there. Records where no move can be
 replaced so are left out of both (counted below).
@@ -40,8 +40,9 @@ GOAL = 10
 
 
 def first_line_records(text, size, at):
-    """(valid, illegal, moves) records made from the random games in `text`; None for a game
-    where no move from the at'th on has an earlier one of the same length to repeat."""
+    """(valid, illegal, moves, the illegal move's number from 1) made from each random game in
+    `text`; None for a game where no move from move `at` on has an earlier one of the same length
+    to repeat."""
     head = f'[Game "Quarod"]\n[Size "{size}"]\n\n'
     for game in re.split(r"\n\n(?=\[)", text):
         line = next((ln for ln in game.splitlines() if ln.startswith("1. ")), None)
@@ -50,7 +51,7 @@ def first_line_records(text, size, at):
         tokens = [t for t in line.split() if t not in RESULTS]
         moves = [i for i, t in enumerate(tokens) if not t.endswith(".")]
         illegal = None
-        for k in range(max(at, 1), len(moves)):
+        for k in range(max(at - 1, 1), len(moves)):
             token = tokens[moves[k]]
             earlier = [tokens[moves[j]] for j in range(k)]
             # A capture's cells may be free again; a placement's stay taken this early.
@@ -62,7 +63,7 @@ def first_line_records(text, size, at):
         if illegal is None:
             yield None
             continue
-        yield (head + " ".join(tokens) + " *\n", head + " ".join(illegal) + " *\n", len(moves), k)
+        yield (head + " ".join(tokens) + " *\n", head + " ".join(illegal) + " *\n", len(moves), k + 1)
 
 
 def build(binary, folder, args):
@@ -130,8 +131,9 @@ def main():
     binary_option(ap)
     ap.add_argument("--count", type=int, default=2000, help="records per file (default 2000)")
     ap.add_argument("--size", type=int, default=26, help="the Quarod board's side (default 26)")
-    ap.add_argument("--at", type=int, default=1,
-                    help="the first move (from 0) that may be made illegal (default 1)")
+    ap.add_argument("--at", type=int, default=2,
+                    help="the first move, counted from 1, that may be made illegal (default 2: "
+                         "White's first)")
     ap.add_argument("--seed", type=int, default=1, help="the first game's seed (default 1)")
     ap.add_argument("--repeat", type=int, default=3,
                     help="runs per file; the best wall time is kept (default 3)")
@@ -141,8 +143,8 @@ def main():
                     help="where the files are cached (default: target/illegal-cost/)")
     ap.add_argument("--fresh", action="store_true", help="write the files anew")
     args = ap.parse_args()
-    if args.count < 1 or args.repeat < 1 or args.at < 0:
-        ap.error("--count and --repeat must be at least 1, --at at least 0")
+    if args.count < 1 or args.repeat < 1 or args.at < 1:
+        ap.error("--count, --repeat and --at must be at least 1")
 
     binary = Binary(args.binary or build_release())
     log(f"binary: {binary.path} ({binary.version})")
@@ -164,7 +166,7 @@ def main():
     print(render_table(head, body))
     whole = per["illegal"][0] / per["valid"][0]
     less = per["illegal"][1] / per["valid"][1]
-    where = ", ".join(f"move {k}: {v}" for k, v in meta["illegal_move"].items())
+    where = ", ".join(f"move {k} in {v}" for k, v in meta["illegal_move"].items())
     lines = [
         wrapped("ratio: ", f"an illegal record costs {less:.1f}x a valid one (less start-up), "
                            f"{whole:.1f}x whole process; goal: at most {GOAL}x: "
@@ -172,7 +174,7 @@ def main():
         wrapped("note: ", f"`referee verify --jobs 1 --format {args.format}`, best of "
                           f"{args.repeat}; start-up (an empty file) {1000 * start:.1f} ms; "
                           f"one-line Quarod {args.size}x{args.size} records; the illegal move is "
-                          f"(from 0) {where}; {meta['left_out']} games left out (no move to "
+                          f"{where}; {meta['left_out']} games left out (no move to "
                           "repeat)"),
     ]
     lines += [wrapped(f"{kind}: ", r["summary"]) for kind, r in runs.items()]
