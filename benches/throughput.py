@@ -456,7 +456,8 @@ class Anchor:
     """The chess anchor's release build (its own workspace, built into target/chess-anchor/)."""
 
     def __init__(self):
-        self.path = cargo_build(["--manifest-path", ANCHOR_MANIFEST, "--target-dir", ANCHOR_TARGET],
+        self.path = cargo_build(["--locked", "--manifest-path", ANCHOR_MANIFEST, "--target-dir",
+                                 ANCHOR_TARGET],
                                 ANCHOR, "the chess anchor")
 
     def corpus(self, folder, mb, seed, fresh):
