@@ -11,6 +11,17 @@ and a run that says otherwise is reported.
 If `referee verify --help` offers `--jobs`, each corpus is verified twice: with `--jobs 1` (one
 thread) and with no flag (all cores); otherwise once, on the binary's one thread.
 
+Beside it, unless --no-anchor: the chess anchor of issue 20 (benches/chess-anchor/, pgn-reader +
+shakmaty), built in release into target/chess-anchor/, over a corpus of random chess games of the
+same --mb that it writes itself (`chess-anchor gen`), run --repeat times (`chess-anchor validate`,
+the best of its own timings kept, as the best wall is kept for referee). The table gives its line
+and, for each game on one thread, `\u00f7 chess`: referee's MiB/s divided by the anchor's. The two are
+not timed alike, and the notes say so: the anchor times parsing and validating the bytes already in
+memory, referee's figure is its whole process (start, read, verify, write JSON); the column `less
+start-up` takes off the wall of `verify` on an empty file. Then the goals of issue 20: CPU/wall of
+the all-cores run over the largest corpus (at least 1.9 on 2 cores) and the highest peak RSS
+(under 64 MB).
+
 Corpora are cached in --corpus (default target/throughput-corpus/) and reused while their target
 size, seed and the generating binary's `--version` are the same (--fresh regenerates them), so two
 builds can be compared on the same corpora:
@@ -31,6 +42,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from collections import Counter
 from pathlib import Path
@@ -77,15 +89,15 @@ class Progress:
 # The binary
 
 
-def build_release():
-    """`cargo build --release` in the repository; returns the path of the `referee` executable."""
-    log(f"building: cargo build --release in {REPO}")
+def cargo_build(args, name, what):
+    """`cargo build --release ARGS` in the repository; returns the path of the executable `name`."""
+    args = [str(a) for a in args]
+    log(f"building {what}: cargo build --release {' '.join(args)}")
     proc = subprocess.run(
-        ["cargo", "build", "--release", "--bin", "referee",
-         "--message-format=json-render-diagnostics"],
+        ["cargo", "build", "--release", *args, "--message-format=json-render-diagnostics"],
         cwd=REPO, stdout=subprocess.PIPE, text=True)
     if proc.returncode != 0:
-        sys.exit(f"throughput: cargo build --release failed (exit {proc.returncode})")
+        sys.exit(f"throughput: cargo build --release of {what} failed (exit {proc.returncode})")
     exe = None
     for line in proc.stdout.splitlines():
         try:
@@ -93,11 +105,16 @@ def build_release():
         except ValueError:
             continue
         if (msg.get("reason") == "compiler-artifact" and msg.get("executable")
-                and msg.get("target", {}).get("name") == "referee"):
+                and msg.get("target", {}).get("name") == name):
             exe = msg["executable"]
     if exe is None:
-        sys.exit("throughput: cargo build did not report the referee executable")
+        sys.exit(f"throughput: cargo build did not report the {name} executable")
     return Path(exe)
+
+
+def build_release():
+    """The release build of referee in this repository: the path of its executable."""
+    return cargo_build(["--bin", "referee"], "referee", f"referee in {REPO}")
 
 
 def git_commit():
@@ -286,14 +303,12 @@ os.write(fd, ("%d %r %r %r %d %d" % (os.waitstatus_to_exitcode(status), wall, ru
 """
 
 
-def run_verify(binary, corpus_path, jobs):
-    """One `referee verify --format json` over the corpus, measured by the MEASURE helper. Its
-    standard output is read from a pipe while it runs (kept in memory, so that this script takes
-    no CPU from it on a busy machine) and parsed line by line once it has exited."""
-    args = [str(binary.path), "verify", "--format", "json"]
-    if jobs is not None:
-        args += ["--jobs", str(jobs)]
-    args.append(corpus_path)
+def measure(args, ok_codes=(0, 1)):
+    """Runs `args` through the MEASURE helper, its standard output read from a pipe while it runs
+    (kept in memory, so that this script takes no CPU from it on a busy machine). Returns its wall
+    time, CPU time, peak RSS, the measuring floor, exit code, standard output (bytes) and standard
+    error (text); exits with a message when it fails with a code outside `ok_codes`."""
+    args = [str(a) for a in args]
     errfile = tempfile.TemporaryFile()
     rfd, wfd = os.pipe()
     try:
@@ -310,7 +325,7 @@ def run_verify(binary, corpus_path, jobs):
             figures = measured.read().decode().split()
         proc.wait()
     except BaseException:
-        os.killpg(proc.pid, 9)  # the helper's session: the helper and referee
+        os.killpg(proc.pid, 9)  # the helper's session: the helper and the measured program
         proc.wait()
         raise
     finally:
@@ -322,13 +337,32 @@ def run_verify(binary, corpus_path, jobs):
         sys.exit(f"throughput: the measuring helper failed (exit {proc.returncode}):\n{err}")
     code, wall, utime, stime, maxrss, floor = figures
     code = int(code)
-    if code not in (0, 1):
+    if code not in ok_codes:
         sys.exit(f"throughput: `{' '.join(args)}` failed (exit {code}):\n{err}")
+    return {
+        "wall": float(wall),
+        "cpu": float(utime) + float(stime),
+        "maxrss_kib": int(maxrss),
+        "floor_kib": int(floor),
+        "exit": code,
+        "stdout": b"".join(chunks),
+        "stderr": err,
+    }
+
+
+def run_verify(binary, corpus_path, jobs):
+    """One `referee verify --format json` over the corpus, measured by the MEASURE helper; the JSON
+    lines are parsed once it has exited."""
+    args = [binary.path, "verify", "--format", "json"]
+    if jobs is not None:
+        args += ["--jobs", str(jobs)]
+    args.append(corpus_path)
+    run = measure(args)
 
     records = 0
     moves = 0
     statuses = Counter()
-    for line in b"".join(chunks).splitlines():
+    for line in run.pop("stdout").splitlines():
         if not line.strip():
             continue
         obj = json.loads(line)
@@ -336,17 +370,10 @@ def run_verify(binary, corpus_path, jobs):
         if obj.get("index", 0) >= 1:
             records += 1
             moves += obj.get("moves") or 0
-    return {
-        "wall": float(wall),
-        "cpu": float(utime) + float(stime),
-        "maxrss_kib": int(maxrss),
-        "floor_kib": int(floor),
-        "exit": code,
-        "records": records,
-        "moves": moves,
-        "statuses": dict(statuses),
-        "summary": err.splitlines()[-1] if err else "",
-    }
+    err = run.pop("stderr")
+    run.update({"records": records, "moves": moves, "statuses": dict(statuses),
+                "summary": err.splitlines()[-1] if err else ""})
+    return run
 
 
 def run_label(jobs, has_jobs):
@@ -398,22 +425,126 @@ def bench_game(binary, corpus, jobs, repeat, cores):
     }
 
 
+def startup(binary, folder, jobs, repeat):
+    """The best wall time of `referee verify --format json` on an empty file (which exits 1: no
+    record): process start, argument parsing, thread pool, summary; what the whole-process figures
+    hold beyond reading, verifying and writing."""
+    folder.mkdir(parents=True, exist_ok=True)
+    empty = folder / "empty.txt"
+    empty.write_bytes(b"")
+    args = [binary.path, "verify", "--format", "json"]
+    if jobs is not None:
+        args += ["--jobs", str(jobs)]
+    return min(measure([*args, empty])["wall"] for _ in range(repeat))
+
+
+# ---------------------------------------------------------------------------------------------
+# The chess anchor (benches/chess-anchor/): pgn-reader + shakmaty, the reference of issue 20
+
+
+ANCHOR_MANIFEST = REPO / "benches/chess-anchor/Cargo.toml"
+ANCHOR_TARGET = REPO / "target/chess-anchor"
+ANCHOR = "chess-anchor"
+
+
+def key_values(text):
+    """The `key=value` figures a chess-anchor command prints, as numbers."""
+    return {k: float(v) for k, v in re.findall(r"(\w+)=([0-9.]+)", text)}
+
+
+class Anchor:
+    """The chess anchor's release build (its own workspace, built into target/chess-anchor/)."""
+
+    def __init__(self):
+        self.path = cargo_build(["--locked", "--manifest-path", ANCHOR_MANIFEST, "--target-dir",
+                                 ANCHOR_TARGET],
+                                ANCHOR, "the chess anchor")
+
+    def corpus(self, folder, mb, seed, fresh):
+        """A cached corpus of random chess games of at least `mb` MiB: `chess-anchor gen` counts in
+        megabytes of 1,000,000 bytes, hence the whole megabytes rounded up."""
+        megabytes = math.ceil(mb * MIB / 1e6)
+        folder.mkdir(parents=True, exist_ok=True)
+        text = folder / f"{ANCHOR}-{megabytes}MB-seed{seed}.pgn"
+        meta_path = text.with_suffix(".meta.json")
+        try:
+            meta = {} if fresh else json.loads(meta_path.read_text())
+            if meta.get("megabytes") == megabytes and text.stat().st_size == meta.get("bytes"):
+                log(f"corpus chess: reusing {text} ({meta['bytes'] / MIB:.1f} MiB, "
+                    f"{meta['records']} games)")
+                meta["path"] = str(text)
+                return meta
+        except (OSError, ValueError):
+            pass
+        out = subprocess.run([str(self.path), "gen", str(text), str(megabytes), str(seed)],
+                             capture_output=True, text=True)
+        wrote = re.match(r"wrote (\d+) games, (\d+) bytes", out.stdout)
+        if out.returncode != 0 or not wrote:
+            sys.exit(f"throughput: chess-anchor gen failed (exit {out.returncode}):\n{out.stderr}")
+        meta = {"game": "chess", "megabytes": megabytes, "seed": seed,
+                "records": int(wrote[1]), "bytes": int(wrote[2])}
+        meta_path.write_text(json.dumps(meta, indent=1) + "\n")
+        log(f"corpus chess: {meta['bytes'] / MIB:.1f} MiB, {meta['records']} games -> {text}")
+        meta["path"] = str(text)
+        return meta
+
+    def validate(self, corpus, repeat):
+        """`chess-anchor validate` --repeat times: the run with the best time of its own (parsing
+        and validating the bytes in memory), and the whole process's wall, CPU and peak memory."""
+        runs = []
+        for i in range(repeat):
+            log(f"validate chess (anchor): run {i + 1}/{repeat} ...", end="")
+            run = measure([self.path, "validate", corpus["path"]], ok_codes=(0,))
+            run.update(key_values(run.pop("stdout").decode()))
+            log(f" {run['secs']:.2f} s in memory, {run['wall']:.2f} s whole process")
+            runs.append(run)
+        best = min(runs, key=lambda r: r["secs"])
+        if best["illegal"] or best["games"] != corpus["records"]:
+            log(f"warning: the anchor found {best['illegal']:.0f} illegal games and read "
+                f"{best['games']:.0f} of {corpus['records']}")
+        mib = corpus["bytes"] / MIB
+        return {
+            "game": ANCHOR,
+            "corpus_bytes": corpus["bytes"],
+            "corpus_mib": round(mib, 3),
+            "corpus_records": corpus["records"],
+            "records": int(best["games"]),
+            "moves": int(best["plies"]),
+            "illegal": int(best["illegal"]),
+            "jobs": 1,
+            "threads": 1,
+            "wall_s": best["secs"],
+            "mib_per_s": round(mib / best["secs"], 3),
+            "records_per_s": round(best["games"] / best["secs"], 1),
+            "moves_per_s": round(best["plies"] / best["secs"]),
+            "process_wall_s": round(best["wall"], 4),
+            "process_mib_per_s": round(mib / best["wall"], 3),
+            "cpu_s": round(best["cpu"], 4),
+            "cpu_per_wall": round(best["cpu"] / best["wall"], 3),
+            "peak_rss_kib": max(r["maxrss_kib"] for r in runs),
+            "rss_floor_kib": max(r["floor_kib"] for r in runs),
+            "repeat": repeat,
+        }
+
+    def perft(self, depth, repeat):
+        """`chess-anchor perft DEPTH` --repeat times: the run with the best time of its own (the
+        count alone, from the chess start), with its whole process's wall and peak memory."""
+        runs = []
+        for _ in range(repeat):
+            run = measure([self.path, "perft", depth], ok_codes=(0,))
+            run.update(key_values(run.pop("stdout").decode()))
+            runs.append(run)
+        best = min(runs, key=lambda r: r["secs"])
+        best["peak_rss_kib"] = max(r["maxrss_kib"] for r in runs)
+        return best
+
+
 # ---------------------------------------------------------------------------------------------
 # Output
 
 
-def table(rows, has_jobs, cores):
-    head = ["game", "corpus MiB", "records", "moves", "threads", "wall s", "MiB/s", "records/s",
-            "moves/s", "CPU/wall", "peak RSS MiB"]
-    body = []
-    for r in rows:
-        threads = "1" if r["jobs"] == 1 or not has_jobs else f"all ({cores})"
-        body.append([
-            r["game"], f"{r['corpus_mib']:.1f}", str(r["records"]), str(r["moves"]), threads,
-            f"{r['wall_s']:.2f}", f"{r['mib_per_s']:.1f}", f"{r['records_per_s']:.0f}",
-            f"{r['moves_per_s'] / 1e6:.2f}M", f"{r['cpu_per_wall']:.2f}",
-            f"{r['peak_rss_kib'] / 1024:.0f}",
-        ])
+def render_table(head, body):
+    """Columns padded to their widest cell: the first to the left, the others to the right."""
     widths = [max(len(row[i]) for row in [head] + body) for i in range(len(head))]
 
     def fmt(row):
@@ -425,10 +556,57 @@ def table(rows, has_jobs, cores):
     return "\n".join(lines)
 
 
-def notes(rows, binary):
+def wrapped(label, text):
+    """A note under a table: lines of at most 100 columns, indented under its label."""
+    return textwrap.fill(text, 100, initial_indent=label, subsequent_indent=" " * len(label))
+
+
+def table(rows, has_jobs, cores, anchor):
+    head = ["game", "corpus MiB", "records", "moves", "threads", "wall s", "MiB/s",
+            "less start-up", "records/s", "moves/s", "CPU/wall", "peak RSS MiB"]
+    if anchor:
+        head.insert(8, "\u00f7 chess")
+    body = []
+    for r in rows + ([anchor] if anchor else []):
+        threads = "1" if r["jobs"] == 1 or not has_jobs else f"all ({cores})"
+        quicker = r.get("mib_per_s_less_startup")
+        row = [
+            r["game"], f"{r['corpus_mib']:.1f}", str(r["records"]), str(r["moves"]), threads,
+            f"{r['wall_s']:.3f}", f"{r['mib_per_s']:.1f}", f"{quicker:.1f}" if quicker else "-",
+            f"{r['records_per_s']:.0f}", f"{r['moves_per_s'] / 1e6:.2f}M",
+            f"{r['cpu_per_wall']:.2f}", f"{r['peak_rss_kib'] / 1024:.0f}",
+        ]
+        if anchor:
+            ratio = r.get("per_chess")
+            row.insert(8, f"{ratio:.2f}" if ratio is not None else "")
+        body.append(row)
+    return render_table(head, body)
+
+
+def notes(rows, binary, anchor, startups):
     out = []
     if not binary.has_jobs:
         out.append("this binary's verify has no --jobs: one run per game, on its one thread")
+    out.append("referee's wall s and MiB/s are its whole process: start, read the file, verify, "
+               "write the JSON lines to a pipe; `less start-up` takes off the best wall of "
+               "`verify` on an empty file ("
+               + ", ".join(f"{t * 1000:.1f} ms {run_label(j, binary.has_jobs)}"
+                           for j, t in startups.items())
+               + "), and still counts reading the file and writing the JSON")
+    if anchor:
+        out.append(f"{ANCHOR} (pgn-reader 0.29 + shakmaty 0.30, benches/chess-anchor/): wall s, "
+                   "MiB/s, records/s (games) and moves/s (plies) are its own timing of parsing and "
+                   "validating the bytes already in memory: no process start, no file read; its "
+                   f"whole process took {anchor['process_wall_s']:.3f} s "
+                   f"({anchor['process_mib_per_s']:.1f} MiB/s), with the CPU/wall and peak shown")
+        out.append("\u00f7 chess: referee's whole-process MiB/s on one thread divided by the "
+                   "anchor's in-memory MiB/s (per core; the anchor is timed more kindly)")
+    slowest = min((r for r in rows if r["threads"] == 1), key=lambda r: r["cpu_per_wall"],
+                  default=None)
+    if slowest and slowest["cpu_per_wall"] < 0.9:
+        out.append(f"one-thread runs had a CPU/wall as low as {slowest['cpu_per_wall']:.2f} "
+                   f"({slowest['game']}): other work on the machine took the core from them")
+    out.append(load_note())
     for r in rows:
         where = f"{r['game']} ({run_label(r['jobs'], binary.has_jobs)})"
         if r["not_valid"]:
@@ -443,17 +621,65 @@ def notes(rows, binary):
     return out
 
 
+def load_note():
+    """The machine's load when the runs ended: on a shared machine, other work slows every wall
+    time (and a one-thread run's CPU/wall under 1 shows it took the core from it)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    one, five, _ = os.getloadavg()
+    return (f"load average at the end: {one:.2f} (1 min), {five:.2f} (5 min) on {cores} cores"
+            + ("; the machine was busy: slower wall times than the build's own" if one > 1.2
+               else ""))
+
+
+def goals(rows, cores):
+    """Issue 20's goals for the whole process: CPU/wall of the all-cores run on the largest corpus
+    (at least 1.9 on 2 cores) and the peak memory of every run (under 64 MB)."""
+    out = []
+    many = [r for r in rows if r["threads"] > 1]
+    if many:
+        big = max(many, key=lambda r: r["corpus_bytes"])
+        met = "met" if big["cpu_per_wall"] >= 1.9 else "not met"
+        out.append(f"CPU/wall on all cores ({cores}) over the largest corpus ({big['game']}, "
+                   f"{big['corpus_mib']:.1f} MiB): {big['cpu_per_wall']:.2f}; "
+                   f"wanted: at least 1.9 on 2 cores: {met}")
+    top = max(rows, key=lambda r: r["peak_rss_kib"])
+    mb = top["peak_rss_kib"] * 1024 / 1e6
+    out.append(f"highest peak RSS: {mb:.1f} MB = {top['peak_rss_kib'] / 1024:.1f} MiB "
+               f"({top['game']}, {run_label(top['jobs'], True)}); "
+               f"wanted: under 64 MB: {'met' if mb < 64 else 'not met'}")
+    return out
+
+
+def binary_option(ap):
+    """The --binary option every script in benches/ takes."""
+    ap.add_argument("--binary", metavar="PATH",
+                    help="the referee binary to measure (default: `cargo build --release` here)")
+
+
+def games_option(ap):
+    """The --games option; `chosen_games` reads it."""
+    ap.add_argument("--games", default=",".join(GAMES),
+                    help=f"comma-separated games (default: all: {','.join(GAMES)})")
+
+
+def chosen_games(ap, args):
+    """The games --games names, or a usage error."""
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    unknown = [g for g in games if g not in GAMES]
+    if unknown or not games:
+        ap.error(f"unknown game(s) {', '.join(unknown) or '(none)'}; known: {', '.join(GAMES)}")
+    return games
+
+
 def main():
     ap = argparse.ArgumentParser(
         description="Throughput (MiB/s, records/s, moves/s) and peak memory of "
                     "`referee verify --format json` per game, on one thread and on all cores.")
-    ap.add_argument("--binary", metavar="PATH",
-                    help="the referee binary to measure (default: `cargo build --release` here)")
+    binary_option(ap)
     ap.add_argument("--generator", metavar="PATH",
                     help="the binary that writes missing corpora (default: --binary); "
                          "for an old build without `random --count`")
-    ap.add_argument("--games", default=",".join(GAMES),
-                    help=f"comma-separated games (default: all: {','.join(GAMES)})")
+    games_option(ap)
     ap.add_argument("--mb", type=float, default=50.0, help="corpus size per game, MiB (default 50)")
     ap.add_argument("--seed", type=int, default=1, help="the first game's seed (default 1)")
     ap.add_argument("--corpus", metavar="DIR", type=Path, default=REPO / "target/throughput-corpus",
@@ -461,15 +687,15 @@ def main():
     ap.add_argument("--fresh", action="store_true", help="regenerate the corpora")
     ap.add_argument("--repeat", type=int, default=1,
                     help="runs per game and thread count; the best wall time is kept (default 1)")
+    ap.add_argument("--no-anchor", dest="anchor", action="store_false",
+                    help="do not build and run the chess anchor (benches/chess-anchor/) beside "
+                         "referee")
     ap.add_argument("--json", action="store_true",
                     help="print JSON lines, one per game and thread count, to standard output "
                          "(the table goes to standard error)")
     args = ap.parse_args()
 
-    games = [g.strip() for g in args.games.split(",") if g.strip()]
-    unknown = [g for g in games if g not in GAMES]
-    if unknown or not games:
-        ap.error(f"unknown game(s) {', '.join(unknown) or '(none)'}; known: {', '.join(GAMES)}")
+    games = chosen_games(ap, args)
     if args.mb <= 0 or args.repeat < 1:
         ap.error("--mb must be positive and --repeat at least 1")
 
@@ -494,32 +720,48 @@ def main():
             meta = generate_corpus(args.corpus, game, args.mb, args.seed, generator)
         corpora.append(meta)
 
+    anchor_row = None
+    if args.anchor:
+        anchor = Anchor()
+        chess = anchor.corpus(args.corpus, args.mb, args.seed, args.fresh)
+        warm(chess["path"])
+        anchor_row = anchor.validate(chess, args.repeat)
+        anchor_row.update({"binary": str(anchor.path), "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+
+    job_counts = [1, None] if binary.has_jobs else [None]
+    startups = {jobs: startup(binary, args.corpus, jobs, args.repeat) for jobs in job_counts}
     rows = []
     for corpus in corpora:
         warm(corpus["path"])
-        for jobs in ([1, None] if binary.has_jobs else [None]):
+        for jobs in job_counts:
             row = bench_game(binary, corpus, jobs, args.repeat, cores)
             row.update({"binary": str(binary.path), "version": binary.version,
                         "binary_sha256": binary.sha256, "commit": commit,
                         "jobs_flag": binary.has_jobs, "cores": cores,
                         "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+            rest = row["wall_s"] - startups[jobs]
+            row["startup_s"] = round(startups[jobs], 5)
+            row["mib_per_s_less_startup"] = round(row["corpus_mib"] / rest, 3) if rest > 0 else None
+            if anchor_row and row["threads"] == 1:
+                row["per_chess"] = round(row["mib_per_s"] / anchor_row["mib_per_s"], 4)
             rows.append(row)
             if row["not_valid"]:
                 log(f"warning: {row['game']}: {row['not_valid']} records not valid "
                     f"({row['statuses']})")
+    if anchor_row:
+        anchor_row["per_chess"] = 1.0
 
-    text = table(rows, binary.has_jobs, cores)
-    extra = notes(rows, binary)
+    text = table(rows, binary.has_jobs, cores, anchor_row)
+    extra = "\n".join([wrapped("note: ", n) for n in notes(rows, binary, anchor_row, startups)]
+                      + [wrapped("goal: ", g) for g in goals(rows, cores)])
     if args.json:
-        for row in rows:
+        for row in rows + ([anchor_row] if anchor_row else []):
             print(json.dumps(row), flush=True)
         log(text)
-        for n in extra:
-            log(f"note: {n}")
+        log(extra)
     else:
         print(text)
-        for n in extra:
-            print(f"note: {n}")
+        print(extra)
 
 
 if __name__ == "__main__":
