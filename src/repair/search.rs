@@ -410,45 +410,85 @@ pub(crate) fn written_legal<G: crate::game::Notation>(position: &G) -> Vec<Strin
 /// Edits of characters between two tokens: how far a repair is from what was written, to break
 /// ties between repairs that are otherwise as good (a mistyped destination is one character off).
 fn text_distance(a: &str, b: &str) -> usize {
-    text_distance_within(a, b, usize::MAX)
+    match DistanceTo::new(b) {
+        Some(to_b) => to_b.of(a),
+        None => {
+            let b: Vec<char> = b.chars().collect();
+            levenshtein(a.chars(), &b, &mut vec![0; b.len() + 1])
+        }
+    }
 }
 
-/// [`text_distance`] when it is below `limit`; `limit` or more when it is not (the rows are not
-/// filled once every cell of one reaches it).
-fn text_distance_within(a: &str, b: &str, limit: usize) -> usize {
-    if a.len().abs_diff(b.len()) >= limit {
-        return limit;
-    }
-    // Tokens are short and ASCII: their bytes are their characters, and the row fits on the stack
-    // (the distance is taken for every legal move of a position, thousands on a large board).
-    const SHORT: usize = 32;
-    if a.is_ascii() && b.is_ascii() && b.len() < SHORT {
-        let mut row = [0; SHORT + 1];
-        return levenshtein(a.bytes(), b.as_bytes(), &mut row[..=b.len()], limit);
-    }
-    let b: Vec<char> = b.chars().collect();
-    levenshtein(a.chars(), &b, &mut vec![0; b.len() + 1], limit)
+/// [`text_distance`] to one text, for the thousands of moves of a large board compared with one
+/// written token: Myers' bit-parallel algorithm, in Hyyrö's form for whole texts, a few operations
+/// a character. The text is ASCII and shorter than 64 bytes, as tokens are.
+struct DistanceTo<'t> {
+    text: &'t str,
+    /// For each byte, the places of the text that hold it, one bit each.
+    places: [u64; 128],
+    len: usize,
 }
 
-/// The edit distance between `a` and `b`, in the space of `row` (one more than `b` long), or
-/// `limit` as soon as it cannot be less.
-fn levenshtein<T: PartialEq>(a: impl Iterator<Item = T>, b: &[T], row: &mut [usize], limit: usize) -> usize {
+impl<'t> DistanceTo<'t> {
+    fn new(text: &'t str) -> Option<DistanceTo<'t>> {
+        if !text.is_ascii() || text.len() >= 64 {
+            return None;
+        }
+        let mut places = [0u64; 128];
+        for (j, b) in text.bytes().enumerate() {
+            places[usize::from(b)] |= 1 << j;
+        }
+        Some(DistanceTo { text, places, len: text.len() })
+    }
+
+    /// The edit distance from `other` to the text.
+    fn of(&self, other: &str) -> usize {
+        if !other.is_ascii() {
+            // A character of several bytes is one edit, not several: counted by characters.
+            let text: Vec<char> = self.text.chars().collect();
+            return levenshtein(other.chars(), &text, &mut vec![0; text.len() + 1]);
+        }
+        if self.len == 0 {
+            return other.len();
+        }
+        let last = 1u64 << (self.len - 1);
+        // The vertical differences of the current column of the table, as bits for +1 and -1: the
+        // first column counts 0, 1, 2... down the text.
+        let (mut plus, mut minus) = (u64::MAX, 0u64);
+        let mut score = self.len;
+        for b in other.bytes() {
+            let eq = self.places[usize::from(b)];
+            let xv = eq | minus;
+            let xh = ((eq & plus).wrapping_add(plus) ^ plus) | eq;
+            let mut hp = minus | !(xh | plus);
+            let mut hm = plus & xh;
+            if hp & last != 0 {
+                score += 1;
+            } else if hm & last != 0 {
+                score -= 1;
+            }
+            // The top row counts 0, 1, 2... along `other`: a +1 comes in at the top.
+            hp = (hp << 1) | 1;
+            hm <<= 1;
+            plus = hm | !(xv | hp);
+            minus = hp & xv;
+        }
+        score
+    }
+}
+
+/// The edit distance between `a` and `b`, in the space of `row` (one more than `b` long).
+fn levenshtein<T: PartialEq>(a: impl Iterator<Item = T>, b: &[T], row: &mut [usize]) -> usize {
     for (j, cell) in row.iter_mut().enumerate() {
         *cell = j;
     }
     for (i, ca) in a.enumerate() {
         let mut prev = row[0];
         row[0] = i + 1;
-        let mut least = row[0];
         for (j, cb) in b.iter().enumerate() {
             let here = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(row[j + 1] + 1);
             prev = row[j + 1];
             row[j + 1] = here;
-            least = least.min(here);
-        }
-        // No cell of a later row is less than the least of this one.
-        if least >= limit {
-            return limit;
         }
     }
     row[b.len()]
@@ -1069,15 +1109,20 @@ fn candidate_bytes(c: &Candidate) -> usize {
 fn nearest_legal<G: crate::game::Notation>(position: &G, written: &str) -> Vec<String> {
     let mut nearest: Vec<(usize, String)> = Vec::with_capacity(ALTERNATIVES_TRIED + 1);
     let mut text = String::new();
+    let to_written = DistanceTo::new(written);
     for m in position.legal_moves() {
         text.clear();
         position.write_move_into(m, &mut text);
         if text == written {
             continue;
         }
-        // Only a move nearer than the last of those kept when they are all there can be kept.
+        // Only a move nearer than the last of those kept when they are all there can be kept:
+        // none, when that one is 1 character off (0 is the written move itself).
         let limit = if nearest.len() == ALTERNATIVES_TRIED { nearest[ALTERNATIVES_TRIED - 1].0 } else { usize::MAX };
-        let distance = text_distance_within(written, &text, limit);
+        if limit <= 1 {
+            break;
+        }
+        let distance = to_written.as_ref().map_or_else(|| text_distance(&text, written), |d| d.of(&text));
         // After the moves as near or nearer, so that among moves as near the first comes first.
         let at = nearest.partition_point(|(d, _)| *d <= distance);
         // A move written like one kept is as near and came later: the one kept stands for both.
@@ -1206,11 +1251,28 @@ mod tests {
     }
 
     #[test]
+    fn the_bit_parallel_distance_is_the_table_s() {
+        let mut rng = fastrand::Rng::with_seed(20);
+        let word = |rng: &mut fastrand::Rng| {
+            let n = rng.usize(0..9);
+            (0..n).map(|_| ['a', 'b', '1', 'x', 'é'][rng.usize(..5)]).collect::<String>()
+        };
+        for _ in 0..20_000 {
+            let (a, b) = (word(&mut rng), word(&mut rng));
+            let bc: Vec<char> = b.chars().collect();
+            let table = levenshtein(a.chars(), &bc, &mut vec![0; bc.len() + 1]);
+            assert_eq!(text_distance(&a, &b), table, "{a:?} {b:?}");
+            if let Some(to_b) = DistanceTo::new(&b) {
+                assert_eq!(to_b.of(&a), table, "{a:?} {b:?}");
+            }
+        }
+        let long = "a".repeat(70);
+        assert_eq!(text_distance(&long, "b"), 70);
+        assert_eq!(text_distance("b", &long), 70);
+    }
+
+    #[test]
     fn text_distance_counts_character_edits() {
-        assert_eq!(text_distance_within("d2d5", "a7a8", 2), 2, "3 or more is not below 2");
-        assert_eq!(text_distance_within("d2d5", "d8d5", 2), 1);
-        assert_eq!(text_distance_within("d2d5", "d10d5", 1), 1, "longer by 1: not below 1");
-        assert_eq!(text_distance_within("é1", "e1", 2), 1);
         assert_eq!(text_distance("d2d5", "d8d5"), 1);
         assert_eq!(text_distance("g7g5", "g3g5"), 1);
         assert_eq!(text_distance("", "abc"), 3);
