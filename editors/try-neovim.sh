@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Tries the Neovim set-ups of README.md ("#### Neovim") on the blog page sample:
+# opens it headless with editors/neovim/referee.lua as the init file, waits for
+# the diagnostics of `referee lsp`, asks for a hover at 28:31 (an illegal move),
+# and prints both; then the same with editors/neovim/lspconfig.lua when
+# NVIM_LSPCONFIG names a copy of nvim-lspconfig.
+#
+#   editors/try-neovim.sh path/to/referee
+#   NVIM_LSPCONFIG=~/src/nvim-lspconfig editors/try-neovim.sh target/debug/referee
+#
+# Needs nvim on PATH (tried with 0.7.2), so it is not part of .ci/run.
+# Exit 0 when every set-up tried gave diagnostics and the hover, 1 otherwise.
+set -euo pipefail
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+  echo "usage: $0 PATH/TO/referee" >&2
+  exit 2
+fi
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The set-ups run `referee lsp` from PATH, as a user's would.
+mkdir "$work/bin" "$work/records"
+ln -s "$(realpath "$1")" "$work/bin/referee"
+export PATH="$work/bin:$PATH"
+# The set-ups give the filetype to .txt files under a folder named records.
+cp "$repo/samples/quadraphages/blog-page.txt" "$work/records/"
+
+cat > "$work/check.lua" <<'LUA'
+local out = assert(io.open(os.getenv('TRY_OUT'), 'w'))
+local got = vim.wait(20000, function() return #vim.diagnostic.get(0) > 0 end, 50)
+out:write(('filetype %s, %d client(s)\n'):format(vim.bo.filetype, #vim.lsp.buf_get_clients(0)))
+for _, d in ipairs(vim.diagnostic.get(0)) do
+  out:write(('diagnostic %d:%d %s\n'):format(d.lnum + 1, d.col + 1, d.message))
+end
+local params = {
+  textDocument = { uri = vim.uri_from_bufnr(0) },
+  position = { line = 27, character = 30 },
+}
+local hovered = false
+for _, response in pairs(vim.lsp.buf_request_sync(0, 'textDocument/hover', params, 10000) or {}) do
+  if response.result then
+    local contents = response.result.contents
+    out:write('hover at 28:31:\n' .. (contents.value or vim.inspect(contents)) .. '\n')
+    hovered = true
+  end
+end
+out:close()
+vim.cmd(got and hovered and 'qall!' or 'cquit!')
+LUA
+
+status=0
+try() { # name, extra nvim arguments...
+  local name=$1
+  shift
+  echo "== $name"
+  if TRY_OUT="$work/out" nvim --headless "$@" -c "luafile $work/check.lua" \
+    "$work/records/blog-page.txt" </dev/null >"$work/nvim.log" 2>&1; then
+    cat "$work/out"
+  else
+    cat "$work/out" "$work/nvim.log" 2>/dev/null
+    echo "FAILED: $name"
+    status=1
+  fi
+}
+
+nvim --version | head -n 1
+try "editors/neovim/referee.lua" -u "$repo/editors/neovim/referee.lua"
+if [ -n "${NVIM_LSPCONFIG:-}" ]; then
+  try "editors/neovim/lspconfig.lua with $NVIM_LSPCONFIG" \
+    --cmd "set runtimepath^=$NVIM_LSPCONFIG" -u "$repo/editors/neovim/lspconfig.lua"
+fi
+exit $status
