@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Tries the Neovim set-ups of README.md ("#### Neovim") on the blog page sample:
 # opens it headless with editors/neovim/referee.lua as the init file, waits for
-# the diagnostics of `referee lsp`, asks for a hover at 28:31 (an illegal move),
-# and prints both; then the same with editors/neovim/lspconfig.lua when
-# NVIM_LSPCONFIG names a copy of nvim-lspconfig.
+# the diagnostics of `referee lsp`, asks for a hover and the quick fixes at
+# 28:31 (an illegal move), and prints them; then the same with
+# editors/neovim/lspconfig.lua when NVIM_LSPCONFIG names a copy of nvim-lspconfig.
 #
 #   editors/try-neovim.sh path/to/referee
 #   NVIM_LSPCONFIG=~/src/nvim-lspconfig editors/try-neovim.sh target/debug/referee
 #
 # Needs nvim on PATH (tried with 0.7.2), so it is not part of .ci/run.
-# Exit 0 when every set-up tried gave diagnostics and the hover, 1 otherwise.
+# Exit 0 when every set-up tried gave diagnostics, the hover and a quick fix,
+# 1 otherwise.
 set -euo pipefail
 
 if [ $# -ne 1 ] || [ ! -x "$1" ]; then
@@ -46,8 +47,19 @@ for _, response in pairs(vim.lsp.buf_request_sync(0, 'textDocument/hover', param
     hovered = true
   end
 end
+-- The quick fixes of the diagnostic there, as `vim.lsp.buf.code_action()` asks for them.
+params.range = { start = params.position, ['end'] = params.position }
+params.context = { diagnostics = vim.lsp.diagnostic.get_line_diagnostics(0, 27) }
+params.position = nil
+local fixes = 0
+for _, response in pairs(vim.lsp.buf_request_sync(0, 'textDocument/codeAction', params, 10000) or {}) do
+  for _, action in ipairs(response.result or {}) do
+    out:write('quick fix: ' .. action.title .. '\n')
+    fixes = fixes + 1
+  end
+end
 out:close()
-vim.cmd(got and hovered and 'qall!' or 'cquit!')
+vim.cmd(got and hovered and fixes > 0 and 'qall!' or 'cquit!')
 LUA
 
 status=0
