@@ -2,15 +2,16 @@
 # Tries the Neovim set-ups of README.md ("#### Neovim") on the blog page sample:
 # opens it headless with editors/neovim/referee.lua as the init file, waits for
 # the diagnostics of `referee lsp`, asks for a hover and the quick fixes at
-# 28:31 (an illegal move), and prints them; then the same with
-# editors/neovim/lspconfig.lua when NVIM_LSPCONFIG names a copy of nvim-lspconfig.
+# 28:31 (an illegal move), counts the symbols and formatting edits, and prints
+# them all; then the same with editors/neovim/lspconfig.lua when NVIM_LSPCONFIG
+# names a copy of nvim-lspconfig.
 #
 #   editors/try-neovim.sh path/to/referee
 #   NVIM_LSPCONFIG=~/src/nvim-lspconfig editors/try-neovim.sh target/debug/referee
 #
 # Needs nvim on PATH (tried with 0.7.2), so it is not part of .ci/run.
-# Exit 0 when every set-up tried gave diagnostics, the hover and a quick fix,
-# 1 otherwise.
+# Exit 0 when every set-up tried gave diagnostics, the hover, a quick fix,
+# a symbol and an answer to formatting, 1 otherwise.
 set -euo pipefail
 
 if [ $# -ne 1 ] || [ ! -x "$1" ]; then
@@ -58,8 +59,22 @@ for _, response in pairs(vim.lsp.buf_request_sync(0, 'textDocument/codeAction', 
     fixes = fixes + 1
   end
 end
+-- The outline and the formatting, counted.
+local document = { textDocument = params.textDocument }
+local symbols = 0
+for _, response in pairs(vim.lsp.buf_request_sync(0, 'textDocument/documentSymbol', document, 10000) or {}) do
+  symbols = symbols + #(response.result or {})
+end
+document.options = { tabSize = 8, insertSpaces = true }
+local edits, formatted = 0, false
+for _, response in pairs(vim.lsp.buf_request_sync(0, 'textDocument/formatting', document, 10000) or {}) do
+  formatted = formatted or response.err == nil
+  edits = edits + #(response.result or {})
+end
+out:write(('%d symbol(s); formatting %s, %d edit(s)\n')
+  :format(symbols, formatted and 'answered' or 'not answered', edits))
 out:close()
-vim.cmd(got and hovered and fixes > 0 and 'qall!' or 'cquit!')
+vim.cmd(got and hovered and fixes > 0 and symbols > 0 and formatted and 'qall!' or 'cquit!')
 LUA
 
 status=0
