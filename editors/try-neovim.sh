@@ -8,8 +8,10 @@
 #
 #   editors/try-neovim.sh path/to/referee
 #   NVIM_LSPCONFIG=~/src/nvim-lspconfig editors/try-neovim.sh target/debug/referee
+#   NVIM=/opt/nvim-0.11/bin/nvim editors/try-neovim.sh target/debug/referee
 #
-# Needs nvim on PATH (tried with 0.7.2), so it is not part of .ci/run.
+# Needs nvim (from PATH, or NVIM; tried with 0.7.2 and 0.12.0-dev), so it is
+# not part of .ci/run.
 # Exit 0 when every set-up tried gave diagnostics, the hover, a quick fix,
 # a symbol and an answer to formatting, 1 otherwise.
 set -euo pipefail
@@ -19,6 +21,7 @@ if [ $# -ne 1 ] || [ ! -x "$1" ]; then
   exit 2
 fi
 repo=$(cd "$(dirname "$0")/.." && pwd)
+nvim=${NVIM:-nvim}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -32,7 +35,9 @@ cp "$repo/samples/quadraphages/blog-page.txt" "$work/records/"
 cat > "$work/check.lua" <<'LUA'
 local out = assert(io.open(os.getenv('TRY_OUT'), 'w'))
 local got = vim.wait(20000, function() return #vim.diagnostic.get(0) > 0 end, 50)
-out:write(('filetype %s, %d client(s)\n'):format(vim.bo.filetype, #vim.lsp.buf_get_clients(0)))
+-- Each call below in the form of the version running (0.7 has only the old ones).
+local clients = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = 0 }) or vim.lsp.buf_get_clients(0)
+out:write(('filetype %s, %d client(s)\n'):format(vim.bo.filetype, vim.tbl_count(clients)))
 for _, d in ipairs(vim.diagnostic.get(0)) do
   out:write(('diagnostic %d:%d %s\n'):format(d.lnum + 1, d.col + 1, d.message))
 end
@@ -50,7 +55,15 @@ for _, response in pairs(vim.lsp.buf_request_sync(0, 'textDocument/hover', param
 end
 -- The quick fixes of the diagnostic there, as `vim.lsp.buf.code_action()` asks for them.
 params.range = { start = params.position, ['end'] = params.position }
-params.context = { diagnostics = vim.lsp.diagnostic.get_line_diagnostics(0, 27) }
+local line = {}
+if vim.fn.has('nvim-0.10') == 1 then -- each diagnostic keeps the server's own
+  for _, d in ipairs(vim.diagnostic.get(0, { lnum = 27 })) do
+    table.insert(line, d.user_data.lsp)
+  end
+else
+  line = vim.lsp.diagnostic.get_line_diagnostics(0, 27)
+end
+params.context = { diagnostics = line }
 params.position = nil
 local fixes = 0
 for _, response in pairs(vim.lsp.buf_request_sync(0, 'textDocument/codeAction', params, 10000) or {}) do
@@ -82,9 +95,10 @@ try() { # name, extra nvim arguments...
   local name=$1
   shift
   echo "== $name"
-  if TRY_OUT="$work/out" nvim --headless "$@" -c "luafile $work/check.lua" \
+  if TRY_OUT="$work/out" "$nvim" --headless "$@" -c "luafile $work/check.lua" \
     "$work/records/blog-page.txt" </dev/null >"$work/nvim.log" 2>&1; then
     cat "$work/out"
+    grep -v "^$" "$work/nvim.log" || true
   else
     cat "$work/out" "$work/nvim.log" 2>/dev/null
     echo "FAILED: $name"
@@ -92,7 +106,7 @@ try() { # name, extra nvim arguments...
   fi
 }
 
-nvim --version | head -n 1
+"$nvim" --version | head -n 1
 try "editors/neovim/referee.lua" -u "$repo/editors/neovim/referee.lua"
 if [ -n "${NVIM_LSPCONFIG:-}" ]; then
   try "editors/neovim/lspconfig.lua with $NVIM_LSPCONFIG" \

@@ -1,8 +1,9 @@
--- referee's language server through nvim-lspconfig (Neovim 0.7 to 0.10), which
--- has no entry for referee: the entry is defined here, then set up like any
--- other. Copy this into your init.lua after nvim-lspconfig is installed.
--- Tried with Neovim 0.7.2 and nvim-lspconfig v0.1.7 (the last tag for 0.7).
--- On Neovim 0.11+ use editors/neovim/referee.lua instead (vim.lsp.config).
+-- referee's language server through nvim-lspconfig, which has no entry for
+-- referee: the entry is defined here, then set up like any other. Copy this
+-- into your init.lua after nvim-lspconfig is installed. Tried with Neovim 0.7.2
+-- and nvim-lspconfig v0.1.7 (its last tag for 0.7), and with 0.12.0-dev and
+-- nvim-lspconfig v2.11.0-49-g221c4388. On Neovim 0.11+ nvim-lspconfig prefers
+-- vim.lsp.config, which editors/neovim/referee.lua uses without any plugin.
 
 -- Record files are plain text: here every `.txt` under a folder named `records`
 -- is one. Change the pattern to where you keep yours.

@@ -1,7 +1,7 @@
 -- referee's language server in Neovim, without plugins: copy this file to
 -- ~/.config/nvim/plugin/referee.lua (or paste it into your init.lua).
--- Tried with Neovim 0.7.2 (editors/try-neovim.sh); the 0.8+ and 0.11+ branches
--- use the API those versions document in place of the 0.7 one.
+-- Tried with Neovim 0.7.2 and 0.12.0-dev (editors/try-neovim.sh); the 0.8 to
+-- 0.10 branch is written from their documentation of vim.lsp.start.
 --
 -- Record files are plain text, so no extension tells them apart: here every
 -- `.txt` under a folder named `records` gets the filetype `gamerecord`. Change
