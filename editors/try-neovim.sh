@@ -29,6 +29,9 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/bin" "$work/records"
 ln -s "$(realpath "$1")" "$work/bin/referee"
 export PATH="$work/bin:$PATH"
+# Nothing of the user's own set-up (plugins, shada, logs) comes in or is written.
+export XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" \
+  XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache"
 # The set-ups give the filetype to .txt files under a folder named records.
 cp "$repo/samples/quadraphages/blog-page.txt" "$work/records/"
 
