@@ -18,10 +18,12 @@ async function start() {
   const wanted = folder && !path.isAbsolute(command) && /[\\/]/.test(command) ? path.join(folder, command) : command;
   const found = executable.resolve(wanted);
   if (!found) {
-    const choice = await vscode.window.showErrorMessage(executable.missingMessage(command), "Open Settings");
-    if (choice === "Open Settings") {
-      vscode.commands.executeCommand("workbench.action.openSettings", "referee.path");
-    }
+    // Not awaited: the message stays until the user closes it, and activation should not wait.
+    vscode.window.showErrorMessage(executable.missingMessage(command), "Open Settings").then((choice) => {
+      if (choice === "Open Settings") {
+        vscode.commands.executeCommand("workbench.action.openSettings", "referee.path");
+      }
+    });
     return;
   }
   client = new LanguageClient(
