@@ -166,3 +166,11 @@ test("text that only looks like a record stays plain", async () => {
   plain(l, 2, "We met on 12 May; 3 games were played.");
   plain(l, 3, "a bad cat");
 });
+
+test("a byte-order mark at a line's start, as joined files have, changes nothing", async () => {
+  const l = await tokenize(["QUADRAPHAGES", "\uFEFF[Game \"Petrify\"]", "\uFEFF1. b5 a5 1-0", "\uFEFFHEXAPHAGES"].join("\n"));
+  scoped(l, 2, "Game", "entity.name.tag.referee");
+  scoped(l, 3, "b5", "keyword.other.move.referee");
+  scoped(l, 3, "1-0", "constant.language.result.referee");
+  scoped(l, 4, "HEXAPHAGES", "entity.name.section.title.referee");
+});
