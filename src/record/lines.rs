@@ -1,10 +1,10 @@
 //! Line classification (nom) and the assembly of lines into records.
 
 use nom::branch::alt;
-use nom::bytes::complete::{tag, tag_no_case, take_while1};
+use nom::bytes::complete::{tag_no_case, take_while1};
 use nom::character::complete::{char as ch, digit1, one_of, satisfy, space0, space1};
-use nom::combinator::{all_consuming, map, map_res, opt, recognize, value};
-use nom::sequence::{pair, preceded, terminated};
+use nom::combinator::{all_consuming, map, map_res, opt, value};
+use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
 use super::cursor::Lines;
@@ -37,27 +37,49 @@ pub enum LineKind {
     Prose(Option<Result<ColumnHeader, SyntaxError>>),
 }
 
-fn cell_label(i: &str) -> IResult<&str, CellLabel> {
-    map_res(recognize(pair(satisfy(|c| c.is_ascii_lowercase()), digit1)), |s: &str| CellLabel::parse(s).ok_or(()))
-        .parse(i)
+/// The kind of a movetext word of the published notation, the whole word read: `....`, `----`,
+/// a stone move (two cell labels, `a7a8`), an announced number (up to 255), `resign` (in any case,
+/// `resigns`, with a `.` or `!`). Read by hand, byte by byte: it is read for every word of every
+/// move line. `tests::move_token_reads_as_the_grammar` holds it to the grammar written with nom.
+fn move_token(word: &str) -> Option<TokenKind> {
+    match word {
+        "...." => return Some(TokenKind::Filler),
+        "----" => return Some(TokenKind::Stay),
+        _ => {}
+    }
+    let b = word.as_bytes();
+    match b.first()? {
+        c if c.is_ascii_lowercase() && b.get(1).is_some_and(u8::is_ascii_digit) => {
+            let (from, rest) = label(word)?;
+            let (to, rest) = label(rest)?;
+            rest.is_empty().then_some(TokenKind::Step(from, to))
+        }
+        // A number past 255 announces nothing: no token.
+        c if c.is_ascii_digit() => word.parse::<u8>().ok().map(TokenKind::Number),
+        _ => {
+            let rest = b.get(..6).filter(|r| r.eq_ignore_ascii_case(b"resign")).map(|_| &b[6..])?;
+            let rest = rest.strip_prefix(b"s").or_else(|| rest.strip_prefix(b"S")).unwrap_or(rest);
+            matches!(rest, [] | [b'.'] | [b'!']).then_some(TokenKind::Resign)
+        }
+    }
 }
 
-fn move_token(i: &str) -> IResult<&str, TokenKind> {
-    all_consuming(alt((
-        value(TokenKind::Filler, tag("....")),
-        value(TokenKind::Stay, tag("----")),
-        map(pair(cell_label, cell_label), |(a, b)| TokenKind::Step(a, b)),
-        map_res(digit1, |d: &str| d.parse::<u8>().map(TokenKind::Number)),
-        value(TokenKind::Resign, terminated(tag_no_case("resign"), pair(opt(tag_no_case("s")), opt(one_of(".!"))))),
-    )))
-    .parse(i)
+/// A cell label at the start of `text` (a lowercase letter and all the digits after it), and the
+/// text after it.
+fn label(text: &str) -> Option<(CellLabel, &str)> {
+    let b = text.as_bytes();
+    if !b.first()?.is_ascii_lowercase() {
+        return None;
+    }
+    let end = 1 + b[1..].iter().take_while(|d| d.is_ascii_digit()).count();
+    Some((CellLabel::parse(&text[..end])?, &text[end..]))
 }
 
 /// The kind of a movetext word of the published notation, as the reader classifies it (a claim is
 /// not a word); `None` when the word is no token. Repairs make their tokens with it, so that the
 /// notation reads them exactly as it reads the record's own.
 pub fn token_kind(word: &str) -> Option<TokenKind> {
-    move_token(word).ok().map(|(_, kind)| kind)
+    move_token(word)
 }
 
 fn score(i: &str) -> IResult<&str, (u16, u16)> {
@@ -90,7 +112,7 @@ fn claim_only_line(line: &str, at: usize) -> Option<Token<'_>> {
     let text = line.trim();
     let start = at + (text.as_ptr() as usize - line.as_ptr() as usize);
     let kind = match move_token(text) {
-        Ok((_, TokenKind::Resign)) => TokenKind::Resign,
+        Some(TokenKind::Resign) => TokenKind::Resign,
         _ => claim(text).ok()?.1,
     };
     Some(Token { text, span: start..start + text.len(), kind })
@@ -149,8 +171,8 @@ fn move_line_head(line: &str, continuing: bool) -> Option<(u32, &str)> {
 /// what is missing ([`unfilled_first_turn`]).
 fn first_turn_unfilled(rest: &str) -> bool {
     let mut kinds = rest.split_ascii_whitespace().take_while(|w| !starts_claim(w)).map(move_token);
-    matches!(kinds.next(), Some(Ok((_, TokenKind::Number(_)))))
-        && kinds.try_fold(false, |step, k| k.ok().map(|(_, k)| step || matches!(k, TokenKind::Step(..)))) == Some(true)
+    matches!(kinds.next(), Some(Some(TokenKind::Number(_))))
+        && kinds.try_fold(false, |step, k| k.map(|k| step || matches!(k, TokenKind::Step(..)))) == Some(true)
 }
 
 /// The error of a first line written without its `....` (see [`first_turn_unfilled`]), at its
@@ -188,7 +210,7 @@ fn move_line<'a>(
     let from = tokens.len();
     for (off, word) in words(rest).map(|(off, w)| (body + off, w)) {
         let span = at + off..at + off + word.len();
-        if let Ok((_, kind)) = move_token(word) {
+        if let Some(kind) = move_token(word) {
             tokens.push_token(Token { text: word, span, kind }, errors);
         } else if starts_claim(word) {
             let text = line[off..].trim_end();
@@ -683,5 +705,49 @@ fn attach(r: &mut Record, d: Result<Diagram, SyntaxError>, is_final: bool) {
             }
         }
         Err(e) => r.syntax_errors.push(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nom::bytes::complete::tag;
+    use nom::combinator::recognize;
+    use nom::sequence::pair;
+
+    /// The grammar of a movetext word, as nom writes it: what [`move_token`] reads by hand.
+    fn grammar(i: &str) -> IResult<&str, TokenKind> {
+        let cell_label = |i| {
+            map_res(recognize(pair(satisfy(|c| c.is_ascii_lowercase()), digit1)), |s: &str| {
+                CellLabel::parse(s).ok_or(())
+            })
+            .parse(i)
+        };
+        all_consuming(alt((
+            value(TokenKind::Filler, tag("....")),
+            value(TokenKind::Stay, tag("----")),
+            map(pair(cell_label, cell_label), |(a, b)| TokenKind::Step(a, b)),
+            map_res(digit1, |d: &str| d.parse::<u8>().map(TokenKind::Number)),
+            value(TokenKind::Resign, terminated(tag_no_case("resign"), pair(opt(tag_no_case("s")), opt(one_of(".!"))))),
+        )))
+        .parse(i)
+    }
+
+    #[test]
+    fn move_token_reads_as_the_grammar() {
+        let known = [
+            "....", "----", "a7a8", "i3i2", "a10b10", "a1234b5", "a0b1", "a1b", "a1b2c", "8", "255", "256", "007",
+            "3.", "resign", "RESIGNS.", "Resign!", "resignss", "resign.!", "resig", "wins", "", "ä1b2", "a1b2!",
+        ];
+        let mut rng = fastrand::Rng::with_seed(20);
+        let alphabet =
+            ['a', 'b', 'i', 'r', 'e', 's', 'g', 'n', 'R', 'E', 'S', '0', '1', '2', '5', '9', '.', '-', '!', 'é'];
+        let random = (0..200_000).map(|_| {
+            let n = rng.usize(0..9);
+            (0..n).map(|_| alphabet[rng.usize(..alphabet.len())]).collect::<String>()
+        });
+        for word in known.iter().map(|w| w.to_string()).chain(random) {
+            assert_eq!(move_token(&word), grammar(&word).ok().map(|(_, k)| k), "{word:?}");
+        }
     }
 }
