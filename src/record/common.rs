@@ -265,10 +265,14 @@ enum DiagramSlot {
 fn diagram_ahead<'a>(lines: &Lines<'a>) -> Option<Ahead<'a>> {
     let mut ahead = *lines;
     let (at, first) = ahead.peek()?;
-    let label = match first.trim().to_ascii_lowercase().as_str() {
-        "setup:" => Some(DiagramSlot::Setup),
-        "final position:" => Some(DiagramSlot::Final),
-        _ => None,
+    // Asked at every line of a movetext: no text is made to compare.
+    let first = first.trim();
+    let label = if first.eq_ignore_ascii_case("setup:") {
+        Some(DiagramSlot::Setup)
+    } else if first.eq_ignore_ascii_case("final position:") {
+        Some(DiagramSlot::Final)
+    } else {
+        None
     };
     if label.is_some() {
         ahead.next();
@@ -376,10 +380,11 @@ pub fn read_record<'a>(lines: &mut Lines<'a>) -> CommonRecord<'a> {
             }
             // Movetext opens with a move number, a comment or the result: text of any other shape
             // after the tags is prose, and the record has no moves.
-            if !begun && diagram_ahead(lines).is_none() && !opens_movetext(line) {
+            let ahead = diagram_ahead(lines);
+            if !begun && ahead.is_none() && !opens_movetext(line) {
                 break;
             }
-            if let Some(ahead) = diagram_ahead(lines) {
+            if let Some(ahead) = ahead {
                 *lines = ahead.after;
                 r.span.end = ahead.diagram.span.end;
                 let slot = ahead.label.unwrap_or(if begun { DiagramSlot::Final } else { DiagramSlot::Setup });
