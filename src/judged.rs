@@ -63,9 +63,13 @@ impl JudgedText {
 
     /// The record whose span holds byte `at` (its last byte's end included).
     pub fn record_at(&self, at: usize) -> Option<&Verdict> {
+        self.last_record_from(at).filter(|r| at <= r.span.end)
+    }
+
+    /// The last record that starts at or before byte `at`, whether or not it reaches it.
+    pub fn last_record_from(&self, at: usize) -> Option<&Verdict> {
         let after = self.records.partition_point(|r| r.verdict.span.start <= at);
-        let r = &self.records[..after].last()?.verdict;
-        (at <= r.span.end).then_some(r)
+        Some(&self.records[..after].last()?.verdict)
     }
 
     /// Record `index` (1-based) as the reader finds it, read from the line before it where reading
@@ -219,7 +223,8 @@ fn same_run<'a>(
     whole + a.skip(whole).zip(b.skip(whole)).take_while(|(x, y)| x == y).count()
 }
 
-fn floor_boundary(text: &str, at: usize) -> usize {
+/// The character boundary of `text` at or before byte `at` (the end of the text past it).
+pub fn floor_boundary(text: &str, at: usize) -> usize {
     let mut at = at.min(text.len());
     while !text.is_char_boundary(at) {
         at -= 1;

@@ -53,6 +53,15 @@ impl Client {
         self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
     }
 
+    /// Opens a text as an editor does, and gives the diagnostics the server publishes for it.
+    fn open(&mut self, uri: &str, text: &str) -> Vec<Value> {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "referee", "version": 1, "text": text}}),
+        );
+        self.diagnostics()
+    }
+
     /// The next diagnostics the server publishes.
     fn diagnostics(&mut self) -> Vec<Value> {
         loop {
@@ -75,11 +84,7 @@ fn an_editor_opens_the_blog_page_hovers_completes_fixes_and_mends_it() {
     let (child, mut client) = start();
 
     let text = include_str!("../samples/quadraphages/blog-page.txt");
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": URI, "languageId": "referee", "version": 1, "text": text}}),
-    );
-    let found = client.diagnostics();
+    let found = client.open(URI, text);
     let starts: Vec<(u64, u64, &str)> = found
         .iter()
         .map(|d| {
@@ -229,11 +234,11 @@ fn place(text: &str, at: usize) -> Value {
 fn an_editor_meets_a_broken_record_of_each_game_of_the_common_format() {
     use referee::verdict::ProblemKind;
     use referee::verify::{verify_source, VerifyOptions};
-    for (game, file) in [
-        ("quarod", "samples/quarod/broken/illegal-placement-not-empty.txt"),
-        ("petrify", "samples/petrify/broken/illegal-placement-not-empty.txt"),
-        ("vadrantir", "samples/vadrantir/broken/illegal-placement-not-empty.txt"),
-        ("splinter", "samples/splinter/broken/illegal-no-own-piece.txt"),
+    for (game, file, symbol) in [
+        ("quarod", "samples/quarod/broken/illegal-placement-not-empty.txt", "record 1: Quarod (Ann – Bo)"),
+        ("petrify", "samples/petrify/broken/illegal-placement-not-empty.txt", "record 1: Petrify (Cy – Di)"),
+        ("vadrantir", "samples/vadrantir/broken/illegal-placement-not-empty.txt", "record 1: Vadrantir (Eve – Flo)"),
+        ("splinter", "samples/splinter/broken/illegal-no-own-piece.txt", "record 1: Splinter Quad"),
     ] {
         let text = std::fs::read_to_string(file).unwrap();
         let verdict = &verify_source(&text, VerifyOptions::default())[0];
@@ -242,11 +247,7 @@ fn an_editor_meets_a_broken_record_of_each_game_of_the_common_format() {
         let uri = format!("file:///{game}.txt");
         let at = |position: Value| json!({"textDocument": {"uri": uri}, "position": position});
         let (child, mut client) = start();
-        client.notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {"uri": uri, "languageId": "referee", "version": 1, "text": text}}),
-        );
-        let found = client.diagnostics();
+        let found = client.open(&uri, &text);
         let start = place(&text, problem.span.start);
         assert!(
             found.iter().any(|d| d["range"]["start"] == start && d["message"] == json!(problem.message)),
@@ -299,6 +300,10 @@ fn an_editor_meets_a_broken_record_of_each_game_of_the_common_format() {
         let verdicts = verify_source(repaired, VerifyOptions::default());
         assert_eq!(verdicts[0].status, referee::verdict::Status::Valid, "{game}: {repaired}");
 
+        // The outline names the record's game and its players, by the tags of their colours.
+        let symbols = client.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
+        assert_eq!(symbols["result"][0]["name"], symbol, "{game}: {symbols}");
+
         let mended = format!("{}{instead}{}", &text[..problem.span.start], &text[problem.span.end..]);
         client.notify(
             "textDocument/didChange",
@@ -330,11 +335,7 @@ fn formatting_gives_the_canonical_layout_of_the_records_it_keeps() {
     let messy = "[Game \"Quarod\"]   [Size \"4\"]\n1.c1d1   d3c3\n *\n";
     let text = format!("{}\nSome prose.\n\n{messy}", include_str!("../samples/quadraphages/blog-page.txt"));
     let uri = "file:///mixed.txt";
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "referee", "version": 1, "text": text}}),
-    );
-    client.diagnostics();
+    client.open(uri, &text);
     let edits = client.request(
         "textDocument/formatting",
         json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}),
@@ -355,11 +356,7 @@ fn random_edits_and_requests_are_always_answered() {
     let (child, mut client) = start();
     let uri = "file:///edited.txt";
     let mut text: Vec<char> = include_str!("../samples/mixed/newsletter-crlf-bom.txt").chars().collect();
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "referee", "version": 1, "text": text.iter().collect::<String>()}}),
-    );
-    let mut last = client.diagnostics();
+    let mut last = client.open(uri, &text.iter().collect::<String>());
     let mut rng = fastrand::Rng::with_seed(19);
     let pieces = ["a1", "x", " ", "\n", "1.", "----", "[Game \"Petrify\"]", "é", "🂡", "*", "1-0", "{", "]"];
     for version in 2..200 {
@@ -400,11 +397,7 @@ fn random_edits_and_requests_are_always_answered() {
     }
     // The text the edits made, opened afresh: the same diagnostics as the edited one's last.
     let now: String = text.iter().collect();
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": "file:///afresh.txt", "languageId": "referee", "version": 1, "text": now}}),
-    );
-    let afresh = client.diagnostics();
+    let afresh = client.open("file:///afresh.txt", &now);
     let without_uris = |ds: &[Value]| {
         ds.iter()
             .map(|d| {
@@ -440,17 +433,13 @@ fn protocol_position(text: &[char], at: usize) -> Value {
 fn lenient_replay_is_a_setting_and_its_later_problems_are_hints() {
     let (child, mut client) = start_with(json!({"lenient": true}));
     let text = include_str!("../samples/quadraphages/blog-page.txt");
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": URI, "languageId": "referee", "version": 1, "text": text}}),
-    );
+    let found = client.open(URI, text);
     let severity_at = |found: &[Value], line: u64, character: u64| {
         found
             .iter()
             .find(|d| d["range"]["start"] == json!({"line": line, "character": character}))
             .map(|d| d["severity"].as_u64().unwrap())
     };
-    let found = client.diagnostics();
     // 1 is an error, 4 a hint.
     assert_eq!(severity_at(&found, 27, 30), Some(1), "{found:?}");
     assert_eq!(severity_at(&found, 29, 3), Some(4), "no X stone on i6: {found:?}");
@@ -481,12 +470,8 @@ fn completion_offers_the_next_move_where_it_is_typed() {
             vec!["a1b1", "a1a2", "b1b2", "b1a1", "a2a1", "a2b2", "b2b1", "b2a2"],
         ),
     ];
-    for (version, (text, expected)) in cases.iter().enumerate() {
-        client.notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {"uri": URI, "languageId": "referee", "version": version, "text": text}}),
-        );
-        client.diagnostics();
+    for (text, expected) in &cases {
+        client.open(URI, text);
         let end = place(text, text.len());
         let completion =
             client.request("textDocument/completion", json!({"textDocument": {"uri": URI}, "position": end}));
@@ -504,11 +489,7 @@ fn completion_offers_the_next_move_where_it_is_typed() {
 fn a_hover_on_the_last_move_gives_the_final_score() {
     let (child, mut client) = start();
     let text = include_str!("../samples/quarod/random-size-4.txt");
-    client.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": URI, "languageId": "referee", "version": 1, "text": text}}),
-    );
-    client.diagnostics();
+    client.open(URI, text);
     let moves = referee::record_moves(text, 1, referee::verify::VerifyOptions::default()).unwrap();
     assert!(moves.over);
     let last = moves.moves.last().unwrap().token.start;

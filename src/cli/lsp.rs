@@ -27,7 +27,7 @@ use lsp_types::{
     PublishDiagnosticsParams, Range, ServerCapabilities, SymbolKind, TextDocumentContentChangeEvent,
     TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri, WorkspaceEdit,
 };
-use referee::judged::JudgedText;
+use referee::judged::{floor_boundary, JudgedText};
 use referee::perft::{moves_written, with_position, WithPosition};
 use referee::record::{Found, Span};
 use referee::repair::{self, RepairOptions, Rewrite};
@@ -152,11 +152,13 @@ impl Document {
 
     fn diagnostics(&self, uri: &Uri) -> Notification {
         let found = self.judged.verdicts().flat_map(|v| problems(uri, self, v)).collect();
-        Notification::new(
-            PublishDiagnostics::METHOD.to_string(),
-            PublishDiagnosticsParams { uri: uri.clone(), diagnostics: found, version: self.version },
-        )
+        publish(uri.clone(), found, self.version)
     }
+}
+
+/// The notification that gives a text's diagnostics, all of them.
+fn publish(uri: Uri, diagnostics: Vec<Diagnostic>, version: Option<i32>) -> Notification {
+    Notification::new(PublishDiagnostics::METHOD.to_string(), PublishDiagnosticsParams { uri, diagnostics, version })
 }
 
 struct Server {
@@ -192,10 +194,7 @@ impl Server {
                     return Vec::new();
                 };
                 self.documents.remove(p.text_document.uri.as_str());
-                vec![Notification::new(
-                    PublishDiagnostics::METHOD.to_string(),
-                    PublishDiagnosticsParams { uri: p.text_document.uri, diagnostics: Vec::new(), version: None },
-                )]
+                vec![publish(p.text_document.uri, Vec::new(), None)]
             }
             DidChangeConfiguration::METHOD => {
                 let Ok(p) = n.extract::<DidChangeConfigurationParams>(DidChangeConfiguration::METHOD) else {
@@ -270,15 +269,7 @@ struct LineStarts(Vec<usize>);
 
 impl LineStarts {
     fn of(text: &str) -> LineStarts {
-        let bytes = text.as_bytes();
-        let mut starts = vec![0];
-        for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
-            // A `\r` before a `\n` ends its line with it.
-            if !(bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n')) {
-                starts.push(i + 1);
-            }
-        }
-        LineStarts(starts)
+        LineStarts(referee::report::line_starts(text).collect())
     }
 
     /// The position of byte `at` of `text`: its line, and its column in UTF-16 code units (the
@@ -381,14 +372,6 @@ fn problems(uri: &Uri, d: &Document, v: &Verdict) -> Vec<Diagnostic> {
         .collect()
 }
 
-fn floor_boundary(text: &str, at: usize) -> usize {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
-
 /// What is under the cursor: a problem (its message, the board before it, the legal moves), a
 /// claim (its status and why), a tag (what it means) or a move (who played it, the boards before
 /// and after, the score once the game is over).
@@ -397,7 +380,7 @@ fn hover(d: &Document, p: Position) -> Option<Hover> {
     let v = d.judged.record_at(at)?;
     let holds = |span: &Span| span.start <= at && at < span.end.max(span.start + 1);
     if let Some(problem) = v.problems.iter().find(|q| holds(&q.span)) {
-        let mut text = format!("**{}**: {}", problem_word(problem.kind), problem.message);
+        let mut text = format!("**{}**: {}", referee::report::problem_name(problem.kind), problem.message);
         if let Some(rule) = &problem.rule {
             text.push_str(&format!("\n\nthe rule: {rule}"));
         }
@@ -445,15 +428,6 @@ fn hover(d: &Document, p: Position) -> Option<Hover> {
     Some(markdown(text, d.range(&played.token)))
 }
 
-fn problem_word(kind: ProblemKind) -> &'static str {
-    match kind {
-        ProblemKind::Syntax => "syntax error",
-        ProblemKind::Illegal => "illegal move",
-        ProblemKind::Claim => "refuted claim",
-        ProblemKind::Undecided => "undecided",
-    }
-}
-
 fn markdown(value: String, range: Range) -> Hover {
     Hover { contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }), range: Some(range) }
 }
@@ -463,9 +437,8 @@ fn markdown(value: String, range: Range) -> Hover {
 fn completion(d: &Document, p: Position) -> Option<CompletionResponse> {
     let at = d.offset(p);
     // Past a record's last token, on its line, is where its next move is typed.
-    let v = d.judged.record_at(at).or_else(|| {
-        let v = d.judged.verdicts().take_while(|v| v.span.start <= at).last()?;
-        d.text().get(v.span.end..at)?.trim_matches([' ', '\t']).is_empty().then_some(v)
+    let v = d.judged.last_record_from(at).filter(|v| {
+        at <= v.span.end || d.text().get(v.span.end..at).is_some_and(|gap| gap.trim_matches([' ', '\t']).is_empty())
     })?;
     let replayed = d.judged.moves(v.index).ok()?;
     // A token the cursor is in or just after is the one being typed: the position is before it.
@@ -591,16 +564,14 @@ fn symbols(d: &Document) -> Vec<DocumentSymbol> {
         .collect()
 }
 
-/// The players a record of the common format names by their colours' tags (`[Black "Ann"]`): `
-/// (Ann – Bo)`, or nothing.
+/// The players a record of the common format names by the tags of their colours (`[Black "Ann"]`,
+/// the colours the replay's score names): ` (Ann – Bo)`, or nothing.
 fn players(d: &Document, v: &Verdict) -> String {
     let Some(Found::Common(record)) = d.judged.found(v.index) else { return String::new() };
-    let known = ["game", "size", "players", "position", "result", "seed", "date", "event", "site", "round"];
-    let names: Vec<&str> = record
-        .tags
+    let names: Vec<&str> = v
+        .score
         .iter()
-        .filter(|t| !known.contains(&t.name.to_ascii_lowercase().as_str()) && !t.value.trim().is_empty())
-        .map(|t| t.value.trim())
+        .filter_map(|(colour, _)| record.tag(colour).map(|t| t.value.trim()).filter(|n| !n.is_empty()))
         .collect();
     if names.is_empty() {
         String::new()

@@ -403,8 +403,12 @@ fn run<G: Repairable>(
 
 /// The distinct legal moves of a position, as written, in the engine's order.
 pub(crate) fn written_legal<G: crate::game::Notation>(position: &G) -> Vec<String> {
+    let written = position.legal_moves().into_iter().map(|m| position.write_move(m));
+    if G::WRITES_APART {
+        return written.collect();
+    }
     let mut seen = rustc_hash::FxHashSet::default();
-    position.legal_moves().into_iter().map(|m| position.write_move(m)).filter(|w| seen.insert(w.clone())).collect()
+    written.filter(|w| seen.insert(w.clone())).collect()
 }
 
 /// Edits of characters between two tokens: how far a repair is from what was written, to break

@@ -199,7 +199,7 @@ impl Diagnostic for ProblemReport {
     }
 }
 
-fn kind_words(k: ProblemKind) -> (&'static str, &'static str) {
+pub(super) fn kind_words(k: ProblemKind) -> (&'static str, &'static str) {
     match k {
         ProblemKind::Syntax => ("syntax error", "referee::syntax"),
         ProblemKind::Illegal => ("illegal move", "referee::illegal"),

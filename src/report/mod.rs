@@ -18,14 +18,20 @@ pub use json::{file_json_line, json_line, SCHEMA};
 pub use repair::{repair_human, repair_json};
 pub use short::{file_short_line, short_lines};
 
-/// Byte offsets where lines start. A line ends at `\r\n`, `\n`, or a lone `\r` (old Mac files).
-fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
+/// What a problem of kind `k` is called in reports: `illegal move`, `syntax error`, `false claim`,
+/// `cannot judge`.
+pub fn problem_name(k: crate::verdict::ProblemKind) -> &'static str {
+    human::kind_words(k).0
+}
+
+/// Byte offsets where lines start. A line ends at `\r\n`, `\n`, or a lone `\r` (old Mac files), as
+/// the Language Server Protocol counts lines too.
+pub fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
     let bytes = text.as_bytes();
-    std::iter::once(0).chain(bytes.iter().enumerate().filter_map(move |(i, &b)| match b {
-        b'\n' => Some(i + 1),
-        b'\r' if bytes.get(i + 1) != Some(&b'\n') => Some(i + 1),
-        _ => None,
-    }))
+    // A `\r` before a `\n` ends its line with it.
+    let ends =
+        memchr::memchr2_iter(b'\n', b'\r', bytes).filter(|&i| !(bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n')));
+    std::iter::once(0).chain(ends.map(|i| i + 1))
 }
 
 /// 1-based column (in characters) of `offset` on the line starting at `line_start`; a byte-order
