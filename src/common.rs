@@ -8,7 +8,7 @@ use std::marker::PhantomData;
 
 use crate::document::*;
 use crate::format::{problem, refuted_claims, status_of, GameFormat, Judge, JudgeLater, PendingClaims, RecordFormat};
-use crate::game::{About, BoardView, CommonFormat};
+use crate::game::{About, BoardView, CommonFormat, Outcome};
 use crate::record::common::{CommonRecord, TextDiagram};
 use crate::record::{self, Token, TokenKind};
 use crate::replay::Replay;
@@ -250,10 +250,12 @@ pub(crate) fn judge_common<G: CommonFormat>(
     v: &mut Verdict,
 ) -> Option<PendingClaims<'static>> {
     let outcome = rep.position.outcome();
+    // The claim's detail and the verdict's score both tell it: described once.
+    let described = outcome.as_ref().map(|o| (o, describe_outcome(rep.position.player_names(), o)));
     let mut pending = None;
     if let Some((kind, span, text)) = claimed_result(r, v) {
         let claim = v.claims.len();
-        let (status, detail, past) = judge_result(kind, &text, rep, outcome.as_ref(), |winner| {
+        let (status, detail, past) = judge_result(kind, &text, rep, described.as_ref(), |winner| {
             pending = Some(ResultToSearch { position: rep.position.clone(), claim, winner })
         });
         let claim = ClaimCheck { kind: ClaimKind::Result, span, text, status, detail, violations_accepted: 0 };
@@ -267,7 +269,7 @@ pub(crate) fn judge_common<G: CommonFormat>(
         v.claims.push(ClaimCheck::final_position(d.span.clone(), (status, detail), rep.violations_accepted()));
     }
     v.problems.extend(refuted_claims(&v.claims));
-    score_common(v, rep, outcome.as_ref());
+    score_common(v, rep, described);
     pending.map(PendingClaims::new)
 }
 
@@ -300,7 +302,7 @@ fn judge_result<G: CommonFormat>(
     kind: Option<TokenKind>,
     text: &str,
     rep: &Replay<G>,
-    outcome: Option<&crate::game::Outcome>,
+    outcome: Option<&(&crate::game::Outcome, String)>,
     search_later: impl FnOnce(Option<u8>),
 ) -> (ClaimStatus, String, usize) {
     let names = rep.position.player_names();
@@ -322,9 +324,8 @@ fn judge_result<G: CommonFormat>(
                         "the record stops before the game is over; its continuations are still to search".to_string(),
                     )
                 }),
-                (None, Some(o)) => {
+                (None, Some((o, real))) => {
                     let said = winner.map_or("nobody wins".to_string(), |w| format!("{} wins", names[w as usize]));
-                    let real = describe_outcome(names, o);
                     if o.winner == winner.map(usize::from) {
                         (ClaimStatus::Confirmed, format!("the game is over: {real}"))
                     } else {
@@ -341,13 +342,14 @@ fn judge_result<G: CommonFormat>(
 
 /// The verdict's account of where a common-format game stands: moves, whether it is over, its
 /// score in the game's words and by player, its position code, its winner.
-fn score_common<G: CommonFormat>(v: &mut Verdict, rep: &Replay<G>, outcome: Option<&crate::game::Outcome>) {
+fn score_common<G: CommonFormat>(v: &mut Verdict, rep: &Replay<G>, described: Option<(&Outcome, String)>) {
     let position = &rep.position;
     let names = position.player_names();
     v.moves = rep.moves;
     v.game_over = position.is_over();
-    v.score_text = Some(match outcome {
-        Some(o) => describe_outcome(names, o),
+    let outcome = described.as_ref().map(|d| d.0);
+    v.score_text = Some(match described {
+        Some((_, text)) => text,
         None => position.score().to_string(),
     });
     v.position = Some(position.code());
@@ -358,10 +360,37 @@ fn score_common<G: CommonFormat>(v: &mut Verdict, rep: &Replay<G>, outcome: Opti
 
 /// `Blue wins 20-16: ...` in the game's words.
 pub(crate) fn describe_outcome(names: &[&str], o: &crate::game::Outcome) -> String {
-    let points = names.iter().zip(&o.points).map(|(n, p)| format!("{n} {p}")).collect::<Vec<_>>().join(", ");
+    // Written into one string, not through a list of formatted parts: every finished record
+    // of a file has its outcome told (issue 20's profile).
+    let mut out = String::with_capacity(64 + o.detail.len());
     match o.winner {
-        Some(w) => format!("{} wins: {points} ({})", names[w], o.detail),
-        None => format!("nobody wins: {points} ({})", o.detail),
+        Some(w) => out.push_str(names[w]),
+        None => out.push_str("nobody"),
+    }
+    out.push_str(" wins: ");
+    for (k, (n, &p)) in names.iter().zip(&o.points).enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(n);
+        out.push(' ');
+        push_points(&mut out, p);
+    }
+    out.push_str(" (");
+    out.push_str(&o.detail);
+    out.push(')');
+    out
+}
+
+/// Writes points as `f64`'s `Display` does (`7`, `12.5`), whole numbers without the float
+/// formatter.
+fn push_points(out: &mut String, p: f64) {
+    use std::fmt::Write as _;
+    // `-0.0` shows as `-0`, which an integer would not: the float formatter keeps it.
+    if p.fract() == 0.0 && p.abs() < 1e15 && !(p == 0.0 && p.is_sign_negative()) {
+        let _ = write!(out, "{}", p as i64);
+    } else {
+        let _ = write!(out, "{p}");
     }
 }
 
@@ -583,5 +612,31 @@ pub fn tag_meaning(name: &str, game: Option<&About>) -> String {
             .into(),
         "seed" => "the seed `referee random` made the game from: kept, not checked".into(),
         _ => "kept with the record but not checked (the players' names by colour, the date, the event)".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Points are written as `f64`'s `Display` writes them, whole or not, signed or not.
+    #[test]
+    fn points_read_as_the_float_formatter_writes_them() {
+        let mut rng = fastrand::Rng::with_seed(20);
+        let mut values = vec![0.0, -0.0, 1.0, -1.0, 0.5, -12.5, 1e15, -1e15, 1e16, 123456.75, f64::MAX, f64::NAN];
+        values.extend((0..2000).map(|_| f64::from(rng.i32(-400..400)) / 2.0));
+        for p in values {
+            let mut out = String::new();
+            push_points(&mut out, p);
+            assert_eq!(out, p.to_string(), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn an_outcome_names_the_winner_each_score_and_why() {
+        let o = Outcome { winner: Some(1), points: vec![7.0, 11.5], detail: "more groups".into() };
+        assert_eq!(describe_outcome(&["Black", "White"], &o), "White wins: Black 7, White 11.5 (more groups)");
+        let draw = Outcome { winner: None, points: vec![0.0, 0.0, 0.0], detail: "a draw".into() };
+        assert_eq!(describe_outcome(&["A", "B", "C"], &draw), "nobody wins: A 0, B 0, C 0 (a draw)");
     }
 }

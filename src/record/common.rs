@@ -71,6 +71,14 @@ impl<'a> CommonRecord<'a> {
 /// indices into `names`: a record gives each tag once, so that no value is silently left out
 /// (two `[Result]` tags that disagree claim nothing).
 pub fn repeated_tags<'t>(names: impl IntoIterator<Item = &'t str>) -> Vec<(usize, usize)> {
+    let names: Vec<&str> = names.into_iter().collect();
+    // A record has a handful of tags: comparing each with those before it costs less than a map
+    // of lowercased names, which every record of a file would pay for.
+    if names.len() <= FEW_TAGS {
+        return (0..names.len())
+            .filter_map(|i| (0..i).find(|&j| names[j].eq_ignore_ascii_case(names[i])).map(|j| (j, i)))
+            .collect();
+    }
     let mut first = std::collections::HashMap::new();
     let mut repeats = Vec::new();
     for (i, name) in names.into_iter().enumerate() {
@@ -83,6 +91,9 @@ pub fn repeated_tags<'t>(names: impl IntoIterator<Item = &'t str>) -> Vec<(usize
     }
     repeats
 }
+
+/// Up to this many tags, [`repeated_tags`] compares them pairwise.
+const FEW_TAGS: usize = 16;
 
 /// What a tag given twice is told, at the second one.
 pub fn repeated_tag_message(name: &str, first_value: &str, whose: &str) -> String {
@@ -153,7 +164,8 @@ fn diagram_row(line: &str, at: usize) -> Option<(Glyphs<'_>, usize, u16)> {
     // The row number first: most lines tried here are no row, and are told so without allocating.
     let last = line.split_ascii_whitespace().next_back()?;
     let number = crate::code::read_number(last.strip_suffix('.').unwrap_or(last), u64::from(u16::MAX)).ok()? as u16;
-    let mut cells = Vec::new();
+    // Room for the cells of a row of the widest board at once, not grown a cell at a time.
+    let mut cells = Vec::with_capacity(line.len().div_ceil(2).min(MAX_ROW_CELLS + 1));
     let mut count = 0;
     for g in line.split_ascii_whitespace() {
         if g.as_ptr() == last.as_ptr() {
@@ -534,6 +546,23 @@ pub fn parse(src: &str) -> Vec<CommonRecord<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Few tags or many, a repeat is paired with the first tag of its name, whatever the case.
+    #[test]
+    fn repeated_tags_pair_each_repeat_with_the_first_of_its_name() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        let pool = ["Game", "GAME", "size", "Size", "Result", "White", "Black", "Seed", "Date", "é", "É"];
+        for n in [0, 1, 2, 5, FEW_TAGS, FEW_TAGS + 1, 40] {
+            for _ in 0..50 {
+                let names: Vec<&str> = (0..n).map(|_| pool[rng.usize(..pool.len())]).collect();
+                let lower: Vec<String> = names.iter().map(|m| m.to_ascii_lowercase()).collect();
+                let reference: Vec<(usize, usize)> = (0..n)
+                    .filter_map(|i| lower.iter().position(|m| *m == lower[i]).filter(|&j| j < i).map(|j| (j, i)))
+                    .collect();
+                assert_eq!(repeated_tags(names.iter().copied()), reference, "{names:?}");
+            }
+        }
+    }
 
     const RECORD: &str = "[Game \"Petrify\"]\n[Size \"6\"] [Blue \"Ann\"]\n\n1. c3 d4 {a comment\nover two lines} 2.c3xd4 pass\n3... swap 1-0\nFinal Position:\na b c\n. # B 1.\nO . . 2.\n";
 

@@ -68,11 +68,18 @@ fn move_token(word: &str) -> Option<TokenKind> {
 /// text after it.
 fn label(text: &str) -> Option<(CellLabel, &str)> {
     let b = text.as_bytes();
-    if !b.first()?.is_ascii_lowercase() {
+    let col = *b.first()?;
+    if !col.is_ascii_lowercase() {
         return None;
     }
-    let end = 1 + b[1..].iter().take_while(|d| d.is_ascii_digit()).count();
-    Some((CellLabel::parse(&text[..end])?, &text[end..]))
+    let digits = b[1..].iter().take_while(|d| d.is_ascii_digit()).count();
+    // What `CellLabel::parse` reads, without slicing and checking the label again: one or two
+    // digits, the first not 0 (every step of every record passes here, twice).
+    if !(1..=2).contains(&digits) || b[1] == b'0' {
+        return None;
+    }
+    let row = b[1..=digits].iter().fold(0u16, |n, d| n * 10 + u16::from(d - b'0'));
+    Some((CellLabel { col: col - b'a', row }, &text[1 + digits..]))
 }
 
 /// The kind of a movetext word of the published notation, as the reader classifies it (a claim is
@@ -144,14 +151,23 @@ fn token_error(word: &str) -> String {
     }
 }
 
-/// A line's number, and whether a period follows it.
-fn line_number(i: &str) -> IResult<&str, (u32, bool)> {
-    (preceded(space0, map_res(digit1, str::parse::<u32>)), map(opt(ch('.')), |p| p.is_some())).parse(i)
+/// A line's number (after spaces and tabs), whether a period follows it, and the text after
+/// both. Read by hand: every line that opens with a digit is asked, twice.
+/// `tests::line_number_reads_as_the_grammar` holds it to the grammar written with nom.
+fn line_number(i: &str) -> Option<(&str, (u32, bool))> {
+    let t = i.trim_start_matches([' ', '\t']);
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let number = t.get(..digits).filter(|d| !d.is_empty())?.parse::<u32>().ok()?;
+    let rest = &t[digits..];
+    Some(match rest.strip_prefix('.') {
+        Some(after) => (after, (number, true)),
+        None => (rest, (number, false)),
+    })
 }
 
 /// The number of a numbered move line and the text after it; `None` if the line is not one.
 fn move_line_head(line: &str, continuing: bool) -> Option<(u32, &str)> {
-    let (rest, (number, period)) = line_number(line).ok()?;
+    let (rest, (number, period)) = line_number(line)?;
     // `8.---- ----` glues the number to the first token, as the common format allows (`12.d4`).
     let glued = !rest.starts_with([' ', '\t']);
     if glued && !period {
@@ -309,7 +325,9 @@ fn diagram_row(line: &str, at: usize) -> Option<LineKind> {
     let body = body.strip_suffix('.').unwrap_or(body);
     let glyphs_end = body.trim_end_matches(|c: char| c.is_ascii_digit()).len();
     let number = crate::code::read_number(&body[glyphs_end..], u64::from(u16::MAX)).ok()? as u16;
-    let mut row = Row { glyphs: Vec::new(), count: 0, number };
+    // Room for the glyphs of the widest row at once (a glyph and a blank each), not grown one at a time.
+    let room = glyphs_end.div_ceil(2).min(MAX_ROW_CELLS + 1);
+    let mut row = Row { glyphs: Vec::with_capacity(room), count: 0, number };
     // Whether the byte before is a space or a tab (the line's start counts as one).
     let mut after_blank = true;
     for (off, b) in body[..glyphs_end].bytes().enumerate() {
@@ -731,6 +749,23 @@ mod tests {
             value(TokenKind::Resign, terminated(tag_no_case("resign"), pair(opt(tag_no_case("s")), opt(one_of(".!"))))),
         )))
         .parse(i)
+    }
+
+    #[test]
+    fn line_number_reads_as_the_grammar() {
+        fn grammar(i: &str) -> IResult<&str, (u32, bool)> {
+            (preceded(space0, map_res(digit1, str::parse::<u32>)), map(opt(ch('.')), |p| p.is_some())).parse(i)
+        }
+        let mut rng = fastrand::Rng::with_seed(21);
+        let alphabet = [' ', '\t', '0', '1', '9', '.', 'a', '-', 'é', '\u{3000}'];
+        let known = ["", "1", "1.", " 12. a7a8", "\t3 ", "4294967295.", "4294967296", "007", ". 1", "1..2"];
+        let random = (0..100_000).map(|_| {
+            let n = rng.usize(0..12);
+            (0..n).map(|_| alphabet[rng.usize(..alphabet.len())]).collect::<String>()
+        });
+        for line in known.iter().map(|w| w.to_string()).chain(random) {
+            assert_eq!(line_number(&line), grammar(&line).ok(), "{line:?}");
+        }
     }
 
     #[test]
