@@ -131,6 +131,16 @@ pub enum ClaimKind {
     FinalPosition,
 }
 
+impl ClaimKind {
+    /// `result` or `final_position`, as JSON lines write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ClaimKind::Result => "result",
+            ClaimKind::FinalPosition => "final_position",
+        }
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 /// What the replay says of a claim.
 pub enum ClaimStatus {
