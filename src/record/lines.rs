@@ -358,17 +358,24 @@ fn title(i: &str) -> Option<&'static str> {
     ["quadraphages", "hexaphages"].into_iter().find(|name| *name == word || name.strip_suffix('s') == Some(&word))
 }
 
-fn label_word(i: &str) -> IResult<&str, DiagramLabel> {
-    alt((
-        value(DiagramLabel::Startup, alt((tag_no_case("startup:"), tag_no_case("start:")))),
-        value(DiagramLabel::FinalPosition, tag_no_case("final position:")),
-    ))
-    .parse(i)
+/// `Startup:`, `Start:` or `Final Position:` at the start of `i`, in any case, and the text after
+/// it. Compared by bytes: every line that opens with one of their letters is asked, and nom's
+/// case-blind tag lowercased each character of it. No character but an ASCII letter lowercases to
+/// theirs, so the two agree (`tests::label_word_reads_as_the_grammar`).
+fn label_word(i: &str) -> Option<(&str, DiagramLabel)> {
+    let after = |tag: &str| i.get(..tag.len()).filter(|head| head.eq_ignore_ascii_case(tag)).map(|_| &i[tag.len()..]);
+    [
+        ("startup:", DiagramLabel::Startup),
+        ("start:", DiagramLabel::Startup),
+        ("final position:", DiagramLabel::FinalPosition),
+    ]
+    .into_iter()
+    .find_map(|(tag, label)| after(tag).map(|rest| (rest, label)))
 }
 
 fn diagram_label(i: &str) -> Option<(DiagramLabel, &str)> {
     let t = i.trim_start();
-    let (rest, label) = label_word(t).ok()?;
+    let (rest, label) = label_word(t)?;
     (rest.trim().is_empty() || letters(rest).is_some()).then_some((label, rest))
 }
 
@@ -378,7 +385,7 @@ fn diagram_label(i: &str) -> Option<(DiagramLabel, &str)> {
 /// code.
 fn startup_code(line: &str, at: usize) -> Option<Span> {
     let t = line.trim_start();
-    let (rest, label) = label_word(t).ok()?;
+    let (rest, label) = label_word(t)?;
     let code = rest.trim();
     let is_code = label == DiagramLabel::Startup
         && rest.starts_with([' ', '\t'])
@@ -749,6 +756,37 @@ mod tests {
             value(TokenKind::Resign, terminated(tag_no_case("resign"), pair(opt(tag_no_case("s")), opt(one_of(".!"))))),
         )))
         .parse(i)
+    }
+
+    #[test]
+    fn label_word_reads_as_the_grammar() {
+        fn grammar(i: &str) -> IResult<&str, DiagramLabel> {
+            alt((
+                value(DiagramLabel::Startup, alt((tag_no_case("startup:"), tag_no_case("start:")))),
+                value(DiagramLabel::FinalPosition, tag_no_case("final position:")),
+            ))
+            .parse(i)
+        }
+        let known = ["Startup:", "START: a", "start", "Final Position:a b c", "final position", "FINAL POSITION: x"];
+        let mut rng = fastrand::Rng::with_seed(22);
+        let alphabet =
+            ['s', 'S', 't', 'a', 'r', 'u', 'p', ':', ' ', 'f', 'i', 'n', 'l', 'o', 'K', '\u{212a}', 'ſ', 'İ', 'é'];
+        let random: Vec<String> = (0..200_000)
+            .map(|_| {
+                let n = rng.usize(0..18);
+                (0..n).map(|_| alphabet[rng.usize(..alphabet.len())]).collect()
+            })
+            .collect();
+        let prefixes = ["startup:", "start:", "final position:", "Final Position:", "sTaRt:"];
+        let near = (0..50_000).map(|_| {
+            let mut w: Vec<char> = prefixes[rng.usize(..prefixes.len())].chars().collect();
+            let at = rng.usize(..w.len());
+            w[at] = alphabet[rng.usize(..alphabet.len())];
+            w.into_iter().collect::<String>()
+        });
+        for line in known.iter().map(|w| w.to_string()).chain(random).chain(near) {
+            assert_eq!(label_word(&line), grammar(&line).ok(), "{line:?}");
+        }
     }
 
     #[test]
