@@ -48,6 +48,13 @@ fn move_token(word: &str) -> Option<TokenKind> {
         _ => {}
     }
     let b = word.as_bytes();
+    // Most words are steps between two cells of one-digit rows (`a7a8`): read at once.
+    if let &[c1, r1 @ b'1'..=b'9', c2, r2 @ b'1'..=b'9'] = b {
+        if c1.is_ascii_lowercase() && c2.is_ascii_lowercase() {
+            let cell = |col: u8, row: u8| CellLabel { col: col - b'a', row: u16::from(row - b'0') };
+            return Some(TokenKind::Step(cell(c1, r1), cell(c2, r2)));
+        }
+    }
     match b.first()? {
         c if c.is_ascii_lowercase() && b.get(1).is_some_and(u8::is_ascii_digit) => {
             let (from, rest) = label(word)?;

@@ -116,14 +116,18 @@ impl<'r> RecordFormat<'r> for Published<'_, 'r, '_> {
             v.notes.push(format!("the record has no column header: {} is taken to move first", start.to_move()));
         }
         if r.startup.is_none() && r.startup_code.is_none() {
-            let stones = |s| {
-                start.stones(s).iter().map(|&c| start.geometry().label(c).to_string()).collect::<Vec<_>>().join(" ")
-            };
-            v.notes.push(format!(
-                "start position: the default for this board (X {}, O {})",
-                stones(Side::X),
-                stones(Side::O)
-            ));
+            // Written into one string: nearly every record starts so, and has this note.
+            let mut note = String::with_capacity(80);
+            note.push_str("start position: the default for this board (");
+            for (side, name) in [(Side::X, "X"), (Side::O, ", O")] {
+                note.push_str(name);
+                for &c in start.stones(side) {
+                    note.push(' ');
+                    start.geometry().label(c).push_to(&mut note);
+                }
+            }
+            note.push(')');
+            v.notes.push(note);
         }
         let per_side = start.stones_per_side();
         if let Some(written) = stones_written_per_phase(r).filter(|&w| w != per_side) {
