@@ -287,8 +287,21 @@ impl Val<'_> {
     }
 
     fn num(self, n: usize) {
-        use std::fmt::Write as _;
-        let _ = write!(self.0, "{n}");
+        // Digits by hand, not through the formatter: a line has a dozen numbers.
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut rest = n;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        for &d in &digits[at..] {
+            self.0.push(char::from(d));
+        }
     }
 
     fn opt_num(self, n: Option<usize>) {
@@ -348,12 +361,23 @@ impl Obj<'_> {
     }
 }
 
+/// The bytes a JSON string holds as they are: printable ASCII but `"` and `\`.
+const PLAIN: [bool; 256] = {
+    let mut plain = [false; 256];
+    let mut b = b' ';
+    while b <= b'~' {
+        plain[b as usize] = b != b'"' && b != b'\\';
+        b += 1;
+    }
+    plain
+};
+
 /// A JSON string as serde_json writes it (`"` and `\` escaped, the control characters below
 /// U+0020 as `\n`, `\t`, ... or `\u00XX`), with every [hidden](super::is_hidden) character as a
 /// `\uXXXX` escape besides ([`Escaping`]). Plain ASCII, nearly every string, is copied whole.
 fn push_json_str(out: &mut String, s: &str) {
     out.push('"');
-    if s.bytes().all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\') {
+    if s.bytes().all(|b| PLAIN[usize::from(b)]) {
         out.push_str(s);
     } else {
         for c in s.chars() {
