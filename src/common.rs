@@ -397,15 +397,16 @@ fn push_points(out: &mut String, p: f64) {
 /// A final diagram against the position, cell by cell, once its shape is the board's.
 pub(crate) fn compare_diagram<G: BoardView>(position: &G, d: &TextDiagram) -> (ClaimStatus, String) {
     let g = position.geometry();
-    let cells: Vec<_> = g.cells().collect();
-    let glyphs = d.glyphs();
-    if glyphs.len() != cells.len() || d.rows.len() != g.height() as usize {
-        let (n, rows) = (cells.len(), g.height());
+    let (cells, glyphs) = (g.cell_count(), d.rows.iter().map(Vec::len).sum::<usize>());
+    if glyphs != cells || d.rows.len() != g.height() as usize {
+        let rows = g.height();
         let message =
-            format!("the diagram has {} cells in {} rows; the board has {n} in {rows}", glyphs.len(), d.rows.len());
+            format!("the diagram has {glyphs} cells in {} rows; the board has {cells} in {rows}", d.rows.len());
         return (ClaimStatus::Refuted, message);
     }
-    let shown: Vec<_> = cells.into_iter().zip(glyphs).collect();
+    // Every record with a final diagram is compared: the pairs are made in one list.
+    let mut shown = Vec::with_capacity(cells);
+    shown.extend(g.cells().zip(d.rows.iter().flatten().map(|glyph| glyph.0)));
     compare_final_position(position, &shown)
 }
 
