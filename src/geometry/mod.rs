@@ -233,6 +233,81 @@ impl Geometry {
     }
 }
 
+/// Each cell's neighbour in each of its board's [`Geometry::directions`], looked up rather than
+/// computed: a replay walks rays millions of times, and [`Geometry::step`] finds the column and
+/// row, checks the bounds and, on a hex board, the row's span at every step. Built once per
+/// geometry by [`Geometry::steps`].
+pub struct Steps {
+    /// Per grid slot, the neighbour's index in direction `d` at `[d]`, or [`Steps::NONE`] off the
+    /// board (and everywhere for a slot that is no cell).
+    next: Box<[[u16; 6]]>,
+}
+
+impl Steps {
+    /// No neighbour: no cell has this index, as a board has fewer than `u16::MAX` slots.
+    const NONE: u16 = u16::MAX;
+
+    /// The neighbour of cell `c` in direction `d` (an index into [`Geometry::directions`]), as
+    /// [`Geometry::step`] gives it; `None` past the edge, or for a slot that is no cell.
+    #[inline]
+    pub fn next(&self, c: Cell, d: usize) -> Option<Cell> {
+        match self.next.get(c.0 as usize).and_then(|n| n.get(d)) {
+            Some(&n) if n != Steps::NONE => Some(Cell(n)),
+            _ => None,
+        }
+    }
+}
+
+impl Geometry {
+    /// The neighbour table of this geometry, built the first time it is asked for and kept for the
+    /// life of the process (a few kilobytes for the largest board).
+    pub fn steps(self) -> &'static Steps {
+        static SQUARE: [std::sync::OnceLock<Steps>; 256] = [const { std::sync::OnceLock::new() }; 256];
+        static HEX: [std::sync::OnceLock<Steps>; 256] = [const { std::sync::OnceLock::new() }; 256];
+        let table = match self {
+            Geometry::Square { size } => &SQUARE[size as usize],
+            Geometry::Hex { side } => &HEX[side as usize],
+        };
+        table.get_or_init(|| {
+            let mut next = vec![[Steps::NONE; 6]; self.slots()].into_boxed_slice();
+            for c in self.cells() {
+                for (d, &dir) in self.directions().iter().enumerate() {
+                    if let Some(n) = self.step(c, dir) {
+                        next[c.0 as usize][d] = n.0;
+                    }
+                }
+            }
+            Steps { next }
+        })
+    }
+
+    /// If `to` lies on a straight line from `from`, the index of the direction in
+    /// [`Geometry::directions`] and the number of steps: [`Geometry::line_between`] by arithmetic,
+    /// for replays that check every move, without trying each direction in turn.
+    pub fn line_index(self, from: Cell, to: Cell) -> Option<(usize, u16)> {
+        let dc = self.col(to) as i32 - self.col(from) as i32;
+        let dr = self.row(to) as i32 - self.row(from) as i32;
+        // The directions' order is that of `ROOK` and `HEX`.
+        let (d, k) = match (self, dc.signum(), dr.signum()) {
+            (_, 0, 0) => return None,
+            (Geometry::Square { .. }, 0, -1) => (0, -dr),
+            (Geometry::Square { .. }, 1, 0) => (1, dc),
+            (Geometry::Square { .. }, 0, 1) => (2, dr),
+            (Geometry::Square { .. }, -1, 0) => (3, -dc),
+            (Geometry::Square { .. }, _, _) => return None,
+            (Geometry::Hex { .. }, _, 0) if dc % 2 != 0 => return None,
+            (Geometry::Hex { .. }, 1, 0) => (0, dc / 2),
+            (Geometry::Hex { .. }, -1, 0) => (3, -dc / 2),
+            (Geometry::Hex { .. }, _, _) if dc.abs() != dr.abs() => return None,
+            (Geometry::Hex { .. }, 1, 1) => (1, dr),
+            (Geometry::Hex { .. }, -1, 1) => (2, dr),
+            (Geometry::Hex { .. }, -1, -1) => (4, -dr),
+            (Geometry::Hex { .. }, _, _) => (5, -dr),
+        };
+        Some((d, k as u16))
+    }
+}
+
 /// A cell's name as written: a column letter and a row number from 1.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct CellLabel {
@@ -340,6 +415,40 @@ mod tests {
         let s = Geometry::Square { size: 9 };
         assert_eq!(s.line_between(cell(s, "a7"), cell(s, "a8")).map(|l| l.1), Some(1));
         assert_eq!(s.line_between(cell(s, "a1"), cell(s, "b2")), None);
+    }
+
+    /// Every board that may be played: square sizes and hex sides up to the largest accepted.
+    fn every_board() -> impl Iterator<Item = Geometry> {
+        let square = (1..=MAX_SQUARE).map(|size| Geometry::Square { size });
+        square.chain((1..=MAX_HEX_SIDE).map(|side| Geometry::Hex { side }))
+    }
+
+    #[test]
+    fn the_step_table_agrees_with_step() {
+        for g in every_board() {
+            let steps = g.steps();
+            for c in g.cells() {
+                for (d, &dir) in g.directions().iter().enumerate() {
+                    assert_eq!(steps.next(c, d), g.step(c, dir), "{g:?} {c:?} {dir:?}");
+                }
+            }
+            // Past the grid, and past the directions, there is no neighbour.
+            assert_eq!(steps.next(Cell(g.slots() as u16), 0), None);
+            assert_eq!(steps.next(Cell(0), 6), None);
+        }
+    }
+
+    #[test]
+    fn line_index_agrees_with_line_between() {
+        for g in every_board() {
+            let dirs = g.directions();
+            for from in g.cells() {
+                for to in g.cells() {
+                    let by_search = g.line_between(from, to);
+                    assert_eq!(g.line_index(from, to).map(|(d, k)| (dirs[d], k)), by_search, "{g:?} {from:?} {to:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -253,13 +253,17 @@ pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove
 /// The stones a `----` at `tokens[i]` may name (RULINGS 5b): the mover's stones left to act that
 /// no later token of the phase moves (all of them, when the later tokens name every one); and
 /// those of them that cannot move now, the stones it may name legally, in the engine's order.
+/// Asked only in a game not over, in a phase where stones move.
 fn stay_pool(position: &Phages, tokens: &[Token], i: usize) -> (Mentions, Mentions) {
     let others = phase_mentions(position, tokens, i);
     let unmentioned = position.stones_to_act().any(|c| !others.contains(&c));
     let (mut pool, mut stuck) = (Mentions::default(), Mentions::default());
     for c in position.stones_to_act().filter(|c| !unmentioned || !others.contains(c)) {
         pool.push(c);
-        if position.check(PhagesMove::Stay { stone: c }).is_ok() {
+        // What `check` accepts of a stay here: the callers stand in a phase where stones move, in
+        // a game not over, and a stone left to act is the mover's, on the board, and has not
+        // acted, so only whether it can move is left to ask.
+        if !position.can_move(c, position.number()) {
             stuck.push(c);
         }
     }

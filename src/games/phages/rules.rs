@@ -8,7 +8,7 @@ use std::fmt;
 
 use crate::game::{BoardView, BreaksRule, Game};
 use crate::game::{Figure, Shape, Sign};
-use crate::geometry::{Cell, CellLabel, Geometry};
+use crate::geometry::{Cell, CellLabel, Geometry, Steps};
 
 pub use crate::record::Side;
 
@@ -465,29 +465,65 @@ impl Phages {
             Content::Stone(s) => Some(s),
             _ => None,
         };
-        self.geo.directions().iter().filter_map(move |&d| {
-            let side = side?;
-            let mut ray = self.geo.ray(from, d);
-            for step in 1..=n {
-                let c = ray.next()?;
-                match self.content(c) {
-                    Content::Stone(s) if s != side => return None,
-                    _ if step < n => {}
-                    Content::Empty => return Some(c),
-                    _ => return None,
-                }
-            }
-            None
-        })
+        let steps = self.geo.steps();
+        // No direction at all for a cell without a stone.
+        let directions = side.map_or(0, |_| self.geo.directions().len());
+        (0..directions).filter_map(move |d| self.landing(steps, from, d, n, side?))
     }
 
-    fn can_move(&self, from: Cell, n: u8) -> bool {
+    /// Where the stone of `side` on `from` lands moving `n` cells in direction `d` (an index into
+    /// [`Geometry::directions`]), if it may: it passes marks and its own side's stones, not the
+    /// opponent's, and lands on an empty cell.
+    #[inline]
+    fn landing(&self, steps: &Steps, from: Cell, d: usize, n: u8, side: Side) -> Option<Cell> {
+        if n == 0 {
+            return None;
+        }
+        let mut c = from;
+        for _ in 1..n {
+            c = steps.next(c, d)?;
+            if self.content(c) == Content::Stone(side.opponent()) {
+                return None;
+            }
+        }
+        c = steps.next(c, d)?;
+        (self.content(c) == Content::Empty).then_some(c)
+    }
+
+    /// Whether the stone on `from` can move exactly `n` cells: whether it has a
+    /// [`Phages::destinations`]. A stone that cannot move the number in force may stay (`----`).
+    pub fn can_move(&self, from: Cell, n: u8) -> bool {
         self.destinations(from, n).next().is_some()
+    }
+
+    /// The distances the stone on `from` can move, as bits (bit `n` for `n` cells): one walk along
+    /// each of its rays, where [`Phages::can_move`] for each number would walk them once a number.
+    fn reach(&self, from: Cell) -> u32 {
+        let Content::Stone(side) = self.content(from) else { return 0 };
+        let steps = self.geo.steps();
+        let mut bits = 0;
+        for d in 0..self.geo.directions().len() {
+            let mut c = from;
+            // Numbers are at most the board's longest line, which a `u32` holds (26 cells at most).
+            for n in 1..32 {
+                match steps.next(c, d) {
+                    Some(next) => c = next,
+                    None => break,
+                }
+                match self.content(c) {
+                    Content::Stone(s) if s != side => break,
+                    Content::Empty => bits |= 1 << n,
+                    _ => {}
+                }
+            }
+        }
+        bits
     }
 
     /// The numbers that would let at least one of the mover's stones move now (RULINGS 6).
     pub fn useful_numbers(&self) -> impl Iterator<Item = u8> + '_ {
-        (1..=self.max_number()).filter(|&n| self.stones(self.to_move).iter().any(|&s| self.can_move(s, n)))
+        let reach = self.stones(self.to_move).iter().fold(0, |bits, &s| bits | self.reach(s));
+        (1..=self.max_number()).filter(move |&n| n < 32 && reach & (1 << n) != 0)
     }
 
     fn illegal_step(&self, from: Cell, to: Cell) -> Option<Illegal> {
@@ -501,14 +537,19 @@ impl Phages {
         if self.has_acted(from) {
             return Some(Illegal::AlreadyMoved { side, cell: g.label(from) });
         }
-        let Some((dir, cells)) = g.line_between(from, to) else {
+        let Some((dir, cells)) = g.line_index(from, to) else {
             return Some(Illegal::NotStraight { from: g.label(from), to: g.label(to) });
         };
         if cells != self.number as u16 {
             let announced_by = if self.phase == Phase::Move { side.opponent() } else { side };
             return Some(Illegal::WrongDistance { cells, number: self.number, announced_by });
         }
-        for c in g.ray(from, dir).take(cells as usize - 1) {
+        let steps = g.steps();
+        let mut c = from;
+        for _ in 1..cells {
+            // `to` lies `cells` steps along the line, so every cell before it is on the board.
+            let Some(next) = steps.next(c, dir) else { break };
+            c = next;
             if let Content::Stone(s) = self.content(c) {
                 if s != side {
                     return Some(Illegal::Blocked { by: s, cell: g.label(c) });
@@ -851,6 +892,63 @@ mod tests {
             }
             let all = (1u8 << self.per_side) - 1;
             run == all | (all << MAX_STONES)
+        }
+    }
+
+    impl Phages {
+        /// Destinations as first written, along [`Geometry::ray`]: the step table must find the same.
+        fn destinations_reference(&self, from: Cell, n: u8) -> Vec<Cell> {
+            let Content::Stone(side) = self.content(from) else { return Vec::new() };
+            let walk = |d| {
+                let mut ray = self.geo.ray(from, d);
+                for step in 1..=n {
+                    let c = ray.next()?;
+                    match self.content(c) {
+                        Content::Stone(s) if s != side => return None,
+                        _ if step < n => {}
+                        Content::Empty => return Some(c),
+                        _ => return None,
+                    }
+                }
+                None
+            };
+            self.geo.directions().iter().filter_map(|&d| walk(d)).collect()
+        }
+    }
+
+    /// Random games on every board size: every stone's destinations for every number (0 and one
+    /// past the largest too), and the useful numbers, are those of the walks along `Geometry::ray`.
+    #[test]
+    fn destinations_agree_with_the_ray_walk() {
+        let boards = (2..=12).map(|size| Geometry::Square { size }).chain((2..=7).map(|side| Geometry::Hex { side }));
+        for (k, g) in boards.enumerate() {
+            let cells: Vec<Cell> = g.cells().collect();
+            for seed in 0..20u64 {
+                let mut rng = fastrand::Rng::with_seed(seed * 31 + k as u64);
+                let mut picks = cells.clone();
+                rng.shuffle(&mut picks);
+                let per_side = rng.usize(1..=MAX_STONES.min(cells.len() / 2));
+                let (x, o) = (&picks[..per_side], &picks[per_side..2 * per_side]);
+                let mut position = Phages::new(g, x, o, Side::X).unwrap();
+                for _ in 0..200 {
+                    for &stone in position.stones[0][..per_side].iter().chain(&position.stones[1][..per_side]) {
+                        for n in 0..=position.max_number() + 1 {
+                            let found: Vec<Cell> = position.destinations(stone, n).collect();
+                            assert_eq!(found, position.destinations_reference(stone, n), "{g:?} seed {seed}");
+                        }
+                    }
+                    let side = position.to_move();
+                    let useful = (1..=position.max_number()).filter(|&n| {
+                        position.stones(side).iter().any(|&s| !position.destinations_reference(s, n).is_empty())
+                    });
+                    assert!(position.useful_numbers().eq(useful), "{g:?} seed {seed}");
+                    let legal = position.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    position.play(legal[rng.usize(..legal.len())]).unwrap();
+                }
+            }
         }
     }
 
