@@ -233,34 +233,46 @@ impl Geometry {
     }
 }
 
-/// Each cell's neighbour in each of its board's [`Geometry::directions`], looked up rather than
-/// computed: a replay walks rays millions of times, and [`Geometry::step`] finds the column and
-/// row, checks the bounds and, on a hex board, the row's span at every step. Built once per
-/// geometry by [`Geometry::steps`].
+/// The rays of a board, measured once: how many cells lie from each cell to the edge in each of
+/// the board's [`Geometry::directions`], and the step in grid index that each direction makes, so
+/// that walking a ray is adding to an index. A replay walks rays millions of times, and
+/// [`Geometry::ray`] finds the column and row, checks the bounds and, on a hex board, the row's
+/// span at every step. Built once per geometry by [`Geometry::steps`].
 pub struct Steps {
-    /// Per grid slot, the neighbour's index in direction `d` at `[d]`, or [`Steps::NONE`] off the
-    /// board (and everywhere for a slot that is no cell).
-    next: Box<[[u16; 6]]>,
+    /// The grid index a step in each direction adds (a hex board's grid is `width` slots a row).
+    offset: [i32; 6],
+    /// Per grid slot, the cells from it to the edge in each direction (0 for a slot that is no cell).
+    len: Box<[[u16; 6]]>,
 }
 
 impl Steps {
-    /// No neighbour: no cell has this index, as a board has fewer than `u16::MAX` slots.
-    const NONE: u16 = u16::MAX;
+    /// The cells from `c` to the edge of the board in direction `d` (an index into
+    /// [`Geometry::directions`]), `c` left out: as many as [`Geometry::ray`] gives. 0 for a slot
+    /// that is no cell, or a direction the board does not have.
+    #[inline]
+    pub fn ray_len(&self, c: Cell, d: usize) -> u16 {
+        self.len.get(c.0 as usize).and_then(|l| l.get(d)).copied().unwrap_or(0)
+    }
 
-    /// The neighbour of cell `c` in direction `d` (an index into [`Geometry::directions`]), as
-    /// [`Geometry::step`] gives it; `None` past the edge, or for a slot that is no cell.
+    /// The cell `k` steps from cell `c` in direction `d`: the `k`-th cell of [`Geometry::ray`] for
+    /// `k` from 1 to [`Steps::ray_len`] (0 is `c` itself). Past the ray, some other grid index.
+    #[inline]
+    pub fn at(&self, c: Cell, d: usize, k: u16) -> Cell {
+        let offset = self.offset.get(d).copied().unwrap_or(0);
+        Cell((i32::from(c.0) + i32::from(k) * offset) as u16)
+    }
+
+    /// The neighbour of cell `c` in direction `d`, as [`Geometry::step`] gives it; `None` past the
+    /// edge, or for a slot that is no cell.
     #[inline]
     pub fn next(&self, c: Cell, d: usize) -> Option<Cell> {
-        match self.next.get(c.0 as usize).and_then(|n| n.get(d)) {
-            Some(&n) if n != Steps::NONE => Some(Cell(n)),
-            _ => None,
-        }
+        (self.ray_len(c, d) > 0).then(|| self.at(c, d, 1))
     }
 }
 
 impl Geometry {
-    /// The neighbour table of this geometry, built the first time it is asked for and kept for the
-    /// life of the process (a few kilobytes for the largest board).
+    /// The rays of this geometry, measured the first time they are asked for and kept for the life
+    /// of the process (a few kilobytes for the largest board).
     pub fn steps(self) -> &'static Steps {
         static SQUARE: [std::sync::OnceLock<Steps>; 256] = [const { std::sync::OnceLock::new() }; 256];
         static HEX: [std::sync::OnceLock<Steps>; 256] = [const { std::sync::OnceLock::new() }; 256];
@@ -269,15 +281,17 @@ impl Geometry {
             Geometry::Hex { side } => &HEX[side as usize],
         };
         table.get_or_init(|| {
-            let mut next = vec![[Steps::NONE; 6]; self.slots()].into_boxed_slice();
+            let mut offset = [0; 6];
+            for (o, d) in offset.iter_mut().zip(self.directions()) {
+                *o = i32::from(d.drow) * i32::from(self.width()) + i32::from(d.dcol);
+            }
+            let mut len = vec![[0; 6]; self.slots()].into_boxed_slice();
             for c in self.cells() {
                 for (d, &dir) in self.directions().iter().enumerate() {
-                    if let Some(n) = self.step(c, dir) {
-                        next[c.0 as usize][d] = n.0;
-                    }
+                    len[c.0 as usize][d] = self.ray(c, dir).count() as u16;
                 }
             }
-            Steps { next }
+            Steps { offset, len }
         })
     }
 
@@ -424,16 +438,21 @@ mod tests {
     }
 
     #[test]
-    fn the_step_table_agrees_with_step() {
+    fn the_step_table_walks_the_rays_of_ray_and_step() {
         for g in every_board() {
             let steps = g.steps();
             for c in g.cells() {
                 for (d, &dir) in g.directions().iter().enumerate() {
+                    let ray: Vec<Cell> = g.ray(c, dir).collect();
+                    assert_eq!(steps.ray_len(c, d) as usize, ray.len(), "{g:?} {c:?} {dir:?}");
+                    for (k, &cell) in ray.iter().enumerate() {
+                        assert_eq!(steps.at(c, d, k as u16 + 1), cell, "{g:?} {c:?} {dir:?} {k}");
+                    }
                     assert_eq!(steps.next(c, d), g.step(c, dir), "{g:?} {c:?} {dir:?}");
                 }
             }
-            // Past the grid, and past the directions, there is no neighbour.
-            assert_eq!(steps.next(Cell(g.slots() as u16), 0), None);
+            // Past the grid, and past the directions, there are no rays.
+            assert_eq!(steps.ray_len(Cell(g.slots() as u16), 0), 0);
             assert_eq!(steps.next(Cell(0), 6), None);
         }
     }

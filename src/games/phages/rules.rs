@@ -476,18 +476,16 @@ impl Phages {
     /// opponent's, and lands on an empty cell.
     #[inline]
     fn landing(&self, steps: &Steps, from: Cell, d: usize, n: u8, side: Side) -> Option<Cell> {
-        if n == 0 {
+        let n = u16::from(n);
+        if n == 0 || n > steps.ray_len(from, d) {
             return None;
         }
-        let mut c = from;
-        for _ in 1..n {
-            c = steps.next(c, d)?;
-            if self.content(c) == Content::Stone(side.opponent()) {
-                return None;
-            }
+        let opponent = Content::Stone(side.opponent());
+        if (1..n).any(|k| self.content(steps.at(from, d, k)) == opponent) {
+            return None;
         }
-        c = steps.next(c, d)?;
-        (self.content(c) == Content::Empty).then_some(c)
+        let to = steps.at(from, d, n);
+        (self.content(to) == Content::Empty).then_some(to)
     }
 
     /// Whether the stone on `from` can move exactly `n` cells: whether it has a
@@ -503,14 +501,9 @@ impl Phages {
         let steps = self.geo.steps();
         let mut bits = 0;
         for d in 0..self.geo.directions().len() {
-            let mut c = from;
             // Numbers are at most the board's longest line, which a `u32` holds (26 cells at most).
-            for n in 1..32 {
-                match steps.next(c, d) {
-                    Some(next) => c = next,
-                    None => break,
-                }
-                match self.content(c) {
+            for n in 1..=steps.ray_len(from, d).min(31) {
+                match self.content(steps.at(from, d, n)) {
                     Content::Stone(s) if s != side => break,
                     Content::Empty => bits |= 1 << n,
                     _ => {}
@@ -545,11 +538,8 @@ impl Phages {
             return Some(Illegal::WrongDistance { cells, number: self.number, announced_by });
         }
         let steps = g.steps();
-        let mut c = from;
-        for _ in 1..cells {
-            // `to` lies `cells` steps along the line, so every cell before it is on the board.
-            let Some(next) = steps.next(c, dir) else { break };
-            c = next;
+        // `to` lies `cells` steps along the line, so every cell before it is on the board.
+        for c in (1..cells).map(|k| steps.at(from, dir, k)) {
             if let Content::Stone(s) = self.content(c) {
                 if s != side {
                     return Some(Illegal::Blocked { by: s, cell: g.label(c) });
