@@ -235,17 +235,39 @@ impl Geometry {
 
 /// The rays of a board, measured once: how many cells lie from each cell to the edge in each of
 /// the board's [`Geometry::directions`], and the step in grid index that each direction makes, so
-/// that walking a ray is adding to an index. A replay walks rays millions of times, and
-/// [`Geometry::ray`] finds the column and row, checks the bounds and, on a hex board, the row's
-/// span at every step. Built once per geometry by [`Geometry::steps`].
+/// that walking a ray is adding to an index; and which grid slots are cells. A replay walks rays
+/// and reads cell labels millions of times, and [`Geometry::ray`] and [`Geometry::cell_at`] find
+/// the column and row, check the bounds and, on a hex board, the row's span each time. Built once
+/// per geometry by [`Geometry::steps`].
 pub struct Steps {
     /// The grid index a step in each direction adds (a hex board's grid is `width` slots a row).
     offset: [i32; 6],
     /// Per grid slot, the cells from it to the edge in each direction (0 for a slot that is no cell).
     len: Box<[[u16; 6]]>,
+    /// Per grid slot, whether it is a cell of the board.
+    cell: Box<[bool]>,
+    /// The grid's columns and rows ([`Geometry::width`], [`Geometry::height`]).
+    width: u16,
+    height: u16,
 }
 
 impl Steps {
+    /// Whether `c` is a cell of the board, as [`Geometry::contains`] says.
+    #[inline]
+    pub fn contains(&self, c: Cell) -> bool {
+        self.cell.get(c.0 as usize).copied().unwrap_or(false)
+    }
+
+    /// The cell a label names, if it is on the board, as [`Geometry::parse_label`] finds it.
+    #[inline]
+    pub fn parse_label(&self, label: CellLabel) -> Option<Cell> {
+        let (col, row) = (u16::from(label.col), label.row.wrapping_sub(1));
+        if col >= self.width || row >= self.height {
+            return None;
+        }
+        Some(Cell(row * self.width + col)).filter(|&c| self.contains(c))
+    }
+
     /// The cells from `c` to the edge of the board in direction `d` (an index into
     /// [`Geometry::directions`]), `c` left out: as many as [`Geometry::ray`] gives. 0 for a slot
     /// that is no cell, or a direction the board does not have.
@@ -286,12 +308,14 @@ impl Geometry {
                 *o = i32::from(d.drow) * i32::from(self.width()) + i32::from(d.dcol);
             }
             let mut len = vec![[0; 6]; self.slots()].into_boxed_slice();
+            let mut cell = vec![false; self.slots()].into_boxed_slice();
             for c in self.cells() {
+                cell[c.0 as usize] = true;
                 for (d, &dir) in self.directions().iter().enumerate() {
                     len[c.0 as usize][d] = self.ray(c, dir).count() as u16;
                 }
             }
-            Steps { offset, len }
+            Steps { offset, len, cell, width: self.width(), height: self.height() }
         })
     }
 
@@ -454,6 +478,22 @@ mod tests {
             // Past the grid, and past the directions, there are no rays.
             assert_eq!(steps.ray_len(Cell(g.slots() as u16), 0), 0);
             assert_eq!(steps.next(Cell(0), 6), None);
+        }
+    }
+
+    #[test]
+    fn the_step_table_knows_the_cells_and_their_labels() {
+        for g in every_board() {
+            let steps = g.steps();
+            for slot in 0..g.slots() as u16 + 30 {
+                assert_eq!(steps.contains(Cell(slot)), g.contains(Cell(slot)), "{g:?} {slot}");
+            }
+            for col in 0..=27 {
+                for row in (0..=28).chain([99, u16::MAX]) {
+                    let label = CellLabel { col, row };
+                    assert_eq!(steps.parse_label(label), g.parse_label(label), "{g:?} {label:?}");
+                }
+            }
         }
     }
 

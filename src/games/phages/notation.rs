@@ -189,7 +189,8 @@ pub fn first_mover(record: &Record, stones_per_side: usize) -> Side {
 pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove> {
     let g = position.geometry();
     let side = position.to_move();
-    let cell = |l: CellLabel| g.parse_label(l);
+    let steps = g.steps();
+    let cell = |l: CellLabel| steps.parse_label(l);
     match tokens[i].kind {
         TokenKind::Filler
             if position.is_first_turn() && position.phase() == Phase::Announce && position.number() == 0 =>

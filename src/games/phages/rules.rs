@@ -302,6 +302,11 @@ pub struct Phages {
     marks: [u16; 2],
 }
 
+/// The numbers whose bits are set (bit `n` for the number `n`), in increasing order.
+fn numbers(bits: u32) -> impl Iterator<Item = u8> {
+    (1..32).filter(move |&n| bits & (1 << n) != 0)
+}
+
 /// Why a setup cannot start a game.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum SetupError {
@@ -514,9 +519,16 @@ impl Phages {
     }
 
     /// The numbers that would let at least one of the mover's stones move now (RULINGS 6).
-    pub fn useful_numbers(&self) -> impl Iterator<Item = u8> + '_ {
+    pub fn useful_numbers(&self) -> impl Iterator<Item = u8> {
+        numbers(self.useful_bits())
+    }
+
+    /// [`Phages::useful_numbers`] as bits (bit `n` for the number `n`).
+    fn useful_bits(&self) -> u32 {
         let reach = self.stones(self.to_move).iter().fold(0, |bits, &s| bits | self.reach(s));
-        (1..=self.max_number()).filter(move |&n| n < 32 && reach & (1 << n) != 0)
+        // Numbers from 1 to the largest (bit 0, a move of no cell, is never set).
+        let numbers = if self.max_number() >= 31 { u32::MAX } else { (1u32 << (self.max_number() + 1)) - 1 };
+        reach & numbers
     }
 
     fn illegal_step(&self, from: Cell, to: Cell) -> Option<Illegal> {
@@ -704,25 +716,45 @@ impl Game for Phages {
         }
     }
 
+    /// The moves are gathered first and then copied into a vector of the capacity that pushing
+    /// them one by one grows a vector to: the search counts the bytes of the move lists it holds
+    /// by their capacity, and reports them, so the figures stay those of that vector, without the
+    /// reallocations of growing it.
     fn legal_moves(&self) -> Vec<PhagesMove> {
-        let mut moves = Vec::new();
+        // The capacity a vector pushed `len` moves one by one has: none, then 4, then doubling.
+        let grown = |len: usize| if len == 0 { 0 } else { len.next_power_of_two().max(4) };
         if self.over {
-            return moves;
+            return Vec::new();
         }
         if self.phase == Phase::Announce {
-            moves.extend(self.useful_numbers().map(PhagesMove::Announce));
-            if moves.is_empty() {
+            let useful = self.useful_bits();
+            if useful == 0 {
+                // Extending an empty vector by an exact count allocates that count at once.
+                let all = self.max_number() as usize;
+                let mut moves = Vec::with_capacity(if all == 0 { 0 } else { all.max(4) });
                 moves.extend((1..=self.max_number()).map(PhagesMove::Announce));
+                return moves;
             }
+            let mut moves = Vec::with_capacity(grown(useful.count_ones() as usize));
+            moves.extend(numbers(useful).map(PhagesMove::Announce));
             return moves;
         }
+        // At most a destination per direction (six on a hex board) for each stone, or its stay.
+        let mut found = [PhagesMove::Announce(0); MAX_STONES * 6];
+        let mut len = 0;
         for from in self.stones_to_act() {
-            let before = moves.len();
-            moves.extend(self.destinations(from, self.number).map(|to| PhagesMove::Step { from, to }));
-            if moves.len() == before {
-                moves.push(PhagesMove::Stay { stone: from });
+            let before = len;
+            for to in self.destinations(from, self.number) {
+                found[len] = PhagesMove::Step { from, to };
+                len += 1;
+            }
+            if len == before {
+                found[len] = PhagesMove::Stay { stone: from };
+                len += 1;
             }
         }
+        let mut moves = Vec::with_capacity(grown(len));
+        moves.extend_from_slice(&found[..len]);
         moves
     }
 
@@ -732,9 +764,10 @@ impl Game for Phages {
         }
         let side = self.to_move;
         let g = self.geo;
+        let steps = g.steps();
         let off_board = match m {
-            PhagesMove::Step { from, to } => [from, to].into_iter().find(|&c| !g.contains(c)),
-            PhagesMove::Stay { stone } => Some(stone).filter(|&c| !g.contains(c)),
+            PhagesMove::Step { from, to } => [from, to].into_iter().find(|&c| !steps.contains(c)),
+            PhagesMove::Stay { stone } => Some(stone).filter(|&c| !steps.contains(c)),
             PhagesMove::Announce(_) => None,
         };
         if let Some(cell) = off_board {
@@ -933,6 +966,64 @@ mod tests {
                     });
                     assert!(position.useful_numbers().eq(useful), "{g:?} seed {seed}");
                     let legal = position.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    position.play(legal[rng.usize(..legal.len())]).unwrap();
+                }
+            }
+        }
+    }
+
+    impl Phages {
+        /// The legal moves as first written, pushed into a vector one by one.
+        fn legal_moves_reference(&self) -> Vec<PhagesMove> {
+            let mut moves = Vec::new();
+            if self.over {
+                return moves;
+            }
+            if self.phase == Phase::Announce {
+                let useful =
+                    (1..=self.max_number()).filter(|&n| self.stones(self.to_move).iter().any(|&s| self.can_move(s, n)));
+                moves.extend(useful.map(PhagesMove::Announce));
+                if moves.is_empty() {
+                    moves.extend((1..=self.max_number()).map(PhagesMove::Announce));
+                }
+                return moves;
+            }
+            for from in self.stones_to_act() {
+                let before = moves.len();
+                moves.extend(self.destinations(from, self.number).map(|to| PhagesMove::Step { from, to }));
+                if moves.len() == before {
+                    moves.push(PhagesMove::Stay { stone: from });
+                }
+            }
+            moves
+        }
+    }
+
+    /// Random games from random starts on boards of every shape and a few sizes: the legal moves
+    /// are the reference's, in its order, in a vector of the same capacity (the search counts it).
+    #[test]
+    fn legal_moves_agree_with_the_reference_capacity_too() {
+        let boards = [1, 2, 3, 5, 9, 14, 26].map(|size| Geometry::Square { size });
+        let boards = boards.into_iter().chain((1..=7).map(|side| Geometry::Hex { side }));
+        for (k, g) in boards.enumerate() {
+            let cells: Vec<Cell> = g.cells().collect();
+            for seed in 0..20u64 {
+                let mut rng = fastrand::Rng::with_seed(seed * 17 + k as u64);
+                let mut picks = cells.clone();
+                rng.shuffle(&mut picks);
+                let per_side = rng.usize(1..=MAX_STONES).min(cells.len() / 2);
+                if per_side == 0 {
+                    continue;
+                }
+                let (x, o) = (&picks[..per_side], &picks[per_side..2 * per_side]);
+                let mut position = Phages::new(g, x, o, Side::X).unwrap();
+                for _ in 0..300 {
+                    let (legal, reference) = (position.legal_moves(), position.legal_moves_reference());
+                    assert_eq!(legal, reference, "{g:?} seed {seed}");
+                    assert_eq!(legal.capacity(), reference.capacity(), "{g:?} seed {seed}: {legal:?}");
                     if legal.is_empty() {
                         break;
                     }
