@@ -189,8 +189,6 @@ pub fn first_mover(record: &Record, stones_per_side: usize) -> Side {
 pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove> {
     let g = position.geometry();
     let side = position.to_move();
-    let steps = g.steps();
-    let cell = |l: CellLabel| steps.parse_label(l);
     match tokens[i].kind {
         TokenKind::Filler
             if position.is_first_turn() && position.phase() == Phase::Announce && position.number() == 0 =>
@@ -204,6 +202,8 @@ pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove
         TokenKind::Stay if position.is_over() => Reading::Nothing,
         TokenKind::Number(n) => Reading::Move(PhagesMove::Announce(n)),
         TokenKind::Step(from, to) => {
+            let steps = g.steps();
+            let cell = |l: CellLabel| steps.parse_label(l);
             let (Some(f), Some(t)) = (cell(from), cell(to)) else {
                 let off = if cell(from).is_none() { from } else { to };
                 let message = format!("{off} is not a cell of the {}", board_name(g));

@@ -466,11 +466,15 @@ impl Phages {
 
     /// Where the stone on `from` (of the side standing there) can go moving exactly `n` cells.
     pub fn destinations(&self, from: Cell, n: u8) -> impl Iterator<Item = Cell> + '_ {
+        self.destinations_along(self.geo.steps(), from, n)
+    }
+
+    /// [`Phages::destinations`] with the board's rays at hand.
+    fn destinations_along<'a>(&'a self, steps: &'a Steps, from: Cell, n: u8) -> impl Iterator<Item = Cell> + 'a {
         let side = match self.content(from) {
             Content::Stone(s) => Some(s),
             _ => None,
         };
-        let steps = self.geo.steps();
         // No direction at all for a cell without a stone.
         let directions = side.map_or(0, |_| self.geo.directions().len());
         (0..directions).filter_map(move |d| self.landing(steps, from, d, n, side?))
@@ -531,7 +535,7 @@ impl Phages {
         reach & numbers
     }
 
-    fn illegal_step(&self, from: Cell, to: Cell) -> Option<Illegal> {
+    fn illegal_step(&self, steps: &Steps, from: Cell, to: Cell) -> Option<Illegal> {
         let side = self.to_move;
         let g = self.geo;
         match self.content(from) {
@@ -549,7 +553,6 @@ impl Phages {
             let announced_by = if self.phase == Phase::Move { side.opponent() } else { side };
             return Some(Illegal::WrongDistance { cells, number: self.number, announced_by });
         }
-        let steps = g.steps();
         // `to` lies `cells` steps along the line, so every cell before it is on the board.
         for c in (1..cells).map(|k| steps.at(from, dir, k)) {
             if let Content::Stone(s) = self.content(c) {
@@ -788,7 +791,7 @@ impl Game for Phages {
             }
             (Phase::Announce, _) => Err(Illegal::NumberExpected { side }),
             (phase, PhagesMove::Announce(_)) => Err(Illegal::StoneMoveExpected { side, phase }),
-            (_, PhagesMove::Step { from, to }) => self.illegal_step(from, to).map_or(Ok(()), Err),
+            (_, PhagesMove::Step { from, to }) => self.illegal_step(steps, from, to).map_or(Ok(()), Err),
             (_, PhagesMove::Stay { stone }) => {
                 match self.content(stone) {
                     Content::Stone(s) if s == side => {}
@@ -798,7 +801,7 @@ impl Game for Phages {
                 if self.has_acted(stone) {
                     return Err(Illegal::AlreadyMoved { side, cell: g.label(stone) });
                 }
-                match self.destinations(stone, self.number).next() {
+                match self.destinations_along(steps, stone, self.number).next() {
                     Some(to) => {
                         Err(Illegal::CouldMove { side, cell: g.label(stone), to: g.label(to), number: self.number })
                     }
