@@ -901,6 +901,7 @@ mod code;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::code::Coded;
 
     impl Phages {
         /// The end test as first written: whether every stone left to act is stuck is always
@@ -942,32 +943,28 @@ mod tests {
         }
     }
 
-    /// Random games on every board size: every stone's destinations for every number (0 and one
-    /// past the largest too), and the useful numbers, are those of the walks along `Geometry::ray`.
-    #[test]
-    fn destinations_agree_with_the_ray_walk() {
-        let boards = (2..=12).map(|size| Geometry::Square { size }).chain((2..=7).map(|side| Geometry::Hex { side }));
+    /// Calls `visit` with every position of random games (`games` a board, at most `plies` moves
+    /// each) from random starts of one to three stones a side on each of `boards`.
+    fn random_positions(
+        boards: impl Iterator<Item = Geometry>,
+        games: u64,
+        plies: usize,
+        mut visit: impl FnMut(&Phages),
+    ) {
         for (k, g) in boards.enumerate() {
             let cells: Vec<Cell> = g.cells().collect();
-            for seed in 0..20u64 {
+            for seed in 0..games {
                 let mut rng = fastrand::Rng::with_seed(seed * 31 + k as u64);
                 let mut picks = cells.clone();
                 rng.shuffle(&mut picks);
-                let per_side = rng.usize(1..=MAX_STONES.min(cells.len() / 2));
+                let per_side = rng.usize(1..=MAX_STONES).min(cells.len() / 2);
+                if per_side == 0 {
+                    continue;
+                }
                 let (x, o) = (&picks[..per_side], &picks[per_side..2 * per_side]);
                 let mut position = Phages::new(g, x, o, Side::X).unwrap();
-                for _ in 0..200 {
-                    for &stone in position.stones[0][..per_side].iter().chain(&position.stones[1][..per_side]) {
-                        for n in 0..=position.max_number() + 1 {
-                            let found: Vec<Cell> = position.destinations(stone, n).collect();
-                            assert_eq!(found, position.destinations_reference(stone, n), "{g:?} seed {seed}");
-                        }
-                    }
-                    let side = position.to_move();
-                    let useful = (1..=position.max_number()).filter(|&n| {
-                        position.stones(side).iter().any(|&s| !position.destinations_reference(s, n).is_empty())
-                    });
-                    assert!(position.useful_numbers().eq(useful), "{g:?} seed {seed}");
+                for _ in 0..plies {
+                    visit(&position);
                     let legal = position.legal_moves();
                     if legal.is_empty() {
                         break;
@@ -976,6 +973,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Random games on every board size: every stone's destinations for every number (0 and one
+    /// past the largest too), and the useful numbers, are those of the walks along `Geometry::ray`.
+    #[test]
+    fn destinations_agree_with_the_ray_walk() {
+        let boards = (2..=12).map(|size| Geometry::Square { size }).chain((2..=7).map(|side| Geometry::Hex { side }));
+        random_positions(boards, 20, 200, |position| {
+            let g = position.geometry();
+            let per_side = position.stones_per_side();
+            for &stone in position.stones[0][..per_side].iter().chain(&position.stones[1][..per_side]) {
+                for n in 0..=position.max_number() + 1 {
+                    let found: Vec<Cell> = position.destinations(stone, n).collect();
+                    assert_eq!(found, position.destinations_reference(stone, n), "{g:?} {}", position.code());
+                }
+            }
+            let side = position.to_move();
+            let useful = (1..=position.max_number())
+                .filter(|&n| position.stones(side).iter().any(|&s| !position.destinations_reference(s, n).is_empty()));
+            assert!(position.useful_numbers().eq(useful), "{g:?} {}", position.code());
+        });
     }
 
     impl Phages {
@@ -1011,29 +1029,11 @@ mod tests {
     fn legal_moves_agree_with_the_reference_capacity_too() {
         let boards = [1, 2, 3, 5, 9, 14, 26].map(|size| Geometry::Square { size });
         let boards = boards.into_iter().chain((1..=7).map(|side| Geometry::Hex { side }));
-        for (k, g) in boards.enumerate() {
-            let cells: Vec<Cell> = g.cells().collect();
-            for seed in 0..20u64 {
-                let mut rng = fastrand::Rng::with_seed(seed * 17 + k as u64);
-                let mut picks = cells.clone();
-                rng.shuffle(&mut picks);
-                let per_side = rng.usize(1..=MAX_STONES).min(cells.len() / 2);
-                if per_side == 0 {
-                    continue;
-                }
-                let (x, o) = (&picks[..per_side], &picks[per_side..2 * per_side]);
-                let mut position = Phages::new(g, x, o, Side::X).unwrap();
-                for _ in 0..300 {
-                    let (legal, reference) = (position.legal_moves(), position.legal_moves_reference());
-                    assert_eq!(legal, reference, "{g:?} seed {seed}");
-                    assert_eq!(legal.capacity(), reference.capacity(), "{g:?} seed {seed}: {legal:?}");
-                    if legal.is_empty() {
-                        break;
-                    }
-                    position.play(legal[rng.usize(..legal.len())]).unwrap();
-                }
-            }
-        }
+        random_positions(boards, 20, 300, |position| {
+            let (legal, reference) = (position.legal_moves(), position.legal_moves_reference());
+            assert_eq!(legal, reference, "{}", position.code());
+            assert_eq!(legal.capacity(), reference.capacity(), "{}: {legal:?}", position.code());
+        });
     }
 
     /// Random games on both boards, with stays written for stones that could move (as lenient
