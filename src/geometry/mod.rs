@@ -233,6 +233,119 @@ impl Geometry {
     }
 }
 
+/// The rays of a board, measured once: how many cells lie from each cell to the edge in each of
+/// the board's [`Geometry::directions`], and the step in grid index that each direction makes, so
+/// that walking a ray is adding to an index; and which grid slots are cells. A replay walks rays
+/// and reads cell labels millions of times, and [`Geometry::ray`] and [`Geometry::cell_at`] find
+/// the column and row, check the bounds and, on a hex board, the row's span each time. Built once
+/// per geometry by [`Geometry::steps`].
+pub struct Steps {
+    /// The grid index a step in each direction adds (a hex board's grid is `width` slots a row).
+    offset: [i32; 6],
+    /// Per grid slot, the cells from it to the edge in each direction (0 for a slot that is no cell).
+    len: Box<[[u16; 6]]>,
+    /// Per grid slot, whether it is a cell of the board.
+    cell: Box<[bool]>,
+    /// The grid's columns and rows ([`Geometry::width`], [`Geometry::height`]).
+    width: u16,
+    height: u16,
+}
+
+impl Steps {
+    /// Whether `c` is a cell of the board, as [`Geometry::contains`] says.
+    #[inline]
+    pub fn contains(&self, c: Cell) -> bool {
+        self.cell.get(c.0 as usize).copied().unwrap_or(false)
+    }
+
+    /// The cell a label names, if it is on the board, as [`Geometry::parse_label`] finds it.
+    #[inline]
+    pub fn parse_label(&self, label: CellLabel) -> Option<Cell> {
+        let (col, row) = (u16::from(label.col), label.row.wrapping_sub(1));
+        if col >= self.width || row >= self.height {
+            return None;
+        }
+        Some(Cell(row * self.width + col)).filter(|&c| self.contains(c))
+    }
+
+    /// The cells from `c` to the edge of the board in direction `d` (an index into
+    /// [`Geometry::directions`]), `c` left out: as many as [`Geometry::ray`] gives. 0 for a slot
+    /// that is no cell, or a direction the board does not have.
+    #[inline]
+    pub fn ray_len(&self, c: Cell, d: usize) -> u16 {
+        self.len.get(c.0 as usize).and_then(|l| l.get(d)).copied().unwrap_or(0)
+    }
+
+    /// The cell `k` steps from cell `c` in direction `d`: the `k`-th cell of [`Geometry::ray`] for
+    /// `k` from 1 to [`Steps::ray_len`] (0 is `c` itself). Past the ray, some other grid index.
+    #[inline]
+    pub fn at(&self, c: Cell, d: usize, k: u16) -> Cell {
+        let offset = self.offset.get(d).copied().unwrap_or(0);
+        Cell((i32::from(c.0) + i32::from(k) * offset) as u16)
+    }
+
+    /// The neighbour of cell `c` in direction `d`, as [`Geometry::step`] gives it; `None` past the
+    /// edge, or for a slot that is no cell.
+    #[inline]
+    pub fn next(&self, c: Cell, d: usize) -> Option<Cell> {
+        (self.ray_len(c, d) > 0).then(|| self.at(c, d, 1))
+    }
+}
+
+impl Geometry {
+    /// The rays of this geometry, measured the first time they are asked for and kept for the life
+    /// of the process (a few kilobytes for the largest board).
+    pub fn steps(self) -> &'static Steps {
+        static SQUARE: [std::sync::OnceLock<Steps>; 256] = [const { std::sync::OnceLock::new() }; 256];
+        static HEX: [std::sync::OnceLock<Steps>; 256] = [const { std::sync::OnceLock::new() }; 256];
+        let table = match self {
+            Geometry::Square { size } => &SQUARE[size as usize],
+            Geometry::Hex { side } => &HEX[side as usize],
+        };
+        table.get_or_init(|| {
+            let mut offset = [0; 6];
+            for (o, d) in offset.iter_mut().zip(self.directions()) {
+                *o = i32::from(d.drow) * i32::from(self.width()) + i32::from(d.dcol);
+            }
+            let mut len = vec![[0; 6]; self.slots()].into_boxed_slice();
+            let mut cell = vec![false; self.slots()].into_boxed_slice();
+            for c in self.cells() {
+                cell[c.0 as usize] = true;
+                for (d, &dir) in self.directions().iter().enumerate() {
+                    len[c.0 as usize][d] = self.ray(c, dir).count() as u16;
+                }
+            }
+            Steps { offset, len, cell, width: self.width(), height: self.height() }
+        })
+    }
+
+    /// If `to` lies on a straight line from `from`, the index of the direction in
+    /// [`Geometry::directions`] and the number of steps: [`Geometry::line_between`] by arithmetic,
+    /// for replays that check every move, without trying each direction in turn.
+    pub fn line_index(self, from: Cell, to: Cell) -> Option<(usize, u16)> {
+        let dc = self.col(to) as i32 - self.col(from) as i32;
+        let dr = self.row(to) as i32 - self.row(from) as i32;
+        // The directions' order is that of `ROOK` and `HEX`.
+        let (d, k) = match (self, dc.signum(), dr.signum()) {
+            (_, 0, 0) => return None,
+            (Geometry::Square { .. }, 0, -1) => (0, -dr),
+            (Geometry::Square { .. }, 1, 0) => (1, dc),
+            (Geometry::Square { .. }, 0, 1) => (2, dr),
+            (Geometry::Square { .. }, -1, 0) => (3, -dc),
+            (Geometry::Square { .. }, _, _) => return None,
+            (Geometry::Hex { .. }, _, 0) if dc % 2 != 0 => return None,
+            (Geometry::Hex { .. }, 1, 0) => (0, dc / 2),
+            (Geometry::Hex { .. }, -1, 0) => (3, -dc / 2),
+            (Geometry::Hex { .. }, _, _) if dc.abs() != dr.abs() => return None,
+            (Geometry::Hex { .. }, 1, 1) => (1, dr),
+            (Geometry::Hex { .. }, -1, 1) => (2, dr),
+            (Geometry::Hex { .. }, -1, -1) => (4, -dr),
+            (Geometry::Hex { .. }, _, _) => (5, -dr),
+        };
+        Some((d, k as u16))
+    }
+}
+
 /// A cell's name as written: a column letter and a row number from 1.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct CellLabel {
@@ -340,6 +453,61 @@ mod tests {
         let s = Geometry::Square { size: 9 };
         assert_eq!(s.line_between(cell(s, "a7"), cell(s, "a8")).map(|l| l.1), Some(1));
         assert_eq!(s.line_between(cell(s, "a1"), cell(s, "b2")), None);
+    }
+
+    /// Every board that may be played: square sizes and hex sides up to the largest accepted.
+    fn every_board() -> impl Iterator<Item = Geometry> {
+        let square = (1..=MAX_SQUARE).map(|size| Geometry::Square { size });
+        square.chain((1..=MAX_HEX_SIDE).map(|side| Geometry::Hex { side }))
+    }
+
+    #[test]
+    fn the_step_table_walks_the_rays_of_ray_and_step() {
+        for g in every_board() {
+            let steps = g.steps();
+            for c in g.cells() {
+                for (d, &dir) in g.directions().iter().enumerate() {
+                    let ray: Vec<Cell> = g.ray(c, dir).collect();
+                    assert_eq!(steps.ray_len(c, d) as usize, ray.len(), "{g:?} {c:?} {dir:?}");
+                    for (k, &cell) in ray.iter().enumerate() {
+                        assert_eq!(steps.at(c, d, k as u16 + 1), cell, "{g:?} {c:?} {dir:?} {k}");
+                    }
+                    assert_eq!(steps.next(c, d), g.step(c, dir), "{g:?} {c:?} {dir:?}");
+                }
+            }
+            // Past the grid, and past the directions, there are no rays.
+            assert_eq!(steps.ray_len(Cell(g.slots() as u16), 0), 0);
+            assert_eq!(steps.next(Cell(0), 6), None);
+        }
+    }
+
+    #[test]
+    fn the_step_table_knows_the_cells_and_their_labels() {
+        for g in every_board() {
+            let steps = g.steps();
+            for slot in 0..g.slots() as u16 + 30 {
+                assert_eq!(steps.contains(Cell(slot)), g.contains(Cell(slot)), "{g:?} {slot}");
+            }
+            for col in 0..=27 {
+                for row in (0..=28).chain([99, u16::MAX]) {
+                    let label = CellLabel { col, row };
+                    assert_eq!(steps.parse_label(label), g.parse_label(label), "{g:?} {label:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn line_index_agrees_with_line_between() {
+        for g in every_board() {
+            let dirs = g.directions();
+            for from in g.cells() {
+                for to in g.cells() {
+                    let by_search = g.line_between(from, to);
+                    assert_eq!(g.line_index(from, to).map(|(d, k)| (dirs[d], k)), by_search, "{g:?} {from:?} {to:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -180,7 +180,9 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
                     'O' => "O",
                     _ => ".",
                 };
-                let shown: Vec<_> = d.cells.iter().filter_map(|c| Some((g.parse_label(c.0)?, glyph(c.1)))).collect();
+                // Allocated once at the diagram's size: collected from `filter_map`, it grew cell by cell.
+                let mut shown = Vec::with_capacity(d.cells.len());
+                shown.extend(d.cells.iter().filter_map(|c| Some((g.parse_label(c.0)?, glyph(c.1)))));
                 compare_final_position(position, &shown)
             }
         };

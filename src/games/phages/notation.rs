@@ -189,7 +189,6 @@ pub fn first_mover(record: &Record, stones_per_side: usize) -> Side {
 pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove> {
     let g = position.geometry();
     let side = position.to_move();
-    let cell = |l: CellLabel| g.parse_label(l);
     match tokens[i].kind {
         TokenKind::Filler
             if position.is_first_turn() && position.phase() == Phase::Announce && position.number() == 0 =>
@@ -203,6 +202,8 @@ pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove
         TokenKind::Stay if position.is_over() => Reading::Nothing,
         TokenKind::Number(n) => Reading::Move(PhagesMove::Announce(n)),
         TokenKind::Step(from, to) => {
+            let steps = g.steps();
+            let cell = |l: CellLabel| steps.parse_label(l);
             let (Some(f), Some(t)) = (cell(from), cell(to)) else {
                 let off = if cell(from).is_none() { from } else { to };
                 let message = format!("{off} is not a cell of the {}", board_name(g));
@@ -233,9 +234,14 @@ pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove
             }
             // The first stone that may stay, in the engine's order; the others are the token's
             // other readings (`other_stays`). When none may, the stay is illegal, and is read
-            // for the first stone it could name, to say why.
-            let (pool, stuck) = stay_pool(position, tokens, i);
-            match stuck.cells().first().or(pool.cells().first()) {
+            // for the first stone it could name, to say why. A stone alone is named either way, so
+            // whether it can move is not asked here (`check` asks it).
+            let pool = stay_pool(position, tokens, i);
+            let stone = match pool.cells() {
+                [only] => Some(only),
+                cells => cells.iter().find(|&&c| is_stuck(position, c)).or(cells.first()),
+            };
+            match stone {
                 Some(&stone) => Reading::Move(PhagesMove::Stay { stone }),
                 None => Reading::Problem {
                     message: format!("all of {side}'s stones have already moved in this phase"),
@@ -251,19 +257,24 @@ pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove
 }
 
 /// The stones a `----` at `tokens[i]` may name (RULINGS 5b): the mover's stones left to act that
-/// no later token of the phase moves (all of them, when the later tokens name every one); and
-/// those of them that cannot move now, the stones it may name legally, in the engine's order.
-fn stay_pool(position: &Phages, tokens: &[Token], i: usize) -> (Mentions, Mentions) {
+/// no later token of the phase moves (all of them, when the later tokens name every one), in the
+/// engine's order. Those of them that cannot move now ([`is_stuck`]) are the stones it may name
+/// legally.
+fn stay_pool(position: &Phages, tokens: &[Token], i: usize) -> Mentions {
     let others = phase_mentions(position, tokens, i);
     let unmentioned = position.stones_to_act().any(|c| !others.contains(&c));
-    let (mut pool, mut stuck) = (Mentions::default(), Mentions::default());
+    let mut pool = Mentions::default();
     for c in position.stones_to_act().filter(|c| !unmentioned || !others.contains(c)) {
         pool.push(c);
-        if position.check(PhagesMove::Stay { stone: c }).is_ok() {
-            stuck.push(c);
-        }
     }
-    (pool, stuck)
+    pool
+}
+
+/// Whether `check` accepts a stay for the stone on `c`, one of [`stay_pool`]'s: asked only in a
+/// game not over, in a phase where stones move, of a stone left to act, which is the mover's, on
+/// the board, and has not acted, so only whether it can move is left to ask.
+fn is_stuck(position: &Phages, c: Cell) -> bool {
+    !position.can_move(c, position.number())
 }
 
 /// The other stones a `----` at `tokens[i]` may name legally, besides the one [`read`] reads it
@@ -285,8 +296,9 @@ pub fn other_stays(position: &Phages, tokens: &[Token], i: usize) -> Vec<PhagesM
     if stays_to_the_end {
         return Vec::new();
     }
-    let (_, stuck) = stay_pool(position, tokens, i);
-    stuck.cells().iter().skip(1).map(|&stone| PhagesMove::Stay { stone }).collect()
+    let pool = stay_pool(position, tokens, i);
+    let stuck = pool.cells().iter().filter(|&&c| is_stuck(position, c));
+    stuck.skip(1).map(|&stone| PhagesMove::Stay { stone }).collect()
 }
 
 /// The cells the other stone tokens of the current phase start from, read ahead of `i` (at most

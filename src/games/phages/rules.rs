@@ -8,7 +8,7 @@ use std::fmt;
 
 use crate::game::{BoardView, BreaksRule, Game};
 use crate::game::{Figure, Shape, Sign};
-use crate::geometry::{Cell, CellLabel, Geometry};
+use crate::geometry::{Cell, CellLabel, Geometry, Steps};
 
 pub use crate::record::Side;
 
@@ -302,6 +302,11 @@ pub struct Phages {
     marks: [u16; 2],
 }
 
+/// The numbers whose bits are set (bit `n` for the number `n`), in increasing order.
+fn numbers(bits: u32) -> impl Iterator<Item = u8> {
+    (1..32).filter(move |&n| bits & (1 << n) != 0)
+}
+
 /// Why a setup cannot start a game.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum SetupError {
@@ -461,36 +466,76 @@ impl Phages {
 
     /// Where the stone on `from` (of the side standing there) can go moving exactly `n` cells.
     pub fn destinations(&self, from: Cell, n: u8) -> impl Iterator<Item = Cell> + '_ {
+        self.destinations_along(self.geo.steps(), from, n)
+    }
+
+    /// [`Phages::destinations`] with the board's rays at hand.
+    fn destinations_along<'a>(&'a self, steps: &'a Steps, from: Cell, n: u8) -> impl Iterator<Item = Cell> + 'a {
         let side = match self.content(from) {
             Content::Stone(s) => Some(s),
             _ => None,
         };
-        self.geo.directions().iter().filter_map(move |&d| {
-            let side = side?;
-            let mut ray = self.geo.ray(from, d);
-            for step in 1..=n {
-                let c = ray.next()?;
-                match self.content(c) {
-                    Content::Stone(s) if s != side => return None,
-                    _ if step < n => {}
-                    Content::Empty => return Some(c),
-                    _ => return None,
-                }
-            }
-            None
-        })
+        // No direction at all for a cell without a stone.
+        let directions = side.map_or(0, |_| self.geo.directions().len());
+        (0..directions).filter_map(move |d| self.landing(steps, from, d, n, side?))
     }
 
-    fn can_move(&self, from: Cell, n: u8) -> bool {
+    /// Where the stone of `side` on `from` lands moving `n` cells in direction `d` (an index into
+    /// [`Geometry::directions`]), if it may: it passes marks and its own side's stones, not the
+    /// opponent's, and lands on an empty cell.
+    #[inline]
+    fn landing(&self, steps: &Steps, from: Cell, d: usize, n: u8, side: Side) -> Option<Cell> {
+        let n = u16::from(n);
+        if n == 0 || n > steps.ray_len(from, d) {
+            return None;
+        }
+        let opponent = Content::Stone(side.opponent());
+        if (1..n).any(|k| self.content(steps.at(from, d, k)) == opponent) {
+            return None;
+        }
+        let to = steps.at(from, d, n);
+        (self.content(to) == Content::Empty).then_some(to)
+    }
+
+    /// Whether the stone on `from` can move exactly `n` cells: whether it has a
+    /// [`Phages::destinations`]. A stone that cannot move the number in force may stay (`----`).
+    pub fn can_move(&self, from: Cell, n: u8) -> bool {
         self.destinations(from, n).next().is_some()
     }
 
-    /// The numbers that would let at least one of the mover's stones move now (RULINGS 6).
-    pub fn useful_numbers(&self) -> impl Iterator<Item = u8> + '_ {
-        (1..=self.max_number()).filter(|&n| self.stones(self.to_move).iter().any(|&s| self.can_move(s, n)))
+    /// The distances the stone on `from` can move, as bits (bit `n` for `n` cells): one walk along
+    /// each of its rays, where [`Phages::can_move`] for each number would walk them once a number.
+    fn reach(&self, from: Cell) -> u32 {
+        let Content::Stone(side) = self.content(from) else { return 0 };
+        let steps = self.geo.steps();
+        let mut bits = 0;
+        for d in 0..self.geo.directions().len() {
+            // Numbers are at most the board's longest line, which a `u32` holds (26 cells at most).
+            for n in 1..=steps.ray_len(from, d).min(31) {
+                match self.content(steps.at(from, d, n)) {
+                    Content::Stone(s) if s != side => break,
+                    Content::Empty => bits |= 1 << n,
+                    _ => {}
+                }
+            }
+        }
+        bits
     }
 
-    fn illegal_step(&self, from: Cell, to: Cell) -> Option<Illegal> {
+    /// The numbers that would let at least one of the mover's stones move now (RULINGS 6).
+    pub fn useful_numbers(&self) -> impl Iterator<Item = u8> {
+        numbers(self.useful_bits())
+    }
+
+    /// [`Phages::useful_numbers`] as bits (bit `n` for the number `n`).
+    fn useful_bits(&self) -> u32 {
+        let reach = self.stones(self.to_move).iter().fold(0, |bits, &s| bits | self.reach(s));
+        // Numbers from 1 to the largest (bit 0, a move of no cell, is never set).
+        let numbers = if self.max_number() >= 31 { u32::MAX } else { (1u32 << (self.max_number() + 1)) - 1 };
+        reach & numbers
+    }
+
+    fn illegal_step(&self, steps: &Steps, from: Cell, to: Cell) -> Option<Illegal> {
         let side = self.to_move;
         let g = self.geo;
         match self.content(from) {
@@ -501,14 +546,15 @@ impl Phages {
         if self.has_acted(from) {
             return Some(Illegal::AlreadyMoved { side, cell: g.label(from) });
         }
-        let Some((dir, cells)) = g.line_between(from, to) else {
+        let Some((dir, cells)) = g.line_index(from, to) else {
             return Some(Illegal::NotStraight { from: g.label(from), to: g.label(to) });
         };
         if cells != self.number as u16 {
             let announced_by = if self.phase == Phase::Move { side.opponent() } else { side };
             return Some(Illegal::WrongDistance { cells, number: self.number, announced_by });
         }
-        for c in g.ray(from, dir).take(cells as usize - 1) {
+        // `to` lies `cells` steps along the line, so every cell before it is on the board.
+        for c in (1..cells).map(|k| steps.at(from, dir, k)) {
             if let Content::Stone(s) = self.content(c) {
                 if s != side {
                     return Some(Illegal::Blocked { by: s, cell: g.label(c) });
@@ -673,25 +719,45 @@ impl Game for Phages {
         }
     }
 
+    /// The moves are gathered first and then copied into a vector of the capacity that pushing
+    /// them one by one grows a vector to: the search counts the bytes of the move lists it holds
+    /// by their capacity, and reports them, so the figures stay those of that vector, without the
+    /// reallocations of growing it.
     fn legal_moves(&self) -> Vec<PhagesMove> {
-        let mut moves = Vec::new();
+        // The capacity a vector pushed `len` moves one by one has: none, then 4, then doubling.
+        let grown = |len: usize| if len == 0 { 0 } else { len.next_power_of_two().max(4) };
         if self.over {
-            return moves;
+            return Vec::new();
         }
         if self.phase == Phase::Announce {
-            moves.extend(self.useful_numbers().map(PhagesMove::Announce));
-            if moves.is_empty() {
+            let useful = self.useful_bits();
+            if useful == 0 {
+                // Extending an empty vector by an exact count allocates that count at once.
+                let all = self.max_number() as usize;
+                let mut moves = Vec::with_capacity(if all == 0 { 0 } else { all.max(4) });
                 moves.extend((1..=self.max_number()).map(PhagesMove::Announce));
+                return moves;
             }
+            let mut moves = Vec::with_capacity(grown(useful.count_ones() as usize));
+            moves.extend(numbers(useful).map(PhagesMove::Announce));
             return moves;
         }
+        // At most a destination per direction (six on a hex board) for each stone, or its stay.
+        let mut found = [PhagesMove::Announce(0); MAX_STONES * 6];
+        let mut len = 0;
         for from in self.stones_to_act() {
-            let before = moves.len();
-            moves.extend(self.destinations(from, self.number).map(|to| PhagesMove::Step { from, to }));
-            if moves.len() == before {
-                moves.push(PhagesMove::Stay { stone: from });
+            let before = len;
+            for to in self.destinations(from, self.number) {
+                found[len] = PhagesMove::Step { from, to };
+                len += 1;
+            }
+            if len == before {
+                found[len] = PhagesMove::Stay { stone: from };
+                len += 1;
             }
         }
+        let mut moves = Vec::with_capacity(grown(len));
+        moves.extend_from_slice(&found[..len]);
         moves
     }
 
@@ -701,9 +767,10 @@ impl Game for Phages {
         }
         let side = self.to_move;
         let g = self.geo;
+        let steps = g.steps();
         let off_board = match m {
-            PhagesMove::Step { from, to } => [from, to].into_iter().find(|&c| !g.contains(c)),
-            PhagesMove::Stay { stone } => Some(stone).filter(|&c| !g.contains(c)),
+            PhagesMove::Step { from, to } => [from, to].into_iter().find(|&c| !steps.contains(c)),
+            PhagesMove::Stay { stone } => Some(stone).filter(|&c| !steps.contains(c)),
             PhagesMove::Announce(_) => None,
         };
         if let Some(cell) = off_board {
@@ -724,7 +791,7 @@ impl Game for Phages {
             }
             (Phase::Announce, _) => Err(Illegal::NumberExpected { side }),
             (phase, PhagesMove::Announce(_)) => Err(Illegal::StoneMoveExpected { side, phase }),
-            (_, PhagesMove::Step { from, to }) => self.illegal_step(from, to).map_or(Ok(()), Err),
+            (_, PhagesMove::Step { from, to }) => self.illegal_step(steps, from, to).map_or(Ok(()), Err),
             (_, PhagesMove::Stay { stone }) => {
                 match self.content(stone) {
                     Content::Stone(s) if s == side => {}
@@ -734,7 +801,7 @@ impl Game for Phages {
                 if self.has_acted(stone) {
                     return Err(Illegal::AlreadyMoved { side, cell: g.label(stone) });
                 }
-                match self.destinations(stone, self.number).next() {
+                match self.destinations_along(steps, stone, self.number).next() {
                     Some(to) => {
                         Err(Illegal::CouldMove { side, cell: g.label(stone), to: g.label(to), number: self.number })
                     }
@@ -834,6 +901,7 @@ mod code;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::code::Coded;
 
     impl Phages {
         /// The end test as first written: whether every stone left to act is stuck is always
@@ -852,6 +920,120 @@ mod tests {
             let all = (1u8 << self.per_side) - 1;
             run == all | (all << MAX_STONES)
         }
+    }
+
+    impl Phages {
+        /// Destinations as first written, along [`Geometry::ray`]: the step table must find the same.
+        fn destinations_reference(&self, from: Cell, n: u8) -> Vec<Cell> {
+            let Content::Stone(side) = self.content(from) else { return Vec::new() };
+            let walk = |d| {
+                let mut ray = self.geo.ray(from, d);
+                for step in 1..=n {
+                    let c = ray.next()?;
+                    match self.content(c) {
+                        Content::Stone(s) if s != side => return None,
+                        _ if step < n => {}
+                        Content::Empty => return Some(c),
+                        _ => return None,
+                    }
+                }
+                None
+            };
+            self.geo.directions().iter().filter_map(|&d| walk(d)).collect()
+        }
+    }
+
+    /// Calls `visit` with every position of random games (`games` a board, at most `plies` moves
+    /// each) from random starts of one to three stones a side on each of `boards`.
+    fn random_positions(
+        boards: impl Iterator<Item = Geometry>,
+        games: u64,
+        plies: usize,
+        mut visit: impl FnMut(&Phages),
+    ) {
+        for (k, g) in boards.enumerate() {
+            let cells: Vec<Cell> = g.cells().collect();
+            for seed in 0..games {
+                let mut rng = fastrand::Rng::with_seed(seed * 31 + k as u64);
+                let mut picks = cells.clone();
+                rng.shuffle(&mut picks);
+                let per_side = rng.usize(1..=MAX_STONES).min(cells.len() / 2);
+                if per_side == 0 {
+                    continue;
+                }
+                let (x, o) = (&picks[..per_side], &picks[per_side..2 * per_side]);
+                let mut position = Phages::new(g, x, o, Side::X).unwrap();
+                for _ in 0..plies {
+                    visit(&position);
+                    let legal = position.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    position.play(legal[rng.usize(..legal.len())]).unwrap();
+                }
+            }
+        }
+    }
+
+    /// Random games on every board size: every stone's destinations for every number (0 and one
+    /// past the largest too), and the useful numbers, are those of the walks along `Geometry::ray`.
+    #[test]
+    fn destinations_agree_with_the_ray_walk() {
+        let boards = (2..=12).map(|size| Geometry::Square { size }).chain((2..=7).map(|side| Geometry::Hex { side }));
+        random_positions(boards, 20, 200, |position| {
+            let g = position.geometry();
+            let per_side = position.stones_per_side();
+            for &stone in position.stones[0][..per_side].iter().chain(&position.stones[1][..per_side]) {
+                for n in 0..=position.max_number() + 1 {
+                    let found: Vec<Cell> = position.destinations(stone, n).collect();
+                    assert_eq!(found, position.destinations_reference(stone, n), "{g:?} {}", position.code());
+                }
+            }
+            let side = position.to_move();
+            let useful = (1..=position.max_number())
+                .filter(|&n| position.stones(side).iter().any(|&s| !position.destinations_reference(s, n).is_empty()));
+            assert!(position.useful_numbers().eq(useful), "{g:?} {}", position.code());
+        });
+    }
+
+    impl Phages {
+        /// The legal moves as first written, pushed into a vector one by one.
+        fn legal_moves_reference(&self) -> Vec<PhagesMove> {
+            let mut moves = Vec::new();
+            if self.over {
+                return moves;
+            }
+            if self.phase == Phase::Announce {
+                let useful =
+                    (1..=self.max_number()).filter(|&n| self.stones(self.to_move).iter().any(|&s| self.can_move(s, n)));
+                moves.extend(useful.map(PhagesMove::Announce));
+                if moves.is_empty() {
+                    moves.extend((1..=self.max_number()).map(PhagesMove::Announce));
+                }
+                return moves;
+            }
+            for from in self.stones_to_act() {
+                let before = moves.len();
+                moves.extend(self.destinations(from, self.number).map(|to| PhagesMove::Step { from, to }));
+                if moves.len() == before {
+                    moves.push(PhagesMove::Stay { stone: from });
+                }
+            }
+            moves
+        }
+    }
+
+    /// Random games from random starts on boards of every shape and a few sizes: the legal moves
+    /// are the reference's, in its order, in a vector of the same capacity (the search counts it).
+    #[test]
+    fn legal_moves_agree_with_the_reference_capacity_too() {
+        let boards = [1, 2, 3, 5, 9, 14, 26].map(|size| Geometry::Square { size });
+        let boards = boards.into_iter().chain((1..=7).map(|side| Geometry::Hex { side }));
+        random_positions(boards, 20, 300, |position| {
+            let (legal, reference) = (position.legal_moves(), position.legal_moves_reference());
+            assert_eq!(legal, reference, "{}", position.code());
+            assert_eq!(legal.capacity(), reference.capacity(), "{}: {legal:?}", position.code());
+        });
     }
 
     /// Random games on both boards, with stays written for stones that could move (as lenient
