@@ -290,13 +290,16 @@ pub(crate) fn write_board(geometry: Geometry, glyph: impl Fn(Cell) -> Option<&'s
             out.push('/');
         }
         let mut empty = 0;
-        // A square row is a run of slots: no need to ask the geometry which slots are cells.
+        // A square row is a run of slots: no need to ask the geometry which slots are cells; a hex
+        // row's slots are told apart by the geometry's table.
+        let first = r * geometry.width();
+        let slots = (first..first + geometry.width()).map(Cell);
         let cells: &mut dyn Iterator<Item = Cell> = match geometry {
-            Geometry::Square { size } => {
-                let first = r * u16::from(size);
-                &mut (first..first + u16::from(size)).map(Cell)
+            Geometry::Square { .. } => &mut { slots },
+            Geometry::Hex { .. } => {
+                let steps = geometry.steps();
+                &mut slots.filter(move |&c| steps.contains(c))
             }
-            Geometry::Hex { .. } => &mut geometry.row_cells(r),
         };
         for c in cells {
             match glyph(c) {
