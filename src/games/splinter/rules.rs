@@ -832,9 +832,13 @@ impl Splinter {
         self.geometry().label(c)
     }
 
-    /// The direction from `from` to `to` (an index into [`KING`]) if they are neighbours.
+    /// The direction from `from` to `to` (an index into [`KING`]) if they are neighbours; both are
+    /// squares of the board.
     fn direction(&self, from: Cell, to: Cell) -> Option<usize> {
-        KING.iter().position(|&d| self.grid().step(from, d) == Some(to))
+        let grid = self.grid();
+        let ((x, y), (to_x, to_y)) = (grid.xy(from), grid.xy(to));
+        let (dcol, drow) = (to_x - x, to_y - y);
+        KING.iter().position(|d| (d.dcol as i32, d.drow as i32) == (dcol, drow))
     }
 
     /// What the move does, or why it is illegal.
@@ -903,6 +907,16 @@ impl Splinter {
     fn around(&self, c: Cell) -> u8 {
         let grid = self.grid();
         let (x, y) = grid.xy(c);
+        let n = grid.size;
+        if x > 0 && y > 0 && x + 1 < n && y + 1 < n {
+            // Away from the edges: the 3x3 square around `c`, read as three runs of the board.
+            let (n, i) = (n as usize, c.0 as usize);
+            let at = |k: usize| self.squares[i - n - 1 + k].is_some() as u8;
+            let (nw, north, ne) = (at(0), at(1), at(2));
+            let (west, east) = (at(n), at(n + 2));
+            let (sw, south, se) = (at(2 * n), at(2 * n + 1), at(2 * n + 2));
+            return north | ne << 1 | east << 2 | se << 3 | south << 4 | sw << 5 | west << 6 | nw << 7;
+        }
         KING.iter().enumerate().fold(0, |ring, (i, d)| match grid.at(x + d.dcol as i32, y + d.drow as i32) {
             Some(n) if self.squares[n.0 as usize].is_some() => ring | 1 << i,
             _ => ring,
@@ -975,10 +989,11 @@ impl Splinter {
                     moves.push(SplinterMove::step(from, to));
                     continue;
                 }
-                let mut buffer = [None; MAX_CELLS];
-                let mut settling = Settling::new(self, self.copy_to(&mut buffer), false);
-                settling.slide(&s);
-                choose(settling, SplinterMove::step(from, to), 0, every_name, &mut moves);
+                with_copy(&self.squares, |board| {
+                    let mut settling = Settling::new(self, board, false);
+                    settling.slide(&s);
+                    choose(settling, SplinterMove::step(from, to), 0, every_name, &mut moves);
+                });
             }
         }
         moves
@@ -1090,18 +1105,21 @@ impl Splinter {
         have.iter().sum::<u8>() == 1 || have[p.kind.index()] == 1 && self.knockouts(p.player) >= 1
     }
 
-    /// A copy of the board in `buffer`, for a move settled on the side (no allocation).
-    fn copy_to<'a>(&self, buffer: &'a mut [Option<Piece>; MAX_CELLS]) -> &'a mut [Option<Piece>] {
-        let board = &mut buffer[..self.squares.len()];
-        board.copy_from_slice(&self.squares);
-        board
-    }
-
     /// Settles a checked step on a copy of the board, deciding each tie by the move's next choice:
     /// what the move does (recorded if `record`), or why its choices are wrong.
     fn settle_checked(&self, m: SplinterMove, s: &Slide, record: bool) -> Result<Effects, Illegal> {
-        let mut buffer = [None; MAX_CELLS];
-        let mut settling = Settling::new(self, self.copy_to(&mut buffer), record);
+        with_copy(&self.squares, |board| self.settle_on(board, m, s, record))
+    }
+
+    /// [`Splinter::settle_checked`] on `board`, a copy of this position's.
+    fn settle_on(
+        &self,
+        board: &mut [Option<Piece>],
+        m: SplinterMove,
+        s: &Slide,
+        record: bool,
+    ) -> Result<Effects, Illegal> {
+        let mut settling = Settling::new(self, board, record);
         settling.slide(s);
         let mut choices = m.choices();
         let mut ties = 0;
@@ -1340,69 +1358,121 @@ const fn ring_groups() -> [u8; 256] {
     table
 }
 
+/// Runs `f` on a copy of the board `squares`, in a buffer on the stack (nothing is allocated) no
+/// larger than the board needs: filling one for the largest board (26x26) costs more than settling
+/// a move on the default ones (10x10 and 13x13).
+fn with_copy<R>(squares: &[Option<Piece>], f: impl FnOnce(&mut [Option<Piece>]) -> R) -> R {
+    fn on<const N: usize, R>(squares: &[Option<Piece>], f: impl FnOnce(&mut [Option<Piece>]) -> R) -> R {
+        let mut buffer = [None; N];
+        let board = &mut buffer[..squares.len()];
+        board.copy_from_slice(squares);
+        f(board)
+    }
+    match squares.len() {
+        n if n <= 10 * 10 => on::<{ 10 * 10 }, R>(squares, f),
+        n if n <= 13 * 13 => on::<{ 13 * 13 }, R>(squares, f),
+        _ => on::<MAX_CELLS, R>(squares, f),
+    }
+}
+
+/// Where the pieces of a board stand, a row of bits per rank: bit `x` of `rows[y]` for the square
+/// at column `x` and row `y` (a board is at most [`MAX_SIZE`] squares wide, so a rank fits a
+/// `u32`). Settling keeps one beside its board, so that groups are found without reading the
+/// board square by square each round.
+type Rows = [u32; MAX_SIZE as usize];
+
+/// The rows of bits of the pieces on `squares`.
+fn rows(grid: Grid, squares: &[Option<Piece>]) -> Rows {
+    let mut rows = [0; MAX_SIZE as usize];
+    for (bits, rank) in rows.iter_mut().zip(squares.chunks_exact(grid.size as usize)) {
+        *bits = rank.iter().rev().fold(0, |bits, square| bits << 1 | square.is_some() as u32);
+    }
+    rows
+}
+
+/// The squares of the pieces of `rows`, in reading order.
+fn occupied(grid: Grid, rows: &Rows) -> impl Iterator<Item = Cell> + '_ {
+    let n = grid.size as usize;
+    rows[..n].iter().enumerate().flat_map(move |(y, &row)| bits(row as u64).map(move |x| Cell((y * n + x) as u16)))
+}
+
 /// The groups of pieces on a board, joined through sides and corners, numbered from 1 in the
 /// order of their first squares (reading order). Fixed-size buffers: nothing is allocated.
 struct Groups {
-    /// The group of each square; 0 for an empty one.
-    of: [u8; MAX_CELLS],
-    /// The number of squares of the board.
-    squares: usize,
+    grid: Grid,
+    /// The pieces of the board.
+    rows: Rows,
+    /// The first square of group `g`, in reading order, at `first[g - 1]`.
+    first: [Cell; MAX_PIECES],
     /// The size of group `g` at `sizes[g - 1]`.
     sizes: [u8; MAX_PIECES],
     count: u8,
+    /// The first of the largest groups, and its pieces: the group that stays when there is no tie,
+    /// kept so that it need not be found again.
+    top: (u8, Rows),
 }
 
 impl Groups {
-    /// A flood fill from each piece not yet in a group, in reading order. The board is read once
-    /// into a row of bits per rank, so that the pieces not yet in a group around a square are the
-    /// bits of three ranks under a mask, not eight squares each looked at (and its branch
-    /// mispredicted) one by one.
+    /// The groups of the pieces on `squares`.
     fn find(grid: Grid, squares: &[Option<Piece>]) -> Groups {
-        let mut groups = Groups { of: [0; MAX_CELLS], squares: squares.len(), sizes: [0; MAX_PIECES], count: 0 };
+        Groups::of_rows(grid, &rows(grid, squares))
+    }
+
+    /// The groups of the pieces on a board read into rows of bits ([`rows`]): a flood fill
+    /// ([`fill`]) from each piece not yet in a group, in reading order.
+    fn of_rows(grid: Grid, rows: &Rows) -> Groups {
         let n = grid.size as usize;
-        // The pieces not yet in a group: bit `x` of `unseen[y]` for the square at column `x` and
-        // row `y`.
-        let mut unseen = [0u32; MAX_SIZE as usize];
-        for (bits, rank) in unseen.iter_mut().zip(squares.chunks(n)) {
-            *bits = rank.iter().enumerate().fold(0, |bits, (x, square)| bits | (square.is_some() as u32) << x);
-        }
-        // The squares still to look around, each piece put on once: column and row.
-        let mut stack = [(0, 0); MAX_PIECES];
+        let mut groups = Groups {
+            grid,
+            rows: *rows,
+            first: [Cell(0); MAX_PIECES],
+            sizes: [0; MAX_PIECES],
+            count: 0,
+            top: (0, [0; MAX_SIZE as usize]),
+        };
+        // The pieces not yet in a group, and the size of the largest group so far.
+        let (mut unseen, mut best) = (*rows, 0);
         for y in 0..n {
             while unseen[y] != 0 {
                 let x = unseen[y].trailing_zeros() as usize;
-                unseen[y] &= unseen[y] - 1;
-                groups.count += 1;
-                let g = groups.count;
-                groups.of[y * n + x] = g;
-                stack[0] = (x, y);
-                let (mut todo, mut size) = (1, 0);
-                while todo > 0 {
-                    todo -= 1;
-                    size += 1;
-                    let (x, y) = stack[todo];
-                    // Rows y - 1 to y + 1, columns x - 1 to x + 1.
-                    for (y, row) in unseen.iter_mut().enumerate().take(y + 2).skip(y.saturating_sub(1)) {
-                        let mut near = *row & (7 << x >> 1);
-                        *row &= !near;
-                        while near != 0 {
-                            let x = near.trailing_zeros() as usize;
-                            near &= near - 1;
-                            groups.of[y * n + x] = g;
-                            stack[todo] = (x, y);
-                            todo += 1;
-                        }
-                    }
+                let (group, size) = fill(&unseen, n, x, y);
+                for (left, g) in unseen.iter_mut().zip(&group) {
+                    *left &= !g;
                 }
-                groups.sizes[g as usize - 1] = size;
+                groups.first[groups.count as usize] = Cell((y * n + x) as u16);
+                groups.sizes[groups.count as usize] = size;
+                groups.count += 1;
+                if size > best {
+                    best = size;
+                    groups.top = (groups.count, group);
+                }
             }
         }
         groups
     }
 
+    /// The pieces of group `g`.
+    fn members(&self, g: u8) -> Rows {
+        if g == self.top.0 {
+            return self.top.1;
+        }
+        let n = self.grid.size as usize;
+        let (x, y) = self.grid.xy(self.first[g as usize - 1]);
+        fill(&self.rows, n, x as usize, y as usize).0
+    }
+
     /// The squares of group `g`, in reading order.
-    fn cells(&self, g: u8) -> impl Iterator<Item = Cell> + '_ {
-        (0..self.squares).filter(move |&i| self.of[i] == g).map(|i| Cell(i as u16))
+    fn cells(&self, g: u8) -> impl Iterator<Item = Cell> {
+        let members = self.members(g);
+        let grid = self.grid;
+        (0..grid.size as usize)
+            .flat_map(move |y| bits(members[y] as u64).map(move |x| Cell((y * grid.size as usize + x) as u16)))
+    }
+
+    /// Whether the piece on `c` is in group `g`.
+    fn holds(&self, g: u8, c: Cell) -> bool {
+        let (x, y) = self.grid.xy(c);
+        self.members(g)[y as usize] & 1 << x != 0
     }
 
     /// The largest groups (bit `g - 1` for group `g`), and their size.
@@ -1412,6 +1482,68 @@ impl Groups {
         let set = sizes.iter().enumerate().filter(|&(_, &n)| n == top).fold(0, |set, (g, _)| set | 1 << g);
         (set, top)
     }
+}
+
+/// The group of the piece at column `x` and row `y` among `pieces` (a board `n` squares wide),
+/// and its size: a flood fill a row at a time. Each row takes the pieces next to the group in
+/// itself and the rows on either side, and then the pieces next to those along the row, until it
+/// grows no more. Sweeps go down the rows and back up, each row grown from its neighbours as they
+/// stand, so that one sweep follows a path as far as it goes in its direction; the fill ends with
+/// the first sweep that grows no row.
+fn fill(pieces: &Rows, n: usize, x: usize, y: usize) -> (Rows, u8) {
+    // The group's rows, with an empty row above and below the board: row `r` at `group[r + 1]`.
+    let mut group = [0u32; MAX_SIZE as usize + 2];
+    group[y + 1] = 1 << x;
+    // The rows the group reaches.
+    let (mut top, mut bottom) = (y, y);
+    let spread = |row: u32| row | row << 1 | row >> 1;
+    let grow = |group: &mut [u32], r: usize| {
+        let near = spread(group[r] | group[r + 1] | group[r + 2]);
+        let mut row = pieces[r] & near;
+        loop {
+            let wider = pieces[r] & spread(row);
+            if wider == row {
+                break;
+            }
+            row = wider;
+        }
+        let grown = row != group[r + 1];
+        group[r + 1] = row;
+        grown
+    };
+    let mut down = true;
+    loop {
+        let mut grown = false;
+        if down {
+            let mut r = top.saturating_sub(1);
+            while r < n && r <= bottom + 1 {
+                if grow(&mut group, r) {
+                    grown = true;
+                    bottom = bottom.max(r);
+                    top = top.min(r);
+                }
+                r += 1;
+            }
+        } else {
+            let mut r = (bottom + 1).min(n - 1) + 1;
+            while r > 0 && r >= top {
+                r -= 1;
+                if grow(&mut group, r) {
+                    grown = true;
+                    bottom = bottom.max(r);
+                    top = top.min(r);
+                }
+            }
+        }
+        if !grown {
+            break;
+        }
+        down = !down;
+    }
+    let mut rows = [0; MAX_SIZE as usize];
+    rows[..n].copy_from_slice(&group[1..n + 1]);
+    let size = rows[top..=bottom].iter().map(|r| r.count_ones()).sum::<u32>();
+    (rows, size as u8)
 }
 
 /// The members of a set of numbers (below 64), smallest first.
@@ -1581,8 +1713,11 @@ impl Tie {
 
     /// The largest group that holds the square `c`, if any.
     fn group_of(&self, c: Cell) -> Option<u8> {
-        let g = *self.groups.of[..self.groups.squares].get(c.0 as usize)?;
-        (g > 0 && self.largest & 1 << (g - 1) != 0).then_some(g)
+        let size = self.groups.grid.size as usize;
+        if c.0 as usize >= size * size {
+            return None;
+        }
+        self.choices().find(|&g| self.groups.holds(g, c))
     }
 }
 
@@ -1605,6 +1740,9 @@ struct Settling<'a> {
     /// The players put out in the latest round.
     last_out: [bool; 4],
     done: bool,
+    /// The pieces of `squares` as rows of bits, once the first round needs them (`None` before):
+    /// the slide and a move that settles at once never do.
+    rows: Option<Rows>,
 }
 
 impl<'a> Settling<'a> {
@@ -1629,32 +1767,38 @@ impl<'a> Settling<'a> {
             effects: Effects::default(),
             last_out: [false; 4],
             done: false,
+            rows: None,
         }
     }
 
-    /// This settling, carried on on a copy of its board in `buffer`.
-    fn fork<'b>(&self, buffer: &'b mut [Option<Piece>; MAX_CELLS]) -> Settling<'b> {
-        let squares = &mut buffer[..self.squares.len()];
-        squares.copy_from_slice(self.squares);
-        Settling {
-            grid: self.grid,
-            players: self.players,
-            army: self.army,
-            squares,
-            counts: self.counts,
-            standing: self.standing,
-            run_out: self.run_out,
-            gone: self.gone,
-            record: self.record,
-            effects: self.effects.clone(),
-            last_out: self.last_out,
-            done: self.done,
-        }
+    /// This settling, carried on by `f` on a copy of its board.
+    fn fork<R>(&self, f: impl FnOnce(Settling) -> R) -> R {
+        with_copy(self.squares, |squares| {
+            f(Settling {
+                grid: self.grid,
+                players: self.players,
+                army: self.army,
+                squares,
+                counts: self.counts,
+                standing: self.standing,
+                run_out: self.run_out,
+                gone: self.gone,
+                record: self.record,
+                effects: self.effects.clone(),
+                last_out: self.last_out,
+                done: self.done,
+                rows: self.rows,
+            })
+        })
     }
 
     /// Takes the piece on `c` off the board; `list` is where the effects record it.
     fn remove(&mut self, c: Cell, list: fn(&mut Effects) -> &mut Vec<(CellLabel, Piece)>) {
         if let Some(p) = self.squares[c.0 as usize].take() {
+            if let Some(rows) = &mut self.rows {
+                let (x, y) = self.grid.xy(c);
+                rows[y as usize] &= !(1 << x);
+            }
             self.lost(c, p, list);
         }
     }
@@ -1669,7 +1813,9 @@ impl<'a> Settling<'a> {
         }
     }
 
+    /// Plays the step and its push, before any round: `rows` are not made yet.
     fn slide(&mut self, s: &Slide) {
+        debug_assert!(self.rows.is_none(), "the slide comes before the rounds");
         if let Some(p) = s.shift(self.grid, self.squares) {
             self.lost(s.last, p, |e| &mut e.pushed_off);
         }
@@ -1683,7 +1829,8 @@ impl<'a> Settling<'a> {
     /// settled (`None`).
     fn next_tie(&mut self) -> Option<Tie> {
         while !self.done {
-            let groups = Groups::find(self.grid, self.squares);
+            let rows = self.rows.get_or_insert_with(|| rows(self.grid, self.squares));
+            let groups = Groups::of_rows(self.grid, rows);
             if groups.count > 1 {
                 let (largest, size) = groups.largest();
                 if largest.count_ones() > 1 {
@@ -1700,10 +1847,13 @@ impl<'a> Settling<'a> {
     /// Keeps only the pieces of group `g` of `groups` (the groups of this board), then takes the
     /// knockouts and eliminations that follow.
     fn keep(&mut self, groups: &Groups, g: u8) {
-        for i in 0..self.squares.len() {
-            if groups.of[i] != 0 && groups.of[i] != g {
-                self.remove(Cell(i as u16), |e| &mut e.splintered);
-            }
+        let kept = groups.members(g);
+        let mut others = groups.rows;
+        for (row, kept) in others.iter_mut().zip(kept) {
+            *row &= !kept;
+        }
+        for c in occupied(self.grid, &others) {
+            self.remove(c, |e| &mut e.splintered);
         }
         self.eliminate();
     }
@@ -1733,9 +1883,10 @@ impl<'a> Settling<'a> {
             }
         }
         if going.contains(&true) {
-            for i in 0..self.squares.len() {
-                if self.squares[i].is_some_and(|x| going[x.player.index()]) {
-                    self.remove(Cell(i as u16), |e| &mut e.removed);
+            let rows = *self.rows.get_or_insert_with(|| rows(self.grid, self.squares));
+            for c in occupied(self.grid, &rows) {
+                if self.squares[c.0 as usize].is_some_and(|x| going[x.player.index()]) {
+                    self.remove(c, |e| &mut e.removed);
                 }
             }
         }
@@ -1758,16 +1909,16 @@ fn choose(mut s: Settling, m: SplinterMove, depth: usize, every_name: bool, out:
         return;
     }
     for g in tie.choices() {
-        let mut buffer = [None; MAX_CELLS];
-        let mut kept = s.fork(&mut buffer);
-        kept.keep(&tie.groups, g);
         // What follows does not depend on the square that names the group: find it once, named
         // by the first square, and copy it for the others.
         let mut cells = tie.groups.cells(g);
         let mut named = m;
         named.keep[depth] = cells.next();
         let start = out.len();
-        choose(kept, named, depth + 1, every_name, out);
+        s.fork(|mut kept| {
+            kept.keep(&tie.groups, g);
+            choose(kept, named, depth + 1, every_name, out);
+        });
         if !every_name {
             continue;
         }
@@ -2107,6 +2258,109 @@ mod tests {
                 squares[grid.at(1 + d.dcol as i32, 1 + d.drow as i32).expect("a neighbour").0 as usize] = piece;
             }
             assert_eq!(RING_GROUPS[ring as usize], Groups::find(grid, &squares).count, "ring {ring:08b}");
+        }
+    }
+
+    /// The groups of the pieces on a board `n` squares wide, found square by square with a
+    /// stack, as plainly as can be: each group in reading order, the groups by their first square.
+    fn plain_groups(n: usize, squares: &[Option<Piece>]) -> Vec<Vec<Cell>> {
+        let mut seen = vec![false; squares.len()];
+        let mut groups = Vec::new();
+        for start in 0..squares.len() {
+            if squares[start].is_none() || seen[start] {
+                continue;
+            }
+            seen[start] = true;
+            let (mut stack, mut group) = (vec![start], Vec::new());
+            while let Some(c) = stack.pop() {
+                group.push(Cell(c as u16));
+                let (x, y) = ((c % n) as i32, (c / n) as i32);
+                for d in KING {
+                    let (x, y) = (x + d.dcol as i32, y + d.drow as i32);
+                    if x < 0 || y < 0 || x >= n as i32 || y >= n as i32 {
+                        continue;
+                    }
+                    let next = y as usize * n + x as usize;
+                    if squares[next].is_some() && !std::mem::replace(&mut seen[next], true) {
+                        stack.push(next);
+                    }
+                }
+            }
+            group.sort_unstable();
+            groups.push(group);
+        }
+        groups
+    }
+
+    /// Random boards of every size, with up to [`MAX_PIECES`] pieces scattered or in clumps.
+    fn random_boards() -> impl Iterator<Item = (Grid, Vec<Option<Piece>>)> {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            // xorshift64*: any fixed sequence does.
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32
+        };
+        let piece = Some(Piece { player: Red, kind: Kind::Pawn });
+        (0..4000).map(move |_| {
+            let n = 2 + next() as usize % (MAX_SIZE as usize - 1);
+            let mut squares = vec![None; n * n];
+            // Clumps near a centre, or pieces anywhere.
+            let (centre, spread) = (next() as usize % (n * n), 1 + next() as usize % n);
+            for _ in 0..next() as usize % (MAX_PIECES + 1) {
+                let c = if next() % 2 == 0 {
+                    let (x, y) = (centre % n, centre / n);
+                    let x = (x + next() as usize % (2 * spread + 1)).saturating_sub(spread).min(n - 1);
+                    let y = (y + next() as usize % (2 * spread + 1)).saturating_sub(spread).min(n - 1);
+                    y * n + x
+                } else {
+                    next() as usize % (n * n)
+                };
+                squares[c] = piece;
+            }
+            (Grid { size: n as i32 }, squares)
+        })
+    }
+
+    /// The flood fill a row at a time finds the groups that a plain flood fill finds, numbered
+    /// alike, with their sizes, and the first of the largest groups.
+    #[test]
+    fn groups_agree_with_a_plain_flood_fill_on_random_boards() {
+        for (grid, squares) in random_boards() {
+            let groups = Groups::find(grid, &squares);
+            let plain = plain_groups(grid.size as usize, &squares);
+            let board = format!("{} squares wide: {:?}", grid.size, rows(grid, &squares));
+            assert_eq!(groups.count as usize, plain.len(), "{board}");
+            for (g, cells) in (1..=groups.count).zip(&plain) {
+                assert_eq!(&groups.cells(g).collect::<Vec<_>>(), cells, "group {g} of {board}");
+                assert_eq!(groups.sizes[g as usize - 1] as usize, cells.len(), "group {g} of {board}");
+                assert!(cells.iter().all(|&c| groups.holds(g, c)), "group {g} of {board}");
+            }
+            let top = plain.iter().map(Vec::len).max().unwrap_or(0);
+            let first_top = plain.iter().position(|g| g.len() == top).map_or(0, |i| i + 1);
+            assert_eq!(groups.top.0 as usize, first_top, "{board}");
+            assert_eq!(groups.largest().1 as usize, top, "{board}");
+        }
+    }
+
+    /// The pieces around a square, read away from the edges as runs of the board, are those
+    /// found one direction at a time.
+    #[test]
+    fn around_reads_the_eight_neighbours() {
+        for (grid, squares) in random_boards().take(500) {
+            let pos = Splinter::new(grid.size as u8, 2).expect("a board");
+            let pos = Splinter { squares: squares.into_boxed_slice(), ..pos };
+            for c in pos.geometry().cells() {
+                let (x, y) = grid.xy(c);
+                let plain = KING.iter().enumerate().fold(0, |ring, (i, d)| {
+                    match grid.at(x + d.dcol as i32, y + d.drow as i32) {
+                        Some(n) if pos.piece(n).is_some() => ring | 1 << i,
+                        _ => ring,
+                    }
+                });
+                assert_eq!(pos.around(c), plain, "{c:?} on {:?}", rows(grid, &pos.squares));
+            }
         }
     }
 
