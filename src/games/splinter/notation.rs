@@ -49,8 +49,10 @@ pub fn parse(text: &str) -> Result<Written, String> {
     if text == "pass" {
         return Err(not("there is no passing, since a player always has a step to make"));
     }
-    let mut parts = text.split('/');
-    let step = parts.next().unwrap_or("");
+    // The step, then the `/square`s, if any (found byte by byte: tokens are a few bytes long).
+    let slash = text.bytes().position(|b| b == b'/');
+    let step = &text[..slash.unwrap_or(text.len())];
+    let parts = slash.into_iter().flat_map(|i| text[i + 1..].split('/'));
     let bytes = step.as_bytes();
     if !bytes.first().is_some_and(u8::is_ascii_lowercase) {
         return Err(not(EXPECTED));

@@ -666,14 +666,20 @@ impl Splinter {
             pos.ending = Some(Ending::NoStart { size, players });
             return Ok(pos);
         }
-        let (left, top) = ((size - width) / 2, (size - height) / 2);
-        let mut cells = vec![EMPTY_GLYPH; size as usize * size as usize];
+        // The block's pieces, straight onto the board: the blocks are valid setups (the test
+        // `default_starts_are_their_own_setups` reads each back through `setup`).
+        let (left, top) = ((size - width) as usize / 2, (size - height) as usize / 2);
         for (r, rank) in block.iter().enumerate() {
             for (c, glyph) in rank.split_whitespace().enumerate() {
-                cells[(top as usize + r) * size as usize + left as usize + c] = glyph;
+                if let Some(piece) = Piece::from_glyph(glyph) {
+                    pos.squares[(top + r) * size as usize + left + c] = Some(piece);
+                    pos.army[piece.player.index()][piece.kind.index()] += 1;
+                }
             }
         }
-        pos.setup(&cells)
+        pos.counts = pos.army;
+        pos.one_group = Groups::find(pos.grid(), &pos.squares).count <= 1;
+        Ok(pos)
     }
 
     /// The default start for `players` on its default board.
@@ -696,11 +702,12 @@ impl Splinter {
             if glyph == EMPTY_GLYPH {
                 continue;
             }
-            let cell = g.label(c);
-            let piece = Piece::from_glyph(glyph).ok_or_else(|| SetupError::Glyph { cell, glyph: glyph.into() })?;
+            let cell = || g.label(c);
+            let piece =
+                Piece::from_glyph(glyph).ok_or_else(|| SetupError::Glyph { cell: cell(), glyph: glyph.into() })?;
             if piece.player.index() >= self.players as usize {
                 return Err(SetupError::NoSuchPlayer {
-                    cell,
+                    cell: cell(),
                     glyph: glyph.into(),
                     number: piece.player.number(),
                     players: self.players,
@@ -709,7 +716,7 @@ impl Splinter {
             let have = &mut army[piece.player.index()][piece.kind.index()];
             *have += 1;
             if *have > piece.kind.full_army() {
-                return Err(SetupError::TooMany { cell, piece, nth: *have });
+                return Err(SetupError::TooMany { cell: cell(), piece, nth: *have });
             }
             squares[c.0 as usize] = Some(piece);
         }
@@ -1485,21 +1492,22 @@ impl Groups {
 }
 
 /// The group of the piece at column `x` and row `y` among `pieces` (a board `n` squares wide),
-/// and its size: a flood fill a row at a time. Each row takes the pieces next to the group in
-/// itself and the rows on either side, and then the pieces next to those along the row, until it
-/// grows no more. Sweeps go down the rows and back up, each row grown from its neighbours as they
-/// stand, so that one sweep follows a path as far as it goes in its direction; the fill ends with
-/// the first sweep that grows no row.
+/// and its size: a flood fill a row at a time. A row of the group is grown from the group's rows
+/// next to it (bits shifted by one column either way take in the corners), then along itself until
+/// it grows no more; a row next to one that grew is grown again if a piece of it touches the new
+/// ones, until no row is left to grow, lowest row first.
 fn fill(pieces: &Rows, n: usize, x: usize, y: usize) -> (Rows, u8) {
-    // The group's rows, with an empty row above and below the board: row `r` at `group[r + 1]`.
-    let mut group = [0u32; MAX_SIZE as usize + 2];
-    group[y + 1] = 1 << x;
-    // The rows the group reaches.
-    let (mut top, mut bottom) = (y, y);
     let spread = |row: u32| row | row << 1 | row >> 1;
-    let grow = |group: &mut [u32], r: usize| {
-        let near = spread(group[r] | group[r + 1] | group[r + 2]);
-        let mut row = pieces[r] & near;
+    let (mut group, mut size) = ([0; MAX_SIZE as usize], 0);
+    // The rows to grow: bit `r` for row `r`; first the row of the piece the fill starts from, with
+    // that piece.
+    let (mut todo, mut start) = (1u32 << y, 1 << x);
+    while todo != 0 {
+        let r = todo.trailing_zeros() as usize;
+        todo &= todo - 1;
+        let above = if r > 0 { group[r - 1] } else { 0 };
+        let below = if r + 1 < n { group[r + 1] } else { 0 };
+        let mut row = pieces[r] & spread(above | group[r] | below) | std::mem::take(&mut start);
         loop {
             let wider = pieces[r] & spread(row);
             if wider == row {
@@ -1507,43 +1515,21 @@ fn fill(pieces: &Rows, n: usize, x: usize, y: usize) -> (Rows, u8) {
             }
             row = wider;
         }
-        let grown = row != group[r + 1];
-        group[r + 1] = row;
-        grown
-    };
-    let mut down = true;
-    loop {
-        let mut grown = false;
-        if down {
-            let mut r = top.saturating_sub(1);
-            while r < n && r <= bottom + 1 {
-                if grow(&mut group, r) {
-                    grown = true;
-                    bottom = bottom.max(r);
-                    top = top.min(r);
-                }
-                r += 1;
-            }
-        } else {
-            let mut r = (bottom + 1).min(n - 1) + 1;
-            while r > 0 && r >= top {
-                r -= 1;
-                if grow(&mut group, r) {
-                    grown = true;
-                    bottom = bottom.max(r);
-                    top = top.min(r);
-                }
-            }
+        let new = row & !group[r];
+        if new == 0 {
+            continue;
         }
-        if !grown {
-            break;
+        group[r] = row;
+        size += new.count_ones();
+        let touched = spread(new);
+        if r > 0 && pieces[r - 1] & !group[r - 1] & touched != 0 {
+            todo |= 1 << (r - 1);
         }
-        down = !down;
+        if r + 1 < n && pieces[r + 1] & !group[r + 1] & touched != 0 {
+            todo |= 1 << (r + 1);
+        }
     }
-    let mut rows = [0; MAX_SIZE as usize];
-    rows[..n].copy_from_slice(&group[1..n + 1]);
-    let size = rows[top..=bottom].iter().map(|r| r.count_ones()).sum::<u32>();
-    (rows, size as u8)
+    (group, size as u8)
 }
 
 /// The members of a set of numbers (below 64), smallest first.
@@ -2360,6 +2346,22 @@ mod tests {
                     }
                 });
                 assert_eq!(pos.around(c), plain, "{c:?} on {:?}", rows(grid, &pos.squares));
+            }
+        }
+    }
+
+    /// `Splinter::new` puts the default blocks straight onto the board: each start is what its
+    /// diagram gives when read as a setup, on every board it fits.
+    #[test]
+    fn default_starts_are_their_own_setups() {
+        for players in 2..=4 {
+            for size in MIN_SIZE..=MAX_SIZE {
+                let pos = Splinter::new(size, players).expect("a board");
+                if pos.ending.is_some() {
+                    continue;
+                }
+                let cells: Vec<&str> = pos.geometry().cells().map(|c| BoardView::glyph(&pos, c)).collect();
+                assert_eq!(pos.setup(&cells).as_ref(), Ok(&pos), "{players} players on {size}x{size}");
             }
         }
     }
