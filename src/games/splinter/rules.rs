@@ -612,6 +612,18 @@ const KING: [Direction; 8] = [
     Direction { dcol: -1, drow: -1 },
 ];
 
+/// The direction of each step (an index into [`KING`]), at `(drow + 1) * 3 + dcol + 1`; `None`
+/// for no step.
+const DIRECTIONS: [Option<usize>; 9] = {
+    let mut table = [None; 9];
+    let mut i = 0;
+    while i < KING.len() {
+        table[((KING[i].drow + 1) * 3 + KING[i].dcol + 1) as usize] = Some(i);
+        i += 1;
+    }
+    table
+};
+
 /// A Splinter Quad position.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Splinter {
@@ -845,7 +857,10 @@ impl Splinter {
         let grid = self.grid();
         let ((x, y), (to_x, to_y)) = (grid.xy(from), grid.xy(to));
         let (dcol, drow) = (to_x - x, to_y - y);
-        KING.iter().position(|d| (d.dcol as i32, d.drow as i32) == (dcol, drow))
+        if dcol.abs() > 1 || drow.abs() > 1 {
+            return None;
+        }
+        DIRECTIONS[((drow + 1) * 3 + dcol + 1) as usize]
     }
 
     /// What the move does, or why it is illegal.
@@ -1201,8 +1216,13 @@ impl Splinter {
             _ => None,
         };
         let n = self.players as usize;
-        if let Some(next) = (1..=n).map(|k| Player::ALL[(mover.index() + k) % n]).find(|&p| self.is_in(p)) {
-            self.to_move = next;
+        let mut next = mover.index();
+        for _ in 0..n {
+            next = if next + 1 == n { 0 } else { next + 1 };
+            if self.is_in(Player::ALL[next]) {
+                self.to_move = Player::ALL[next];
+                break;
+            }
         }
     }
 
@@ -1734,10 +1754,12 @@ struct Settling<'a> {
 impl<'a> Settling<'a> {
     /// The settling of a move from `pos`, on `squares` (its board or a copy).
     fn new(pos: &Splinter, squares: &'a mut [Option<Piece>], record: bool) -> Settling<'a> {
+        // The types each player had and has none of (see `run_out`), all sixteen at once: a
+        // player the game does not have had none.
         let mut run_out_now = [[false; 4]; 4];
-        for &p in pos.player_list() {
-            for k in run_out(&pos.counts, &pos.army, p) {
-                run_out_now[p.index()][k.index()] = true;
+        for ((run_out, had), have) in run_out_now.iter_mut().zip(&pos.army).zip(&pos.counts) {
+            for ((run_out, &had), &have) in run_out.iter_mut().zip(had).zip(have) {
+                *run_out = had > 0 && have == 0;
             }
         }
         Settling {
@@ -1848,17 +1870,22 @@ impl<'a> Settling<'a> {
     /// players or more are still in.
     fn eliminate(&mut self) {
         let mut going = [false; 4];
-        for p in Player::ALL[..self.players as usize].iter().copied() {
-            if self.standing[p.index()] != Standing::In {
+        for p in 0..self.players as usize {
+            if self.standing[p] != Standing::In {
                 continue;
             }
-            for k in run_out(&self.counts, &self.army, p) {
-                if !std::mem::replace(&mut self.run_out[p.index()][k.index()], true) && self.record {
-                    self.effects.knockouts.push((p, k));
+            // The types run out (see `run_out`), each reported the first time.
+            let mut knockouts = 0;
+            for k in 0..Kind::ALL.len() {
+                if self.army[p][k] > 0 && self.counts[p][k] == 0 && !self.run_out[p][k] {
+                    self.run_out[p][k] = true;
+                    if self.record {
+                        self.effects.knockouts.push((Player::ALL[p], Kind::ALL[k]));
+                    }
                 }
+                knockouts += self.run_out[p][k] as u8;
             }
-            going[p.index()] = self.run_out[p.index()].iter().filter(|&&r| r).count() >= 2
-                || self.counts[p.index()].iter().all(|&n| n == 0);
+            going[p] = knockouts >= 2 || self.counts[p] == [0; 4];
         }
         for p in Player::ALL.into_iter().filter(|p| going[p.index()]) {
             let knockouts = self.run_out[p.index()].iter().filter(|&&r| r).count() as u8;
