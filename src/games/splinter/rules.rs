@@ -1870,22 +1870,22 @@ impl<'a> Settling<'a> {
     /// players or more are still in.
     fn eliminate(&mut self) {
         let mut going = [false; 4];
-        for p in 0..self.players as usize {
+        for (p, going) in going.iter_mut().enumerate().take(self.players as usize) {
             if self.standing[p] != Standing::In {
                 continue;
             }
             // The types run out (see `run_out`), each reported the first time.
             let mut knockouts = 0;
-            for k in 0..Kind::ALL.len() {
+            for (k, kind) in Kind::ALL.into_iter().enumerate() {
                 if self.army[p][k] > 0 && self.counts[p][k] == 0 && !self.run_out[p][k] {
                     self.run_out[p][k] = true;
                     if self.record {
-                        self.effects.knockouts.push((Player::ALL[p], Kind::ALL[k]));
+                        self.effects.knockouts.push((Player::ALL[p], kind));
                     }
                 }
                 knockouts += self.run_out[p][k] as u8;
             }
-            going[p] = knockouts >= 2 || self.counts[p] == [0; 4];
+            *going = knockouts >= 2 || self.counts[p] == [0; 4];
         }
         for p in Player::ALL.into_iter().filter(|p| going[p.index()]) {
             let knockouts = self.run_out[p.index()].iter().filter(|&&r| r).count() as u8;
