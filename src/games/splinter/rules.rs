@@ -933,7 +933,9 @@ impl Splinter {
         if x > 0 && y > 0 && x + 1 < n && y + 1 < n {
             // Away from the edges: the 3x3 square around `c`, read as three runs of the board.
             let (n, i) = (n as usize, c.0 as usize);
-            let at = |k: usize| self.squares[i - n - 1 + k].is_some() as u8;
+            // From the square above-left of `c` to the one below-right of it.
+            let square = &self.squares[i - n - 1..][..2 * n + 3];
+            let at = |k: usize| square[k].is_some() as u8;
             let (nw, north, ne) = (at(0), at(1), at(2));
             let (west, east) = (at(n), at(n + 2));
             let (sw, south, se) = (at(2 * n), at(2 * n + 1), at(2 * n + 2));
