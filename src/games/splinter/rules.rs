@@ -971,11 +971,61 @@ impl Splinter {
             RING_GROUPS[(ring | 1 << s.dir) as usize] <= 1
                 || RING_GROUPS[ring as usize] <= 1 && self.around(to) & !back != 0
         };
-        one_group
+        (one_group || self.joined_nearby(s))
             && match (s.beyond, self.squares[s.last.0 as usize]) {
                 (None, Some(p)) => !self.puts_out(p),
                 _ => true,
             }
+    }
+
+    /// Whether the pieces around `from` after the slide all join up through the pieces of the 5x5
+    /// square around it (without `from`): then, as in [`Splinter::settles_at_once`], any path
+    /// that went through `from` can go round it, and the pieces stay one group if they were one.
+    /// It sees what the ring of eight alone does not: pieces around `from` joined by a detour.
+    fn joined_nearby(&self, s: &Slide) -> bool {
+        /// The 5x5 square as bits, `(dy + 2) * 5 + dx + 2` for the square `dx` columns and `dy`
+        /// rows away from `from`: the eight around it, and the columns a shift may not enter.
+        const RING: u32 = 0b111 << 6 | 0b101 << 11 | 0b111 << 16;
+        const NOT_LEFT: u32 = 0b11110_11110_11110_11110_11110;
+        const NOT_RIGHT: u32 = 0b01111_01111_01111_01111_01111;
+        const ALL: u32 = (1 << 25) - 1;
+        let grid = self.grid();
+        let (x, y) = grid.xy(s.from);
+        let n = grid.size;
+        let mut pieces = 0u32;
+        if x >= 2 && y >= 2 && x + 2 < n && y + 2 < n {
+            // Away from the edges: five runs of five squares of the board.
+            let (n, i) = (n as usize, s.from.0 as usize);
+            let square = &self.squares[i - 2 * n - 2..][..4 * n + 5];
+            for row in 0..5 {
+                for col in 0..5 {
+                    pieces |= (square[row * n + col].is_some() as u32) << (row * 5 + col);
+                }
+            }
+        } else {
+            for dy in -2..=2 {
+                for dx in -2..=2 {
+                    let filled = grid.at(x + dx, y + dy).is_some_and(|c| self.squares[c.0 as usize].is_some());
+                    pieces |= (filled as u32) << ((dy + 2) * 5 + dx + 2);
+                }
+            }
+        }
+        // After the slide: `from` empties, the square beyond the line fills.
+        pieces &= !(1 << 12);
+        let (dx, dy) = (s.end.0 - x, s.end.1 - y);
+        if s.beyond.is_some() && dx.abs() <= 2 && dy.abs() <= 2 {
+            pieces |= 1 << ((dy + 2) * 5 + dx + 2);
+        }
+        let ring = pieces & RING;
+        let mut group = ring & ring.wrapping_neg();
+        loop {
+            let wide = group | (group << 1 & NOT_LEFT) | (group >> 1 & NOT_RIGHT);
+            let grown = (wide | wide << 5 | wide >> 5) & ALL & pieces;
+            if grown == group {
+                return ring & !group == 0;
+            }
+            group = grown;
+        }
     }
 
     /// The legal moves: with `every_name`, each choice of group written with every square of the
@@ -2377,6 +2427,48 @@ mod tests {
                 assert_eq!(pos.around(c), plain, "{c:?} on {:?}", rows(grid, &pos.squares));
             }
         }
+    }
+
+    /// Whenever the pieces around a step's square join up nearby, the pieces after the slide are
+    /// one group, as a search of the whole board finds; and it does see some joins that the ring
+    /// of eight alone does not.
+    #[test]
+    fn pieces_joined_nearby_stay_one_group() {
+        let (mut joined, mut beyond_ring) = (0, 0);
+        for (grid, mut squares) in random_boards() {
+            // One group: the largest.
+            let groups = Groups::find(grid, &squares);
+            if groups.count == 0 {
+                continue;
+            }
+            let kept = groups.members(groups.top.0);
+            for c in occupied(grid, &groups.rows) {
+                let (x, y) = grid.xy(c);
+                if kept[y as usize] & 1 << x == 0 {
+                    squares[c.0 as usize] = None;
+                }
+            }
+            let pos = Splinter::new(grid.size as u8, 2).expect("a board");
+            let pos = Splinter { squares: squares.into_boxed_slice(), one_group: true, ..pos };
+            for from in pos.geometry().cells().filter(|&c| pos.piece(c).is_some()) {
+                for dir in 0..KING.len() {
+                    if grid.step(from, KING[dir]).is_none() {
+                        continue;
+                    }
+                    let s = pos.line(from, dir);
+                    if !pos.joined_nearby(&s) {
+                        continue;
+                    }
+                    let mut after = pos.squares.to_vec();
+                    s.shift(grid, &mut after);
+                    assert!(Groups::find(grid, &after).count <= 1, "{from:?} {dir} on {:?}", rows(grid, &pos.squares));
+                    joined += 1;
+                    let ring = pos.around(from) | if s.last == s.from { 1 << dir } else { 0 };
+                    beyond_ring += (RING_GROUPS[ring as usize] > 1) as u32;
+                }
+            }
+        }
+        assert!(joined > 1000 && beyond_ring > 100, "{joined} joined, {beyond_ring} beyond the ring");
     }
 
     /// `Splinter::new` puts the default blocks straight onto the board: each start is what its
