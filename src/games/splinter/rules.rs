@@ -2451,8 +2451,8 @@ mod tests {
             let pos = Splinter::new(grid.size as u8, 2).expect("a board");
             let pos = Splinter { squares: squares.into_boxed_slice(), one_group: true, ..pos };
             for from in pos.geometry().cells().filter(|&c| pos.piece(c).is_some()) {
-                for dir in 0..KING.len() {
-                    if grid.step(from, KING[dir]).is_none() {
+                for (dir, &d) in KING.iter().enumerate() {
+                    if grid.step(from, d).is_none() {
                         continue;
                     }
                     let s = pos.line(from, dir);
