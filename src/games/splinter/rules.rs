@@ -68,13 +68,16 @@
 //! `n` pieces lasts at most `(n + 1) * QUIET_MOVES` moves.
 //!
 //! Speed. Settling a move in full (a search for groups per round, on the board or on a copy of it)
-//! is kept for the moves that need it: a tie to decide, or somebody going out. Most moves settle in
-//! one round with nothing to choose, and that is seen without settling them: `check` and
-//! `play_unchecked` look at the squares around the step (`settles_at_once`), and `legal_moves`,
-//! which only needs to know whether a step has a tie to decide, builds the pieces' graph once and
-//! finds the groups of the other pieces once per piece, for all its steps (`settles_without_tie`).
-//! Groups are found in fixed-size buffers; nothing is allocated per move but the list of legal
-//! moves. The algorithm this replaced is kept in `reference` for the differential test.
+//! is kept for the moves that need it: a split, a tie to decide, or somebody going out. Most moves
+//! settle in one round with nothing to choose, and that is seen without settling them: `check` and
+//! `play_unchecked` look at the squares around the step, the ring of eight and then the 5x5 square
+//! (`settles_at_once`, `joined_nearby`), and `legal_moves`, which only needs to know whether a step
+//! has a tie to decide, builds the pieces' graph once and finds the groups of the other pieces once
+//! per piece, for all its steps (`settles_without_tie`). A settling reads its board once into rows
+//! of bits, and finds groups a row at a time (`fill`). Boards are copied into buffers on the stack
+//! sized to them, groups found in fixed-size ones; nothing is allocated per move but the list of
+//! legal moves. The algorithm this replaced is kept in `reference` for the differential test, and
+//! the group search is tested against a plain flood fill.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -957,7 +960,9 @@ impl Splinter {
     /// round it instead: the others stay one group. The square beyond the line joins them: it
     /// touches the line's last piece, or, if the moved piece pushes nothing, it is the step's
     /// square, and joins if it touches a piece other than the moved one (the ring counts it as a
-    /// piece, so that it may also join pieces around `from` that touch only through it).
+    /// piece, so that it may also join pieces around `from` that touch only through it). Failing
+    /// that, the pieces around `from` may still join up a little further out
+    /// ([`Splinter::joined_nearby`]).
     fn settles_at_once(&self, s: &Slide) -> bool {
         if !self.one_group {
             return false;
