@@ -1234,8 +1234,11 @@ impl Splinter {
         let before = self.standing;
         let grid = self.grid();
         self.just_moved.clear();
+        let ahead = s.ahead(grid);
         for c in s.back(grid) {
-            if let Some(now) = grid.step(c, KING[s.dir]).filter(|now| self.squares[now.0 as usize].is_some()) {
+            // Where the piece from `c` went, if it is still on the board.
+            let now = if c == s.last { s.beyond } else { Some(Cell((c.0 as i32 + ahead) as u16)) };
+            if let Some(now) = now.filter(|now| self.squares[now.0 as usize].is_some()) {
                 self.just_moved.push((now, c));
             }
         }
@@ -1729,10 +1732,17 @@ struct Slide {
 }
 
 impl Slide {
-    /// The squares of the line, from the last piece back to the moved one.
+    /// The squares of the line, from the last piece back to the moved one. They are all on the
+    /// board, one step apart: each is a fixed number of squares before the next in reading order.
     fn back(self, grid: Grid) -> impl Iterator<Item = Cell> {
-        let back = KING[(self.dir + 4) % KING.len()];
-        std::iter::successors(Some(self.last), move |&c| (c != self.from).then(|| grid.step(c, back)).flatten())
+        let ahead = self.ahead(grid);
+        std::iter::successors(Some(self.last), move |&c| (c != self.from).then(|| Cell((c.0 as i32 - ahead) as u16)))
+    }
+
+    /// How many squares on in reading order a step in the slide's direction goes.
+    fn ahead(self, grid: Grid) -> i32 {
+        let d = KING[self.dir];
+        d.drow as i32 * grid.size + d.dcol as i32
     }
 
     /// Moves the line one square on, on `squares`, from its far end back: each piece into the
