@@ -1665,6 +1665,16 @@ impl Graph {
 
     /// The pieces around the square at column `x` and row `y`.
     fn around(&self, grid: Grid, (x, y): (i32, i32)) -> u64 {
+        let n = grid.size;
+        if x > 0 && y > 0 && x + 1 < n && y + 1 < n {
+            // Away from the edges: three runs of the board, as in `Splinter::around`. A piece's
+            // number plus one, shifted in and back out, is the piece's bit, and nothing for none.
+            let (n, i) = ((n) as usize, (y * n + x) as usize);
+            let near = &self.numbers[i - n - 1..][..2 * n + 3];
+            return [0, 1, 2, n, n + 2, 2 * n, 2 * n + 1, 2 * n + 2]
+                .iter()
+                .fold(0, |set, &k| set | (1 << near[k]) >> 1);
+        }
         KING.iter()
             .filter_map(|d| grid.at(x + d.dcol as i32, y + d.drow as i32))
             .filter_map(|n| self.number(n))
@@ -2440,6 +2450,24 @@ mod tests {
                     }
                 });
                 assert_eq!(pos.around(c), plain, "{c:?} on {:?}", rows(grid, &pos.squares));
+            }
+        }
+    }
+
+    /// The pieces' graph reads the pieces around a square, away from the edges, as runs of the
+    /// board: the same as one direction at a time.
+    #[test]
+    fn the_graph_reads_the_eight_neighbours() {
+        for (grid, squares) in random_boards().take(500) {
+            let graph = Graph::new(grid, &squares);
+            for c in 0..squares.len() {
+                let (x, y) = grid.xy(Cell(c as u16));
+                let plain = KING
+                    .iter()
+                    .filter_map(|d| grid.at(x + d.dcol as i32, y + d.drow as i32))
+                    .filter_map(|n| graph.number(n))
+                    .fold(0, |set, n| set | 1 << n);
+                assert_eq!(graph.around(grid, (x, y)), plain, "{c} on {:?}", rows(grid, &squares));
             }
         }
     }
