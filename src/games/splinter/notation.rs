@@ -45,12 +45,19 @@ const EXPECTED: &str = "expected the square of a piece and the square it steps t
 
 /// Reads a token's syntax: `d4e5`, `d4e5/f7`, `d4e5/f7/c3`.
 pub fn parse(text: &str) -> Result<Written, String> {
+    plain_step(text.as_bytes()).map_or_else(|| parse_in_full(text), Ok)
+}
+
+/// [`parse`], for any token.
+fn parse_in_full(text: &str) -> Result<Written, String> {
     let not = |why: &str| format!("`{text}` is not a Splinter Quad move: {why}");
     if text == "pass" {
         return Err(not("there is no passing, since a player always has a step to make"));
     }
-    let mut parts = text.split('/');
-    let step = parts.next().unwrap_or("");
+    // The step, then the `/square`s, if any (found byte by byte: tokens are a few bytes long).
+    let slash = text.bytes().position(|b| b == b'/');
+    let step = &text[..slash.unwrap_or(text.len())];
+    let parts = slash.into_iter().flat_map(|i| text[i + 1..].split('/'));
     let bytes = step.as_bytes();
     if !bytes.first().is_some_and(u8::is_ascii_lowercase) {
         return Err(not(EXPECTED));
@@ -74,6 +81,28 @@ pub fn parse(text: &str) -> Result<Written, String> {
         keep[i] = Some(label(part)?);
     }
     Ok(Written { from, to, keep })
+}
+
+/// A token that is two squares and nothing else, as most are (`d4e5`, `a10b11`), read byte by
+/// byte; `None` for any other, which [`parse`] reads in full (and reads these alike).
+fn plain_step(text: &[u8]) -> Option<Written> {
+    // A square at `at`: a letter, a digit from 1 to 9, perhaps another digit; and where it ends.
+    let square = |at: usize| {
+        let (&col, &first) = (text.get(at)?, text.get(at + 1)?);
+        if !col.is_ascii_lowercase() || !(b'1'..=b'9').contains(&first) {
+            return None;
+        }
+        let row = u16::from(first - b'0');
+        Some(match text.get(at + 2) {
+            Some(&d) if d.is_ascii_digit() => {
+                (CellLabel { col: col - b'a', row: row * 10 + u16::from(d - b'0') }, at + 3)
+            }
+            _ => (CellLabel { col: col - b'a', row }, at + 2),
+        })
+    };
+    let (from, end) = square(0)?;
+    let (to, end) = square(end)?;
+    (end == text.len()).then_some(Written { from, to, keep: [None; MAX_CHOICES] })
 }
 
 /// Writes a move as a token (the inverse of [`parse`]).
@@ -130,11 +159,34 @@ mod tests {
         assert_eq!(parse("j10i9"), Ok(w("j10", "i9", &[])));
         assert_eq!(parse("d4e5/f7"), Ok(w("d4", "e5", &["f7"])));
         assert_eq!(parse("d4e5/f7/c3/a1"), Ok(w("d4", "e5", &["f7", "c3", "a1"])));
+        assert_eq!(parse("a10b11"), Ok(w("a10", "b11", &[])));
         for tok in ["d4e5", "a10b11/c12", "d4e5/f7/c3"] {
             assert_eq!(parse(tok).unwrap().to_string(), tok);
         }
         for bad in ["", "d4", "d4e", "D4e5", "d4e5/", "d4e5//f7", "d4-e5", "d4e5/f7/c3/a1/b2", "d0e5", "4d5e", "pass"] {
             assert!(parse(bad).is_err(), "{bad} was read");
+        }
+        // The quick reading of two squares agrees with the full one on every token it reads, and
+        // leaves the rest (three digits, a zero first, anything after) to it.
+        for tok in ["d4e5", "a10b11", "z99a1", "a123b4", "d0e5", "d4e05", "d4e5x", "d4e5/f7", "pass", "d4E5", "a1b"] {
+            if let Some(quick) = plain_step(tok.as_bytes()) {
+                assert_eq!(parse_in_full(tok), Ok(quick), "{tok}");
+            }
+        }
+        for tok in ["a123b4", "d0e5", "d4e05", "d4e5x", "d4e5/f7", "pass", "d4E5", "a1b"] {
+            assert_eq!(plain_step(tok.as_bytes()), None, "{tok}");
+            assert_eq!(parse(tok), parse_in_full(tok), "{tok}");
+        }
+        // And on every token of up to six characters from a few that matter.
+        let chars = b"az019/A";
+        let mut tokens = vec![String::new()];
+        for _ in 0..6 {
+            let longer: Vec<String> =
+                tokens.iter().flat_map(|t| chars.iter().map(move |&c| format!("{t}{}", c as char))).collect();
+            for tok in &longer {
+                assert_eq!(parse(tok), parse_in_full(tok), "{tok}");
+            }
+            tokens = longer;
         }
     }
 }

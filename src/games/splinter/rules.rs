@@ -68,13 +68,16 @@
 //! `n` pieces lasts at most `(n + 1) * QUIET_MOVES` moves.
 //!
 //! Speed. Settling a move in full (a search for groups per round, on the board or on a copy of it)
-//! is kept for the moves that need it: a tie to decide, or somebody going out. Most moves settle in
-//! one round with nothing to choose, and that is seen without settling them: `check` and
-//! `play_unchecked` look at the squares around the step (`settles_at_once`), and `legal_moves`,
-//! which only needs to know whether a step has a tie to decide, builds the pieces' graph once and
-//! finds the groups of the other pieces once per piece, for all its steps (`settles_without_tie`).
-//! Groups are found in fixed-size buffers; nothing is allocated per move but the list of legal
-//! moves. The algorithm this replaced is kept in `reference` for the differential test.
+//! is kept for the moves that need it: a split, a tie to decide, or somebody going out. Most moves
+//! settle in one round with nothing to choose, and that is seen without settling them: `check` and
+//! `play_unchecked` look at the squares around the step, the ring of eight and then the 5x5 square
+//! (`settles_at_once`, `joined_nearby`), and `legal_moves`, which only needs to know whether a step
+//! has a tie to decide, builds the pieces' graph once and finds the groups of the other pieces once
+//! per piece, for all its steps (`settles_without_tie`). A settling reads its board once into rows
+//! of bits, and finds groups a row at a time (`fill`). Boards are copied into buffers on the stack
+//! sized to them, groups found in fixed-size ones; nothing is allocated per move but the list of
+//! legal moves. The algorithm this replaced is kept in `reference` for the differential test, and
+//! the group search is tested against a plain flood fill.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -612,6 +615,18 @@ const KING: [Direction; 8] = [
     Direction { dcol: -1, drow: -1 },
 ];
 
+/// The direction of each step (an index into [`KING`]), at `(drow + 1) * 3 + dcol + 1`; `None`
+/// for no step.
+const DIRECTIONS: [Option<usize>; 9] = {
+    let mut table = [None; 9];
+    let mut i = 0;
+    while i < KING.len() {
+        table[((KING[i].drow + 1) * 3 + KING[i].dcol + 1) as usize] = Some(i);
+        i += 1;
+    }
+    table
+};
+
 /// A Splinter Quad position.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Splinter {
@@ -666,14 +681,20 @@ impl Splinter {
             pos.ending = Some(Ending::NoStart { size, players });
             return Ok(pos);
         }
-        let (left, top) = ((size - width) / 2, (size - height) / 2);
-        let mut cells = vec![EMPTY_GLYPH; size as usize * size as usize];
+        // The block's pieces, straight onto the board: the blocks are valid setups (the test
+        // `default_starts_are_their_own_setups` reads each back through `setup`).
+        let (left, top) = ((size - width) as usize / 2, (size - height) as usize / 2);
         for (r, rank) in block.iter().enumerate() {
             for (c, glyph) in rank.split_whitespace().enumerate() {
-                cells[(top as usize + r) * size as usize + left as usize + c] = glyph;
+                if let Some(piece) = Piece::from_glyph(glyph) {
+                    pos.squares[(top + r) * size as usize + left + c] = Some(piece);
+                    pos.army[piece.player.index()][piece.kind.index()] += 1;
+                }
             }
         }
-        pos.setup(&cells)
+        pos.counts = pos.army;
+        pos.one_group = Groups::find(pos.grid(), &pos.squares).count <= 1;
+        Ok(pos)
     }
 
     /// The default start for `players` on its default board.
@@ -696,11 +717,12 @@ impl Splinter {
             if glyph == EMPTY_GLYPH {
                 continue;
             }
-            let cell = g.label(c);
-            let piece = Piece::from_glyph(glyph).ok_or_else(|| SetupError::Glyph { cell, glyph: glyph.into() })?;
+            let cell = || g.label(c);
+            let piece =
+                Piece::from_glyph(glyph).ok_or_else(|| SetupError::Glyph { cell: cell(), glyph: glyph.into() })?;
             if piece.player.index() >= self.players as usize {
                 return Err(SetupError::NoSuchPlayer {
-                    cell,
+                    cell: cell(),
                     glyph: glyph.into(),
                     number: piece.player.number(),
                     players: self.players,
@@ -709,7 +731,7 @@ impl Splinter {
             let have = &mut army[piece.player.index()][piece.kind.index()];
             *have += 1;
             if *have > piece.kind.full_army() {
-                return Err(SetupError::TooMany { cell, piece, nth: *have });
+                return Err(SetupError::TooMany { cell: cell(), piece, nth: *have });
             }
             squares[c.0 as usize] = Some(piece);
         }
@@ -832,9 +854,16 @@ impl Splinter {
         self.geometry().label(c)
     }
 
-    /// The direction from `from` to `to` (an index into [`KING`]) if they are neighbours.
+    /// The direction from `from` to `to` (an index into [`KING`]) if they are neighbours; both are
+    /// squares of the board.
     fn direction(&self, from: Cell, to: Cell) -> Option<usize> {
-        KING.iter().position(|&d| self.grid().step(from, d) == Some(to))
+        let grid = self.grid();
+        let ((x, y), (to_x, to_y)) = (grid.xy(from), grid.xy(to));
+        let (dcol, drow) = (to_x - x, to_y - y);
+        if dcol.abs() > 1 || drow.abs() > 1 {
+            return None;
+        }
+        DIRECTIONS[((drow + 1) * 3 + dcol + 1) as usize]
     }
 
     /// What the move does, or why it is illegal.
@@ -903,6 +932,18 @@ impl Splinter {
     fn around(&self, c: Cell) -> u8 {
         let grid = self.grid();
         let (x, y) = grid.xy(c);
+        let n = grid.size;
+        if x > 0 && y > 0 && x + 1 < n && y + 1 < n {
+            // Away from the edges: the 3x3 square around `c`, read as three runs of the board.
+            let (n, i) = (n as usize, c.0 as usize);
+            // From the square above-left of `c` to the one below-right of it.
+            let square = &self.squares[i - n - 1..][..2 * n + 3];
+            let at = |k: usize| square[k].is_some() as u8;
+            let (nw, north, ne) = (at(0), at(1), at(2));
+            let (west, east) = (at(n), at(n + 2));
+            let (sw, south, se) = (at(2 * n), at(2 * n + 1), at(2 * n + 2));
+            return north | ne << 1 | east << 2 | se << 3 | south << 4 | sw << 5 | west << 6 | nw << 7;
+        }
         KING.iter().enumerate().fold(0, |ring, (i, d)| match grid.at(x + d.dcol as i32, y + d.drow as i32) {
             Some(n) if self.squares[n.0 as usize].is_some() => ring | 1 << i,
             _ => ring,
@@ -919,7 +960,9 @@ impl Splinter {
     /// round it instead: the others stay one group. The square beyond the line joins them: it
     /// touches the line's last piece, or, if the moved piece pushes nothing, it is the step's
     /// square, and joins if it touches a piece other than the moved one (the ring counts it as a
-    /// piece, so that it may also join pieces around `from` that touch only through it).
+    /// piece, so that it may also join pieces around `from` that touch only through it). Failing
+    /// that, the pieces around `from` may still join up a little further out
+    /// ([`Splinter::joined_nearby`]).
     fn settles_at_once(&self, s: &Slide) -> bool {
         if !self.one_group {
             return false;
@@ -933,11 +976,61 @@ impl Splinter {
             RING_GROUPS[(ring | 1 << s.dir) as usize] <= 1
                 || RING_GROUPS[ring as usize] <= 1 && self.around(to) & !back != 0
         };
-        one_group
+        (one_group || self.joined_nearby(s))
             && match (s.beyond, self.squares[s.last.0 as usize]) {
                 (None, Some(p)) => !self.puts_out(p),
                 _ => true,
             }
+    }
+
+    /// Whether the pieces around `from` after the slide all join up through the pieces of the 5x5
+    /// square around it (without `from`): then, as in [`Splinter::settles_at_once`], any path
+    /// that went through `from` can go round it, and the pieces stay one group if they were one.
+    /// It sees what the ring of eight alone does not: pieces around `from` joined by a detour.
+    fn joined_nearby(&self, s: &Slide) -> bool {
+        /// The 5x5 square as bits, `(dy + 2) * 5 + dx + 2` for the square `dx` columns and `dy`
+        /// rows away from `from`: the eight around it, and the columns a shift may not enter.
+        const RING: u32 = 0b111 << 6 | 0b101 << 11 | 0b111 << 16;
+        const NOT_LEFT: u32 = 0b11110_11110_11110_11110_11110;
+        const NOT_RIGHT: u32 = 0b01111_01111_01111_01111_01111;
+        const ALL: u32 = (1 << 25) - 1;
+        let grid = self.grid();
+        let (x, y) = grid.xy(s.from);
+        let n = grid.size;
+        let mut pieces = 0u32;
+        if x >= 2 && y >= 2 && x + 2 < n && y + 2 < n {
+            // Away from the edges: five runs of five squares of the board.
+            let (n, i) = (n as usize, s.from.0 as usize);
+            let square = &self.squares[i - 2 * n - 2..][..4 * n + 5];
+            for row in 0..5 {
+                for col in 0..5 {
+                    pieces |= (square[row * n + col].is_some() as u32) << (row * 5 + col);
+                }
+            }
+        } else {
+            for dy in -2..=2 {
+                for dx in -2..=2 {
+                    let filled = grid.at(x + dx, y + dy).is_some_and(|c| self.squares[c.0 as usize].is_some());
+                    pieces |= (filled as u32) << ((dy + 2) * 5 + dx + 2);
+                }
+            }
+        }
+        // After the slide: `from` empties, the square beyond the line fills.
+        pieces &= !(1 << 12);
+        let (dx, dy) = (s.end.0 - x, s.end.1 - y);
+        if s.beyond.is_some() && dx.abs() <= 2 && dy.abs() <= 2 {
+            pieces |= 1 << ((dy + 2) * 5 + dx + 2);
+        }
+        let ring = pieces & RING;
+        let mut group = ring & ring.wrapping_neg();
+        loop {
+            let wide = group | (group << 1 & NOT_LEFT) | (group >> 1 & NOT_RIGHT);
+            let grown = (wide | wide << 5 | wide >> 5) & ALL & pieces;
+            if grown == group {
+                return ring & !group == 0;
+            }
+            group = grown;
+        }
     }
 
     /// The legal moves: with `every_name`, each choice of group written with every square of the
@@ -975,10 +1068,11 @@ impl Splinter {
                     moves.push(SplinterMove::step(from, to));
                     continue;
                 }
-                let mut buffer = [None; MAX_CELLS];
-                let mut settling = Settling::new(self, self.copy_to(&mut buffer), false);
-                settling.slide(&s);
-                choose(settling, SplinterMove::step(from, to), 0, every_name, &mut moves);
+                with_copy(&self.squares, |board| {
+                    let mut settling = Settling::new(self, board, false);
+                    settling.slide(&s);
+                    choose(settling, SplinterMove::step(from, to), 0, every_name, &mut moves);
+                });
             }
         }
         moves
@@ -1090,18 +1184,21 @@ impl Splinter {
         have.iter().sum::<u8>() == 1 || have[p.kind.index()] == 1 && self.knockouts(p.player) >= 1
     }
 
-    /// A copy of the board in `buffer`, for a move settled on the side (no allocation).
-    fn copy_to<'a>(&self, buffer: &'a mut [Option<Piece>; MAX_CELLS]) -> &'a mut [Option<Piece>] {
-        let board = &mut buffer[..self.squares.len()];
-        board.copy_from_slice(&self.squares);
-        board
-    }
-
     /// Settles a checked step on a copy of the board, deciding each tie by the move's next choice:
     /// what the move does (recorded if `record`), or why its choices are wrong.
     fn settle_checked(&self, m: SplinterMove, s: &Slide, record: bool) -> Result<Effects, Illegal> {
-        let mut buffer = [None; MAX_CELLS];
-        let mut settling = Settling::new(self, self.copy_to(&mut buffer), record);
+        with_copy(&self.squares, |board| self.settle_on(board, m, s, record))
+    }
+
+    /// [`Splinter::settle_checked`] on `board`, a copy of this position's.
+    fn settle_on(
+        &self,
+        board: &mut [Option<Piece>],
+        m: SplinterMove,
+        s: &Slide,
+        record: bool,
+    ) -> Result<Effects, Illegal> {
+        let mut settling = Settling::new(self, board, record);
         settling.slide(s);
         let mut choices = m.choices();
         let mut ties = 0;
@@ -1137,8 +1234,11 @@ impl Splinter {
         let before = self.standing;
         let grid = self.grid();
         self.just_moved.clear();
+        let ahead = s.ahead(grid);
         for c in s.back(grid) {
-            if let Some(now) = grid.step(c, KING[s.dir]).filter(|now| self.squares[now.0 as usize].is_some()) {
+            // Where the piece from `c` went, if it is still on the board.
+            let now = if c == s.last { s.beyond } else { Some(Cell((c.0 as i32 + ahead) as u16)) };
+            if let Some(now) = now.filter(|now| self.squares[now.0 as usize].is_some()) {
                 self.just_moved.push((now, c));
             }
         }
@@ -1176,8 +1276,13 @@ impl Splinter {
             _ => None,
         };
         let n = self.players as usize;
-        if let Some(next) = (1..=n).map(|k| Player::ALL[(mover.index() + k) % n]).find(|&p| self.is_in(p)) {
-            self.to_move = next;
+        let mut next = mover.index();
+        for _ in 0..n {
+            next = if next + 1 == n { 0 } else { next + 1 };
+            if self.is_in(Player::ALL[next]) {
+                self.to_move = Player::ALL[next];
+                break;
+            }
         }
     }
 
@@ -1340,69 +1445,121 @@ const fn ring_groups() -> [u8; 256] {
     table
 }
 
+/// Runs `f` on a copy of the board `squares`, in a buffer on the stack (nothing is allocated) no
+/// larger than the board needs: filling one for the largest board (26x26) costs more than settling
+/// a move on the default ones (10x10 and 13x13).
+fn with_copy<R>(squares: &[Option<Piece>], f: impl FnOnce(&mut [Option<Piece>]) -> R) -> R {
+    fn on<const N: usize, R>(squares: &[Option<Piece>], f: impl FnOnce(&mut [Option<Piece>]) -> R) -> R {
+        let mut buffer = [None; N];
+        let board = &mut buffer[..squares.len()];
+        board.copy_from_slice(squares);
+        f(board)
+    }
+    match squares.len() {
+        n if n <= 10 * 10 => on::<{ 10 * 10 }, R>(squares, f),
+        n if n <= 13 * 13 => on::<{ 13 * 13 }, R>(squares, f),
+        _ => on::<MAX_CELLS, R>(squares, f),
+    }
+}
+
+/// Where the pieces of a board stand, a row of bits per rank: bit `x` of `rows[y]` for the square
+/// at column `x` and row `y` (a board is at most [`MAX_SIZE`] squares wide, so a rank fits a
+/// `u32`). Settling keeps one beside its board, so that groups are found without reading the
+/// board square by square each round.
+type Rows = [u32; MAX_SIZE as usize];
+
+/// The rows of bits of the pieces on `squares`.
+fn rows(grid: Grid, squares: &[Option<Piece>]) -> Rows {
+    let mut rows = [0; MAX_SIZE as usize];
+    for (bits, rank) in rows.iter_mut().zip(squares.chunks_exact(grid.size as usize)) {
+        *bits = rank.iter().rev().fold(0, |bits, square| bits << 1 | square.is_some() as u32);
+    }
+    rows
+}
+
+/// The squares of the pieces of `rows`, in reading order.
+fn occupied(grid: Grid, rows: &Rows) -> impl Iterator<Item = Cell> + '_ {
+    let n = grid.size as usize;
+    rows[..n].iter().enumerate().flat_map(move |(y, &row)| bits(row as u64).map(move |x| Cell((y * n + x) as u16)))
+}
+
 /// The groups of pieces on a board, joined through sides and corners, numbered from 1 in the
 /// order of their first squares (reading order). Fixed-size buffers: nothing is allocated.
 struct Groups {
-    /// The group of each square; 0 for an empty one.
-    of: [u8; MAX_CELLS],
-    /// The number of squares of the board.
-    squares: usize,
+    grid: Grid,
+    /// The pieces of the board.
+    rows: Rows,
+    /// The first square of group `g`, in reading order, at `first[g - 1]`.
+    first: [Cell; MAX_PIECES],
     /// The size of group `g` at `sizes[g - 1]`.
     sizes: [u8; MAX_PIECES],
     count: u8,
+    /// The first of the largest groups, and its pieces: the group that stays when there is no tie,
+    /// kept so that it need not be found again.
+    top: (u8, Rows),
 }
 
 impl Groups {
-    /// A flood fill from each piece not yet in a group, in reading order. The board is read once
-    /// into a row of bits per rank, so that the pieces not yet in a group around a square are the
-    /// bits of three ranks under a mask, not eight squares each looked at (and its branch
-    /// mispredicted) one by one.
+    /// The groups of the pieces on `squares`.
     fn find(grid: Grid, squares: &[Option<Piece>]) -> Groups {
-        let mut groups = Groups { of: [0; MAX_CELLS], squares: squares.len(), sizes: [0; MAX_PIECES], count: 0 };
+        Groups::of_rows(grid, &rows(grid, squares))
+    }
+
+    /// The groups of the pieces on a board read into rows of bits ([`rows`]): a flood fill
+    /// ([`fill`]) from each piece not yet in a group, in reading order.
+    fn of_rows(grid: Grid, rows: &Rows) -> Groups {
         let n = grid.size as usize;
-        // The pieces not yet in a group: bit `x` of `unseen[y]` for the square at column `x` and
-        // row `y`.
-        let mut unseen = [0u32; MAX_SIZE as usize];
-        for (bits, rank) in unseen.iter_mut().zip(squares.chunks(n)) {
-            *bits = rank.iter().enumerate().fold(0, |bits, (x, square)| bits | (square.is_some() as u32) << x);
-        }
-        // The squares still to look around, each piece put on once: column and row.
-        let mut stack = [(0, 0); MAX_PIECES];
+        let mut groups = Groups {
+            grid,
+            rows: *rows,
+            first: [Cell(0); MAX_PIECES],
+            sizes: [0; MAX_PIECES],
+            count: 0,
+            top: (0, [0; MAX_SIZE as usize]),
+        };
+        // The pieces not yet in a group, and the size of the largest group so far.
+        let (mut unseen, mut best) = (*rows, 0);
         for y in 0..n {
             while unseen[y] != 0 {
                 let x = unseen[y].trailing_zeros() as usize;
-                unseen[y] &= unseen[y] - 1;
-                groups.count += 1;
-                let g = groups.count;
-                groups.of[y * n + x] = g;
-                stack[0] = (x, y);
-                let (mut todo, mut size) = (1, 0);
-                while todo > 0 {
-                    todo -= 1;
-                    size += 1;
-                    let (x, y) = stack[todo];
-                    // Rows y - 1 to y + 1, columns x - 1 to x + 1.
-                    for (y, row) in unseen.iter_mut().enumerate().take(y + 2).skip(y.saturating_sub(1)) {
-                        let mut near = *row & (7 << x >> 1);
-                        *row &= !near;
-                        while near != 0 {
-                            let x = near.trailing_zeros() as usize;
-                            near &= near - 1;
-                            groups.of[y * n + x] = g;
-                            stack[todo] = (x, y);
-                            todo += 1;
-                        }
-                    }
+                let (group, size) = fill(&unseen, n, x, y);
+                for (left, g) in unseen.iter_mut().zip(&group) {
+                    *left &= !g;
                 }
-                groups.sizes[g as usize - 1] = size;
+                groups.first[groups.count as usize] = Cell((y * n + x) as u16);
+                groups.sizes[groups.count as usize] = size;
+                groups.count += 1;
+                if size > best {
+                    best = size;
+                    groups.top = (groups.count, group);
+                }
             }
         }
         groups
     }
 
+    /// The pieces of group `g`.
+    fn members(&self, g: u8) -> Rows {
+        if g == self.top.0 {
+            return self.top.1;
+        }
+        let n = self.grid.size as usize;
+        let (x, y) = self.grid.xy(self.first[g as usize - 1]);
+        fill(&self.rows, n, x as usize, y as usize).0
+    }
+
     /// The squares of group `g`, in reading order.
-    fn cells(&self, g: u8) -> impl Iterator<Item = Cell> + '_ {
-        (0..self.squares).filter(move |&i| self.of[i] == g).map(|i| Cell(i as u16))
+    fn cells(&self, g: u8) -> impl Iterator<Item = Cell> {
+        let members = self.members(g);
+        let grid = self.grid;
+        (0..grid.size as usize)
+            .flat_map(move |y| bits(members[y] as u64).map(move |x| Cell((y * grid.size as usize + x) as u16)))
+    }
+
+    /// Whether the piece on `c` is in group `g`.
+    fn holds(&self, g: u8, c: Cell) -> bool {
+        let (x, y) = self.grid.xy(c);
+        self.members(g)[y as usize] & 1 << x != 0
     }
 
     /// The largest groups (bit `g - 1` for group `g`), and their size.
@@ -1412,6 +1569,47 @@ impl Groups {
         let set = sizes.iter().enumerate().filter(|&(_, &n)| n == top).fold(0, |set, (g, _)| set | 1 << g);
         (set, top)
     }
+}
+
+/// The group of the piece at column `x` and row `y` among `pieces` (a board `n` squares wide),
+/// and its size: a flood fill a row at a time. A row of the group is grown from the group's rows
+/// next to it (bits shifted by one column either way take in the corners), then along itself until
+/// it grows no more; a row next to one that grew is grown again if a piece of it touches the new
+/// ones, until no row is left to grow, lowest row first.
+fn fill(pieces: &Rows, n: usize, x: usize, y: usize) -> (Rows, u8) {
+    let spread = |row: u32| row | row << 1 | row >> 1;
+    let (mut group, mut size) = ([0; MAX_SIZE as usize], 0);
+    // The rows to grow: bit `r` for row `r`; first the row of the piece the fill starts from, with
+    // that piece.
+    let (mut todo, mut start) = (1u32 << y, 1 << x);
+    while todo != 0 {
+        let r = todo.trailing_zeros() as usize;
+        todo &= todo - 1;
+        let above = if r > 0 { group[r - 1] } else { 0 };
+        let below = if r + 1 < n { group[r + 1] } else { 0 };
+        let mut row = pieces[r] & spread(above | group[r] | below) | std::mem::take(&mut start);
+        loop {
+            let wider = pieces[r] & spread(row);
+            if wider == row {
+                break;
+            }
+            row = wider;
+        }
+        let new = row & !group[r];
+        if new == 0 {
+            continue;
+        }
+        group[r] = row;
+        size += new.count_ones();
+        let touched = spread(new);
+        if r > 0 && pieces[r - 1] & !group[r - 1] & touched != 0 {
+            todo |= 1 << (r - 1);
+        }
+        if r + 1 < n && pieces[r + 1] & !group[r + 1] & touched != 0 {
+            todo |= 1 << (r + 1);
+        }
+    }
+    (group, size as u8)
 }
 
 /// The members of a set of numbers (below 64), smallest first.
@@ -1467,6 +1665,16 @@ impl Graph {
 
     /// The pieces around the square at column `x` and row `y`.
     fn around(&self, grid: Grid, (x, y): (i32, i32)) -> u64 {
+        let n = grid.size;
+        if x > 0 && y > 0 && x + 1 < n && y + 1 < n {
+            // Away from the edges: three runs of the board, as in `Splinter::around`. A piece's
+            // number plus one, shifted in and back out, is the piece's bit, and nothing for none.
+            let (n, i) = ((n) as usize, (y * n + x) as usize);
+            let near = &self.numbers[i - n - 1..][..2 * n + 3];
+            return [0, 1, 2, n, n + 2, 2 * n, 2 * n + 1, 2 * n + 2]
+                .iter()
+                .fold(0, |set, &k| set | (1 << near[k]) >> 1);
+        }
         KING.iter()
             .filter_map(|d| grid.at(x + d.dcol as i32, y + d.drow as i32))
             .filter_map(|n| self.number(n))
@@ -1534,10 +1742,17 @@ struct Slide {
 }
 
 impl Slide {
-    /// The squares of the line, from the last piece back to the moved one.
+    /// The squares of the line, from the last piece back to the moved one. They are all on the
+    /// board, one step apart: each is a fixed number of squares before the next in reading order.
     fn back(self, grid: Grid) -> impl Iterator<Item = Cell> {
-        let back = KING[(self.dir + 4) % KING.len()];
-        std::iter::successors(Some(self.last), move |&c| (c != self.from).then(|| grid.step(c, back)).flatten())
+        let ahead = self.ahead(grid);
+        std::iter::successors(Some(self.last), move |&c| (c != self.from).then(|| Cell((c.0 as i32 - ahead) as u16)))
+    }
+
+    /// How many squares on in reading order a step in the slide's direction goes.
+    fn ahead(self, grid: Grid) -> i32 {
+        let d = KING[self.dir];
+        d.drow as i32 * grid.size + d.dcol as i32
     }
 
     /// Moves the line one square on, on `squares`, from its far end back: each piece into the
@@ -1581,8 +1796,11 @@ impl Tie {
 
     /// The largest group that holds the square `c`, if any.
     fn group_of(&self, c: Cell) -> Option<u8> {
-        let g = *self.groups.of[..self.groups.squares].get(c.0 as usize)?;
-        (g > 0 && self.largest & 1 << (g - 1) != 0).then_some(g)
+        let size = self.groups.grid.size as usize;
+        if c.0 as usize >= size * size {
+            return None;
+        }
+        self.choices().find(|&g| self.groups.holds(g, c))
     }
 }
 
@@ -1605,15 +1823,20 @@ struct Settling<'a> {
     /// The players put out in the latest round.
     last_out: [bool; 4],
     done: bool,
+    /// The pieces of `squares` as rows of bits, once the first round needs them (`None` before):
+    /// the slide and a move that settles at once never do.
+    rows: Option<Rows>,
 }
 
 impl<'a> Settling<'a> {
     /// The settling of a move from `pos`, on `squares` (its board or a copy).
     fn new(pos: &Splinter, squares: &'a mut [Option<Piece>], record: bool) -> Settling<'a> {
+        // The types each player had and has none of (see `run_out`), all sixteen at once: a
+        // player the game does not have had none.
         let mut run_out_now = [[false; 4]; 4];
-        for &p in pos.player_list() {
-            for k in run_out(&pos.counts, &pos.army, p) {
-                run_out_now[p.index()][k.index()] = true;
+        for ((run_out, had), have) in run_out_now.iter_mut().zip(&pos.army).zip(&pos.counts) {
+            for ((run_out, &had), &have) in run_out.iter_mut().zip(had).zip(have) {
+                *run_out = had > 0 && have == 0;
             }
         }
         Settling {
@@ -1629,32 +1852,38 @@ impl<'a> Settling<'a> {
             effects: Effects::default(),
             last_out: [false; 4],
             done: false,
+            rows: None,
         }
     }
 
-    /// This settling, carried on on a copy of its board in `buffer`.
-    fn fork<'b>(&self, buffer: &'b mut [Option<Piece>; MAX_CELLS]) -> Settling<'b> {
-        let squares = &mut buffer[..self.squares.len()];
-        squares.copy_from_slice(self.squares);
-        Settling {
-            grid: self.grid,
-            players: self.players,
-            army: self.army,
-            squares,
-            counts: self.counts,
-            standing: self.standing,
-            run_out: self.run_out,
-            gone: self.gone,
-            record: self.record,
-            effects: self.effects.clone(),
-            last_out: self.last_out,
-            done: self.done,
-        }
+    /// This settling, carried on by `f` on a copy of its board.
+    fn fork<R>(&self, f: impl FnOnce(Settling) -> R) -> R {
+        with_copy(self.squares, |squares| {
+            f(Settling {
+                grid: self.grid,
+                players: self.players,
+                army: self.army,
+                squares,
+                counts: self.counts,
+                standing: self.standing,
+                run_out: self.run_out,
+                gone: self.gone,
+                record: self.record,
+                effects: self.effects.clone(),
+                last_out: self.last_out,
+                done: self.done,
+                rows: self.rows,
+            })
+        })
     }
 
     /// Takes the piece on `c` off the board; `list` is where the effects record it.
     fn remove(&mut self, c: Cell, list: fn(&mut Effects) -> &mut Vec<(CellLabel, Piece)>) {
         if let Some(p) = self.squares[c.0 as usize].take() {
+            if let Some(rows) = &mut self.rows {
+                let (x, y) = self.grid.xy(c);
+                rows[y as usize] &= !(1 << x);
+            }
             self.lost(c, p, list);
         }
     }
@@ -1669,7 +1898,9 @@ impl<'a> Settling<'a> {
         }
     }
 
+    /// Plays the step and its push, before any round: `rows` are not made yet.
     fn slide(&mut self, s: &Slide) {
+        debug_assert!(self.rows.is_none(), "the slide comes before the rounds");
         if let Some(p) = s.shift(self.grid, self.squares) {
             self.lost(s.last, p, |e| &mut e.pushed_off);
         }
@@ -1683,7 +1914,8 @@ impl<'a> Settling<'a> {
     /// settled (`None`).
     fn next_tie(&mut self) -> Option<Tie> {
         while !self.done {
-            let groups = Groups::find(self.grid, self.squares);
+            let rows = self.rows.get_or_insert_with(|| rows(self.grid, self.squares));
+            let groups = Groups::of_rows(self.grid, rows);
             if groups.count > 1 {
                 let (largest, size) = groups.largest();
                 if largest.count_ones() > 1 {
@@ -1700,10 +1932,13 @@ impl<'a> Settling<'a> {
     /// Keeps only the pieces of group `g` of `groups` (the groups of this board), then takes the
     /// knockouts and eliminations that follow.
     fn keep(&mut self, groups: &Groups, g: u8) {
-        for i in 0..self.squares.len() {
-            if groups.of[i] != 0 && groups.of[i] != g {
-                self.remove(Cell(i as u16), |e| &mut e.splintered);
-            }
+        let kept = groups.members(g);
+        let mut others = groups.rows;
+        for (row, kept) in others.iter_mut().zip(kept) {
+            *row &= !kept;
+        }
+        for c in occupied(self.grid, &others) {
+            self.remove(c, |e| &mut e.splintered);
         }
         self.eliminate();
     }
@@ -1712,17 +1947,22 @@ impl<'a> Settling<'a> {
     /// players or more are still in.
     fn eliminate(&mut self) {
         let mut going = [false; 4];
-        for p in Player::ALL[..self.players as usize].iter().copied() {
-            if self.standing[p.index()] != Standing::In {
+        for (p, going) in going.iter_mut().enumerate().take(self.players as usize) {
+            if self.standing[p] != Standing::In {
                 continue;
             }
-            for k in run_out(&self.counts, &self.army, p) {
-                if !std::mem::replace(&mut self.run_out[p.index()][k.index()], true) && self.record {
-                    self.effects.knockouts.push((p, k));
+            // The types run out (see `run_out`), each reported the first time.
+            let mut knockouts = 0;
+            for (k, kind) in Kind::ALL.into_iter().enumerate() {
+                if self.army[p][k] > 0 && self.counts[p][k] == 0 && !self.run_out[p][k] {
+                    self.run_out[p][k] = true;
+                    if self.record {
+                        self.effects.knockouts.push((Player::ALL[p], kind));
+                    }
                 }
+                knockouts += self.run_out[p][k] as u8;
             }
-            going[p.index()] = self.run_out[p.index()].iter().filter(|&&r| r).count() >= 2
-                || self.counts[p.index()].iter().all(|&n| n == 0);
+            *going = knockouts >= 2 || self.counts[p] == [0; 4];
         }
         for p in Player::ALL.into_iter().filter(|p| going[p.index()]) {
             let knockouts = self.run_out[p.index()].iter().filter(|&&r| r).count() as u8;
@@ -1733,9 +1973,10 @@ impl<'a> Settling<'a> {
             }
         }
         if going.contains(&true) {
-            for i in 0..self.squares.len() {
-                if self.squares[i].is_some_and(|x| going[x.player.index()]) {
-                    self.remove(Cell(i as u16), |e| &mut e.removed);
+            let rows = *self.rows.get_or_insert_with(|| rows(self.grid, self.squares));
+            for c in occupied(self.grid, &rows) {
+                if self.squares[c.0 as usize].is_some_and(|x| going[x.player.index()]) {
+                    self.remove(c, |e| &mut e.removed);
                 }
             }
         }
@@ -1758,16 +1999,16 @@ fn choose(mut s: Settling, m: SplinterMove, depth: usize, every_name: bool, out:
         return;
     }
     for g in tie.choices() {
-        let mut buffer = [None; MAX_CELLS];
-        let mut kept = s.fork(&mut buffer);
-        kept.keep(&tie.groups, g);
         // What follows does not depend on the square that names the group: find it once, named
         // by the first square, and copy it for the others.
         let mut cells = tie.groups.cells(g);
         let mut named = m;
         named.keep[depth] = cells.next();
         let start = out.len();
-        choose(kept, named, depth + 1, every_name, out);
+        s.fork(|mut kept| {
+            kept.keep(&tie.groups, g);
+            choose(kept, named, depth + 1, every_name, out);
+        });
         if !every_name {
             continue;
         }
@@ -2107,6 +2348,185 @@ mod tests {
                 squares[grid.at(1 + d.dcol as i32, 1 + d.drow as i32).expect("a neighbour").0 as usize] = piece;
             }
             assert_eq!(RING_GROUPS[ring as usize], Groups::find(grid, &squares).count, "ring {ring:08b}");
+        }
+    }
+
+    /// The groups of the pieces on a board `n` squares wide, found square by square with a
+    /// stack, as plainly as can be: each group in reading order, the groups by their first square.
+    fn plain_groups(n: usize, squares: &[Option<Piece>]) -> Vec<Vec<Cell>> {
+        let mut seen = vec![false; squares.len()];
+        let mut groups = Vec::new();
+        for start in 0..squares.len() {
+            if squares[start].is_none() || seen[start] {
+                continue;
+            }
+            seen[start] = true;
+            let (mut stack, mut group) = (vec![start], Vec::new());
+            while let Some(c) = stack.pop() {
+                group.push(Cell(c as u16));
+                let (x, y) = ((c % n) as i32, (c / n) as i32);
+                for d in KING {
+                    let (x, y) = (x + d.dcol as i32, y + d.drow as i32);
+                    if x < 0 || y < 0 || x >= n as i32 || y >= n as i32 {
+                        continue;
+                    }
+                    let next = y as usize * n + x as usize;
+                    if squares[next].is_some() && !std::mem::replace(&mut seen[next], true) {
+                        stack.push(next);
+                    }
+                }
+            }
+            group.sort_unstable();
+            groups.push(group);
+        }
+        groups
+    }
+
+    /// Random boards of every size, with up to [`MAX_PIECES`] pieces scattered or in clumps.
+    fn random_boards() -> impl Iterator<Item = (Grid, Vec<Option<Piece>>)> {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            // xorshift64*: any fixed sequence does.
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32
+        };
+        let piece = Some(Piece { player: Red, kind: Kind::Pawn });
+        (0..4000).map(move |_| {
+            let n = 2 + next() as usize % (MAX_SIZE as usize - 1);
+            let mut squares = vec![None; n * n];
+            // Clumps near a centre, or pieces anywhere.
+            let (centre, spread) = (next() as usize % (n * n), 1 + next() as usize % n);
+            for _ in 0..next() as usize % (MAX_PIECES + 1) {
+                let c = if next() % 2 == 0 {
+                    let (x, y) = (centre % n, centre / n);
+                    let x = (x + next() as usize % (2 * spread + 1)).saturating_sub(spread).min(n - 1);
+                    let y = (y + next() as usize % (2 * spread + 1)).saturating_sub(spread).min(n - 1);
+                    y * n + x
+                } else {
+                    next() as usize % (n * n)
+                };
+                squares[c] = piece;
+            }
+            (Grid { size: n as i32 }, squares)
+        })
+    }
+
+    /// The flood fill a row at a time finds the groups that a plain flood fill finds, numbered
+    /// alike, with their sizes, and the first of the largest groups.
+    #[test]
+    fn groups_agree_with_a_plain_flood_fill_on_random_boards() {
+        for (grid, squares) in random_boards() {
+            let groups = Groups::find(grid, &squares);
+            let plain = plain_groups(grid.size as usize, &squares);
+            let board = format!("{} squares wide: {:?}", grid.size, rows(grid, &squares));
+            assert_eq!(groups.count as usize, plain.len(), "{board}");
+            for (g, cells) in (1..=groups.count).zip(&plain) {
+                assert_eq!(&groups.cells(g).collect::<Vec<_>>(), cells, "group {g} of {board}");
+                assert_eq!(groups.sizes[g as usize - 1] as usize, cells.len(), "group {g} of {board}");
+                assert!(cells.iter().all(|&c| groups.holds(g, c)), "group {g} of {board}");
+            }
+            let top = plain.iter().map(Vec::len).max().unwrap_or(0);
+            let first_top = plain.iter().position(|g| g.len() == top).map_or(0, |i| i + 1);
+            assert_eq!(groups.top.0 as usize, first_top, "{board}");
+            assert_eq!(groups.largest().1 as usize, top, "{board}");
+        }
+    }
+
+    /// The pieces around a square, read away from the edges as runs of the board, are those
+    /// found one direction at a time.
+    #[test]
+    fn around_reads_the_eight_neighbours() {
+        for (grid, squares) in random_boards().take(500) {
+            let pos = Splinter::new(grid.size as u8, 2).expect("a board");
+            let pos = Splinter { squares: squares.into_boxed_slice(), ..pos };
+            for c in pos.geometry().cells() {
+                let (x, y) = grid.xy(c);
+                let plain = KING.iter().enumerate().fold(0, |ring, (i, d)| {
+                    match grid.at(x + d.dcol as i32, y + d.drow as i32) {
+                        Some(n) if pos.piece(n).is_some() => ring | 1 << i,
+                        _ => ring,
+                    }
+                });
+                assert_eq!(pos.around(c), plain, "{c:?} on {:?}", rows(grid, &pos.squares));
+            }
+        }
+    }
+
+    /// The pieces' graph reads the pieces around a square, away from the edges, as runs of the
+    /// board: the same as one direction at a time.
+    #[test]
+    fn the_graph_reads_the_eight_neighbours() {
+        for (grid, squares) in random_boards().take(500) {
+            let graph = Graph::new(grid, &squares);
+            for c in 0..squares.len() {
+                let (x, y) = grid.xy(Cell(c as u16));
+                let plain = KING
+                    .iter()
+                    .filter_map(|d| grid.at(x + d.dcol as i32, y + d.drow as i32))
+                    .filter_map(|n| graph.number(n))
+                    .fold(0, |set, n| set | 1 << n);
+                assert_eq!(graph.around(grid, (x, y)), plain, "{c} on {:?}", rows(grid, &squares));
+            }
+        }
+    }
+
+    /// Whenever the pieces around a step's square join up nearby, the pieces after the slide are
+    /// one group, as a search of the whole board finds; and it does see some joins that the ring
+    /// of eight alone does not.
+    #[test]
+    fn pieces_joined_nearby_stay_one_group() {
+        let (mut joined, mut beyond_ring) = (0, 0);
+        for (grid, mut squares) in random_boards() {
+            // One group: the largest.
+            let groups = Groups::find(grid, &squares);
+            if groups.count == 0 {
+                continue;
+            }
+            let kept = groups.members(groups.top.0);
+            for c in occupied(grid, &groups.rows) {
+                let (x, y) = grid.xy(c);
+                if kept[y as usize] & 1 << x == 0 {
+                    squares[c.0 as usize] = None;
+                }
+            }
+            let pos = Splinter::new(grid.size as u8, 2).expect("a board");
+            let pos = Splinter { squares: squares.into_boxed_slice(), one_group: true, ..pos };
+            for from in pos.geometry().cells().filter(|&c| pos.piece(c).is_some()) {
+                for (dir, &d) in KING.iter().enumerate() {
+                    if grid.step(from, d).is_none() {
+                        continue;
+                    }
+                    let s = pos.line(from, dir);
+                    if !pos.joined_nearby(&s) {
+                        continue;
+                    }
+                    let mut after = pos.squares.to_vec();
+                    s.shift(grid, &mut after);
+                    assert!(Groups::find(grid, &after).count <= 1, "{from:?} {dir} on {:?}", rows(grid, &pos.squares));
+                    joined += 1;
+                    let ring = pos.around(from) | if s.last == s.from { 1 << dir } else { 0 };
+                    beyond_ring += (RING_GROUPS[ring as usize] > 1) as u32;
+                }
+            }
+        }
+        assert!(joined > 1000 && beyond_ring > 100, "{joined} joined, {beyond_ring} beyond the ring");
+    }
+
+    /// `Splinter::new` puts the default blocks straight onto the board: each start is what its
+    /// diagram gives when read as a setup, on every board it fits.
+    #[test]
+    fn default_starts_are_their_own_setups() {
+        for players in 2..=4 {
+            for size in MIN_SIZE..=MAX_SIZE {
+                let pos = Splinter::new(size, players).expect("a board");
+                if pos.ending.is_some() {
+                    continue;
+                }
+                let cells: Vec<&str> = pos.geometry().cells().map(|c| BoardView::glyph(&pos, c)).collect();
+                assert_eq!(pos.setup(&cells).as_ref(), Ok(&pos), "{players} players on {size}x{size}");
+            }
         }
     }
 
