@@ -361,8 +361,14 @@ pub struct Patch {
 /// The 8 directions a capturing disk slides in, as (columns, rows).
 const QUEEN: [(i32, i32); 8] = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
 
+/// The side of the largest board.
+const MAX_SIDE: usize = 10;
+
+/// The squares of the largest board: room for any board's squares in an array on the stack.
+const MAX_SQUARES: usize = MAX_SIDE * MAX_SIDE;
+
 /// The side of the largest board with two rings around it (see [`Petrify::padded_blocks`]).
-const PADDED: usize = 10 + 4;
+const PADDED: usize = MAX_SIDE + 4;
 
 /// A Petrify position.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -384,7 +390,7 @@ impl Petrify {
     /// The board's size when a record gives none.
     pub const DEFAULT_SIZE: u8 = 8;
     /// The board sizes Petrify is played on.
-    pub const SIZES: std::ops::RangeInclusive<u8> = 6..=10;
+    pub const SIZES: std::ops::RangeInclusive<u8> = 6..=MAX_SIDE as u8;
 
     /// An empty board of `size` x `size` squares, Blue to move.
     pub fn new(size: u8) -> Result<Petrify, SetupError> {
@@ -573,7 +579,8 @@ impl Petrify {
         let blocked = self.padded_blocks();
         for (i, &square) in self.squares.iter().enumerate() {
             let from = Cell(i as u16);
-            // The block a capture leaves depends on its start square only.
+            // The block a capture leaves depends on its start square only. Asked first: near the
+            // end of a game most disks are held by the blocks, and need no slide looked at.
             if square != Square::Disk(mover) || self.makes_formation(&blocked, from) {
                 continue;
             }
@@ -683,6 +690,43 @@ impl Petrify {
             patches.push((squares, Patch { first, size, groups, remaining, owner }));
         }
         patches
+    }
+}
+
+impl Petrify {
+    /// The squares orthogonally joined to `start` whose contents `joins` accepts (`start` is
+    /// one), into `found` by index, each marked in `seen`; gives how many. Index arithmetic on
+    /// arrays on the stack, for [`Game::score`].
+    fn flood(
+        &self,
+        start: usize,
+        found: &mut [u8; MAX_SQUARES],
+        seen: &mut [bool; MAX_SQUARES],
+        joins: impl Fn(Square) -> bool,
+    ) -> usize {
+        let (n, w) = (self.squares.len(), self.size as usize);
+        seen[start] = true;
+        found[0] = start as u8;
+        // The squares past `next` are found but not yet looked around.
+        let (mut len, mut next) = (1, 0);
+        while next < len {
+            let c = found[next] as usize;
+            next += 1;
+            let sides = [
+                (c >= w, c.wrapping_sub(w)),
+                ((c + 1) % w != 0, c + 1),
+                (c + w < n, c + w),
+                (c % w != 0, c.wrapping_sub(1)),
+            ];
+            for (on_board, d) in sides {
+                if on_board && !seen[d] && joins(self.squares[d]) {
+                    seen[d] = true;
+                    found[len] = d as u8;
+                    len += 1;
+                }
+            }
+        }
+        len
     }
 }
 
@@ -914,11 +958,48 @@ impl Game for Petrify {
         self.passes >= 2
     }
 
+    /// What [`Petrify::patches`] gives, added up by owner, without the lists: a claim's search
+    /// scores every finished position it reaches.
     fn score(&self) -> PetrifyScore {
+        let squares = &self.squares[..];
+        let mut patch_seen = [false; MAX_SQUARES];
+        let mut group_seen = [false; MAX_SQUARES];
+        let (mut patch, mut group) = ([0u8; MAX_SQUARES], [0u8; MAX_SQUARES]);
+        // For each group size in the patch, Blue's groups less Orange's; and the sizes seen.
+        let mut balance = [0i8; MAX_SQUARES + 1];
+        let mut sizes = [0u8; MAX_SQUARES];
         let mut points = [0, 0];
-        for p in self.patches() {
-            if let Some(owner) = p.owner {
-                points[owner.index()] += p.size;
+        for first in 0..squares.len() {
+            if squares[first] == Square::Block || patch_seen[first] {
+                continue;
+            }
+            let area = self.flood(first, &mut patch, &mut patch_seen, |s| s != Square::Block);
+            let mut kinds = 0;
+            for &start in &patch[..area] {
+                let start = start as usize;
+                let Square::Disk(colour) = squares[start] else { continue };
+                if group_seen[start] {
+                    continue;
+                }
+                let size = self.flood(start, &mut group, &mut group_seen, |s| s == Square::Disk(colour));
+                if balance[size] == 0 {
+                    sizes[kinds] = size as u8;
+                    kinds += 1;
+                }
+                balance[size] += if colour == Colour::Blue { 1 } else { -1 };
+            }
+            // Equal-sized opposite groups cancel: the owner has more groups of the largest size at
+            // which the counts differ.
+            let mut owner = None;
+            for &size in &sizes[..kinds] {
+                let size = size as usize;
+                if balance[size] != 0 && owner.is_none_or(|(largest, _)| size > largest) {
+                    owner = Some((size, if balance[size] > 0 { Colour::Blue } else { Colour::Orange }));
+                }
+                balance[size] = 0;
+            }
+            if let Some((_, colour)) = owner {
+                points[colour.index()] += area as u16;
             }
         }
         PetrifyScore { points }
@@ -988,3 +1069,52 @@ impl CommonFormat for Petrify {
 
 // The position code (grammar.md, "Position codes") reads and writes every field of the engine.
 mod code;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The score by arrays on the stack against the patches it adds up, on boards of random
+    /// squares (any mix of disks, blocks and empty squares, formations or not) and the positions
+    /// of random games, on every size.
+    #[test]
+    fn the_score_adds_up_the_patches() {
+        let by_patches = |p: &Petrify| {
+            let mut points = [0, 0];
+            for patch in p.patches() {
+                if let Some(owner) = patch.owner {
+                    points[owner.index()] += patch.size;
+                }
+            }
+            PetrifyScore { points }
+        };
+        let mut rng = fastrand::Rng::with_seed(20);
+        let kinds = [Square::Empty, Square::Disk(Colour::Blue), Square::Disk(Colour::Orange), Square::Block];
+        for size in Petrify::SIZES {
+            for _ in 0..300 {
+                let mut p = Petrify::new(size).unwrap();
+                let weights: Vec<u32> = (0..4).map(|_| rng.u32(0..10)).collect();
+                let total = weights.iter().sum::<u32>().max(1);
+                for square in p.squares.iter_mut() {
+                    // Each kind with its weight's share of the squares.
+                    let mut pick = rng.u32(0..total);
+                    for (&kind, &weight) in kinds.iter().zip(&weights) {
+                        if pick < weight {
+                            *square = kind;
+                            break;
+                        }
+                        pick -= weight;
+                    }
+                }
+                assert_eq!(p.score(), by_patches(&p), "{}", crate::code::Coded::code(&p));
+            }
+            for seed in 0..4 {
+                let mut p = Petrify::new(size).unwrap();
+                for m in crate::game::random::random_game(&p, 100 * size as u64 + seed, 100_000) {
+                    p.play_unchecked(m);
+                    assert_eq!(p.score(), by_patches(&p), "{}", crate::code::Coded::code(&p));
+                }
+            }
+        }
+    }
+}

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use super::rules::{Illegal, Quarod, QuarodMove, DEFAULT_SIZE};
-use crate::game::{BoardView, CommonFormat, Outcome};
+use crate::game::{CommonFormat, Outcome};
 use crate::geometry::CellLabel;
 
 /// A move as written, before it meets a board.
@@ -64,6 +64,16 @@ const EXPECTED: &str = "expected a placement like `d4e4`, a board swap like `d4x
 
 /// Reads a token's syntax: `d4e4`, `d4xe4`, `pass` or `swap`.
 pub fn parse(text: &str) -> Result<WrittenMove, String> {
+    // Every move of a record is read twice (for syntax errors, then in the replay): the common
+    // shapes are read byte by byte first, and anything else as the rules below say.
+    match parse_plain(text.as_bytes()) {
+        Some(m) => Ok(m),
+        None => parse_by_rules(text),
+    }
+}
+
+/// [`parse`] for any token, with the error that says what is wrong.
+fn parse_by_rules(text: &str) -> Result<WrittenMove, String> {
     match text {
         "pass" => return Ok(WrittenMove::Pass),
         "swap" => return Ok(WrittenMove::SwapSides),
@@ -87,6 +97,48 @@ pub fn parse(text: &str) -> Result<WrittenMove, String> {
     match rest.strip_prefix('x').filter(|r| r.as_bytes().first().is_some_and(u8::is_ascii_lowercase)) {
         Some(second) => Ok(WrittenMove::BoardSwap { a: first, b: label(second)? }),
         None => Ok(WrittenMove::Place { black: first, white: label(rest)? }),
+    }
+}
+
+/// The moves [`parse`] reads, in their common shapes (`pass`, `d4e4`, `d4xe4`, rows of one or
+/// two digits), without a word about anything else: `None` leaves the token to
+/// [`parse_by_rules`].
+#[inline]
+fn parse_plain(bytes: &[u8]) -> Option<WrittenMove> {
+    match bytes {
+        b"pass" => return Some(WrittenMove::Pass),
+        b"swap" => return Some(WrittenMove::SwapSides),
+        _ => {}
+    }
+    let (first, rest) = label_prefix(bytes)?;
+    let (m, rest) = match rest {
+        // `x` then a letter: a board swap (`d4x5` is a placement on d4 and x5).
+        [b'x', b'a'..=b'z', ..] => {
+            let (b, rest) = label_prefix(&rest[1..])?;
+            (WrittenMove::BoardSwap { a: first, b }, rest)
+        }
+        _ => {
+            let (white, rest) = label_prefix(rest)?;
+            (WrittenMove::Place { black: first, white }, rest)
+        }
+    };
+    rest.is_empty().then_some(m)
+}
+
+/// A label at the start of `bytes` (a lowercase letter, then a row from 1 to 99 without a leading
+/// zero, as [`CellLabel::parse`] reads them) and the bytes after it, if no digit follows.
+#[inline]
+fn label_prefix(bytes: &[u8]) -> Option<(CellLabel, &[u8])> {
+    let (letter, row, rest) = match *bytes {
+        [letter @ b'a'..=b'z', d @ b'1'..=b'9', u @ b'0'..=b'9', ref rest @ ..] => {
+            (letter, u16::from(d - b'0') * 10 + u16::from(u - b'0'), rest)
+        }
+        [letter @ b'a'..=b'z', d @ b'1'..=b'9', ref rest @ ..] => (letter, u16::from(d - b'0'), rest),
+        _ => return None,
+    };
+    match rest.first() {
+        Some(b'0'..=b'9') => None,
+        _ => Some((CellLabel { col: letter - b'a', row }, rest)),
     }
 }
 
@@ -139,8 +191,7 @@ impl crate::game::Notation for Quarod {
     }
 
     fn resolve(&self, written: WrittenMove) -> Result<QuarodMove, Illegal> {
-        let g = self.geometry();
-        let cell = |l: CellLabel| g.parse_label(l).ok_or(Illegal::OffBoard { cell: l, size: self.size() });
+        let cell = |l: CellLabel| self.cell_of(l).ok_or(Illegal::OffBoard { cell: l, size: self.size() });
         Ok(match written {
             WrittenMove::Place { black, white } => QuarodMove::Place { black: cell(black)?, white: cell(white)? },
             WrittenMove::BoardSwap { a, b } => QuarodMove::BoardSwap { a: cell(a)?, b: cell(b)? },
@@ -160,4 +211,37 @@ impl crate::game::Notation for Quarod {
     }
 
     const WRITES_APART: bool = true;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every token of up to six characters from an alphabet of letters, digits and others: the
+    /// byte reader reads what the rules read, the same way, and leaves the rest to them.
+    #[test]
+    fn the_byte_reader_reads_as_the_rules_do() {
+        let alphabet = b"adxz0192A-";
+        let mut read = 0;
+        for len in 0..=6u32 {
+            for mut k in 0..alphabet.len().pow(len) {
+                let token: String = (0..len)
+                    .map(|_| {
+                        let c = alphabet[k % alphabet.len()];
+                        k /= alphabet.len();
+                        char::from(c)
+                    })
+                    .collect();
+                if let Some(m) = parse_plain(token.as_bytes()) {
+                    assert_eq!(parse_by_rules(&token), Ok(m), "{token}");
+                    read += 1;
+                }
+                assert_eq!(parse(&token), parse_by_rules(&token), "{token}");
+            }
+        }
+        for token in ["pass", "swap", "z26a1", "a1xz26", "d10xe10", "d4e4", "d4x5"] {
+            assert_eq!(parse_plain(token.as_bytes()).map(Ok), Some(parse_by_rules(token)), "{token}");
+        }
+        assert!(read > 4_000, "{read}");
+    }
 }

@@ -362,6 +362,12 @@ fn rook_neighbours(a: usize, w: usize, n: usize) -> [(bool, usize); 4] {
     [(row > 0, a.wrapping_sub(w)), (col + 1 < w, a + 1), (a + w < n, a + w), (col > 0, a.wrapping_sub(1))]
 }
 
+/// The squares of the largest board: room for any board's squares in an array on the stack.
+const MAX_CELLS: usize = MAX_SQUARE as usize * MAX_SQUARE as usize;
+
+/// In [`Quarod::mates`], a square whose piece (if any) is engaged to none.
+const UNENGAGED: u16 = u16::MAX;
+
 /// A Quarod position.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Quarod {
@@ -477,9 +483,13 @@ impl Quarod {
     /// (hex) bookkeeping.
     #[inline]
     fn step_index(&self, c: usize, rod: Rod) -> Option<usize> {
-        // `Rod::ALL` is in the order of `rook_neighbours`.
-        let (on_board, other) = rook_neighbours(c, self.geo.width() as usize, self.cells.len())[rod as usize];
-        on_board.then_some(other)
+        let (w, n) = (self.geo.width() as usize, self.cells.len());
+        match rod {
+            Rod::North => c.checked_sub(w),
+            Rod::East => ((c + 1) % w != 0).then_some(c + 1),
+            Rod::South => (c + w < n).then_some(c + w),
+            Rod::West => (c % w != 0).then(|| c - 1),
+        }
     }
 
     /// [`Rod::towards`] on this board, by index arithmetic: the rod a piece on `from` needs to
@@ -502,6 +512,13 @@ impl Quarod {
         } else {
             None
         }
+    }
+
+    /// The square a label names, if it is on the board: [`Geometry::parse_label`] on the plain
+    /// square grid, for every square of every move a record names.
+    pub(crate) fn cell_of(&self, label: CellLabel) -> Option<Cell> {
+        let (col, row, w) = (label.col as u16, label.row, self.geo.width());
+        (col < w && (1..=w).contains(&row)).then(|| Cell((row - 1) * w + col))
     }
 
     pub(crate) fn label(&self, c: Cell) -> CellLabel {
@@ -574,14 +591,7 @@ impl Quarod {
                 }
             }
         }
-        // Each square's partner, found once: a board swap asks for both squares' partners.
-        const UNENGAGED: u16 = u16::MAX;
-        let mut mates = [UNENGAGED; MAX_SQUARE as usize * MAX_SQUARE as usize];
-        for (a, mate) in mates[..n].iter_mut().enumerate() {
-            if cells[a].is_some() {
-                *mate = self.partner_at(a).map_or(UNENGAGED, |b| b as u16);
-            }
-        }
+        let mates = self.mates();
         for a in 0..n {
             let mate = mates[a];
             if mate == UNENGAGED {
@@ -598,14 +608,56 @@ impl Quarod {
         ControlFlow::Continue(())
     }
 
+    /// Each square's partner by index ([`UNENGAGED`] for an empty or unengaged square), found once
+    /// for the whole board: a board swap asks for both squares' partners. Engagements are pairs, so
+    /// looking east and south from each piece finds every one.
+    fn mates(&self) -> [u16; MAX_CELLS] {
+        let cells = &self.cells[..];
+        let (n, w) = (cells.len(), self.geo.width() as usize);
+        let mut mates = [UNENGAGED; MAX_CELLS];
+        for a in 0..n {
+            let Some(piece) = cells[a] else { continue };
+            let (on_board, b, back) = match piece.rod {
+                Rod::East => ((a + 1) % w != 0, a + 1, Rod::West),
+                Rod::South => (a + w < n, a + w, Rod::North),
+                Rod::North | Rod::West => continue,
+            };
+            if on_board && cells[b].is_some_and(|p| p.colour != piece.colour && p.rod == back) {
+                (mates[a], mates[b]) = (b as u16, a as u16);
+            }
+        }
+        mates
+    }
+
     /// A placement or board swap open to the mover, if any: without one the mover must pass.
+    ///
+    /// The first move [`Quarod::for_each_action`] gives, found with less work: at the end of every
+    /// game both passes are checked on a full board. Both kinds of move take a pair of adjacent
+    /// squares that would make the move from either side, so the first square in reading order
+    /// that has a move has none with its north or west neighbour (that neighbour, earlier, would
+    /// come first): looking east, then south, finds the same move.
     pub fn first_action(&self) -> Option<QuarodMove> {
-        let mut first = None;
-        let _ = self.for_each_action(|m| {
-            first = Some(m);
-            ControlFlow::Break(())
-        });
-        first
+        let cells = &self.cells[..];
+        let (n, w) = (cells.len(), self.geo.width() as usize);
+        let pair = |a: usize, b: usize| (Cell(a as u16), Cell(b as u16));
+        let east = |a: usize| ((a + 1) % w != 0).then_some(a + 1);
+        let south = |a: usize| (a + w < n).then_some(a + w);
+        for a in (0..n).filter(|&a| cells[a].is_none()) {
+            if let Some(b) = [east(a), south(a)].into_iter().flatten().find(|&b| cells[b].is_none()) {
+                let (black, white) = pair(a, b);
+                return Some(QuarodMove::Place { black, white });
+            }
+        }
+        let mates = self.mates();
+        let colour = |a: usize| cells[a].map(|p| p.colour);
+        for a in (0..n).filter(|&a| mates[a] != UNENGAGED) {
+            let swappable = |&b: &usize| mates[a] as usize != b && mates[b] != UNENGAGED && colour(b) != colour(a);
+            if let Some(b) = [east(a), south(a)].into_iter().flatten().find(swappable) {
+                let (a, b) = pair(a, b);
+                return Some(QuarodMove::BoardSwap { a, b });
+            }
+        }
+        None
     }
 
     /// How many groups of each size each colour has: `counts[size][colour]`.
@@ -618,27 +670,32 @@ impl Quarod {
     /// Calls `visit` with each group of the board, its colour and its pieces (the first in reading
     /// order first), groups in reading order of their first pieces.
     fn for_each_group(&self, mut visit: impl FnMut(Colour, &[Cell])) {
-        let mut seen = vec![false; self.cells.len()];
-        let mut stack = Vec::new();
-        let mut group = Vec::new();
-        for start in self.geo.cells() {
-            let Some(piece) = self.piece(start) else { continue };
-            if seen[start.0 as usize] {
+        let cells = &self.cells[..];
+        let (n, w) = (cells.len(), self.geo.width() as usize);
+        // Fixed arrays and index arithmetic: this runs for the score of every finished record.
+        let mut seen = [false; MAX_CELLS];
+        let mut group = [Cell(0); MAX_CELLS];
+        for start in 0..n {
+            let Some(piece) = cells[start] else { continue };
+            if seen[start] {
                 continue;
             }
-            seen[start.0 as usize] = true;
-            stack.push(start);
-            group.clear();
-            while let Some(c) = stack.pop() {
-                group.push(c);
-                for d in self.geo.neighbours(c) {
-                    if !seen[d.0 as usize] && self.piece(d).is_some_and(|p| p.colour == piece.colour) {
-                        seen[d.0 as usize] = true;
-                        stack.push(d);
+            seen[start] = true;
+            group[0] = Cell(start as u16);
+            // The group is its own queue: the pieces past `next` are found but not yet looked around.
+            let (mut len, mut next) = (1, 0);
+            while next < len {
+                let c = group[next].0 as usize;
+                next += 1;
+                for (on_board, d) in rook_neighbours(c, w, n) {
+                    if on_board && !seen[d] && cells[d].is_some_and(|p| p.colour == piece.colour) {
+                        seen[d] = true;
+                        group[len] = Cell(d as u16);
+                        len += 1;
                     }
                 }
             }
-            visit(piece.colour, &group);
+            visit(piece.colour, &group[..len]);
         }
     }
 }
@@ -874,3 +931,84 @@ impl Quarod {
 
 // The position code (grammar.md, "Position codes") reads and writes every field of the engine.
 mod code;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Boards of random pieces, sparse to full, on sizes 2 to 9 and the largest: every kind of
+    /// neighbourhood, engaged or not, at the edges too.
+    fn random_boards() -> impl Iterator<Item = Quarod> {
+        let mut rng = fastrand::Rng::with_seed(20);
+        (0..3000).map(move |i| {
+            let size = if i % 100 == 0 { MAX_SQUARE } else { rng.u8(MIN_SIZE..10) };
+            let empty = rng.u32(0..=100);
+            let pieces: Vec<Option<Piece>> = (0..size as usize * size as usize)
+                .map(|_| {
+                    (rng.u32(0..100) >= empty)
+                        .then(|| Piece { colour: Colour::BOTH[rng.usize(0..2)], rod: Rod::ALL[rng.usize(0..4)] })
+                })
+                .collect();
+            Quarod::from_pieces(size, &pieces).unwrap()
+        })
+    }
+
+    /// The positions of random games on sizes 2 to 9, start to end.
+    fn random_game_positions() -> Vec<Quarod> {
+        let mut positions = Vec::new();
+        for size in MIN_SIZE..10 {
+            for seed in 0..6 {
+                let mut pos = Quarod::new(size).unwrap();
+                for m in crate::game::random::random_game(&pos, 100 * size as u64 + seed, 10_000) {
+                    positions.push(pos.clone());
+                    pos.play_unchecked(m);
+                }
+                positions.push(pos);
+            }
+        }
+        positions
+    }
+
+    /// `first_action` looks only east and south: the same move as the first the full generator
+    /// gives.
+    #[test]
+    fn first_action_is_the_generators_first() {
+        for pos in random_boards().chain(random_game_positions()) {
+            let mut first = None;
+            let _ = pos.for_each_action(|m| {
+                first = Some(m);
+                ControlFlow::Break(())
+            });
+            assert_eq!(pos.first_action(), first, "{}", crate::code::Coded::code(&pos));
+        }
+    }
+
+    /// The group counts by index arithmetic, against a flood fill over the geometry's neighbours.
+    #[test]
+    fn group_counts_match_a_flood_fill_over_the_geometry() {
+        for pos in random_boards().chain(random_game_positions()) {
+            let geo = pos.geo;
+            let mut expected = vec![[0u16; 2]; pos.cells.len() + 1];
+            let mut seen = vec![false; pos.cells.len()];
+            for start in geo.cells() {
+                let Some(piece) = pos.piece(start) else { continue };
+                if std::mem::replace(&mut seen[start.0 as usize], true) {
+                    continue;
+                }
+                let (mut stack, mut size) = (vec![start], 0);
+                while let Some(c) = stack.pop() {
+                    size += 1;
+                    for d in geo.neighbours(c) {
+                        if pos.piece(d).is_some_and(|p| p.colour == piece.colour)
+                            && !std::mem::replace(&mut seen[d.0 as usize], true)
+                        {
+                            stack.push(d);
+                        }
+                    }
+                }
+                expected[size][piece.colour.index()] += 1;
+            }
+            assert_eq!(pos.group_counts(), expected, "{}", crate::code::Coded::code(&pos));
+        }
+    }
+}
