@@ -113,6 +113,11 @@ fn malformed_codes_say_what_was_expected_and_where() {
         explain::<Splinter>("splinter_6/6/2RkBk2/6/6/6_2_r_1000.1000_c3e3_0_0_-"),
         explain::<Splinter>("splinter_6/6/2RkBk2/6/6/6_2_r_1000.1000_-_0_0_lg"),
         explain::<Splinter>("splinter_6/6/2RkBk2/6/6/6_2_r_1000.1000_-_0_0_x"),
+        // More of a type than a full army: a board of sixty pawns once overran the engine's lists.
+        explain::<Splinter>(
+            "splinter_RpRpRpRpRpRpRpRpRpRp/RpRpRpRpRpRpRpRpRpRp/RpRpRpRpRpRpRpRpRpRp/RpRpRpRpRpRpRpRpRpRp/RpRpRpRpRpRpRpRpRpRp/RpRpRpRpRpRpRpRpRpRp/10/10/10/10_2_r_1224.1224_-_0_0_-",
+        ),
+        explain::<Splinter>("splinter_6/6/2RkBkRk1/6/6/6_2_r_1000.1000_-_0_0_-"),
     ]
     .concat();
     insta::assert_snapshot!(out);

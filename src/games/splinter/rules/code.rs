@@ -64,8 +64,15 @@ impl Coded for Splinter {
                 let message = format!("a piece of {}, but the game has {players} players", piece.player);
                 return Err(CodeError::new(*at, message));
             }
+            let have = &mut p.counts[piece.player.index()][piece.kind.index()];
+            *have += 1;
+            // No player has more of a type than a full army: the engine's lists of pieces are
+            // sized by that (a code of sixty pawns would overrun them).
+            if *have > piece.kind.full_army() {
+                let why = super::SetupError::TooMany { cell: geo.label(c), piece, nth: *have };
+                return Err(CodeError::new(*at, why.to_string()));
+            }
             p.squares[c.0 as usize] = Some(piece);
-            p.counts[piece.player.index()][piece.kind.index()] += 1;
         }
         let choices: Vec<(&str, Player)> = PLAYERS.iter().copied().zip(Player::ALL).take(players as usize).collect();
         p.to_move = fields.next("player to move")?.choice("the player to move", &choices)?;
