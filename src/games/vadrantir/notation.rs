@@ -51,7 +51,8 @@ impl crate::game::Notation for Vadrantir {
     fn resolve(&self, written: Written) -> Result<VadrantirMove, Illegal> {
         Ok(match written {
             Written::Place(l) => VadrantirMove::Place(
-                self.geometry().parse_label(l).ok_or(Illegal::OffBoard { cell: l, side: self.side() })?,
+                // The geometry's table: every move of every record is resolved here.
+                self.geometry().steps().parse_label(l).ok_or(Illegal::OffBoard { cell: l, side: self.side() })?,
             ),
             Written::Swap => VadrantirMove::Swap,
         })
