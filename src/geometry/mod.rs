@@ -401,6 +401,17 @@ impl CellLabel {
     /// Writes the label (`d4`) at the end of `out`, with no `String` of its own: for the thousands
     /// of moves of a large board written one after the other.
     pub fn push_to(self, out: &mut String) {
+        // Every label of a board (a letter to `z`, a row below 100) is two or three ASCII bytes:
+        // written at once. An illegal move's alternatives write every legal move of its position.
+        if self.col < 26 && self.row < 100 {
+            let (tens, units) = ((self.row / 10) as u8, (self.row % 10) as u8);
+            out.push(char::from(b'a' + self.col));
+            if tens > 0 {
+                out.push(char::from(b'0' + tens));
+            }
+            out.push(char::from(b'0' + units));
+            return;
+        }
         self.each_char(|c| out.push(c));
     }
 }
@@ -415,7 +426,8 @@ mod tests {
 
     #[test]
     fn labels_are_written_alike_into_a_buffer_and_by_display() {
-        for (col, row) in [(0, 1), (25, 26), (3, 10), (2, 65535), (200, 7)] {
+        let every = (0..=27u8).flat_map(|col| (0..=101u16).map(move |row| (col, row)));
+        for (col, row) in [(0, 1), (25, 26), (3, 10), (2, 65535), (200, 7)].into_iter().chain(every) {
             let label = CellLabel { col, row };
             let mut out = String::from("x");
             label.push_to(&mut out);
