@@ -631,11 +631,11 @@ impl Quarod {
 
     /// A placement or board swap open to the mover, if any: without one the mover must pass.
     ///
-    /// The first move [`Quarod::for_each_action`] gives, found with less work: at the end of every
-    /// game both passes are checked on a full board. Both kinds of move take a pair of adjacent
-    /// squares that would make the move from either side, so the first square in reading order
-    /// that has a move has none with its north or west neighbour (that neighbour, earlier, would
-    /// come first): looking east, then south, finds the same move.
+    /// The first placement or board swap of [`Game::legal_moves`], found with less work: at the
+    /// end of every game both passes are checked on a full board. Both kinds of move take a pair
+    /// of adjacent squares that would make the move from either side, so the first square in
+    /// reading order that has a move has none with its north or west neighbour (that neighbour,
+    /// earlier, would come first): looking east, then south, finds the same move.
     pub fn first_action(&self) -> Option<QuarodMove> {
         let cells = &self.cells[..];
         let (n, w) = (cells.len(), self.geo.width() as usize);
