@@ -358,17 +358,25 @@ pub struct CellLabel {
 impl CellLabel {
     /// Reads `e5`-style labels: one lowercase letter and a number from 1 to 99.
     pub fn parse(s: &str) -> Option<CellLabel> {
-        let b = s.as_bytes();
-        if b.len() < 2 || b.len() > 3 || !b[0].is_ascii_lowercase() {
-            return None;
+        CellLabel::read(s.as_bytes()).filter(|(_, rest)| rest.is_empty()).map(|(label, _)| label)
+    }
+
+    /// The label at the start of `bytes` and the bytes after it, if one is there with no digit
+    /// after it: a lowercase letter and a row of one or two digits, the first not 0. Every
+    /// notation's reader takes its labels with it (the moves of every record pass here).
+    #[inline]
+    pub fn read(bytes: &[u8]) -> Option<(CellLabel, &[u8])> {
+        let (col, row, rest) = match *bytes {
+            [col @ b'a'..=b'z', d @ b'1'..=b'9', u @ b'0'..=b'9', ref rest @ ..] => {
+                (col, u16::from(d - b'0') * 10 + u16::from(u - b'0'), rest)
+            }
+            [col @ b'a'..=b'z', d @ b'1'..=b'9', ref rest @ ..] => (col, u16::from(d - b'0'), rest),
+            _ => return None,
+        };
+        match rest.first() {
+            Some(b'0'..=b'9') => None,
+            _ => Some((CellLabel { col: col - b'a', row }, rest)),
         }
-        let digits = &s[1..];
-        if !digits.bytes().all(|d| d.is_ascii_digit()) || digits.starts_with('0') {
-            return None;
-        }
-        // One or two digits, checked above.
-        let row = digits.bytes().fold(0u16, |n, d| n * 10 + u16::from(d - b'0'));
-        Some(CellLabel { col: b[0] - b'a', row })
     }
 }
 

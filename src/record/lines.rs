@@ -48,13 +48,6 @@ fn move_token(word: &str) -> Option<TokenKind> {
         _ => {}
     }
     let b = word.as_bytes();
-    // Most words are steps between two cells of one-digit rows (`a7a8`): read at once.
-    if let &[c1, r1 @ b'1'..=b'9', c2, r2 @ b'1'..=b'9'] = b {
-        if c1.is_ascii_lowercase() && c2.is_ascii_lowercase() {
-            let cell = |col: u8, row: u8| CellLabel { col: col - b'a', row: u16::from(row - b'0') };
-            return Some(TokenKind::Step(cell(c1, r1), cell(c2, r2)));
-        }
-    }
     match b.first()? {
         c if c.is_ascii_lowercase() && b.get(1).is_some_and(u8::is_ascii_digit) => {
             let (from, rest) = label(word)?;
@@ -74,19 +67,7 @@ fn move_token(word: &str) -> Option<TokenKind> {
 /// A cell label at the start of `text` (a lowercase letter and all the digits after it), and the
 /// text after it.
 fn label(text: &str) -> Option<(CellLabel, &str)> {
-    let b = text.as_bytes();
-    let col = *b.first()?;
-    if !col.is_ascii_lowercase() {
-        return None;
-    }
-    let digits = b[1..].iter().take_while(|d| d.is_ascii_digit()).count();
-    // What `CellLabel::parse` reads, without slicing and checking the label again: one or two
-    // digits, the first not 0 (every step of every record passes here, twice).
-    if !(1..=2).contains(&digits) || b[1] == b'0' {
-        return None;
-    }
-    let row = b[1..=digits].iter().fold(0u16, |n, d| n * 10 + u16::from(d - b'0'));
-    Some((CellLabel { col: col - b'a', row }, &text[1 + digits..]))
+    CellLabel::read(text.as_bytes()).map(|(label, rest)| (label, &text[text.len() - rest.len()..]))
 }
 
 /// The kind of a movetext word of the published notation, as the reader classifies it (a claim is

@@ -254,15 +254,15 @@ impl<'o> Obj<'o> {
         self.key("game").opt_str(game);
     }
 
-    /// Writes the field's name (a plain name of ours, which needs no escape): its value is next.
+    /// Writes the field's name, escaped as any string (a player's name, as a key of the scores,
+    /// comes from the record): its value is next.
     fn key(&mut self, name: &str) -> Val<'_> {
         if !self.empty {
             self.out.push(',');
         }
         self.empty = false;
-        self.out.push('"');
-        self.out.push_str(name);
-        self.out.push_str("\":");
+        push_json_str(self.out, name);
+        self.out.push(':');
         Val(self.out)
     }
 
@@ -324,7 +324,7 @@ impl Val<'_> {
     fn points(self, points: &[(String, f64)]) {
         let mut o = Obj::open(self.0);
         for (player, p) in points {
-            let v = o.key_escaped(player);
+            let v = o.key(player);
             if p.fract() == 0.0 && p.abs() < 1e15 {
                 use std::fmt::Write as _;
                 let _ = write!(v.0, "{}", *p as i64);
@@ -345,19 +345,6 @@ impl Val<'_> {
             item(self.0, x);
         }
         self.0.push(']');
-    }
-}
-
-impl Obj<'_> {
-    /// [`Obj::key`] for a name from the record (a player's), escaped as any string.
-    fn key_escaped(&mut self, name: &str) -> Val<'_> {
-        if !self.empty {
-            self.out.push(',');
-        }
-        self.empty = false;
-        push_json_str(self.out, name);
-        self.out.push(':');
-        Val(self.out)
     }
 }
 

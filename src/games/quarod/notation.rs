@@ -110,36 +110,19 @@ fn parse_plain(bytes: &[u8]) -> Option<WrittenMove> {
         b"swap" => return Some(WrittenMove::SwapSides),
         _ => {}
     }
-    let (first, rest) = label_prefix(bytes)?;
+    let (first, rest) = CellLabel::read(bytes)?;
     let (m, rest) = match rest {
         // `x` then a letter: a board swap (`d4x5` is a placement on d4 and x5).
         [b'x', b'a'..=b'z', ..] => {
-            let (b, rest) = label_prefix(&rest[1..])?;
+            let (b, rest) = CellLabel::read(&rest[1..])?;
             (WrittenMove::BoardSwap { a: first, b }, rest)
         }
         _ => {
-            let (white, rest) = label_prefix(rest)?;
+            let (white, rest) = CellLabel::read(rest)?;
             (WrittenMove::Place { black: first, white }, rest)
         }
     };
     rest.is_empty().then_some(m)
-}
-
-/// A label at the start of `bytes` (a lowercase letter, then a row from 1 to 99 without a leading
-/// zero, as [`CellLabel::parse`] reads them) and the bytes after it, if no digit follows.
-#[inline]
-fn label_prefix(bytes: &[u8]) -> Option<(CellLabel, &[u8])> {
-    let (letter, row, rest) = match *bytes {
-        [letter @ b'a'..=b'z', d @ b'1'..=b'9', u @ b'0'..=b'9', ref rest @ ..] => {
-            (letter, u16::from(d - b'0') * 10 + u16::from(u - b'0'), rest)
-        }
-        [letter @ b'a'..=b'z', d @ b'1'..=b'9', ref rest @ ..] => (letter, u16::from(d - b'0'), rest),
-        _ => return None,
-    };
-    match rest.first() {
-        Some(b'0'..=b'9') => None,
-        _ => Some((CellLabel { col: letter - b'a', row }, rest)),
-    }
 }
 
 impl CommonFormat for Quarod {

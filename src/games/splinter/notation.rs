@@ -86,23 +86,9 @@ fn parse_in_full(text: &str) -> Result<Written, String> {
 /// A token that is two squares and nothing else, as most are (`d4e5`, `a10b11`), read byte by
 /// byte; `None` for any other, which [`parse`] reads in full (and reads these alike).
 fn plain_step(text: &[u8]) -> Option<Written> {
-    // A square at `at`: a letter, a digit from 1 to 9, perhaps another digit; and where it ends.
-    let square = |at: usize| {
-        let (&col, &first) = (text.get(at)?, text.get(at + 1)?);
-        if !col.is_ascii_lowercase() || !(b'1'..=b'9').contains(&first) {
-            return None;
-        }
-        let row = u16::from(first - b'0');
-        Some(match text.get(at + 2) {
-            Some(&d) if d.is_ascii_digit() => {
-                (CellLabel { col: col - b'a', row: row * 10 + u16::from(d - b'0') }, at + 3)
-            }
-            _ => (CellLabel { col: col - b'a', row }, at + 2),
-        })
-    };
-    let (from, end) = square(0)?;
-    let (to, end) = square(end)?;
-    (end == text.len()).then_some(Written { from, to, keep: [None; MAX_CHOICES] })
+    let (from, rest) = CellLabel::read(text)?;
+    let (to, rest) = CellLabel::read(rest)?;
+    rest.is_empty().then_some(Written { from, to, keep: [None; MAX_CHOICES] })
 }
 
 /// Writes a move as a token (the inverse of [`parse`]).
