@@ -6,7 +6,7 @@
 
 use super::cursor::Lines;
 use super::{
-    cap_syntax_errors, push_capped, row_past_any_board, rows_past_any_board, Capped, Span, SyntaxError, Token,
+    cap_syntax_errors, push_capped, row_past_any_board, rows_past_any_board, Capped, Room, Span, SyntaxError, Token,
     TokenKind, Tokens,
 };
 use crate::geometry::MAX_ROW_CELLS;
@@ -161,17 +161,15 @@ type Glyphs<'a> = Vec<(&'a str, Span)>;
 /// [`MAX_ROW_CELLS`] + 1 glyphs with where each is, how many glyphs the row has, and its number:
 /// a row of millions of cells costs its scan, not its cells.
 fn diagram_row(line: &str, at: usize) -> Option<(Glyphs<'_>, usize, u16)> {
-    // The row number first: most lines tried here are no row, and are told so without allocating.
-    let last = line.split_ascii_whitespace().next_back()?;
-    let number = crate::code::read_number(last.strip_suffix('.').unwrap_or(last), u64::from(u16::MAX)).ok()? as u16;
+    // One pass over the words: each is a glyph once a word follows it; the last is the number.
+    let mut words = line.split_ascii_whitespace();
+    let mut last = words.next()?;
     // Room for the cells of a row of the widest board at once, not grown a cell at a time.
     let mut cells = Vec::with_capacity(line.len().div_ceil(2).min(MAX_ROW_CELLS + 1));
     let mut count = 0;
-    for g in line.split_ascii_whitespace() {
-        if g.as_ptr() == last.as_ptr() {
-            break;
-        }
-        if g.starts_with(['{', '[']) || strip_move_number(g).is_some() {
+    for next in words {
+        let g = std::mem::replace(&mut last, next);
+        if matches!(g.as_bytes()[0], b'{' | b'[') || strip_move_number(g).is_some() {
             return None;
         }
         count += 1;
@@ -180,6 +178,7 @@ fn diagram_row(line: &str, at: usize) -> Option<(Glyphs<'_>, usize, u16)> {
             cells.push((g, off..off + g.len()));
         }
     }
+    let number = crate::code::read_number(last.strip_suffix('.').unwrap_or(last), u64::from(u16::MAX)).ok()? as u16;
     (count > 0).then_some((cells, count, number))
 }
 
@@ -347,6 +346,11 @@ fn carries_movetext_on(line: &str) -> bool {
 /// between); without a result token, at the next tag line, at a final diagram, or at the first
 /// line after a blank line that neither opens with a move number nor is a comment.
 pub fn read_record<'a>(lines: &mut Lines<'a>) -> CommonRecord<'a> {
+    read_record_in(lines, Room::default())
+}
+
+/// [`read_record`], with room made for as many tokens as `room` says (see [`Room`]).
+pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, room: Room) -> CommonRecord<'a> {
     let start = lines.offset();
     let mut r = CommonRecord {
         index: 0,
@@ -373,7 +377,7 @@ pub fn read_record<'a>(lines: &mut Lines<'a>) -> CommonRecord<'a> {
     }
     let mut in_comment: Option<usize> = None;
     let mut begun = false;
-    let mut tokens = Tokens::tokens();
+    let mut tokens = Tokens::tokens(room.tokens);
     loop {
         if in_comment.is_none() {
             let Some((_, line)) = lines.peek() else { break };

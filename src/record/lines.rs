@@ -10,7 +10,7 @@ use nom::{IResult, Parser};
 use super::cursor::Lines;
 use super::{
     cap_syntax_errors, push_capped, row_past_any_board, rows_past_any_board, ColumnHeader, Diagram, DiagramLabel,
-    MoveLine, Record, Span, SyntaxError, Token, TokenKind, Tokens,
+    MoveLine, Record, Room, Span, SyntaxError, Token, TokenKind, Tokens,
 };
 
 use super::Side;
@@ -42,32 +42,23 @@ pub enum LineKind {
 /// `resigns`, with a `.` or `!`). Read by hand, byte by byte: it is read for every word of every
 /// move line. `tests::move_token_reads_as_the_grammar` holds it to the grammar written with nom.
 fn move_token(word: &str) -> Option<TokenKind> {
-    match word {
-        "...." => return Some(TokenKind::Filler),
-        "----" => return Some(TokenKind::Stay),
-        _ => {}
-    }
     let b = word.as_bytes();
-    match b.first()? {
-        c if c.is_ascii_lowercase() && b.get(1).is_some_and(u8::is_ascii_digit) => {
-            let (from, rest) = label(word)?;
-            let (to, rest) = label(rest)?;
+    match b {
+        b"...." => Some(TokenKind::Filler),
+        b"----" => Some(TokenKind::Stay),
+        [b'a'..=b'z', b'0'..=b'9', ..] => {
+            let (from, rest) = CellLabel::read(b)?;
+            let (to, rest) = CellLabel::read(rest)?;
             rest.is_empty().then_some(TokenKind::Step(from, to))
         }
         // A number past 255 announces nothing: no token.
-        c if c.is_ascii_digit() => word.parse::<u8>().ok().map(TokenKind::Number),
+        [b'0'..=b'9', ..] => word.parse::<u8>().ok().map(TokenKind::Number),
         _ => {
             let rest = b.get(..6).filter(|r| r.eq_ignore_ascii_case(b"resign")).map(|_| &b[6..])?;
             let rest = rest.strip_prefix(b"s").or_else(|| rest.strip_prefix(b"S")).unwrap_or(rest);
             matches!(rest, [] | [b'.'] | [b'!']).then_some(TokenKind::Resign)
         }
     }
-}
-
-/// A cell label at the start of `text` (a lowercase letter and all the digits after it), and the
-/// text after it.
-fn label(text: &str) -> Option<(CellLabel, &str)> {
-    CellLabel::read(text.as_bytes()).map(|(label, rest)| (label, &text[text.len() - rest.len()..]))
 }
 
 /// The kind of a movetext word of the published notation, as the reader classifies it (a claim is
@@ -451,7 +442,7 @@ fn build_diagram(label: DiagramLabel, rows: &[Row], seen: usize, span: Span) -> 
             },
         }
     })?;
-    let mut cells = Vec::new();
+    let mut cells = Vec::with_capacity(rows.iter().map(|r| r.glyphs.len()).sum());
     for (r, row) in rows.iter().enumerate() {
         for (cell, (glyph, gspan)) in geometry.row_cells(r as u16).zip(&row.glyphs) {
             cells.push((geometry.label(cell), *glyph, gspan.clone()));
@@ -473,7 +464,7 @@ pub enum Element<'a> {
 
 /// The element that opens at the line `(at, line)`, taking the further lines it spans (a
 /// diagram's rows, a movetext's lines) from `rest`; `None` if the line is prose.
-pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>) -> Option<Element<'a>> {
+pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>, room: Room) -> Option<Element<'a>> {
     let is_letters =
         |l: Option<(usize, &str)>| l.is_some_and(|(a, l)| matches!(classify(l, a, false), LineKind::Letters(_)));
     match classify(line, at, false) {
@@ -530,9 +521,10 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>) -> Option<Ele
             Some(Element::Diagram(build_diagram(label, &rows, seen, at..end), label))
         }
         LineKind::Move(_) => {
-            let (mut tokens, mut errors) = (Tokens::tokens(), Vec::new());
+            let (mut tokens, mut errors) = (Tokens::tokens(room.tokens), Vec::new());
             let head = move_line_head(line, false).expect("classified as a move line");
-            let mut moves = vec![move_line(line, at, head, &mut tokens, &mut errors)];
+            let mut moves = Vec::with_capacity(room.lines.max(1));
+            moves.push(move_line(line, at, head, &mut tokens, &mut errors));
             while let Some((a, l)) = rest.peek() {
                 // A line numbered 1 opens the next record instead.
                 if let Some(head) = move_line_head(l, true).filter(|h| h.0 != 1) {

@@ -248,9 +248,9 @@ pub(crate) struct Capped<T> {
 }
 
 impl<T> Capped<T> {
-    /// Tokens, at most [`MAX_TOKENS`].
-    pub(crate) fn tokens() -> Capped<T> {
-        Capped { list: Vec::new(), max: MAX_TOKENS, what: ("token", "tokens"), full: false }
+    /// Tokens, at most [`MAX_TOKENS`], with room for `room` of them (see [`Room`]).
+    pub(crate) fn tokens(room: usize) -> Capped<T> {
+        Capped { list: Vec::with_capacity(room), max: MAX_TOKENS, what: ("token", "tokens"), full: false }
     }
 
     /// Tags, at most [`MAX_TAGS`].
@@ -259,10 +259,19 @@ impl<T> Capped<T> {
     }
 
     /// Keeps `item`, or, at the first item past the limit, adds its error (at `span`) to `errors`.
+    #[inline]
     pub(crate) fn push(&mut self, item: T, span: &Span, errors: &mut Vec<SyntaxError>) {
         if self.list.len() < self.max {
             self.list.push(item);
-        } else if !self.full {
+        } else {
+            self.past_limit(span, errors);
+        }
+    }
+
+    /// At the first item past the limit, adds its error (at `span`) to `errors`.
+    #[cold]
+    fn past_limit(&mut self, span: &Span, errors: &mut Vec<SyntaxError>) {
+        if !self.full {
             self.full = true;
             let (one, many) = self.what;
             let message = format!(
@@ -302,11 +311,38 @@ impl<T> std::ops::Deref for Capped<T> {
 /// The tokens of one record as they are read.
 pub(crate) type Tokens<'a> = Capped<Token<'a>>;
 
+/// How many tokens and move lines to make room for in the next record before reading it: as many
+/// as the last record had. Records of one file are much alike, so a record's lists are allocated
+/// once instead of grown a doubling at a time (which copied each token some times over). Capped,
+/// so that a long record followed by short ones does not make each of them hold its room: a
+/// record holds at most its own lists and the last one's.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Room {
+    pub(crate) tokens: usize,
+    pub(crate) lines: usize,
+}
+
+impl Room {
+    /// Most of each the room of a record is: more than most real records have (a Quadraphages
+    /// record has about 150 tokens), and at 48 bytes a token a bound on what a short record after
+    /// a long one holds for nothing (48 KiB).
+    const MOST: usize = 1024;
+
+    /// The room for the record after one with `tokens` and `lines`.
+    pub(crate) fn after(tokens: usize, lines: usize) -> Room {
+        Room { tokens: tokens.min(Room::MOST), lines: lines.min(Room::MOST) }
+    }
+}
+
 impl<'a> Tokens<'a> {
     /// Keeps a token, or says where the limit is passed (see [`Capped::push`]).
+    #[inline]
     pub(crate) fn push_token(&mut self, token: Token<'a>, errors: &mut Vec<SyntaxError>) {
-        let span = token.span.clone();
-        self.push(token, &span, errors);
+        if self.list.len() < self.max {
+            self.list.push(token);
+        } else {
+            self.past_limit(&token.span, errors);
+        }
     }
 }
 
@@ -422,6 +458,7 @@ pub fn read_window<'a>(
         resume: from,
         quiet: 0,
         open_end,
+        room: Room::default(),
     }
 }
 
@@ -453,6 +490,8 @@ pub struct Reader<'a> {
     /// Lines of prose since the last element of the published notation.
     quiet: usize,
     open_end: Option<&'a std::sync::atomic::AtomicBool>,
+    /// The room to make in the next record's lists: see [`Room`].
+    room: Room,
 }
 
 impl<'a> Reader<'a> {
@@ -471,6 +510,10 @@ impl<'a> Reader<'a> {
         if self.needs_more() {
             return None;
         }
+        self.room = match &f {
+            Found::Published(r) => Room::after(r.tokens.len(), r.lines.len()),
+            Found::Common(r) => Room::after(r.tokens.len(), 0),
+        };
         self.found += 1;
         f.set_index(self.found);
         Some(f)
@@ -509,7 +552,7 @@ impl<'a> Iterator for Reader<'a> {
             if self.opens_common(line) {
                 self.lines = before;
                 self.quiet = 0;
-                let r = Found::Common(common::read_record(&mut self.lines));
+                let r = Found::Common(common::read_record_in(&mut self.lines, self.room));
                 match self.published.finish() {
                     Some(open) => {
                         self.ready = Some(r);
@@ -518,7 +561,7 @@ impl<'a> Iterator for Reader<'a> {
                     None => return self.emit(r),
                 }
             }
-            match lines::element(at, line, &mut self.lines) {
+            match lines::element(at, line, &mut self.lines, self.room) {
                 Some(element) => {
                     self.quiet = 0;
                     if let Some(r) = self.published.push(element) {
