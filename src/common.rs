@@ -193,9 +193,12 @@ impl<'r, G: CommonFormat> RecordFormat<'r> for Common<'_, 'r, '_, G> {
                 let at =
                     r.tag("Size").or(r.tag("Players")).map_or(r.span.start..r.span.start, |t| t.value_span.clone());
                 v.problems.push(problem(ProblemKind::Undecided, at.clone(), &src[at], why));
-                return;
             }
         }
+    }
+
+    fn check_moves(&self, v: &mut Verdict) {
+        let r = self.record;
         let mut errors = r.tokens.iter().filter(|t| t.kind == TokenKind::Written).filter_map(|t| {
             G::parse_move(t.text).err().map(|message| problem(ProblemKind::Syntax, t.span.clone(), t.text, message))
         });

@@ -33,6 +33,13 @@ pub trait RecordFormat<'r> {
     /// What the record says of its start, or does wrong, before any move is replayed from `start`:
     /// notes and problems, into `v`. A problem stops the record before replay.
     fn check(&self, start: &Self::Game, v: &mut Verdict);
+    /// The record's move tokens read on their own, for the syntax errors that stop a record before
+    /// replay, into `v`. Asked only after a replay that met a fault or stopped: a replay that took
+    /// every token as a move read each one as this does and found none, so a valid record is not
+    /// read twice. A problem found here stands for the replay's. None by default.
+    fn check_moves(&self, v: &mut Verdict) {
+        let _ = v;
+    }
     /// Judges the record's claims against its replay into `v`, and gives `v` its score; claims
     /// that draw on the file's search budget come back, to judge in file order.
     fn judge(&self, replay: Replay<Self::Game>, v: &mut Verdict) -> Option<PendingClaims<'r>>;

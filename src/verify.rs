@@ -59,6 +59,14 @@ fn prepare_format<'r, F: RecordFormat<'r>>(record: &F, options: VerifyOptions) -
     }
     let tokens = record.tokens();
     let mut rep = replay(start, tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
+    // Syntax errors stop a record before replay, but only a replay that met a fault can have passed
+    // one: a replay to the end read every move token as the syntax check reads it.
+    if !rep.violations.is_empty() || rep.stopped_at.is_some() {
+        record.check_moves(&mut v);
+        if !v.problems.is_empty() {
+            return settled(v, None);
+        }
+    }
     v.problems.extend(rep.violations.iter_mut().map(illegal_move));
     with_alternatives(&mut v, || record.start().ok(), tokens, &rep, options);
     v.notes.extend(cap_note(&rep));

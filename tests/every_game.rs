@@ -273,3 +273,39 @@ proptest! {
         prop_assert_eq!(reread, doc, "{}", name);
     }
 }
+
+/// A word that reads as no move stops the record before replay, wherever it stands: also after an
+/// illegal move, which the replay meets first (the syntax is read on its own only when the replay
+/// meets a fault, so that a valid record is read once). For every game: the second move of a
+/// random record written as its first (illegal in every game: the first move's cells have
+/// changed), then a word that is no move after it.
+#[test]
+fn a_word_that_is_no_move_stops_the_record_even_after_an_illegal_move() {
+    use referee::record::{Found, TokenKind};
+    use referee::verdict::ProblemKind;
+    for game in GameKind::ALL {
+        let mut tried = 0;
+        for (name, _, text) in records().into_iter().filter(|r| r.1 == game) {
+            let found = record::read(&text, None).next().expect("a record");
+            let tokens = match &found {
+                Found::Published(r) => &r.tokens,
+                Found::Common(r) => &r.tokens,
+            };
+            let mut moves = tokens.iter().filter(|t| matches!(t.kind, TokenKind::Step(..) | TokenKind::Written));
+            let (Some(first), Some(second)) = (moves.next(), moves.next()) else { continue };
+            let twice = format!("{}{}{}", &text[..second.span.start], first.text, &text[second.span.end..]);
+            let illegal = &verify_source(&twice, VerifyOptions::default())[0];
+            assert_eq!(illegal.status, Status::Illegal, "{name}: {:?}\n{twice}", illegal.problems);
+            let end = second.span.start + first.text.len();
+            let broken = format!("{} @@{}", &twice[..end], &twice[end..]);
+            for lenient in [false, true] {
+                let v = &verify_source(&broken, VerifyOptions { lenient, ..VerifyOptions::default() })[0];
+                assert_eq!(v.status, Status::SyntaxError, "{name}: {:?}\n{broken}", v.problems);
+                assert!(v.problems.iter().all(|p| p.kind == ProblemKind::Syntax), "{name}: {:?}", v.problems);
+                assert!(v.problems.iter().any(|p| p.token == "@@"), "{name}: {:?}", v.problems);
+            }
+            tried += 1;
+        }
+        assert!(tried > 0, "{game}: no record with two moves");
+    }
+}
