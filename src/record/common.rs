@@ -512,6 +512,13 @@ fn movetext_line<'a>(
         let len = trimmed.bytes().position(|c| c.is_ascii_whitespace() || c == b'{').unwrap_or(trimmed.len());
         let mut word = &trimmed[..len];
         rest = &trimmed[len..];
+        if surely_a_move(word) {
+            tokens.push_token(
+                Token { text: word, span: start..start + len, kind: TokenKind::Written },
+                &mut r.syntax_errors,
+            );
+            continue;
+        }
         // Before the move number is taken off: `0.5-0.5` is no `0.` glued to a move.
         if let Some(message) = not_a_result(word) {
             // Meant as the result, so the movetext ends here too.
@@ -537,6 +544,14 @@ fn movetext_line<'a>(
     }
 }
 
+/// Whether a word of movetext is a move for all the checks below could tell: most words are
+/// moves, which open with a lowercase letter, and of such words only the draws `not_a_result`
+/// names (`draw`, `drawn`, `tie`) are anything else. So most words are taken at their first byte.
+/// `tests::surely_a_move_is_no_number_result_or_draw` holds it to the checks.
+fn surely_a_move(word: &str) -> bool {
+    matches!(word.as_bytes().first(), Some(b'a'..=b'z')) && !matches!(word.as_bytes()[0], b'd' | b't')
+}
+
 /// Every record of the common format in a text, as [`super::read`] finds them.
 pub fn parse(src: &str) -> Vec<CommonRecord<'_>> {
     super::read(src, None)
@@ -550,6 +565,30 @@ pub fn parse(src: &str) -> Vec<CommonRecord<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn surely_a_move_is_no_number_result_or_draw() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        let alphabet = [
+            'a', 'b', 'd', 'e', 'i', 'r', 't', 'w', 'n', 'D', 'T', 'x', '0', '1', '5', '.', '-', ':', '=', '/', '½',
+            '*', '!',
+        ];
+        let mut taken = 0;
+        for _ in 0..200_000 {
+            let n = rng.usize(1..8);
+            let word: String = (0..n).map(|_| alphabet[rng.usize(..alphabet.len())]).collect();
+            if surely_a_move(&word) {
+                taken += 1;
+                assert!(not_a_result(&word).is_none(), "{word}");
+                assert!(strip_move_number(&word).is_none(), "{word}");
+                assert!(result_token(&word).is_none(), "{word}");
+            }
+        }
+        for word in ["draw", "drawn", "tie", "tie.", "1-0", "0-0-1", "*", "12.", "12...d4", "½-½"] {
+            assert!(!surely_a_move(word), "{word}");
+        }
+        assert!(taken > 10_000, "{taken}");
+    }
 
     /// Few tags or many, a repeat is paired with the first tag of its name, whatever the case.
     #[test]
