@@ -88,16 +88,21 @@ fn verify_input(
             Some(held) if !stretch.first => held,
             _ => Source::window(name.clone(), stretch.text.clone(), stretch.first_line),
         };
-        let text: String = if stream.parallel {
-            verdicts.par_iter().map(|v| render.record(&source, v)).collect::<Vec<_>>().concat()
+        // Each verdict is let go of where it is written: freed on the thread that wrote it, not
+        // one after another on this one.
+        let written = |v: Verdict| (render.record(&source, &v), v.status);
+        let written: Vec<(String, Status)> = if stream.parallel {
+            verdicts.into_par_iter().map(written).collect()
         } else {
-            verdicts.iter().map(|v| render.record(&source, v)).collect()
+            verdicts.into_iter().map(written).collect()
         };
         if !stretch.last {
             window = Some(source);
         }
-        for v in &verdicts {
-            emit(Piece::Record(v.status))?;
+        let mut text = String::with_capacity(written.iter().map(|w| w.0.len()).sum());
+        for (record, status) in written {
+            emit(Piece::Record(status))?;
+            text.push_str(&record);
         }
         emit(Piece::Text(text))
     });
