@@ -121,21 +121,30 @@ pub fn verify_stream<R: Read, E>(
             continue;
         }
         read_upto = held.whole;
-        // At a pause, a text that ends with a whole record and its separator is read as closed.
-        let closing = paused
-            && held.broken.is_none()
-            && held.whole == held.text.len()
-            && ends_with_a_record(&held.text, options.game);
+        let may_close = paused && held.broken.is_none() && held.whole == held.text.len();
         let text = Arc::new(std::mem::take(&mut held.text));
-        let last = (held.eof && held.broken.is_none()) || closing;
+        let last = held.eof && held.broken.is_none();
         let end = if last { text.len() } else { held.whole };
+        let mut closing = false;
         let (resume, stopped) = {
-            let flags = open_flags(stream);
-            let (found, resume, stopped) = window_records(&text[..end], options, from, last, handed_on, &flags);
+            // Fresh flags for a read again: the first read may have raised its own.
+            let (flags, again) = (open_flags(stream), open_flags(stream));
+            let (found, mut resume, mut stopped) = window_records(&text[..end], options, from, last, handed_on, &flags);
+            // At a pause, a text that ends with a whole record and its separator is read as
+            // closed. Only what the reader waits for more at can be that record: what it waits at
+            // is read again as the end of the text, if it is one.
+            // (Its records are kept apart from the others: one list grown by the other would
+            // briefly hold a window's records twice.)
+            let mut more = Vec::new();
+            if may_close && stopped && ends_with_a_record(&text[resume.offset..end], options.game) {
+                closing = true;
+                let before = found.last().map_or(handed_on, Found::index);
+                (more, resume, stopped) = window_records(&text[..end], options, resume, true, before, &again);
+            }
             // A verdict can hold much more than its record's text (the board, the legal moves):
             // they are handed on a few at a time, not a window's worth at once.
-            let batches = found.len().div_ceil(VERDICTS_HELD);
-            for (k, batch) in found.chunks(VERDICTS_HELD).enumerate() {
+            let batches = found.len().div_ceil(VERDICTS_HELD) + more.len().div_ceil(VERDICTS_HELD);
+            for (k, batch) in found.chunks(VERDICTS_HELD).chain(more.chunks(VERDICTS_HELD)).enumerate() {
                 let verdicts = judge_records(&text[..end], batch, options, stream, &mut budget);
                 handed_on += verdicts.len();
                 let stretch =
