@@ -887,8 +887,8 @@ impl Splinter {
         if self.piece(m.from).map(|p| p.player) != Some(self.to_move) {
             return Err(Illegal::NoPiece { player: self.to_move, cell: self.label(m.from) });
         }
-        let dir =
-            self.direction(m.from, m.to).ok_or(Illegal::NotAStep { from: self.label(m.from), to: self.label(m.to) })?;
+        let not_a_step = || Illegal::NotAStep { from: self.label(m.from), to: self.label(m.to) };
+        let dir = self.direction(m.from, m.to).ok_or_else(not_a_step)?;
         let s = self.line(m.from, dir);
         if let Some((at, back_to)) = s.returning {
             let piece = self.piece(at).expect("a returning piece stands on its square");
@@ -1234,16 +1234,24 @@ impl Splinter {
     /// settles at once (`at_once`, [`Splinter::settles_at_once`]), the rounds, each tie decided by
     /// the move's next choice, or else for the largest group that comes first (lenient replay).
     fn settle_in_place(&mut self, m: SplinterMove, s: &Slide, at_once: bool) {
+        if at_once {
+            // The slide is all there is to it: no round to play, so no settling to set up.
+            let mut counts = self.counts;
+            let pushed_off = s.shift(self.grid(), &mut self.squares);
+            if let Some(p) = pushed_off {
+                counts[p.player.index()][p.kind.index()] -= 1;
+            }
+            let gone = pushed_off.is_some() as u16;
+            return self.commit(s, Settled { standing: self.standing, counts, gone, effects: Effects::default() });
+        }
         // The board is settled in place: taken out of the position while the settling holds it.
         let mut squares = std::mem::take(&mut self.squares);
         let mut settling = Settling::new(self, &mut squares, false);
         settling.slide(s);
-        if !at_once {
-            let mut choices = m.choices();
-            while let Some(tie) = settling.next_tie() {
-                let g = choices.next().and_then(|c| tie.group_of(c)).unwrap_or(tie.first());
-                settling.keep(&tie.groups, g);
-            }
+        let mut choices = m.choices();
+        while let Some(tie) = settling.next_tie() {
+            let g = choices.next().and_then(|c| tie.group_of(c)).unwrap_or(tie.first());
+            settling.keep(&tie.groups, g);
         }
         let settled = settling.settled();
         self.squares = squares;
