@@ -660,6 +660,22 @@ impl Splinter {
     /// The default start for `players` on a `size` board, or the empty board that waits for a setup
     /// diagram if the default block does not fit (see [`super::start`]).
     pub fn new(size: u8, players: u8) -> Result<Splinter, SetupError> {
+        thread_local! {
+            /// The start made last on this thread: the records of a file mostly start from one, and
+            /// a copy costs a small part of reading the block's glyphs and finding its groups.
+            static LAST: std::cell::RefCell<Option<Splinter>> = const { std::cell::RefCell::new(None) };
+        }
+        let same = |p: &&Splinter| p.size == size && p.players == players;
+        if let Some(start) = LAST.with_borrow(|last| last.as_ref().filter(same).cloned()) {
+            return Ok(start);
+        }
+        let start = Splinter::make(size, players)?;
+        LAST.set(Some(start.clone()));
+        Ok(start)
+    }
+
+    /// [`Splinter::new`], made from the block.
+    fn make(size: u8, players: u8) -> Result<Splinter, SetupError> {
         let Some(block) = default_block(players) else { return Err(SetupError::Players(players)) };
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return Err(SetupError::Size(size));
@@ -2546,6 +2562,24 @@ mod tests {
         }
         // The random boards have some that stop short, and some that do not.
         assert!(cut_short > 100, "{cut_short} searches stopped short");
+    }
+
+    /// A start is the one made from the block, whether it is made or copied from the last one made
+    /// (sizes and player counts in turn, each twice in a row).
+    #[test]
+    fn a_start_copied_from_the_last_one_is_the_one_made() {
+        for players in [2, 3, 4, 5, 2] {
+            for size in [MIN_SIZE, 9, 10, 13, MAX_SIZE, MAX_SIZE + 1, 10] {
+                for _ in 0..2 {
+                    let (made, got) = (Splinter::make(size, players), Splinter::new(size, players));
+                    assert_eq!(got, made, "{size}x{size}, {players} players");
+                    if let Ok(start) = got {
+                        assert_eq!(start.moves_played(), 0);
+                        assert_eq!(start.just_moved.capacity(), 0, "as a start made: the search counts its bytes");
+                    }
+                }
+            }
+        }
     }
 
     /// The pieces around a square, read away from the edges as runs of the board, are those
