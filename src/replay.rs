@@ -279,11 +279,13 @@ pub fn replay_observed<G: Reader>(
         };
         let (problem, apply, refused, attempted) = match reading {
             Reading::Nothing => continue,
-            Reading::Move(m) => match position.check(m) {
+            // The observer sees the position before the move, and only a legal move: a refused
+            // one leaves the position as it was, for the violation's board and legal moves.
+            Reading::Move(m) => match position.play_checked(m, |before| {
+                observe(Event::Playing { token: i, position: before, m });
+                last_mover = Some(before.mover());
+            }) {
                 Ok(()) => {
-                    observe(Event::Playing { token: i, position: &position, m });
-                    last_mover = Some(position.mover());
-                    position.play_unchecked(m);
                     moves += 1;
                     observe(Event::Played { position: &position });
                     continue;
@@ -378,8 +380,9 @@ fn follow_readings<G: Reader>(
             if !at_limit(a) && a.position.other_readings(tokens, i).is_empty() {
                 match a.position.read(tokens, i) {
                     Reading::Nothing => continue,
-                    Reading::Move(m) if a.position.check(m).is_ok() => {
-                        a.position.play_unchecked(m);
+                    // Played if legal (checked and played at once); a refused move leaves the
+                    // position as it was.
+                    Reading::Move(m) if a.position.play(m).is_ok() => {
                         a.moves += 1;
                         continue;
                     }

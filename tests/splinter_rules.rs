@@ -1398,14 +1398,15 @@ fn differential_candidates(pos: &Splinter, legal: &[SplinterMove]) -> Vec<Splint
 }
 
 /// The engine agrees with the reference algorithm it replaced in `pos`: the legal moves, in
-/// order; for every candidate move, `check` and `effects`, and the position `play_unchecked`
-/// leaves (lenient play included), with its score, outcome and end.
+/// order; for every candidate move, `check` and `effects`, the position `play_unchecked` leaves
+/// (lenient play included), with its score, outcome and end, and what `play_checked` does.
 fn assert_agrees_with_reference(pos: &Splinter) -> Result<(), TestCaseError> {
     let legal = pos.legal_moves();
     prop_assert_eq!(&legal, &pos.reference_legal_moves(), "legal moves\n{}", diagram(pos));
     for m in differential_candidates(pos, &legal) {
         let reference = pos.reference_effects(m);
-        prop_assert_eq!(pos.check(m), reference.clone().map(|_| ()), "check {:?}\n{}", m, diagram(pos));
+        let legal = reference.clone().map(|_| ());
+        prop_assert_eq!(pos.check(m), legal.clone(), "check {:?}\n{}", m, diagram(pos));
         prop_assert_eq!(pos.effects(m), reference, "effects of {:?}\n{}", m, diagram(pos));
         let (mut new, mut old) = (pos.clone(), pos.clone());
         new.play_unchecked(m);
@@ -1414,6 +1415,23 @@ fn assert_agrees_with_reference(pos: &Splinter) -> Result<(), TestCaseError> {
         prop_assert_eq!(new.score(), old.score());
         prop_assert_eq!(new.outcome(), old.outcome());
         prop_assert_eq!(new.is_over(), old.is_over());
+        // Checked and played at once: the reference's verdict; a legal move shows the position
+        // before it once and leaves the reference's position, a refused one shows nothing and
+        // leaves the position as it was.
+        let mut played = pos.clone();
+        let mut shown = Vec::new();
+        let verdict = played.play_checked(m, |before| shown.push(before.clone()));
+        prop_assert_eq!(&verdict, &legal, "play_checked {:?}\n{}", m, diagram(pos));
+        match verdict {
+            Ok(()) => {
+                prop_assert_eq!(shown.as_slice(), std::slice::from_ref(pos));
+                prop_assert_eq!(&played, &old, "position after play_checked {:?}\n{}", m, diagram(pos));
+            }
+            Err(_) => {
+                prop_assert!(shown.is_empty());
+                prop_assert_eq!(&played, pos);
+            }
+        }
     }
     Ok(())
 }

@@ -105,7 +105,17 @@ pub trait Game: Clone + BoardView {
     }
     /// Checks `m` and plays it: [`Game::check`], then [`Game::play_unchecked`].
     fn play(&mut self, m: Self::Move) -> Result<(), Self::Illegal> {
+        self.play_checked(m, |_| {})
+    }
+    /// Checks `m` and, if it is legal, shows this position to `before` and then plays `m`: by
+    /// default [`Game::check`], `before`, [`Game::play_unchecked`]. When `m` is refused, `before`
+    /// is not called and the position is left as it was. Replay calls it to tell its observers of
+    /// a move before it is played. An engine overrides it where deciding that a move is legal does
+    /// the work of playing it (a Splinter Quad move is settled to see its ties), so that a legal
+    /// move pays for that work once rather than twice.
+    fn play_checked(&mut self, m: Self::Move, before: impl FnOnce(&Self)) -> Result<(), Self::Illegal> {
         self.check(m)?;
+        before(self);
         self.play_unchecked(m);
         Ok(())
     }

@@ -73,7 +73,9 @@
 //! `play_unchecked` look at the squares around the step, the ring of eight and then the 5x5 square
 //! (`settles_at_once`, `joined_nearby`), and `legal_moves`, which only needs to know whether a step
 //! has a tie to decide, builds the pieces' graph once and finds the groups of the other pieces once
-//! per piece, for all its steps (`settles_without_tie`). A settling reads its board once into rows
+//! per piece, for all its steps (`settles_without_tie`). A move checked and played together
+//! (`play_checked`, as replay plays a record's moves) is looked at or settled once, not once to
+//! check it and again to play it. A settling reads its board once into rows
 //! of bits, and finds groups a row at a time (`fill`). Boards are copied into buffers on the stack
 //! sized to them, groups found in fixed-size ones; nothing is allocated per move but the list of
 //! legal moves. The algorithm this replaced is kept in `reference` for the differential test, and
@@ -658,6 +660,22 @@ impl Splinter {
     /// The default start for `players` on a `size` board, or the empty board that waits for a setup
     /// diagram if the default block does not fit (see [`super::start`]).
     pub fn new(size: u8, players: u8) -> Result<Splinter, SetupError> {
+        thread_local! {
+            /// The start made last on this thread: the records of a file mostly start from one, and
+            /// a copy costs a small part of reading the block's glyphs and finding its groups.
+            static LAST: std::cell::RefCell<Option<Splinter>> = const { std::cell::RefCell::new(None) };
+        }
+        let same = |p: &&Splinter| p.size == size && p.players == players;
+        if let Some(start) = LAST.with_borrow(|last| last.as_ref().filter(same).cloned()) {
+            return Ok(start);
+        }
+        let start = Splinter::make(size, players)?;
+        LAST.set(Some(start.clone()));
+        Ok(start)
+    }
+
+    /// [`Splinter::new`], made from the block.
+    fn make(size: u8, players: u8) -> Result<Splinter, SetupError> {
         let Some(block) = default_block(players) else { return Err(SetupError::Players(players)) };
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return Err(SetupError::Size(size));
@@ -885,8 +903,8 @@ impl Splinter {
         if self.piece(m.from).map(|p| p.player) != Some(self.to_move) {
             return Err(Illegal::NoPiece { player: self.to_move, cell: self.label(m.from) });
         }
-        let dir =
-            self.direction(m.from, m.to).ok_or(Illegal::NotAStep { from: self.label(m.from), to: self.label(m.to) })?;
+        let not_a_step = || Illegal::NotAStep { from: self.label(m.from), to: self.label(m.to) };
+        let dir = self.direction(m.from, m.to).ok_or_else(not_a_step)?;
         let s = self.line(m.from, dir);
         if let Some((at, back_to)) = s.returning {
             let piece = self.piece(at).expect("a returning piece stands on its square");
@@ -1187,17 +1205,18 @@ impl Splinter {
     /// Settles a checked step on a copy of the board, deciding each tie by the move's next choice:
     /// what the move does (recorded if `record`), or why its choices are wrong.
     fn settle_checked(&self, m: SplinterMove, s: &Slide, record: bool) -> Result<Effects, Illegal> {
-        with_copy(&self.squares, |board| self.settle_on(board, m, s, record))
+        with_copy(&self.squares, |board| self.settle_on(board, m, s, record).map(|settled| settled.effects))
     }
 
-    /// [`Splinter::settle_checked`] on `board`, a copy of this position's.
+    /// [`Splinter::settle_checked`] on `board`, a copy of this position's: where the move leaves
+    /// the players and their pieces, the board settled.
     fn settle_on(
         &self,
         board: &mut [Option<Piece>],
         m: SplinterMove,
         s: &Slide,
         record: bool,
-    ) -> Result<Effects, Illegal> {
+    ) -> Result<Settled, Illegal> {
         let mut settling = Settling::new(self, board, record);
         settling.slide(s);
         let mut choices = m.choices();
@@ -1224,12 +1243,41 @@ impl Splinter {
         if let Some(cell) = choices.next() {
             return Err(Illegal::NoChoice { cell: self.label(cell), ties: ties as u8 });
         }
-        Ok(settling.effects)
+        Ok(settling.settled())
     }
 
-    /// Applies a settled move: `standing` and `counts` as it leaves them, `gone` pieces off the
-    /// board.
-    fn commit(&mut self, s: &Slide, standing: [Standing; 4], counts: [[u8; 4]; 4], gone: u16) {
+    /// Plays the step `s` of `m` on this position's own board: the slide, and unless the step
+    /// settles at once (`at_once`, [`Splinter::settles_at_once`]), the rounds, each tie decided by
+    /// the move's next choice, or else for the largest group that comes first (lenient replay).
+    fn settle_in_place(&mut self, m: SplinterMove, s: &Slide, at_once: bool) {
+        if at_once {
+            // The slide is all there is to it: no round to play, so no settling to set up.
+            let mut counts = self.counts;
+            let pushed_off = s.shift(self.grid(), &mut self.squares);
+            if let Some(p) = pushed_off {
+                counts[p.player.index()][p.kind.index()] -= 1;
+            }
+            let gone = pushed_off.is_some() as u16;
+            return self.commit(s, Settled { standing: self.standing, counts, gone, effects: Effects::default() });
+        }
+        // The board is settled in place: taken out of the position while the settling holds it.
+        let mut squares = std::mem::take(&mut self.squares);
+        let mut settling = Settling::new(self, &mut squares, false);
+        settling.slide(s);
+        let mut choices = m.choices();
+        while let Some(tie) = settling.next_tie() {
+            let g = choices.next().and_then(|c| tie.group_of(c)).unwrap_or(tie.first());
+            settling.keep(&tie.groups, g);
+        }
+        let settled = settling.settled();
+        self.squares = squares;
+        self.commit(s, settled);
+    }
+
+    /// Applies the move of the step `s`, settled on this position's board: the players and their
+    /// pieces as `settled` leaves them.
+    fn commit(&mut self, s: &Slide, settled: Settled) {
+        let Settled { standing, counts, gone, .. } = settled;
         let mover = self.to_move;
         let before = self.standing;
         let grid = self.grid();
@@ -1449,16 +1497,21 @@ const fn ring_groups() -> [u8; 256] {
 /// larger than the board needs: filling one for the largest board (26x26) costs more than settling
 /// a move on the default ones (10x10 and 13x13).
 fn with_copy<R>(squares: &[Option<Piece>], f: impl FnOnce(&mut [Option<Piece>]) -> R) -> R {
-    fn on<const N: usize, R>(squares: &[Option<Piece>], f: impl FnOnce(&mut [Option<Piece>]) -> R) -> R {
-        let mut buffer = [None; N];
-        let board = &mut buffer[..squares.len()];
+    with_board(squares.len(), |board| {
         board.copy_from_slice(squares);
         f(board)
+    })
+}
+
+/// Runs `f` on an empty board of `len` squares, in a buffer on the stack as [`with_copy`]'s.
+fn with_board<R>(len: usize, f: impl FnOnce(&mut [Option<Piece>]) -> R) -> R {
+    fn on<const N: usize, R>(len: usize, f: impl FnOnce(&mut [Option<Piece>]) -> R) -> R {
+        f(&mut [None; N][..len])
     }
-    match squares.len() {
-        n if n <= 10 * 10 => on::<{ 10 * 10 }, R>(squares, f),
-        n if n <= 13 * 13 => on::<{ 13 * 13 }, R>(squares, f),
-        _ => on::<MAX_CELLS, R>(squares, f),
+    match len {
+        n if n <= 10 * 10 => on::<{ 10 * 10 }, R>(len, f),
+        n if n <= 13 * 13 => on::<{ 13 * 13 }, R>(len, f),
+        _ => on::<MAX_CELLS, R>(len, f),
     }
 }
 
@@ -1493,7 +1546,10 @@ struct Groups {
     first: [Cell; MAX_PIECES],
     /// The size of group `g` at `sizes[g - 1]`.
     sizes: [u8; MAX_PIECES],
+    /// The groups found: all of them if `whole`.
     count: u8,
+    /// Whether every piece is in a group found (see [`Groups::of_rows`]).
+    whole: bool,
     /// The first of the largest groups, and its pieces: the group that stays when there is no tie,
     /// kept so that it need not be found again.
     top: (u8, Rows),
@@ -1502,12 +1558,19 @@ struct Groups {
 impl Groups {
     /// The groups of the pieces on `squares`.
     fn find(grid: Grid, squares: &[Option<Piece>]) -> Groups {
-        Groups::of_rows(grid, &rows(grid, squares))
+        Groups::of_rows(grid, &rows(grid, squares), false)
     }
 
     /// The groups of the pieces on a board read into rows of bits ([`rows`]): a flood fill
     /// ([`fill`]) from each piece not yet in a group, in reading order.
-    fn of_rows(grid: Grid, rows: &Rows) -> Groups {
+    ///
+    /// With `until_unique`, the search stops as soon as the largest group found is larger than
+    /// every other one found and than all the pieces not yet in a group together: it is then the
+    /// only largest group, the one a round of settling keeps, and the groups of the other pieces
+    /// make no difference (they all leave the board). The groups after it are not found, and
+    /// `whole` is false. Most splits cut a few pieces off a large group, which is then found
+    /// first or second.
+    fn of_rows(grid: Grid, rows: &Rows, until_unique: bool) -> Groups {
         let n = grid.size as usize;
         let mut groups = Groups {
             grid,
@@ -1515,23 +1578,36 @@ impl Groups {
             first: [Cell(0); MAX_PIECES],
             sizes: [0; MAX_PIECES],
             count: 0,
+            whole: true,
             top: (0, [0; MAX_SIZE as usize]),
         };
-        // The pieces not yet in a group, and the size of the largest group so far.
-        let (mut unseen, mut best) = (*rows, 0);
+        // The pieces not yet in a group, how many, the size of the largest group so far, and how
+        // many groups have that size.
+        let mut unseen = *rows;
+        let mut left: u32 = unseen[..n].iter().map(|row| row.count_ones()).sum();
+        let (mut best, mut ties) = (0, 0);
         for y in 0..n {
             while unseen[y] != 0 {
                 let x = unseen[y].trailing_zeros() as usize;
                 let (group, size) = fill(&unseen, n, x, y);
-                for (left, g) in unseen.iter_mut().zip(&group) {
-                    *left &= !g;
+                for (row, g) in unseen[..n].iter_mut().zip(&group) {
+                    *row &= !g;
                 }
+                left -= size as u32;
                 groups.first[groups.count as usize] = Cell((y * n + x) as u16);
                 groups.sizes[groups.count as usize] = size;
                 groups.count += 1;
-                if size > best {
-                    best = size;
-                    groups.top = (groups.count, group);
+                match size.cmp(&best) {
+                    Ordering::Greater => {
+                        (best, ties) = (size, 1);
+                        groups.top = (groups.count, group);
+                    }
+                    Ordering::Equal => ties += 1,
+                    Ordering::Less => {}
+                }
+                if until_unique && left > 0 && ties == 1 && best as u32 > left {
+                    groups.whole = false;
+                    return groups;
                 }
             }
         }
@@ -1562,7 +1638,8 @@ impl Groups {
         self.members(g)[y as usize] & 1 << x != 0
     }
 
-    /// The largest groups (bit `g - 1` for group `g`), and their size.
+    /// The largest groups found (bit `g - 1` for group `g`), and their size: of all the groups,
+    /// or, when not `whole`, the only largest group.
     fn largest(&self) -> (u64, u8) {
         let sizes = &self.sizes[..self.count as usize];
         let top = sizes.iter().copied().max().unwrap_or(0);
@@ -1804,6 +1881,16 @@ impl Tie {
     }
 }
 
+/// Where a settled move leaves the players and their pieces (the board aside).
+struct Settled {
+    standing: [Standing; 4],
+    counts: [[u8; 4]; 4],
+    /// Pieces that left the board.
+    gone: u16,
+    /// What left it, if the settling recorded it.
+    effects: Effects,
+}
+
 /// A move being settled on a board (the position's own, or a copy): the slide, then round after
 /// round of groups and eliminations. What leaves the board is recorded in `effects` only when
 /// `record` asks for it (for reports): settling allocates nothing otherwise.
@@ -1854,6 +1941,11 @@ impl<'a> Settling<'a> {
             done: false,
             rows: None,
         }
+    }
+
+    /// Where the settling leaves the players and their pieces.
+    fn settled(self) -> Settled {
+        Settled { standing: self.standing, counts: self.counts, gone: self.gone, effects: self.effects }
     }
 
     /// This settling, carried on by `f` on a copy of its board.
@@ -1915,8 +2007,8 @@ impl<'a> Settling<'a> {
     fn next_tie(&mut self) -> Option<Tie> {
         while !self.done {
             let rows = self.rows.get_or_insert_with(|| rows(self.grid, self.squares));
-            let groups = Groups::of_rows(self.grid, rows);
-            if groups.count > 1 {
+            let groups = Groups::of_rows(self.grid, rows, true);
+            if groups.count > 1 || !groups.whole {
                 let (largest, size) = groups.largest();
                 if largest.count_ones() > 1 {
                     return Some(Tie { groups, largest, size, after: self.last_out });
@@ -2122,10 +2214,11 @@ impl Game for Splinter {
 
     /// Most moves settle at once (`settles_at_once`): they are not settled here, only looked at
     /// (they are legal if they write no choice of group), and `play_unchecked` settles them. The
-    /// others (a split, somebody out, a tie) are settled on a copy of the board, to see their ties,
-    /// and settled again by `play_unchecked`: measured, that is quicker than telling on the pieces'
-    /// graph whether they have a tie, as `legal_moves` does (fewer instructions, but the graph is
-    /// built square by square for one step).
+    /// others (a split, somebody out, a tie) are settled on a copy of the board, to see their ties:
+    /// measured, that is quicker than telling on the pieces' graph whether they have a tie, as
+    /// `legal_moves` does (fewer instructions, but the graph is built square by square for one
+    /// step). Replay does not settle them again to play them: it calls `play_checked`, which keeps
+    /// the settled copy.
     fn check(&self, m: SplinterMove) -> Result<(), Illegal> {
         let s = self.checked_step(m)?;
         if !self.settles_at_once(&s) {
@@ -2155,20 +2248,31 @@ impl Game for Splinter {
         let Some(dir) = self.own_step(m) else { return self.pass_turn() };
         let s = self.line(m.from, dir);
         let at_once = self.settles_at_once(&s);
-        // The board is settled in place: taken out of the position while the settling holds it.
-        let mut squares = std::mem::take(&mut self.squares);
-        let mut settling = Settling::new(self, &mut squares, false);
-        settling.slide(&s);
-        if !at_once {
-            let mut choices = m.choices();
-            while let Some(tie) = settling.next_tie() {
-                let g = choices.next().and_then(|c| tie.group_of(c)).unwrap_or(tie.first());
-                settling.keep(&tie.groups, g);
+        self.settle_in_place(m, &s, at_once);
+    }
+
+    /// [`Game::check`] and [`Game::play_unchecked`] with the work done once: a move that settles
+    /// at once is looked at once, and one that does not is settled once, on a copy of the board
+    /// that becomes the position's board if the move is legal (`before` still sees the position
+    /// as it was).
+    fn play_checked(&mut self, m: SplinterMove, before: impl FnOnce(&Splinter)) -> Result<(), Illegal> {
+        let s = self.checked_step(m)?;
+        if self.settles_at_once(&s) {
+            if let Some(cell) = m.choices().next() {
+                return Err(Illegal::NoChoice { cell: self.label(cell), ties: 0 });
             }
+            before(self);
+            self.settle_in_place(m, &s, true);
+            return Ok(());
         }
-        let (standing, counts, gone) = (settling.standing, settling.counts, settling.gone);
-        self.squares = squares;
-        self.commit(&s, standing, counts, gone);
+        with_board(self.squares.len(), |board| {
+            board.copy_from_slice(&self.squares);
+            let settled = self.settle_on(board, m, &s, false)?;
+            before(self);
+            self.squares.copy_from_slice(board);
+            self.commit(&s, settled);
+            Ok(())
+        })
     }
 
     fn is_over(&self) -> bool {
@@ -2431,6 +2535,50 @@ mod tests {
             let first_top = plain.iter().position(|g| g.len() == top).map_or(0, |i| i + 1);
             assert_eq!(groups.top.0 as usize, first_top, "{board}");
             assert_eq!(groups.largest().1 as usize, top, "{board}");
+        }
+    }
+
+    /// A search that stops once the largest group is known to be the only one finds every group
+    /// (as the whole search does) unless there is an only largest group, and then finds it, with
+    /// its number and pieces, and no group as large among those it found.
+    #[test]
+    fn groups_found_until_the_largest_is_unique_keep_the_same_largest_group() {
+        let mut cut_short = 0;
+        for (grid, squares) in random_boards() {
+            let whole = Groups::find(grid, &squares);
+            let part = Groups::of_rows(grid, &rows(grid, &squares), true);
+            let board = format!("{} squares wide: {:?}", grid.size, rows(grid, &squares));
+            let (largest, size) = whole.largest();
+            if !part.whole {
+                cut_short += 1;
+                assert_eq!(largest.count_ones(), 1, "{board}");
+                assert_eq!(part.largest(), (1 << (part.top.0 - 1), size), "{board}");
+            } else {
+                assert_eq!(part.count, whole.count, "{board}");
+                assert_eq!(part.sizes, whole.sizes, "{board}");
+                assert_eq!(part.first, whole.first, "{board}");
+            }
+            assert_eq!(part.top, whole.top, "{board}");
+        }
+        // The random boards have some that stop short, and some that do not.
+        assert!(cut_short > 100, "{cut_short} searches stopped short");
+    }
+
+    /// A start is the one made from the block, whether it is made or copied from the last one made
+    /// (sizes and player counts in turn, each twice in a row).
+    #[test]
+    fn a_start_copied_from_the_last_one_is_the_one_made() {
+        for players in [2, 3, 4, 5, 2] {
+            for size in [MIN_SIZE, 9, 10, 13, MAX_SIZE, MAX_SIZE + 1, 10] {
+                for _ in 0..2 {
+                    let (made, got) = (Splinter::make(size, players), Splinter::new(size, players));
+                    assert_eq!(got, made, "{size}x{size}, {players} players");
+                    if let Ok(start) = got {
+                        assert_eq!(start.moves_played(), 0);
+                        assert_eq!(start.just_moved.capacity(), 0, "as a start made: the search counts its bytes");
+                    }
+                }
+            }
         }
     }
 
