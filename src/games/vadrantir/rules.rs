@@ -243,7 +243,11 @@ impl Comparison {
     /// Compares the two colours' group sizes (each sorted largest first); `None` if they are the
     /// same lists.
     pub fn of(groups: &[Vec<u16>; 2]) -> Option<Comparison> {
-        let [black, white] = groups;
+        Comparison::of_lists(&groups[0], &groups[1])
+    }
+
+    /// [`Comparison::of`] the lists of Black's and White's group sizes, each largest first.
+    fn of_lists(black: &[u16], white: &[u16]) -> Option<Comparison> {
         let rank = (0..black.len().max(white.len())).find(|&i| black.get(i) != white.get(i))?;
         let sizes = [black.get(rank).copied().unwrap_or(0), white.get(rank).copied().unwrap_or(0)];
         let larger = if sizes[0] > sizes[1] { Colour::Black } else { Colour::White };
@@ -807,23 +811,28 @@ impl Vadrantir {
     /// [`Comparison::of`] compares them; `None` if they are the same. Their sizes are sorted on the
     /// stack: every group holds a stone, so the plain order of the two lists is the comparison.
     fn larger_among(&self, cells: Cells) -> Option<Colour> {
-        let sizes = |colour: Colour, buffer: &mut [u8; MAX_CELLS]| {
-            let roots = members(cells & self.stones[colour.index()]).fold(0, |set, i| set | bit(self.groups.root(i)));
-            let mut count = 0;
-            for (slot, root) in buffer.iter_mut().zip(members(roots)) {
-                *slot = self.groups.size[root];
-                count += 1;
-            }
-            buffer[..count].sort_unstable_by(|a, b| b.cmp(a));
-            count
-        };
         let (mut black, mut white) = ([0; MAX_CELLS], [0; MAX_CELLS]);
-        let (b, w) = (sizes(Colour::Black, &mut black), sizes(Colour::White, &mut white));
-        match black[..b].cmp(&white[..w]) {
+        match self.sizes_among(cells, Colour::Black, &mut black).cmp(self.sizes_among(cells, Colour::White, &mut white))
+        {
             Ordering::Greater => Some(Colour::Black),
             Ordering::Less => Some(Colour::White),
             Ordering::Equal => None,
         }
+    }
+
+    /// The sizes of the `colour` groups with a stone among `cells`, largest first, as
+    /// [`Vadrantir::group_sizes`] lists them, in `buffer` rather than a list of their own (there
+    /// are fewer groups than cells).
+    fn sizes_among<'a>(&self, cells: Cells, colour: Colour, buffer: &'a mut [u16; MAX_CELLS]) -> &'a [u16] {
+        let roots = members(cells & self.stones[colour.index()]).fold(0, |set, i| set | bit(self.groups.root(i)));
+        let mut count = 0;
+        for (slot, root) in buffer.iter_mut().zip(members(roots)) {
+            *slot = u16::from(self.groups.size[root]);
+            count += 1;
+        }
+        let sizes = &mut buffer[..count];
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        sizes
     }
 
     /// The territories of the board, in reading order of their first cells, with their owners.
@@ -1007,8 +1016,9 @@ impl Game for Vadrantir {
         !self.has_placement()
     }
 
-    /// The territories as [`Vadrantir::territories`] finds them, each owner told without a list:
-    /// every record's outcome asks for the score of a nearly full board of small territories.
+    /// The territories as [`Vadrantir::territories`] finds them and the groups as
+    /// [`Vadrantir::group_sizes`] lists them, compared on the stack without lists: every record's
+    /// outcome asks for the score of a nearly full board of small territories.
     fn score(&self) -> VadrantirScore {
         let nb = &self.topology.neighbours;
         let empty = self.empty();
@@ -1030,7 +1040,13 @@ impl Game for Vadrantir {
                 territory[owner.index()] += cells.count_ones() as u16;
             }
         }
-        VadrantirScore { territory, groups: Comparison::of(&self.group_sizes()) }
+        let (mut black, mut white) = ([0; MAX_CELLS], [0; MAX_CELLS]);
+        let all = self.topology.all;
+        let groups = Comparison::of_lists(
+            self.sizes_among(all, Colour::Black, &mut black),
+            self.sizes_among(all, Colour::White, &mut white),
+        );
+        VadrantirScore { territory, groups }
     }
 
     fn signs(&self, m: VadrantirMove) -> Vec<Sign> {
