@@ -243,7 +243,11 @@ impl Comparison {
     /// Compares the two colours' group sizes (each sorted largest first); `None` if they are the
     /// same lists.
     pub fn of(groups: &[Vec<u16>; 2]) -> Option<Comparison> {
-        let [black, white] = groups;
+        Comparison::of_lists(&groups[0], &groups[1])
+    }
+
+    /// [`Comparison::of`] the lists of Black's and White's group sizes, each largest first.
+    fn of_lists(black: &[u16], white: &[u16]) -> Option<Comparison> {
         let rank = (0..black.len().max(white.len())).find(|&i| black.get(i) != white.get(i))?;
         let sizes = [black.get(rank).copied().unwrap_or(0), white.get(rank).copied().unwrap_or(0)];
         let larger = if sizes[0] > sizes[1] { Colour::Black } else { Colour::White };
@@ -355,16 +359,28 @@ type Cells = u128;
 /// Most cells of a board (side 7).
 const MAX_CELLS: usize = 127;
 
-/// The index past the last cell: it pads a cell's list of neighbours at the edge, and stands for
-/// the group of an empty cell, with no colour and size 0, so that a look at the six neighbours
-/// needs no test for the edge or an empty cell.
+/// The index past the last cell: it stands for the group of an empty cell, with no colour and
+/// size 0, so that asking for the stone on a cell needs no test for an empty one.
 const NOWHERE: u8 = MAX_CELLS as u8;
 
 /// Entries of the per-index tables: every cell and [`NOWHERE`].
 const INDICES: usize = MAX_CELLS + 1;
 
+/// Per index, the set of that one cell: a shift of a two-word set by a variable takes several
+/// instructions, a look-up two loads, and the engine's inner loops make one per stone they meet.
+static BITS: [Cells; INDICES] = {
+    let mut bits = [0; INDICES];
+    let mut i = 0;
+    while i < INDICES {
+        bits[i] = 1 << i;
+        i += 1;
+    }
+    bits
+};
+
+/// The set of cell `i` (an index below [`INDICES`], as every cell's and root's is).
 fn bit(i: usize) -> Cells {
-    1 << i
+    BITS[i % INDICES]
 }
 
 /// The set of these cells.
@@ -372,15 +388,36 @@ fn set_of(indices: impl IntoIterator<Item = usize>) -> Cells {
     indices.into_iter().fold(0, |set, i| set | bit(i))
 }
 
-/// The indices of the cells of a set, lowest first (reading order).
-fn members(mut set: Cells) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let i = set.trailing_zeros() as usize;
-            set &= set - 1;
-            i
-        })
-    })
+/// The indices of the cells of a set, lowest first (reading order). The set is taken a word at a
+/// time: finding and clearing the lowest cell of one word is one instruction each, of two words
+/// several.
+fn members(set: Cells) -> Members {
+    Members { low: set as u64, high: (set >> 64) as u64 }
+}
+
+/// The iterator of [`members`]: the cells left, the low word's first.
+struct Members {
+    low: u64,
+    high: u64,
+}
+
+impl Iterator for Members {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.low != 0 {
+            let i = self.low.trailing_zeros() as usize;
+            self.low &= self.low - 1;
+            Some(i)
+        } else if self.high != 0 {
+            let i = self.high.trailing_zeros() as usize;
+            self.high &= self.high - 1;
+            Some(64 + i)
+        } else {
+            None
+        }
+    }
 }
 
 /// The cells of a board and their neighbours, worked out once per side from its [`Geometry`].
@@ -391,10 +428,8 @@ struct Topology {
     cells: Vec<Cell>,
     /// Per grid slot: the index of the cell there, or [`Topology::OFF`] for an unused slot.
     index: Vec<u8>,
-    /// Per index: the cell's neighbours, as a set (to mark or gather them at once) and as a list
-    /// padded with [`NOWHERE`] (to look at each in turn).
+    /// Per index: the cell's neighbours, as a set.
     neighbours: Vec<Cells>,
-    neighbour_list: Vec<[u8; 6]>,
     /// Every cell of the board.
     all: Cells,
 }
@@ -414,17 +449,7 @@ impl Topology {
             }
             let neighbours: Vec<Cells> =
                 cells.iter().map(|&c| set_of(g.neighbours(c).map(|n| index[n.0 as usize] as usize))).collect();
-            let neighbour_list = neighbours
-                .iter()
-                .map(|&set| {
-                    let mut list = [NOWHERE; 6];
-                    for (slot, n) in list.iter_mut().zip(members(set)) {
-                        *slot = n as u8;
-                    }
-                    list
-                })
-                .collect();
-            Topology { all: set_of(0..cells.len()), cells, index, neighbours, neighbour_list }
+            Topology { all: set_of(0..cells.len()), cells, index, neighbours }
         })
     }
 
@@ -505,8 +530,8 @@ impl Groups {
         }
         // Exchanging the successors of one stone of each ring splices the two rings into one.
         self.next.swap(big, small);
+        // The merged group's enemies are measured by the caller, who knows all its stones.
         self.size[big] += self.size[small];
-        self.enemy[big] = self.enemy[big].max(self.enemy[small]);
         big
     }
 }
@@ -669,9 +694,9 @@ impl Vadrantir {
     }
 
     /// Puts a `colour` stone on the empty cell `i` and brings the groups up to date: the stone's
-    /// group merges with the friendly groups it touches and takes on their enemies and its own,
-    /// and the enemy groups beside the merged group are measured against its new size. This holds
-    /// whatever the order of the stones, legal or not, so a setup is built the same way.
+    /// group merges with the friendly groups it touches, and the group and the enemy groups
+    /// beside it are measured against each other. This holds whatever the order of the stones,
+    /// legal or not, so a setup is built the same way.
     fn put(&mut self, i: usize, colour: Colour) {
         let (own, enemy) = (self.stones[colour.index()], self.stones[colour.opponent().index()]);
         let around = self.topology.neighbours[i];
@@ -682,50 +707,46 @@ impl Vadrantir {
         groups.next[i] = i as u8;
         groups.colour[i] = Some(colour);
         groups.size[i] = 1;
-        groups.enemy[i] = 0;
         let mut root = i;
         for n in members(around & own) {
             root = groups.merge(root, groups.root(n));
         }
-        for n in members(around & enemy) {
-            groups.enemy[root] = groups.enemy[root].max(groups.size_at(n));
-        }
         // The group grew, so every enemy group beside it may now have a larger neighbour; no
         // other group's neighbours changed size (each group the new one swallowed was beside
-        // only enemy groups that are beside the new one).
+        // only enemy groups that are beside the new one). The enemy groups beside it are all
+        // the enemy groups its own record counts, so the largest of them is found on the way.
         let size = groups.size[root];
-        let beside = self.topology.border(groups.stones(root)) & enemy;
+        let beside = if around & own == 0 { around & enemy } else { self.topology.border(groups.stones(root)) & enemy };
+        let mut largest = 0;
         for n in members(beside) {
             let e = groups.root(n);
             groups.enemy[e] = groups.enemy[e].max(size);
+            largest = largest.max(groups.size[e]);
         }
+        groups.enemy[root] = largest;
     }
 
     /// The group a `colour` stone on cell `i` would form: the groups of its friendly neighbours
     /// as they stand, so on a full cell the group already there counts as a neighbour.
     ///
-    /// This is the engine's inner loop (every empty cell, every move of a playout), written without
-    /// a branch on what stands around the cell, which is as good as random.
+    /// This is the engine's inner loop (every empty cell, every move of a playout). The stones
+    /// around are found with two masks, so only the occupied neighbours are looked at, and the
+    /// friendly groups are told apart by a set of their roots (a hex cell touches at most three).
     fn formed_at(&self, i: usize, colour: Colour) -> Formed {
         let g = &self.groups;
-        let mut formed = Formed { stones: 1, enemy: 0 };
-        // The roots of the friendly groups around, NOWHERE (size 0) for everything else.
-        let mut friends = [NOWHERE; 6];
-        for (friend, &n) in friends.iter_mut().zip(&self.topology.neighbour_list[i]) {
-            let root = g.root[n as usize];
-            let friendly = g.colour[root as usize] == Some(colour);
-            *friend = if friendly { root } else { NOWHERE };
-            // A friendly group brings the enemy groups beside it, an enemy group its size, an
-            // empty cell or the edge 0.
-            let enemy = if friendly { g.enemy[root as usize] } else { g.size[root as usize] };
-            formed.enemy = formed.enemy.max(u16::from(enemy));
+        let around = self.topology.neighbours[i];
+        // An enemy group brings its size, a friendly group the enemy groups beside it.
+        let mut enemy = 0;
+        for n in members(around & self.stones[colour.opponent().index()]) {
+            enemy = enemy.max(g.size_at(n));
         }
-        for (k, &root) in friends.iter().enumerate() {
-            if !friends[..k].contains(&root) {
-                formed.stones += u16::from(g.size[root as usize]);
-            }
+        let roots = members(around & self.stones[colour.index()]).fold(0, |set, n| set | bit(g.root(n)));
+        let mut stones = 1;
+        for root in members(roots) {
+            stones += u16::from(g.size[root]);
+            enemy = enemy.max(g.enemy[root]);
         }
-        formed
+        Formed { stones, enemy: u16::from(enemy) }
     }
 
     /// The group a `colour` stone on `cell` would form, as if the cell were empty; `None` for a
@@ -786,6 +807,34 @@ impl Vadrantir {
         sizes
     }
 
+    /// The colour whose groups with a stone among `cells` are the larger, as
+    /// [`Comparison::of`] compares them; `None` if they are the same. Their sizes are sorted on the
+    /// stack: every group holds a stone, so the plain order of the two lists is the comparison.
+    fn larger_among(&self, cells: Cells) -> Option<Colour> {
+        let (mut black, mut white) = ([0; MAX_CELLS], [0; MAX_CELLS]);
+        match self.sizes_among(cells, Colour::Black, &mut black).cmp(self.sizes_among(cells, Colour::White, &mut white))
+        {
+            Ordering::Greater => Some(Colour::Black),
+            Ordering::Less => Some(Colour::White),
+            Ordering::Equal => None,
+        }
+    }
+
+    /// The sizes of the `colour` groups with a stone among `cells`, largest first, as
+    /// [`Vadrantir::group_sizes`] lists them, in `buffer` rather than a list of their own (there
+    /// are fewer groups than cells).
+    fn sizes_among<'a>(&self, cells: Cells, colour: Colour, buffer: &'a mut [u16; MAX_CELLS]) -> &'a [u16] {
+        let roots = members(cells & self.stones[colour.index()]).fold(0, |set, i| set | bit(self.groups.root(i)));
+        let mut count = 0;
+        for (slot, root) in buffer.iter_mut().zip(members(roots)) {
+            *slot = u16::from(self.groups.size[root]);
+            count += 1;
+        }
+        let sizes = &mut buffer[..count];
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        sizes
+    }
+
     /// The territories of the board, in reading order of their first cells, with their owners.
     pub fn territories(&self) -> Vec<Territory> {
         self.territory_cells().into_iter().map(|(_, t)| t).collect()
@@ -827,6 +876,10 @@ impl Vadrantir {
         };
         if self.empty() & bit(i) == 0 {
             return Err(Illegal::NotEmpty { cell: self.label(cell) });
+        }
+        // A stone touching no friendly stone forms a group of 1, allowed beside anything.
+        if self.touching[self.to_move.index()] & bit(i) == 0 {
+            return Ok(());
         }
         let formed = self.formed_at(i, self.to_move);
         if !formed.allowed() {
@@ -963,14 +1016,37 @@ impl Game for Vadrantir {
         !self.has_placement()
     }
 
+    /// The territories as [`Vadrantir::territories`] finds them and the groups as
+    /// [`Vadrantir::group_sizes`] lists them, compared on the stack without lists: every record's
+    /// outcome asks for the score of a nearly full board of small territories.
     fn score(&self) -> VadrantirScore {
+        let nb = &self.topology.neighbours;
+        let empty = self.empty();
         let mut territory = [0, 0];
-        for t in self.territories() {
-            if let Some(owner) = t.owner() {
-                territory[owner.index()] += t.cells;
+        let mut left = empty;
+        while left != 0 {
+            let first = left.trailing_zeros() as usize;
+            let (mut cells, mut frontier, mut border) = (bit(first), bit(first), 0);
+            while frontier != 0 {
+                let i = frontier.trailing_zeros() as usize;
+                frontier &= frontier - 1;
+                border |= nb[i];
+                let new = nb[i] & empty & !cells;
+                cells |= new;
+                frontier |= new;
+            }
+            left &= !cells;
+            if let Some(owner) = self.larger_among(border) {
+                territory[owner.index()] += cells.count_ones() as u16;
             }
         }
-        VadrantirScore { territory, groups: Comparison::of(&self.group_sizes()) }
+        let (mut black, mut white) = ([0; MAX_CELLS], [0; MAX_CELLS]);
+        let all = self.topology.all;
+        let groups = Comparison::of_lists(
+            self.sizes_among(all, Colour::Black, &mut black),
+            self.sizes_among(all, Colour::White, &mut white),
+        );
+        VadrantirScore { territory, groups }
     }
 
     fn signs(&self, m: VadrantirMove) -> Vec<Sign> {
@@ -1049,3 +1125,184 @@ impl CommonFormat for Vadrantir {
 
 // The position code (grammar.md, "Position codes") reads and writes every field of the engine.
 mod code;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the engine keeps as it goes, worked out from the stones alone by flood fills over the
+    /// geometry's neighbours: per index, the cells of the group of the stone there (0 for an
+    /// empty cell).
+    struct Flooded<'a> {
+        p: &'a Vadrantir,
+        group: Vec<Cells>,
+    }
+
+    impl Flooded<'_> {
+        fn of(p: &Vadrantir) -> Flooded<'_> {
+            let mut group = vec![0; p.topology.cells.len()];
+            for i in 0..group.len() {
+                let Some(colour) = Flooded::colour(p, i) else { continue };
+                if group[i] != 0 {
+                    continue;
+                }
+                let (mut cells, mut todo) = (bit(i), vec![i]);
+                while let Some(j) = todo.pop() {
+                    for n in Flooded::neighbours(p, j) {
+                        if cells & bit(n) == 0 && Flooded::colour(p, n) == Some(colour) {
+                            cells |= bit(n);
+                            todo.push(n);
+                        }
+                    }
+                }
+                for j in members(cells) {
+                    group[j] = cells;
+                }
+            }
+            Flooded { p, group }
+        }
+
+        fn colour(p: &Vadrantir, i: usize) -> Option<Colour> {
+            Colour::BOTH.into_iter().find(|c| p.stones[c.index()] & bit(i) != 0)
+        }
+
+        fn neighbours(p: &Vadrantir, i: usize) -> Vec<usize> {
+            let g = p.geometry();
+            g.neighbours(p.topology.cells[i]).map(|c| p.topology.index(c).expect("a neighbour on the board")).collect()
+        }
+
+        /// The `colour` stones next to any of `cells`.
+        fn beside(&self, cells: Cells, colour: Colour) -> Cells {
+            members(cells)
+                .flat_map(|i| Flooded::neighbours(self.p, i))
+                .filter(|&n| Flooded::colour(self.p, n) == Some(colour))
+                .fold(0, |set, n| set | bit(n))
+        }
+
+        /// The largest `colour` group next to any of `cells`; 0 if none is.
+        fn largest_beside(&self, cells: Cells, colour: Colour) -> u16 {
+            members(self.beside(cells, colour)).map(|n| self.group[n].count_ones() as u16).max().unwrap_or(0)
+        }
+
+        /// The group a `colour` stone on `i` would form, the friendly groups around as they stand.
+        fn formed(&self, i: usize, colour: Colour) -> Formed {
+            let friends = members(self.beside(bit(i), colour)).fold(0, |set, n| set | self.group[n]);
+            Formed {
+                stones: 1 + friends.count_ones() as u16,
+                enemy: self.largest_beside(friends | bit(i), colour.opponent()),
+            }
+        }
+    }
+
+    /// The score as the territories add up, the way the engine counted it before it told the
+    /// owners on the stack.
+    fn score_by_territories(p: &Vadrantir) -> VadrantirScore {
+        let mut territory = [0, 0];
+        for t in p.territories() {
+            if let Some(owner) = t.owner() {
+                territory[owner.index()] += t.cells;
+            }
+        }
+        VadrantirScore { territory, groups: Comparison::of(&p.group_sizes()) }
+    }
+
+    /// Everything the engine keeps or finds quickly, against the flood fills.
+    fn assert_agrees(p: &Vadrantir) {
+        let f = Flooded::of(p);
+        let code = crate::code::Coded::code(p);
+        let g = &p.groups;
+        for colour in Colour::BOTH {
+            let stones = p.stones[colour.index()];
+            assert_eq!(p.touching[colour.index()], p.topology.border(members(stones)), "{code}");
+            for i in members(stones) {
+                let root = g.root(i);
+                assert_eq!(f.group[root], f.group[i], "{code}: the root of {i} is in its group");
+                assert_eq!(set_of(g.stones(root)), f.group[i], "{code}: the ring of {i}");
+                assert_eq!(u32::from(g.size[root]), f.group[i].count_ones(), "{code}: the size at {i}");
+                assert_eq!(g.colour[root], Some(colour), "{code}: the colour at {i}");
+                let enemy = f.largest_beside(f.group[i], colour.opponent());
+                assert_eq!(u16::from(g.enemy[root]), enemy, "{code}: the enemy of {i}");
+            }
+        }
+        for i in 0..p.topology.cells.len() {
+            for colour in Colour::BOTH {
+                assert_eq!(p.formed_at(i, colour), f.formed(i, colour), "{code}: {i} for {colour}");
+            }
+        }
+        let legal = members(p.empty()).filter(|&i| f.formed(i, p.to_move).allowed());
+        assert_eq!(p.placement_set(), set_of(legal), "{code}");
+        assert_eq!(p.has_placement(), p.placement_set() != 0, "{code}");
+        for i in 0..p.topology.cells.len() {
+            let cell = p.topology.cells[i];
+            let by_formed = if p.empty() & bit(i) == 0 {
+                Err(Illegal::NotEmpty { cell: p.label(cell) })
+            } else {
+                let formed = f.formed(i, p.to_move);
+                match formed.allowed() {
+                    true => Ok(()),
+                    false => Err(Illegal::GroupTooLarge {
+                        cell: p.label(cell),
+                        stones: formed.stones,
+                        enemy_colour: p.to_move.opponent(),
+                        enemy: formed.enemy,
+                    }),
+                }
+            };
+            assert_eq!(p.check_place(cell), by_formed, "{code}: {i}");
+        }
+        assert_eq!(p.score(), score_by_territories(p), "{code}");
+    }
+
+    /// The groups kept stone by stone, the group a stone would form, the placements and the score
+    /// against flood fills of the stones, on boards of every side filled at random (any groups,
+    /// stones put in reading order as a setup puts them, and in random order) and along random
+    /// games.
+    #[test]
+    fn the_engine_agrees_with_flood_fills() {
+        let mut rng = fastrand::Rng::with_seed(41);
+        for side in Vadrantir::SIDES {
+            let empty = Vadrantir::new(side).unwrap();
+            let count = empty.topology.cells.len();
+            for _ in 0..120 {
+                // Each glyph with its weight's share of the cells.
+                let weights = [rng.u32(0..10), rng.u32(0..10), rng.u32(1..10)];
+                let glyphs: Vec<&str> = (0..count)
+                    .map(|_| match rng.u32(0..weights.iter().sum()) {
+                        n if n < weights[0] => "B",
+                        n if n < weights[0] + weights[1] => "W",
+                        _ => EMPTY_GLYPH,
+                    })
+                    .collect();
+                let mut p = empty.setup(&glyphs).unwrap();
+                p.to_move = if rng.bool() { Colour::Black } else { Colour::White };
+                assert_agrees(&p);
+            }
+            for _ in 0..40 {
+                let mut p = empty.clone();
+                let mut order: Vec<usize> = (0..count).collect();
+                rng.shuffle(&mut order);
+                for &i in &order[..rng.usize(..=count)] {
+                    p.put(i, if rng.bool() { Colour::Black } else { Colour::White });
+                    if rng.u32(0..8) == 0 {
+                        assert_agrees(&p);
+                    }
+                }
+                assert_agrees(&p);
+            }
+            for seed in 0..4 {
+                let mut p = empty.clone();
+                for m in crate::game::random::random_game(&p, 100 * u64::from(side) + seed, 1000) {
+                    p.play_unchecked(m);
+                    assert_agrees(&p);
+                }
+            }
+        }
+    }
+
+    /// The search's memory figures count positions by their size (src/search): the engine's
+    /// speed work keeps it, so that no printed figure moves.
+    #[test]
+    fn a_position_keeps_its_size() {
+        assert_eq!(std::mem::size_of::<Vadrantir>(), 720);
+    }
+}
