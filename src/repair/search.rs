@@ -451,14 +451,16 @@ impl<'t> DistanceTo<'t> {
     /// takes one out, so it can leave at most one more unmatched on either side. 0 (no bound) for
     /// an `other` that is not ASCII, whose characters are not its bytes.
     fn at_least(&self, other: &str) -> usize {
-        let mut matched = 0u64;
+        let (mut taken, mut matched) = (0u64, 0);
         for b in other.bytes() {
             let Some(&places) = self.places.get(usize::from(b)) else { return 0 };
-            let free = places & !matched;
-            // The first free place of the byte, if any.
-            matched |= free & free.wrapping_neg();
+            let free = places & !taken;
+            // The first free place of the byte, if any (counted here: a count of ones at the end
+            // is a loop of its own on a processor without an instruction for it).
+            taken |= free & free.wrapping_neg();
+            matched += usize::from(free != 0);
         }
-        self.len.max(other.len()) - matched.count_ones() as usize
+        self.len.max(other.len()) - matched
     }
 
     /// The edit distance from `other` to the text.
