@@ -445,6 +445,24 @@ impl<'t> DistanceTo<'t> {
         Some(DistanceTo { text, places, len: text.len() })
     }
 
+    /// A lower bound of [`DistanceTo::of`]: the bag distance, the characters of the longer of the
+    /// two texts left over once each character of `other` is matched with the same one of the
+    /// text, where one is still free. An edit changes one character of a text, or puts one in or
+    /// takes one out, so it can leave at most one more unmatched on either side. 0 (no bound) for
+    /// an `other` that is not ASCII, whose characters are not its bytes.
+    fn at_least(&self, other: &str) -> usize {
+        let (mut taken, mut matched) = (0u64, 0);
+        for b in other.bytes() {
+            let Some(&places) = self.places.get(usize::from(b)) else { return 0 };
+            let free = places & !taken;
+            // The first free place of the byte, if any (counted here: a count of ones at the end
+            // is a loop of its own on a processor without an instruction for it).
+            taken |= free & free.wrapping_neg();
+            matched += usize::from(free != 0);
+        }
+        self.len.max(other.len()) - matched
+    }
+
     /// The edit distance from `other` to the text.
     fn of(&self, other: &str) -> usize {
         if !other.is_ascii() {
@@ -1109,34 +1127,47 @@ fn candidate_bytes(c: &Candidate) -> usize {
 /// The [`ALTERNATIVES_TRIED`] legal moves of `position` written nearest to `written` (by
 /// [`text_distance`]; among moves as near, in the order of [`Game::legal_moves`]), each written
 /// once, none written as `written`. Each move is written into one buffer and only the nearest are
-/// kept: a position may have thousands.
+/// kept: a position may have thousands. Once that many are kept, a move is measured exactly only
+/// when a bound of a few operations a character ([`DistanceTo::at_least`]) leaves it a chance of
+/// being nearer than the last of them: most moves of a large board share few characters with the
+/// written one.
 fn nearest_legal<G: crate::game::Notation>(position: &G, written: &str) -> Vec<String> {
     let mut nearest: Vec<(usize, String)> = Vec::with_capacity(ALTERNATIVES_TRIED + 1);
     let mut text = String::new();
     let to_written = DistanceTo::new(written);
     for m in position.legal_moves() {
-        text.clear();
-        position.write_move_into(m, &mut text);
-        if text == written {
-            continue;
-        }
         // Only a move nearer than the last of those kept when they are all there can be kept:
         // none, when that one is 1 character off (0 is the written move itself).
         let limit = if nearest.len() == ALTERNATIVES_TRIED { nearest[ALTERNATIVES_TRIED - 1].0 } else { usize::MAX };
         if limit <= 1 {
             break;
         }
-        let distance = to_written.as_ref().map_or_else(|| text_distance(&text, written), |d| d.of(&text));
-        // After the moves as near or nearer, so that among moves as near the first comes first.
-        let at = nearest.partition_point(|(d, _)| *d <= distance);
-        // A move written like one kept is as near and came later: the one kept stands for both.
-        if at >= ALTERNATIVES_TRIED || nearest.iter().any(|(_, t)| *t == text) {
-            continue;
+        text.clear();
+        position.write_move_into(m, &mut text);
+        let distance = match &to_written {
+            Some(d) if d.at_least(&text) >= limit => continue,
+            Some(d) => d.of(&text),
+            None => text_distance(&text, written),
+        };
+        // The written move itself is no alternative.
+        if text != written {
+            keep_if_near(&mut nearest, distance, &text);
         }
-        nearest.insert(at, (distance, text.clone()));
-        nearest.truncate(ALTERNATIVES_TRIED);
     }
     nearest.into_iter().map(|(_, t)| t).collect()
+}
+
+/// Keeps `text`, at `distance` from the written move, among the [`ALTERNATIVES_TRIED`] `nearest`
+/// if it is nearer than one of them.
+fn keep_if_near(nearest: &mut Vec<(usize, String)>, distance: usize, text: &str) {
+    // After the moves as near or nearer, so that among moves as near the first comes first.
+    let at = nearest.partition_point(|(d, _)| *d <= distance);
+    // A move written like one kept is as near and came later: the one kept stands for both.
+    if at >= ALTERNATIVES_TRIED || nearest.iter().any(|(_, t)| t == text) {
+        return;
+    }
+    nearest.insert(at, (distance, text.to_string()));
+    nearest.truncate(ALTERNATIVES_TRIED);
 }
 
 /// Legal alternatives tried for one illegal move: those nearest the written token.
@@ -1252,6 +1283,128 @@ mod tests {
             }
         });
         assert!(compared > 1000, "{compared} candidates compared");
+    }
+
+    /// [`nearest_legal`] as it was before its bound: each move measured exactly. The
+    /// [`ALTERNATIVES_TRIED`] legal moves of `position` written nearest to `written` (by
+    /// [`text_distance`]; among moves as near, in the order of [`Game::legal_moves`]), each written
+    /// once, none written as `written`. Each move is written into one buffer and only the nearest are
+    /// kept: a position may have thousands.
+    fn nearest_legal_reference<G: crate::game::Notation>(position: &G, written: &str) -> Vec<String> {
+        let mut nearest: Vec<(usize, String)> = Vec::with_capacity(ALTERNATIVES_TRIED + 1);
+        let mut text = String::new();
+        let to_written = DistanceTo::new(written);
+        for m in position.legal_moves() {
+            text.clear();
+            position.write_move_into(m, &mut text);
+            if text == written {
+                continue;
+            }
+            // Only a move nearer than the last of those kept when they are all there can be kept:
+            // none, when that one is 1 character off (0 is the written move itself).
+            let limit =
+                if nearest.len() == ALTERNATIVES_TRIED { nearest[ALTERNATIVES_TRIED - 1].0 } else { usize::MAX };
+            if limit <= 1 {
+                break;
+            }
+            let distance = to_written.as_ref().map_or_else(|| text_distance(&text, written), |d| d.of(&text));
+            keep_if_near(&mut nearest, distance, &text);
+        }
+        nearest.into_iter().map(|(_, t)| t).collect()
+    }
+
+    /// Random words of letters, digits, `x`, `-` and `é`, some no longer than a move.
+    fn random_word(rng: &mut fastrand::Rng) -> String {
+        let n = rng.usize(0..9);
+        (0..n).map(|_| ['a', 'b', 'd', '1', '2', '4', 'x', '-', 'é'][rng.usize(..9)]).collect()
+    }
+
+    /// `word` with a few characters changed, put in or taken out: words near a move.
+    fn mistyped(rng: &mut fastrand::Rng, word: &str) -> String {
+        let mut chars: Vec<char> = word.chars().collect();
+        for _ in 0..rng.usize(1..4) {
+            let c = ['a', 'c', 'd', '1', '3', '0', 'x', 'é'][rng.usize(..8)];
+            match rng.usize(..3) {
+                0 if !chars.is_empty() => {
+                    let at = rng.usize(..chars.len());
+                    chars[at] = c;
+                }
+                1 if !chars.is_empty() => {
+                    chars.remove(rng.usize(..chars.len()));
+                }
+                _ => chars.insert(rng.usize(..=chars.len()), c),
+            }
+        }
+        chars.into_iter().collect()
+    }
+
+    #[test]
+    fn the_bag_distance_is_never_more_than_the_distance() {
+        let mut rng = fastrand::Rng::with_seed(21);
+        let mut bounded = 0;
+        for _ in 0..20_000 {
+            let (a, b) = (random_word(&mut rng), random_word(&mut rng));
+            let Some(to_b) = DistanceTo::new(&b) else { continue };
+            let (bound, exact) = (to_b.at_least(&a), to_b.of(&a));
+            assert!(bound <= exact, "{a:?} {b:?}: {bound} > {exact}");
+            bounded += usize::from(bound > 0);
+        }
+        assert!(bounded > 5_000, "{bounded}");
+        let to = DistanceTo::new("c3d4").unwrap();
+        assert_eq!((to.at_least("c4d3"), to.of("c4d3")), (0, 2));
+        assert_eq!((to.at_least("a1b2"), to.of("a1b2")), (4, 4));
+        assert_eq!((to.at_least("c3d14"), to.of("c3d14")), (1, 1));
+        assert_eq!(to.at_least("c3dé"), 0);
+        assert_eq!(DistanceTo::new("").unwrap().at_least("ab"), 2);
+    }
+
+    /// The nearest legal moves are those measuring every move exactly finds, in the same order:
+    /// in positions of random games of every game (its smallest and largest board), for the moves
+    /// played, legal moves mistyped, random words, the empty word and a long one.
+    #[test]
+    fn the_nearest_legal_moves_are_the_reference_s() {
+        struct Compare(u64);
+        impl<'r> crate::format::WithFormat<'r> for Compare {
+            type Output = usize;
+            fn run<F: RecordFormat<'r>>(self, record: F) -> usize {
+                let mut rng = fastrand::Rng::with_seed(self.0);
+                let Ok(start) = record.start() else { return 0 };
+                let tokens = record.tokens();
+                let mut positions = Vec::new();
+                run(start, tokens, &vec![false; tokens.len()], 0, &mut 0, |i, p| positions.push((i, p.clone())));
+                let step = positions.len() / 10 + 1;
+                let mut compared = 0;
+                for (i, p) in positions.iter().step_by(step) {
+                    let legal = written_legal(p);
+                    let mut words = vec![tokens[*i].text.to_string(), String::new(), "d".repeat(70)];
+                    for _ in 0..4 {
+                        words.push(random_word(&mut rng));
+                        if !legal.is_empty() {
+                            let near = &legal[rng.usize(..legal.len())];
+                            words.push(mistyped(&mut rng, near));
+                        }
+                    }
+                    for w in &words {
+                        assert_eq!(nearest_legal(p, w), nearest_legal_reference(p, w), "{w:?} at token {i}");
+                        compared += 1;
+                    }
+                }
+                compared
+            }
+        }
+        let mut compared = 0;
+        for game in crate::games::GameKind::ALL {
+            let (small, large) = game.about().sizes;
+            for (size, seed) in [(small, 1), (large, 2)] {
+                let src = crate::random::random_record(game, Some(size), None, seed).unwrap();
+                let options = crate::judge::VerifyOptions { game: Some(game), ..Default::default() };
+                let found = record::read(&src, None).next().unwrap();
+                let n = crate::judge::with_found(&src, &found, options, Compare(seed)).unwrap();
+                assert!(n > 20, "{game:?} size {size}: {n} words compared");
+                compared += n;
+            }
+        }
+        assert!(compared > 500, "{compared}");
     }
 
     #[test]

@@ -45,19 +45,42 @@ impl WrittenMove {
     /// Writes the move (`d4e4`, `d4xe4`, `pass`, `swap`) at the end of `out`.
     pub fn push_to(self, out: &mut String) {
         match self {
-            WrittenMove::Place { black, white } => {
-                black.push_to(out);
-                white.push_to(out);
-            }
-            WrittenMove::BoardSwap { a, b } => {
-                a.push_to(out);
-                out.push('x');
-                b.push_to(out);
-            }
+            WrittenMove::Place { black, white } => push_pair(black, None, white, out),
+            WrittenMove::BoardSwap { a, b } => push_pair(a, Some('x'), b, out),
             WrittenMove::Pass => out.push_str("pass"),
             WrittenMove::SwapSides => out.push_str("swap"),
         }
     }
+}
+
+/// Two labels with `between` between them at the end of `out`, as [`CellLabel::push_to`] writes
+/// each: where both are a letter and a row below 100 (every Quarod board's), in one function with
+/// room made once, since an illegal move's alternatives write every legal move of a position.
+fn push_pair(a: CellLabel, between: Option<char>, b: CellLabel, out: &mut String) {
+    let short = |l: CellLabel| l.col < 26 && l.row < 100;
+    if !(short(a) && short(b)) {
+        a.push_to(out);
+        out.extend(between);
+        b.push_to(out);
+        return;
+    }
+    out.reserve(7);
+    push_short(a, out);
+    if let Some(c) = between {
+        out.push(c);
+    }
+    push_short(b, out);
+}
+
+/// [`CellLabel::push_to`] for a label of a letter and a row below 100, inlined in [`push_pair`].
+#[inline(always)]
+fn push_short(l: CellLabel, out: &mut String) {
+    let (tens, units) = ((l.row / 10) as u8, (l.row % 10) as u8);
+    out.push(char::from(b'a' + l.col));
+    if tens > 0 {
+        out.push(char::from(b'0' + tens));
+    }
+    out.push(char::from(b'0' + units));
 }
 
 const EXPECTED: &str = "expected a placement like `d4e4`, a board swap like `d4xe4`, `pass` or `swap`";
@@ -199,6 +222,28 @@ impl crate::game::Notation for Quarod {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A move is written into a buffer as its two labels are written one after the other, on
+    /// boards up to the largest Quarod's and past it (labels of three digits or past `z`).
+    #[test]
+    fn moves_are_written_as_their_labels() {
+        let label = |col: u8, row: u16| CellLabel { col, row };
+        let labels: Vec<CellLabel> = (0..=27u8)
+            .flat_map(|col| [0u16, 1, 9, 10, 26, 99, 100, 101, 65535].map(|row| label(col, row)))
+            .chain([label(200, 7), label(255, 3)])
+            .collect();
+        for &a in &labels {
+            for &b in &labels {
+                for (m, between) in
+                    [(WrittenMove::Place { black: a, white: b }, ""), (WrittenMove::BoardSwap { a, b }, "x")]
+                {
+                    let mut out = String::from("d4e4 ");
+                    m.push_to(&mut out);
+                    assert_eq!(out, format!("d4e4 {a}{between}{b}"), "{a:?} {b:?}");
+                }
+            }
+        }
+    }
 
     /// Every token of up to six characters from an alphabet of letters, digits and others: the
     /// byte reader reads what the rules read, the same way, and leaves the rest to them.
