@@ -143,8 +143,10 @@ pub fn verify_stream<R: Read, E>(
             }
             // A verdict can hold much more than its record's text (the board, the legal moves):
             // they are handed on a few at a time, not a window's worth at once.
-            let batches = found.len().div_ceil(VERDICTS_HELD) + more.len().div_ceil(VERDICTS_HELD);
-            for (k, batch) in found.chunks(VERDICTS_HELD).chain(more.chunks(VERDICTS_HELD)).enumerate() {
+            let batches = (found.len() + more.len()).div_ceil(VERDICTS_HELD);
+            let mut records = found.into_iter().chain(more);
+            for k in 0..batches {
+                let batch: Vec<Found> = records.by_ref().take(VERDICTS_HELD).collect();
                 let verdicts = judge_records(&text[..end], batch, options, stream, &mut budget);
                 handed_on += verdicts.len();
                 let stretch =
@@ -219,8 +221,7 @@ impl Held {
             };
             self.eof = n == 0;
             paused = n > 0 && n < self.chunk.len();
-            self.raw.extend_from_slice(&self.chunk[..n]);
-            if !self.decode() {
+            if !self.decode(n) {
                 break;
             }
             if self.text.len() > MAX_HELD {
@@ -230,10 +231,22 @@ impl Held {
         Ok(paused)
     }
 
-    /// Moves the whole characters of `raw` into the text; `false` when the input is not UTF-8,
-    /// which is then `broken` and the text cut to the lines before the fault (the records wholly
-    /// before it are still verified).
-    fn decode(&mut self) -> bool {
+    /// Moves the whole characters of the `n` bytes just read into `chunk` (after those held back
+    /// in `raw`) into the text; `false` when the input is not UTF-8, which is then `broken` and
+    /// the text cut to the lines before the fault (the records wholly before it are still
+    /// verified).
+    fn decode(&mut self, n: usize) -> bool {
+        // Most reads are whole characters after whole ones: they go straight into the text,
+        // checked once, rather than through `raw` (this runs while no other thread has work).
+        if self.raw.is_empty() {
+            if let Ok(fresh) = std::str::from_utf8(&self.chunk[..n]) {
+                let before = self.text.len();
+                self.text.push_str(fresh);
+                self.whole = whole_lines_since(&self.text, before, self.whole);
+                return true;
+            }
+        }
+        self.raw.extend_from_slice(&self.chunk[..n]);
         let good = match std::str::from_utf8(&self.raw) {
             Ok(_) => self.raw.len(),
             // An incomplete character at the end may be completed by the next read.
@@ -297,15 +310,26 @@ fn open_flags(stream: StreamOptions) -> Vec<AtomicBool> {
 
 /// The verdicts on records of `window`: verified side by side when `stream.parallel`, their claims
 /// judged in file order with the file's `budget`.
+///
+/// Each record is let go of on the thread that judged it (a record's lists and diagrams freed one
+/// after another on this thread took a tenth of its time). A record whose claims wait for the
+/// budget comes back whole and is prepared again here, in file order: rare (a claim only a search
+/// can judge), and cheaper than keeping every record until its turn.
 fn judge_records(
     window: &str,
-    records: &[Found],
+    records: Vec<Found>,
     options: VerifyOptions,
     stream: StreamOptions,
     budget: &mut SearchBudget,
 ) -> Vec<Verdict> {
-    let prepared: Vec<Prepared> = map_in_order(records, stream.parallel, |f| prepare(window, f, options));
-    prepared.into_iter().map(|p| p.finish(budget)).collect()
+    let judged = map_owned_in_order(records, stream.parallel, |f| {
+        let done = match prepare(window, &f, options) {
+            Prepared::Done(v) => Some(v),
+            Prepared::Pending { .. } => None,
+        };
+        done.ok_or(f)
+    });
+    judged.into_iter().map(|j| j.unwrap_or_else(|f| prepare(window, &f, options).finish(budget))).collect()
 }
 
 /// [`whole_lines`] of `text` when `before` was that of `text[..from]`: only what follows `from` is
@@ -375,6 +399,16 @@ fn map_in_order<'s, T: Sync, R: Send>(items: &'s [T], parallel: bool, f: impl Fn
     }
     let _ = parallel;
     items.iter().map(f).collect()
+}
+
+/// [`map_in_order`] of items handed over: each is let go of where `f` takes it.
+fn map_owned_in_order<T: Send, R: Send>(items: Vec<T>, parallel: bool, f: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
+    #[cfg(feature = "parallel")]
+    if parallel {
+        return items.into_par_iter().map(f).collect();
+    }
+    let _ = parallel;
+    items.into_iter().map(f).collect()
 }
 
 /// Pieces smaller than this are not read side by side.
@@ -589,6 +623,32 @@ mod tests {
         assert_eq!(verdicts.len(), 5);
         // Each record is judged on its own, before the next one is read.
         assert_eq!(windows, [1; 5]);
+    }
+
+    #[test]
+    fn characters_cut_between_reads_are_read_whole() {
+        // Names and comments of two- to four-byte characters, read 7 bytes at a time: most reads
+        // end inside a character, which the next read completes.
+        let common = include_str!("../samples/quarod/random-size-8.txt")
+            .replacen("[Game", "[White \"Zoë Ω 漢字 🎲\"]\n[Game", 1)
+            .replacen("1. ", "1. {é ∑ 🎲} ", 1);
+        let text = format!("{common}\n").repeat(3);
+        assert!((0..text.len()).step_by(7).any(|at| !text.is_char_boundary(at)), "a character is cut");
+        let stream = StreamOptions { parallel: false, chunk: 7 };
+        let mut verdicts = Vec::new();
+        verify_stream(text.as_bytes(), VerifyOptions::default(), stream, |_, v| {
+            verdicts.extend(v);
+            Ok::<(), ()>(())
+        })
+        .expect("the text is UTF-8");
+        let whole = crate::verify::verify_source(&text, VerifyOptions::default());
+        // Spans are the window's: the rest is the whole text's.
+        let summary = |v: &[Verdict]| {
+            v.iter().map(|v| (v.index, v.status, v.moves, v.claims.len(), v.position.clone())).collect::<Vec<_>>()
+        };
+        assert_eq!(verdicts.len(), 3);
+        assert!(verdicts.iter().all(|v| v.status == crate::verdict::Status::Valid && v.claims.len() == 2));
+        assert_eq!(summary(&verdicts), summary(&whole));
     }
 
     #[test]
