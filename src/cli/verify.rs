@@ -456,11 +456,11 @@ pub fn run(args: VerifyArgs) -> ExitCode {
         },
         render: Render { format: args.format, quiet: args.quiet, style: HumanStyle { color, width: 80 } },
         parallel: rayon::current_num_threads() > 1,
-        out: Out::new(),
+        out: Out::behind(),
         tally: Tally::default(),
         progress: Progress::new(files as u64),
     };
-    let done = run.all(&inputs);
+    let done = run.all(&inputs).and_then(|()| std::mem::replace(&mut run.out, Out::new()).close());
     run.progress.finish();
     if let Err(closed) = done {
         return closed.exit_code();
