@@ -322,7 +322,7 @@ fn judge_records(
     stream: StreamOptions,
     budget: &mut SearchBudget,
 ) -> Vec<Verdict> {
-    let judged = map_owned_in_order(records, stream.parallel, |f| {
+    let judged = map_in_order(records, stream.parallel, |f| {
         let done = match prepare(window, &f, options) {
             Prepared::Done(v) => Some(v),
             Prepared::Pending { .. } => None,
@@ -390,19 +390,9 @@ fn threads() -> usize {
     1
 }
 
-/// `f` of each item, in the items' order: on rayon's threads when `parallel` and the feature
-/// `parallel` is on, else one after another.
-fn map_in_order<'s, T: Sync, R: Send>(items: &'s [T], parallel: bool, f: impl Fn(&'s T) -> R + Sync + Send) -> Vec<R> {
-    #[cfg(feature = "parallel")]
-    if parallel {
-        return items.par_iter().map(f).collect();
-    }
-    let _ = parallel;
-    items.iter().map(f).collect()
-}
-
-/// [`map_in_order`] of items handed over: each is let go of where `f` takes it.
-fn map_owned_in_order<T: Send, R: Send>(items: Vec<T>, parallel: bool, f: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
+/// `f` of each item, in the items' order, each item let go of where `f` takes it: on rayon's
+/// threads when `parallel` and the feature `parallel` is on, else one after another.
+fn map_in_order<T: Send, R: Send>(items: Vec<T>, parallel: bool, f: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
     #[cfg(feature = "parallel")]
     if parallel {
         return items.into_par_iter().map(f).collect();
@@ -434,7 +424,7 @@ fn find<'a>(
     let parts = parts.min(flags.len() - 1);
     starts.extend(cuts(window, from.offset, parts).into_iter().take(parts.saturating_sub(1)));
     let ends: Vec<usize> = starts[1..].iter().copied().chain([window.len()]).collect();
-    let pieces: Vec<_> = map_in_order(&(0..starts.len()).collect::<Vec<_>>(), parts > 1, |&i| {
+    let pieces: Vec<_> = map_in_order((0..starts.len()).collect(), parts > 1, |i| {
         let last_piece = i + 1 == ends.len();
         read_piece(window, ends[i], game, starts[i], last && last_piece, &flags[i])
     });

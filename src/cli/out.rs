@@ -8,16 +8,17 @@ use std::thread::JoinHandle;
 
 use anstream::{AutoStream, ColorChoice};
 
-/// Standard output, buffered.
-pub struct Out {
-    stream: Box<dyn Write>,
-    /// The thread that writes, if one does ([`Out::behind`]).
-    writer: Option<Writer>,
+/// Standard output, buffered, or written by a thread of its own ([`Out::behind`]).
+pub enum Out {
+    /// Written by the thread that writes, through a buffer.
+    Buffered(BufWriter<io::Stdout>),
+    /// Handed to a thread that writes.
+    Behind(Writer),
 }
 
 /// A thread that writes standard output, so that the threads that verify need not wait for a
 /// slow reader of a pipe.
-struct Writer {
+pub struct Writer {
     /// The text written since the last flush, which hands it to the thread.
     held: Vec<u8>,
     to: SyncSender<Vec<u8>>,
@@ -36,7 +37,7 @@ impl Out {
     /// The reports write colour codes only when colour is wanted, so text goes straight through
     /// rather than byte by byte through a filter that would strip them.
     pub fn new() -> Out {
-        Out { stream: Box::new(BufWriter::with_capacity(1 << 16, io::stdout())), writer: None }
+        Out::Buffered(BufWriter::with_capacity(1 << 16, io::stdout()))
     }
 
     /// Standard output written by a thread of its own, when it is no terminal (a pipe, a file):
@@ -57,27 +58,31 @@ impl Out {
             }
             Ok(())
         });
-        Out { stream: Box::new(io::sink()), writer: Some(Writer { held: Vec::new(), to, thread }) }
+        Out::Behind(Writer { held: Vec::new(), to, thread })
     }
 
     pub fn write(&mut self, text: &str) -> Result<(), Closed> {
-        match &mut self.writer {
-            Some(writer) => {
+        match self {
+            Out::Buffered(stream) => stream.write_all(text.as_bytes()).map_err(Closed),
+            Out::Behind(writer) => {
                 writer.held.extend_from_slice(text.as_bytes());
                 Ok(())
             }
-            None => self.stream.write_all(text.as_bytes()).map_err(Closed),
         }
     }
 
     pub fn flush(&mut self) -> Result<(), Closed> {
-        let Some(writer) = &mut self.writer else { return self.stream.flush().map_err(Closed) };
-        let held = std::mem::take(&mut writer.held);
-        if held.is_empty() || writer.to.send(held).is_ok() {
-            return Ok(());
+        match self {
+            Out::Buffered(stream) => stream.flush().map_err(Closed),
+            Out::Behind(writer) => {
+                let held = std::mem::take(&mut writer.held);
+                if held.is_empty() || writer.to.send(held).is_ok() {
+                    return Ok(());
+                }
+                // The thread stopped at a failed write: its error.
+                Err(self.close().err().unwrap_or_else(|| Closed(io::Error::other("standard output stopped"))))
+            }
         }
-        // The thread stopped at a failed write: its error.
-        Err(self.stop().err().unwrap_or_else(|| Closed(io::Error::other("standard output stopped"))))
     }
 
     /// Writes `text` and flushes: the whole output of a command that prints once.
@@ -86,16 +91,27 @@ impl Out {
         self.close()
     }
 
-    /// Writes what is left and, for output written [`behind`](Out::behind), waits for the
-    /// writing thread to end: its failure, if it failed.
-    pub fn close(mut self) -> Result<(), Closed> {
-        self.flush()?;
-        self.stop()
+    /// Writes what is left; for output written [`behind`](Out::behind), waits for the writing
+    /// thread to end, and gives its failure if it failed. What is written after is written at once.
+    pub fn close(&mut self) -> Result<(), Closed> {
+        match std::mem::replace(self, Out::new()) {
+            Out::Behind(writer) => writer.end(),
+            buffered => {
+                *self = buffered;
+                self.flush()
+            }
+        }
     }
+}
 
-    /// Ends the writing thread, if any, and gives its failure.
-    fn stop(&mut self) -> Result<(), Closed> {
-        let Some(Writer { to, thread, .. }) = self.writer.take() else { return Ok(()) };
+impl Writer {
+    /// Hands on what is held and waits for the thread to write it and end: its failure, if any.
+    fn end(self) -> Result<(), Closed> {
+        let Writer { held, to, thread } = self;
+        // A send fails only when the thread has stopped: its failure is told below.
+        if !held.is_empty() {
+            let _ = to.send(held);
+        }
         drop(to);
         match thread.join() {
             Ok(result) => result.map_err(Closed),

@@ -460,7 +460,7 @@ pub fn run(args: VerifyArgs) -> ExitCode {
         tally: Tally::default(),
         progress: Progress::new(files as u64),
     };
-    let done = run.all(&inputs).and_then(|()| std::mem::replace(&mut run.out, Out::new()).close());
+    let done = run.all(&inputs).and_then(|()| run.out.close());
     run.progress.finish();
     if let Err(closed) = done {
         return closed.exit_code();
