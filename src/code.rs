@@ -336,17 +336,7 @@ pub(crate) fn read_cell(field: Field, text: &str, offset: usize, geometry: Geome
     geometry.parse_label(label).ok_or_else(|| field.error(offset, format!("{label} is not on the board")))
 }
 
-/// `-` for nothing, else the items joined by `.`.
-pub(crate) fn list(items: impl IntoIterator<Item = String>) -> String {
-    let items: Vec<String> = items.into_iter().collect();
-    if items.is_empty() {
-        "-".to_string()
-    } else {
-        items.join(".")
-    }
-}
-
-/// The items of a field written by [`list`].
+/// The items of a list field: `-` for none, else the items joined by `.`.
 pub(crate) fn items(field: Field) -> impl Iterator<Item = Field> {
     (field.text != "-").then(|| field.split('.')).into_iter().flatten()
 }

@@ -326,8 +326,11 @@ impl Val<'_> {
         for (player, p) in points {
             let v = o.key(player);
             if p.fract() == 0.0 && p.abs() < 1e15 {
-                use std::fmt::Write as _;
-                let _ = write!(v.0, "{}", *p as i64);
+                // A whole number as an integer (`-0` as `0`), in digits by hand as `num` writes them.
+                if *p < 0.0 {
+                    v.0.push('-');
+                }
+                v.num(p.abs() as usize);
             } else {
                 v.0.push_str(&serde_json::to_string(p).unwrap_or_else(|_| "null".into()));
             }
@@ -657,7 +660,14 @@ mod tests {
             let mut v = base[0].clone();
             v.winner = Some(s.to_string());
             v.position = (k % 2 == 0).then(|| s.to_string());
-            v.score = vec![(s.to_string(), 1.5), ("B".into(), -0.0), ("C".into(), 1e16), ("D".into(), 7.0)];
+            v.score = vec![
+                (s.to_string(), 1.5),
+                ("B".into(), -0.0),
+                ("C".into(), 1e16),
+                ("D".into(), 7.0),
+                ("E".into(), -12.0),
+                ("F".into(), -999_999_999_999_999.0),
+            ];
             v.score_with_stones = (k % 2 == 1).then(|| v.score.clone());
             v.notes = vec![s.to_string(), "n".into()];
             let mut p = v

@@ -2,7 +2,7 @@
 //! `splinter_BOARD_PLAYERS_MOVER_ARMIES_JUSTMOVED_QUIET_MOVES_ENDING`.
 
 use super::{Ending, Groups, Kind, Piece, Player, Splinter, Standing};
-use crate::code::{items, list, read_board, read_cell, write_board, CodeError, Coded, Field, Fields, Shape};
+use crate::code::{items, read_board, read_cell, write_board, CodeError, Coded, Field, Fields, Shape};
 
 /// A piece as two letters: the player's initial, then the type in lower case (`Rk`, `Yp`).
 const GLYPHS: [[&str; 4]; 4] =
@@ -11,35 +11,60 @@ const GLYPHS: [[&str; 4]; 4] =
 /// A player as the code names them: the initial in lower case.
 const PLAYERS: [&str; 4] = ["r", "b", "g", "y"];
 
+/// `n` in decimal, without the formatter: an army is four small counts.
+fn push_digits(out: &mut String, n: u8) {
+    if n >= 10 {
+        push_digits(out, n / 10);
+    }
+    out.push(char::from(b'0' + n % 10));
+}
+
 impl Coded for Splinter {
     fn code(&self) -> String {
-        let board = write_board(self.geometry(), |c| self.piece(c).map(|p| GLYPHS[p.player.index()][p.kind.index()]));
-        let armies = self.player_list().iter().map(|p| {
-            let army: String = self.army[p.index()].iter().map(|n| n.to_string()).collect();
-            match self.standing[p.index()] {
-                Standing::In => army,
-                Standing::Out { knockouts, pieces } => format!("{army}-{knockouts}-{pieces}"),
-            }
-        });
+        use std::fmt::Write as _;
         let g = self.geometry();
-        let just_moved = list(self.just_moved.iter().map(|&(now, left)| format!("{}{}", g.label(left), g.label(now))));
-        let ending = match &self.ending {
-            None => "-".to_string(),
-            Some(Ending::LastStanding(p)) => format!("l{}", PLAYERS[p.index()]),
-            Some(Ending::AllOut(players)) => {
-                format!("a{}", players.iter().map(|p| PLAYERS[p.index()]).collect::<String>())
+        let board = write_board(g, |c| self.piece(c).map(|p| GLYPHS[p.player.index()][p.kind.index()]));
+        // One string, written in place: `verify --format json` writes a code for every record.
+        let mut out = String::with_capacity(board.len() + 64);
+        out.push_str("splinter_");
+        out.push_str(&board);
+        let _ = write!(out, "_{}_{}_", self.players, PLAYERS[self.to_move.index()]);
+        for (k, p) in self.player_list().iter().enumerate() {
+            if k > 0 {
+                out.push('.');
             }
-            Some(Ending::Quiet) => "q".to_string(),
-            Some(Ending::NoStart { .. }) => "n".to_string(),
-        };
-        format!(
-            "splinter_{board}_{}_{}_{}_{just_moved}_{}_{}_{ending}",
-            self.players,
-            PLAYERS[self.to_move.index()],
-            armies.collect::<Vec<_>>().join("."),
-            self.quiet,
-            self.moves
-        )
+            for &n in &self.army[p.index()] {
+                push_digits(&mut out, n);
+            }
+            if let Standing::Out { knockouts, pieces } = self.standing[p.index()] {
+                let _ = write!(out, "-{knockouts}-{pieces}");
+            }
+        }
+        out.push('_');
+        if self.just_moved.is_empty() {
+            out.push('-');
+        }
+        for (k, &(now, left)) in self.just_moved.iter().enumerate() {
+            if k > 0 {
+                out.push('.');
+            }
+            let _ = write!(out, "{}{}", g.label(left), g.label(now));
+        }
+        let _ = write!(out, "_{}_{}_", self.quiet, self.moves);
+        match &self.ending {
+            None => out.push('-'),
+            Some(Ending::LastStanding(p)) => {
+                out.push('l');
+                out.push_str(PLAYERS[p.index()]);
+            }
+            Some(Ending::AllOut(players)) => {
+                out.push('a');
+                players.iter().for_each(|p| out.push_str(PLAYERS[p.index()]));
+            }
+            Some(Ending::Quiet) => out.push('q'),
+            Some(Ending::NoStart { .. }) => out.push('n'),
+        }
+        out
     }
 
     fn from_code(code: &str) -> Result<Splinter, CodeError> {
