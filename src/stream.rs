@@ -37,11 +37,15 @@ pub struct StreamOptions {
     pub parallel: bool,
     /// How much text is read at a time (a window holds about this much, more for a longer record).
     pub chunk: usize,
+    /// Read the next window while this one is judged (with `parallel`), for an input whose reads
+    /// never wait long, such as a file: a read that waits for a pipe's writer would hold up the
+    /// end of a stream whose sink has failed until the writer writes again.
+    pub read_ahead: bool,
 }
 
 impl Default for StreamOptions {
     fn default() -> Self {
-        StreamOptions { parallel: true, chunk: 1 << 20 }
+        StreamOptions { parallel: true, chunk: 1 << 20, read_ahead: false }
     }
 }
 
@@ -101,11 +105,26 @@ pub enum StreamError<E> {
 ///
 /// The text is held a window at a time: read until it holds `want` bytes of whole lines (or the
 /// input pauses or ends), verified, handed on, and dropped but for what a record still open needs.
-pub fn verify_stream<R: Read, E>(
+pub fn verify_stream<R: Read + Send, E>(
+    input: R,
+    options: VerifyOptions,
+    stream: StreamOptions,
+    sink: impl FnMut(&Stretch, Vec<Verdict>) -> Result<(), E>,
+) -> Result<usize, StreamError<E>> {
+    verify_stream_with(input, options, stream, |_| (), |(), v| v, sink)
+}
+
+/// [`verify_stream`], each verdict turned into what `sink` takes (a report) by `render` on the
+/// thread that judged it, side by side as the records are judged, and let go of there. `window`
+/// makes what `render` needs of a window (where its lines start), once, before the window's first
+/// verdict.
+pub fn verify_stream_with<R: Read + Send, W: Sync, T: Send, E>(
     mut input: R,
     options: VerifyOptions,
     stream: StreamOptions,
-    mut sink: impl FnMut(&Stretch, Vec<Verdict>) -> Result<(), E>,
+    mut window: impl FnMut(&Stretch) -> W,
+    render: impl Fn(&W, Verdict) -> T + Sync,
+    mut sink: impl FnMut(&Stretch, Vec<T>) -> Result<(), E>,
 ) -> Result<usize, StreamError<E>> {
     let chunk_size = stream.chunk.max(1);
     let mut held = Held::new(chunk_size);
@@ -115,9 +134,12 @@ pub fn verify_stream<R: Read, E>(
     let mut want = chunk_size;
     // The whole lines held when a window was last read: a pause that adds none reads nothing.
     let mut read_upto = 0;
+    // The text of the window before, given back once judged: the text read ahead is held in it.
+    let mut spare = String::new();
+    let mut paused = held.read(&mut input, want).map_err(StreamError::Input)?;
     loop {
-        let paused = held.read(&mut input, want).map_err(StreamError::Input)?;
         if paused && held.broken.is_none() && held.whole == read_upto {
+            paused = held.read(&mut input, want).map_err(StreamError::Input)?;
             continue;
         }
         read_upto = held.whole;
@@ -125,54 +147,81 @@ pub fn verify_stream<R: Read, E>(
         let text = Arc::new(std::mem::take(&mut held.text));
         let last = held.eof && held.broken.is_none();
         let end = if last { text.len() } else { held.whole };
+        // Fresh flags for a read again: the first read may have raised its own.
+        let (flags, again) = (open_flags(stream), open_flags(stream));
+        let (found, mut resume, mut stopped) = window_records(&text[..end], options, from, last, handed_on, &flags);
+        // At a pause, a text that ends with a whole record and its separator is read as closed.
+        // Only what the reader waits for more at can be that record: what it waits at is read
+        // again as the end of the text, if it is one. (Its records are kept apart from the others:
+        // one list grown by the other would briefly hold a window's records twice.)
+        let mut more = Vec::new();
         let mut closing = false;
-        let (resume, stopped) = {
-            // Fresh flags for a read again: the first read may have raised its own.
-            let (flags, again) = (open_flags(stream), open_flags(stream));
-            let (found, mut resume, mut stopped) = window_records(&text[..end], options, from, last, handed_on, &flags);
-            // At a pause, a text that ends with a whole record and its separator is read as
-            // closed. Only what the reader waits for more at can be that record: what it waits at
-            // is read again as the end of the text, if it is one.
-            // (Its records are kept apart from the others: one list grown by the other would
-            // briefly hold a window's records twice.)
-            let mut more = Vec::new();
-            if may_close && stopped && ends_with_a_record(&text[resume.offset..end], options.game) {
-                closing = true;
-                let before = found.last().map_or(handed_on, Found::index);
-                (more, resume, stopped) = window_records(&text[..end], options, resume, true, before, &again);
-            }
-            // A verdict can hold much more than its record's text (the board, the legal moves):
-            // they are handed on a few at a time, not a window's worth at once.
-            let batches = (found.len() + more.len()).div_ceil(VERDICTS_HELD);
-            let mut records = found.into_iter().chain(more);
-            for k in 0..batches {
-                let batch: Vec<Found> = records.by_ref().take(VERDICTS_HELD).collect();
-                let verdicts = judge_records(&text[..end], batch, options, stream, &mut budget);
-                handed_on += verdicts.len();
-                let stretch =
-                    Stretch { text: &text, first_line: held.first_line, first: k == 0, last: k + 1 == batches };
-                sink(&stretch, verdicts).map_err(StreamError::Sink)?;
-            }
-            (resume, stopped)
-        };
-        if let Some(e) = held.broken.take() {
-            return Err(StreamError::Input(e));
+        if may_close && stopped && ends_with_a_record(&text[resume.offset..end], options.game) {
+            closing = true;
+            let before = found.last().map_or(handed_on, Found::index);
+            (more, resume, stopped) = window_records(&text[..end], options, resume, true, before, &again);
         }
-        if held.eof && !stopped {
-            return Ok(handed_on);
-        }
+        let records = found.len() + more.len();
+        let broken = held.broken.take();
+        let done = broken.is_some() || (held.eof && !stopped);
         // Start again where the reader could (after a closed window, at its end), with more text;
         // when it could not move on, the window holds one long record: read twice as much before
         // trying again (unless a pause cut the window short).
-        let resume = if closing { Resume { offset: end, found: handed_on } } else { resume };
+        let resume = if closing { Resume { offset: end, found: handed_on + records } } else { resume };
         if resume.offset > 0 {
             want = chunk_size;
         } else if !paused {
             want = want.saturating_mul(2);
         }
-        held.keep_from(Arc::try_unwrap(text).unwrap_or_else(|shared| (*shared).clone()), resume.offset);
         read_upto = read_upto.saturating_sub(resume.offset);
         from = Resume { offset: 0, found: resume.found };
+        // The next window is read while this one is judged, when the input's reads never wait
+        // long and the window moved on (one long record is held in place instead, not twice).
+        let ahead = stream.read_ahead && stream.parallel && !done && resume.offset > 0;
+        let first_line = held.first_line;
+        let read_ahead = std::thread::scope(|scope| {
+            let reading = ahead.then(|| {
+                let (held, input, text, spare) = (&mut held, &mut input, &text, std::mem::take(&mut spare));
+                scope.spawn(move || {
+                    held.hold_from(text, resume.offset, spare);
+                    held.read(input, want)
+                })
+            });
+            // A verdict can hold much more than its record's text (the board, the legal moves):
+            // they are handed on a few at a time, not a window's worth at once.
+            let batches = records.div_ceil(VERDICTS_HELD);
+            let mut records = found.into_iter().chain(more);
+            let mut made = None;
+            for k in 0..batches {
+                let batch: Vec<Found> = records.by_ref().take(VERDICTS_HELD).collect();
+                let stretch = Stretch { text: &text, first_line, first: k == 0, last: k + 1 == batches };
+                let made = &*made.get_or_insert_with(|| window(&stretch));
+                let rendered = judge_records(&text[..end], batch, options, stream, &mut budget, |v| render(made, v));
+                handed_on += rendered.len();
+                sink(&stretch, rendered).map_err(StreamError::Sink)?;
+            }
+            // A panic while reading ahead is the reader's own: passed on as it was.
+            Ok(reading.map(|r| r.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))))
+        })?;
+        if let Some(e) = broken {
+            return Err(StreamError::Input(e));
+        }
+        if done {
+            return Ok(handed_on);
+        }
+        let text = Arc::try_unwrap(text).unwrap_or_else(|shared| (*shared).clone());
+        paused = match read_ahead {
+            Some(read) => {
+                // Kept for the window after next, unless a long record made it large.
+                spare = if text.capacity() <= 4 * chunk_size { text } else { String::new() };
+                read
+            }
+            None => {
+                held.keep_from(text, resume.offset);
+                held.read(&mut input, want)
+            }
+        }
+        .map_err(StreamError::Input)?;
     }
 }
 
@@ -269,6 +318,15 @@ impl Held {
         true
     }
 
+    /// Holds a copy of `text` from byte `offset` on, in `into`'s room, the lines before it dropped:
+    /// `text` is still being judged.
+    fn hold_from(&mut self, text: &str, offset: usize, mut into: String) {
+        into.clear();
+        into.push_str(&text[offset..]);
+        self.keep_from(into, 0);
+        self.first_line += count_lines(&text[..offset]);
+    }
+
     /// Holds `text` again from byte `offset` on, the lines before it dropped.
     fn keep_from(&mut self, mut text: String, offset: usize) {
         self.first_line += count_lines(&text[..offset]);
@@ -308,28 +366,29 @@ fn open_flags(stream: StreamOptions) -> Vec<AtomicBool> {
     (0..=parts).map(|_| AtomicBool::new(false)).collect()
 }
 
-/// The verdicts on records of `window`: verified side by side when `stream.parallel`, their claims
-/// judged in file order with the file's `budget`.
+/// The verdicts on records of `window`, each `render`ed: verified side by side when
+/// `stream.parallel`, their claims judged in file order with the file's `budget`.
 ///
-/// Each record is let go of on the thread that judged it (a record's lists and diagrams freed one
-/// after another on this thread took a tenth of its time). A record whose claims wait for the
-/// budget comes back whole and is prepared again here, in file order: rare (a claim only a search
-/// can judge), and cheaper than keeping every record until its turn.
-fn judge_records(
+/// Each record and its verdict are let go of on the thread that judged it (a record's lists and
+/// diagrams freed one after another on this thread took a tenth of its time). A record whose
+/// claims wait for the budget comes back whole and is prepared again here, in file order: rare (a
+/// claim only a search can judge), and cheaper than keeping every record until its turn.
+fn judge_records<T: Send>(
     window: &str,
     records: Vec<Found>,
     options: VerifyOptions,
     stream: StreamOptions,
     budget: &mut SearchBudget,
-) -> Vec<Verdict> {
+    render: impl Fn(Verdict) -> T + Sync + Send,
+) -> Vec<T> {
     let judged = map_in_order(records, stream.parallel, |f| {
         let done = match prepare(window, &f, options) {
             Prepared::Done(v) => Some(v),
             Prepared::Pending { .. } => None,
         };
-        done.ok_or(f)
+        done.map(&render).ok_or(f)
     });
-    judged.into_iter().map(|j| j.unwrap_or_else(|f| prepare(window, &f, options).finish(budget))).collect()
+    judged.into_iter().map(|j| j.unwrap_or_else(|f| render(prepare(window, &f, options).finish(budget)))).collect()
 }
 
 /// [`whole_lines`] of `text` when `before` was that of `text[..from]`: only what follows `from` is
@@ -624,7 +683,7 @@ mod tests {
             .replacen("1. ", "1. {é ∑ 🎲} ", 1);
         let text = format!("{common}\n").repeat(3);
         assert!((0..text.len()).step_by(7).any(|at| !text.is_char_boundary(at)), "a character is cut");
-        let stream = StreamOptions { parallel: false, chunk: 7 };
+        let stream = StreamOptions { parallel: false, chunk: 7, read_ahead: false };
         let mut verdicts = Vec::new();
         verify_stream(text.as_bytes(), VerifyOptions::default(), stream, |_, v| {
             verdicts.extend(v);

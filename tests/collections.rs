@@ -63,10 +63,11 @@ fn gist(v: &Verdict) -> (Option<&'static str>, Status, usize, bool, Option<Strin
 }
 
 /// The verdicts of a text read as a stream in chunks of `chunk` bytes, each with the line of its
-/// record's first character in the whole text.
+/// record's first character in the whole text; read side by side when `parallel`, the next window
+/// read while one is judged.
 fn streamed(text: &str, chunk: usize, parallel: bool) -> Vec<(usize, Verdict)> {
     let mut out = Vec::new();
-    let stream = StreamOptions { parallel, chunk };
+    let stream = StreamOptions { parallel, chunk, read_ahead: parallel };
     verify_stream(text.as_bytes(), VerifyOptions::default(), stream, |s, verdicts| {
         for v in verdicts {
             let before = &s.text[..v.span.start];
@@ -110,7 +111,7 @@ proptest! {
         prop_assert_eq!(found.len(), parts.len(), "{}", text);
         // Read as a stream in small chunks, on one thread or several, the verdicts are the same,
         // in the same order, at the same lines.
-        for (chunk, parallel) in [(chunk, false), (4096, true)] {
+        for (chunk, parallel) in [(chunk, false), (chunk, true), (4096, true)] {
             let by_stream = streamed(&text, chunk, parallel);
             prop_assert_eq!(by_stream.iter().map(|(l, _)| *l).collect::<Vec<_>>(), lines_of(&text, &found));
             for ((_, s), v) in by_stream.iter().zip(&found) {
@@ -170,18 +171,21 @@ fn a_stream_stops_at_a_byte_that_is_not_utf8_and_says_where() {
     let mut bytes = format!("{}\nprose\n", record(2, 1)).into_bytes();
     bytes.extend_from_slice(b"caf\xE9\n");
     bytes.extend_from_slice(record(3, 1).as_bytes());
-    let mut seen = 0;
-    let result =
-        verify_stream(&bytes[..], VerifyOptions::default(), StreamOptions { parallel: false, chunk: 64 }, |_, v| {
+    let lines = std::str::from_utf8(&bytes[..bytes.iter().position(|&b| b == 0xE9).unwrap()]).unwrap().lines().count();
+    // Read one window at a time, or the next one read while one is judged: the same stop.
+    for (parallel, chunk) in [(false, 64), (true, 64), (true, 300)] {
+        let stream = StreamOptions { parallel, chunk, read_ahead: parallel };
+        let mut seen = 0;
+        let result = verify_stream(&bytes[..], VerifyOptions::default(), stream, |_, v| {
             seen += v.len();
             Ok::<(), ()>(())
         });
-    let lines = std::str::from_utf8(&bytes[..bytes.iter().position(|&b| b == 0xE9).unwrap()]).unwrap().lines().count();
-    match result {
-        Err(referee::stream::StreamError::Input(e)) => {
-            assert_eq!(e.to_string(), format!("not valid UTF-8: byte 0xE9 at line {lines}, column 4"))
+        match result {
+            Err(referee::stream::StreamError::Input(e)) => {
+                assert_eq!(e.to_string(), format!("not valid UTF-8: byte 0xE9 at line {lines}, column 4"))
+            }
+            other => panic!("{other:?}"),
         }
-        other => panic!("{other:?}"),
+        assert_eq!(seen, 1, "the record before the bad byte is verified (chunk {chunk})");
     }
-    assert_eq!(seen, 1, "the record before the bad byte is verified");
 }

@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use referee::report::{self, FileProblem, FileStatus, HumanStyle, Source};
-use referee::stream::{verify_stream, InputError, StreamError, StreamOptions};
+use referee::stream::{verify_stream_with, InputError, StreamError, StreamOptions};
 use referee::verdict::{Status, Verdict};
 use referee::verify::VerifyOptions;
 
@@ -71,41 +71,38 @@ fn verify_input(
     let problem = |message: String, at: Option<(usize, usize)>| {
         Piece::Problem(FileProblem { file: name.clone(), status: FileStatus::Unreadable, message, at })
     };
-    let input: Box<dyn Read> = if path == Path::new("-") {
+    let mut stream = stream;
+    let input: Box<dyn Read + Send> = if path == Path::new("-") {
         Box::new(Arrived::stdin())
     } else {
         match File::open(path) {
-            Ok(f) => Box::new(f),
+            Ok(f) => {
+                // A regular file's reads never wait for a writer (a named pipe's may): the next
+                // window is read while this one is judged.
+                stream.read_ahead = f.metadata().is_ok_and(|m| m.is_file());
+                Box::new(f)
+            }
             Err(e) => return emit(problem(format!("cannot open: {e}"), None)),
         }
     };
     emit(Piece::Opened)?;
-    // The verdicts of one window come a few at a time: its lines are found once, and its text let
-    // go of with its last verdicts, when the stream takes it back.
-    let mut window: Option<Source> = None;
-    let result = verify_stream(input, options, stream, |stretch, verdicts| {
-        let source = match window.take() {
-            Some(held) if !stretch.first => held,
-            _ => Source::window(name.clone(), stretch.text.clone(), stretch.first_line),
-        };
-        // Each verdict is let go of where it is written: freed on the thread that wrote it, not
-        // one after another on this one.
-        let written = |v: Verdict| (render.record(&source, &v), v.status);
-        let written: Vec<(String, Status)> = if stream.parallel {
-            verdicts.into_par_iter().map(written).collect()
-        } else {
-            verdicts.into_iter().map(written).collect()
-        };
-        if !stretch.last {
-            window = Some(source);
-        }
-        let mut text = String::with_capacity(written.iter().map(|w| w.0.len()).sum());
-        for (record, status) in written {
-            emit(Piece::Record(status))?;
-            text.push_str(&record);
-        }
-        emit(Piece::Text(text))
-    });
+    // A window's lines are found once, before its first verdict; each verdict is written where it
+    // was judged, side by side, and let go of there.
+    let result = verify_stream_with(
+        input,
+        options,
+        stream,
+        |stretch| Source::window(name.clone(), stretch.text.clone(), stretch.first_line),
+        |source, v| (render.record(source, &v), v.status),
+        |_, written| {
+            let mut text = String::with_capacity(written.iter().map(|w| w.0.len()).sum());
+            for (record, status) in written {
+                emit(Piece::Record(status))?;
+                text.push_str(&record);
+            }
+            emit(Piece::Text(text))
+        },
+    );
     match result {
         Ok(0) => emit(Piece::Problem(FileProblem {
             file: name.clone(),
