@@ -284,37 +284,42 @@ pub(crate) fn write_board(geometry: Geometry, glyph: impl Fn(Cell) -> Option<&'s
         }
         out.push(char::from(b'0' + (empty % 10) as u8));
     }
-    let mut out = String::with_capacity(2 * geometry.slots() + geometry.height() as usize);
-    for r in 0..geometry.height() {
-        if r > 0 {
-            out.push('/');
-        }
+    // One row's cells, each a glyph or one of a run of empty cells.
+    fn push_row(out: &mut String, cells: impl Iterator<Item = Cell>, glyph: &impl Fn(Cell) -> Option<&'static str>) {
         let mut empty = 0;
-        // A square row is a run of slots: no need to ask the geometry which slots are cells; a hex
-        // row's slots are told apart by the geometry's table.
-        let first = r * geometry.width();
-        let slots = (first..first + geometry.width()).map(Cell);
-        let cells: &mut dyn Iterator<Item = Cell> = match geometry {
-            Geometry::Square { .. } => &mut { slots },
-            Geometry::Hex { .. } => {
-                let steps = geometry.steps();
-                &mut slots.filter(move |&c| steps.contains(c))
-            }
-        };
         for c in cells {
             match glyph(c) {
                 None => empty += 1,
                 Some(g) => {
                     if empty > 0 {
-                        push_run(&mut out, empty);
+                        push_run(out, empty);
                         empty = 0;
                     }
-                    out.push_str(g);
+                    // Most glyphs are one letter: pushed as such, not copied as a string.
+                    match g.as_bytes() {
+                        &[b] if b.is_ascii() => out.push(char::from(b)),
+                        _ => out.push_str(g),
+                    }
                 }
             }
         }
         if empty > 0 {
-            push_run(&mut out, empty);
+            push_run(out, empty);
+        }
+    }
+    let mut out = String::with_capacity(2 * geometry.slots() + geometry.height() as usize);
+    let steps = geometry.steps();
+    for r in 0..geometry.height() {
+        if r > 0 {
+            out.push('/');
+        }
+        let first = r * geometry.width();
+        let slots = (first..first + geometry.width()).map(Cell);
+        // A square row is a run of slots: no need to ask the geometry which slots are cells; a hex
+        // row's slots are told apart by the geometry's table.
+        match geometry {
+            Geometry::Square { .. } => push_row(&mut out, slots, &glyph),
+            Geometry::Hex { .. } => push_row(&mut out, slots.filter(|&c| steps.contains(c)), &glyph),
         }
     }
     out

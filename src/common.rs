@@ -407,10 +407,7 @@ pub(crate) fn compare_diagram<G: BoardView>(position: &G, d: &TextDiagram) -> (C
             format!("the diagram has {glyphs} cells in {} rows; the board has {cells} in {rows}", d.rows.len());
         return (ClaimStatus::Refuted, message);
     }
-    // Every record with a final diagram is compared: the pairs are made in one list.
-    let mut shown = Vec::with_capacity(cells);
-    shown.extend(g.cells().zip(d.rows.iter().flatten().map(|glyph| glyph.0)));
-    compare_final_position(position, &shown)
+    compare_final_position(position, g.cells().zip(d.rows.iter().flatten().map(|glyph| glyph.0)))
 }
 
 /// A common-format result claimed before the game is over.

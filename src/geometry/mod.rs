@@ -151,7 +151,7 @@ impl Geometry {
     }
 
     /// Every cell of the board, in reading order.
-    pub fn cells(self) -> impl Iterator<Item = Cell> {
+    pub fn cells(self) -> impl Iterator<Item = Cell> + Clone {
         (0..self.slots() as u16).map(Cell).filter(move |&c| self.contains(c))
     }
 

@@ -26,13 +26,16 @@ fn holds(marks: (u16, u16), stones: u16, winner: Side, score: Option<(u16, u16)>
 
 fn result_words(marks: (u16, u16), stones: u16) -> String {
     let (x, o) = marks;
-    let lead = match x.cmp(&o) {
-        std::cmp::Ordering::Greater => format!("X wins {x}-{o}"),
-        std::cmp::Ordering::Less => format!("O wins {o}-{x}"),
-        std::cmp::Ordering::Equal => format!("a tie {x}-{o}"),
+    let (lead, w, l) = match x.cmp(&o) {
+        std::cmp::Ordering::Greater => ("X wins", x, o),
+        std::cmp::Ordering::Less => ("O wins", o, x),
+        std::cmp::Ordering::Equal => ("a tie", x, o),
     };
-    let (a, b) = if x >= o { (x + stones, o + stones) } else { (o + stones, x + stones) };
-    format!("{lead} on marked cells ({a}-{b} counting the cells under each side's own stones)")
+    format!(
+        "{lead} {w}-{l} on marked cells ({}-{} counting the cells under each side's own stones)",
+        w + stones,
+        l + stones
+    )
 }
 
 /// The budget the searches of one file share: see [`crate::search::SearchBudget`].
@@ -120,12 +123,15 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
             }
             _ => return out,
         };
-        let stated = if resigned {
-            format!("{} resigns, so {claimant} wins", claimant.opponent())
-        } else {
-            match score {
-                Some((a, b)) => format!("{claimant} wins {a}-{b}"),
-                None => format!("{claimant} wins"),
+        // Told only of a game the record stops before its end.
+        let stated = || {
+            if resigned {
+                format!("{} resigns, so {claimant} wins", claimant.opponent())
+            } else {
+                match score {
+                    Some((a, b)) => format!("{claimant} wins {a}-{b}"),
+                    None => format!("{claimant} wins"),
+                }
             }
         };
         let judge = |position: &Phages, budget: &mut SearchBudget| {
@@ -140,12 +146,12 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
                     None => (ClaimStatus::Refuted, format!("the game is over: {}", result_words(marks, stones))),
                 };
             }
-            if let Some(settled) = settled(position, stones, claimant, score, &stated) {
+            if let Some(settled) = settled(position, stones, claimant, score, &stated()) {
                 return settled;
             }
             match budget.spend(|limits| analyse(position, limits)) {
                 Err(why) => (ClaimStatus::Unchecked(Unchecked::SearchLimit), why.to_string()),
-                Ok(a) => judge_continuations(&a, stones, claimant, score, &stated),
+                Ok(a) => judge_continuations(&a, stones, claimant, score, &stated()),
             }
         };
         let (status, detail) = match &gap {
@@ -180,10 +186,7 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
                     'O' => "O",
                     _ => ".",
                 };
-                // Allocated once at the diagram's size: collected from `filter_map`, it grew cell by cell.
-                let mut shown = Vec::with_capacity(d.cells.len());
-                shown.extend(d.cells.iter().filter_map(|c| Some((g.parse_label(c.0)?, glyph(c.1)))));
-                compare_final_position(position, &shown)
+                compare_final_position(position, d.cells.iter().filter_map(|c| Some((g.parse_label(c.0)?, glyph(c.1)))))
             }
         };
         out.push(ClaimCheck::final_position(d.span.clone(), (status, detail), replay.violations_accepted()));

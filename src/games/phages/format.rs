@@ -227,11 +227,13 @@ fn finish_record(v: &mut Verdict, r: &Record, rep: &Replay<Phages>, budget: &mut
     v.game_over = rep.position.is_over() && rep.readings.iter().all(Game::is_over);
     v.score_text = Some(score.to_string());
     v.position = Some(crate::code::Coded::code(&rep.position));
+    // The sides' names from their letters, not through the formatter: every record is scored.
+    let name = |s: Side| String::from(s.letter());
     let sides = [Side::X, Side::O];
-    v.score = sides.iter().map(|&s| (s.to_string(), score.count(s, false) as f64)).collect();
-    v.score_with_stones = Some(sides.iter().map(|&s| (s.to_string(), score.count(s, true) as f64)).collect());
+    v.score = sides.iter().map(|&s| (name(s), score.count(s, false) as f64)).collect();
+    v.score_with_stones = Some(sides.iter().map(|&s| (name(s), score.count(s, true) as f64)).collect());
     if v.game_over {
-        v.winner = score.winner().map(|s| s.to_string());
+        v.winner = score.winner().map(name);
     }
 }
 
