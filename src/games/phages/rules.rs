@@ -340,8 +340,14 @@ pub enum SetupError {
 impl Phages {
     /// The default start of the 9x9 board (RULINGS 10): O on c1 and g9, X on a7 and i3.
     pub fn quadraphages() -> Phages {
-        Self::from_labels(Geometry::Square { size: 9 }, &["a7", "i3"], &["c1", "g9"], Side::X)
-            .expect("default setup is valid")
+        // Every record without a `Startup:` starts here: the position is built once and copied.
+        static START: std::sync::OnceLock<Phages> = std::sync::OnceLock::new();
+        START
+            .get_or_init(|| {
+                Self::from_labels(Geometry::Square { size: 9 }, &["a7", "i3"], &["c1", "g9"], Side::X)
+                    .expect("default setup is valid")
+            })
+            .clone()
     }
 
     /// The default start of a hex board, where a published record shows one (RULINGS 11: derived
@@ -349,13 +355,16 @@ impl Phages {
     /// Side 5, from the designers' record: X on e5, k7 and k3, O on m5, g7 and g3 (three stones a
     /// side, the 120-degree turns of one another). Other sides have no published start.
     pub fn hexaphages(side: u8) -> Option<Phages> {
+        // Built once each, as the 9x9 start is.
+        static STARTS: [std::sync::OnceLock<Phages>; 2] = [const { std::sync::OnceLock::new() }; 2];
         let geo = Geometry::Hex { side };
-        let setup = match side {
-            4 => Phages::from_labels(geo, &["d3", "j5"], &["g2", "g6"], Side::X),
-            5 => Phages::from_labels(geo, &["e5", "k7", "k3"], &["m5", "g7", "g3"], Side::X),
+        let (start, x, o): (_, &[&str], &[&str]) = match side {
+            4 => (&STARTS[0], &["d3", "j5"], &["g2", "g6"]),
+            5 => (&STARTS[1], &["e5", "k7", "k3"], &["m5", "g7", "g3"]),
             _ => return None,
         };
-        Some(setup.expect("default setup is valid"))
+        let position = start.get_or_init(|| Phages::from_labels(geo, x, o, Side::X).expect("default setup is valid"));
+        Some(position.clone())
     }
 
     /// [`Phages::new`] with cells given as labels (`a7`, `i3`). Panics when a label is not a cell
@@ -669,10 +678,10 @@ impl Phages {
         }
     }
 
-    /// Whether `m` is legal, found the short way, with what playing it needs: `Some` only for a
-    /// move [`Game::check`] accepts, and for every legal move of a record but the few this does
-    /// not decide (a number announced when no number lets a stone move, a number in force out of
-    /// range after lenient replay announced it), which the check in full accepts.
+    /// Whether `m` is legal, found the short way, with what playing it needs: `Some` exactly for
+    /// the moves [`Game::check`] accepts, in a position whose stones stand where its cells say
+    /// they do (every position play reaches); `check` falls back to the check in full for the
+    /// rest, which names the reason.
     ///
     /// A step is legal when its landing cell is the one `number` cells along one of the stone's
     /// rays: the directions step by different offsets in the grid, so at most one ray reaches
@@ -686,8 +695,10 @@ impl Phages {
         let side = self.to_move;
         let steps = self.geo.steps();
         match (self.phase, m) {
+            // A number in range is legal when it lets a stone move, or when no number would.
             (Phase::Announce, PhagesMove::Announce(n)) => {
-                (n != 0 && n <= self.max_number() && self.any_can_move(side, n)).then_some(Legal::Announce(n))
+                let in_range = n != 0 && n <= self.max_number();
+                (in_range && (self.any_can_move(side, n) || self.useful_bits() == 0)).then_some(Legal::Announce(n))
             }
             (Phase::Announce, _) | (_, PhagesMove::Announce(_)) => None,
             (_, PhagesMove::Step { from, to }) => {
@@ -1398,6 +1409,7 @@ mod tests {
                     for &m in &moves {
                         let expected = position.check_reference(m);
                         assert_eq!(position.check(m), expected, "{m:?} in {}", position.code());
+                        assert_eq!(position.legal(m).is_some(), expected.is_ok(), "{m:?} in {}", position.code());
                         let mut played = position.clone();
                         let mut seen = None;
                         let result = played.play_checked(m, |before| seen = Some(before.clone()));
@@ -1444,5 +1456,26 @@ mod tests {
         }
         // Both kinds were met in numbers: the comparison was not idle.
         assert!(legal_seen > 30_000 && refused_seen > 500_000, "{legal_seen} legal, {refused_seen} refused");
+    }
+
+    /// The default starts are built once and copied: each call gives the start as built from its
+    /// labels, whatever was played on an earlier copy.
+    #[test]
+    fn default_starts_are_fresh_copies() {
+        let built = [
+            Phages::from_labels(Geometry::Square { size: 9 }, &["a7", "i3"], &["c1", "g9"], Side::X),
+            Phages::from_labels(Geometry::Hex { side: 4 }, &["d3", "j5"], &["g2", "g6"], Side::X),
+            Phages::from_labels(Geometry::Hex { side: 5 }, &["e5", "k7", "k3"], &["m5", "g7", "g3"], Side::X),
+        ];
+        let start = |k: usize| if k == 0 { Some(Phages::quadraphages()) } else { Phages::hexaphages(k as u8 + 3) };
+        for (k, built) in built.into_iter().enumerate() {
+            let mut first = start(k).unwrap();
+            assert_eq!(first, built.unwrap());
+            first.play(first.legal_moves()[0]).unwrap();
+            first.play(first.legal_moves()[0]).unwrap();
+            assert_ne!(Some(first), start(k));
+        }
+        assert_eq!(Phages::hexaphages(3), None);
+        assert_eq!(Phages::hexaphages(6), None);
     }
 }
