@@ -515,35 +515,34 @@ impl Phages {
         if n == 0 || n > steps.ray_len(from, d) {
             return None;
         }
-        // The landing cell first: once the board fills with marks it refuses most moves, without
-        // a walk along the way to it.
-        let to = steps.at(from, d, n);
-        if self.content(to) != Content::Empty {
+        let opponent = Content::Stone(side.opponent());
+        if (1..n).any(|k| self.content(steps.at(from, d, k)) == opponent) {
             return None;
         }
-        let opponent = Content::Stone(side.opponent());
-        let mut k = 1;
-        while k < n {
-            if self.content(steps.at(from, d, k)) == opponent {
-                return None;
-            }
-            k += 1;
-        }
-        Some(to)
+        let to = steps.at(from, d, n);
+        (self.content(to) == Content::Empty).then_some(to)
     }
 
-    /// Whether the stone of `side` on `from` can move exactly `n` cells in some direction: a loop
-    /// over [`Phages::landing`], stopping at the first, for the replay's checks and the end test.
+    /// Whether a stone on `from` moving `n` cells (at least 1) in direction `d` stays on the board,
+    /// lands on an empty cell and meets no `opponent` on the way: [`Phages::landing`]'s test, for
+    /// the replay's checks and the end test, which ask mostly of stuck stones. Their rays end on
+    /// marks, so the landing cell is looked at before the way to it. (The move generator walks the
+    /// way first, as [`Phages::landing`] does: counted with callgrind, perft runs 3% fewer
+    /// instructions so than with this order.)
+    #[inline]
+    fn lands(&self, steps: &Steps, from: Cell, d: usize, n: u16, opponent: Content) -> bool {
+        n <= steps.ray_len(from, d)
+            && self.content(steps.at(from, d, n)) == Content::Empty
+            && !(1..n).any(|k| self.content(steps.at(from, d, k)) == opponent)
+    }
+
+    /// Whether the stone of `side` on `from` can move exactly `n` cells in some direction: whether
+    /// [`Phages::landing`] finds a cell in one, for the replay's checks and the end test.
     #[inline]
     fn has_landing(&self, steps: &Steps, from: Cell, n: u8, side: Side) -> bool {
-        let mut d = 0;
-        while d < self.geo.directions().len() {
-            if self.landing(steps, from, d, n, side).is_some() {
-                return true;
-            }
-            d += 1;
-        }
-        false
+        let n = u16::from(n);
+        let opponent = Content::Stone(side.opponent());
+        n != 0 && (0..self.geo.directions().len()).any(|d| self.lands(steps, from, d, n, opponent))
     }
 
     /// Whether the stone on `from` can move exactly `n` cells: whether it has a
@@ -684,9 +683,9 @@ impl Phages {
     /// rest, which names the reason.
     ///
     /// A step is legal when its landing cell is the one `number` cells along one of the stone's
-    /// rays: the directions step by different offsets in the grid, so at most one ray reaches
-    /// `to`, and only that ray is walked, where the check in full measures the line between the
-    /// two cells first, to name a reason.
+    /// rays: the directions step by different offsets in the grid, so at most one direction's
+    /// `number`-th step is `to`, and only that ray is walked, where the check in full measures the
+    /// line between the two cells first, to name a reason.
     #[inline]
     fn legal(&self, m: PhagesMove) -> Option<Legal> {
         if self.over {
@@ -703,10 +702,11 @@ impl Phages {
             (Phase::Announce, _) | (_, PhagesMove::Announce(_)) => None,
             (_, PhagesMove::Step { from, to }) => {
                 let i = self.unacted_index(steps, from)?;
-                let n = self.number;
-                let reaches = |d: &usize| u16::from(n) <= steps.ray_len(from, *d) && steps.at(from, *d, n.into()) == to;
-                let d = (0..self.geo.directions().len()).find(reaches)?;
-                (self.landing(steps, from, d, n, side) == Some(to)).then_some(Legal::Step { i, from, to })
+                let (n, opponent) = (u16::from(self.number), Content::Stone(side.opponent()));
+                // Only the ray whose `n`-th cell is `to` is walked (past the edge, `Steps::at` may
+                // give `to` too, and `lands` refuses it).
+                let reaches = |d| steps.at(from, d, n) == to && self.lands(steps, from, d, n, opponent);
+                (n != 0 && (0..self.geo.directions().len()).any(reaches)).then_some(Legal::Step { i, from, to })
             }
             (_, PhagesMove::Stay { stone }) => {
                 let i = self.unacted_index(steps, stone)?;
@@ -746,6 +746,7 @@ impl Phages {
 
     /// The mover's stone `i` moves from `from` to `to`, an empty or marked cell (lenient replay
     /// plays a step onto a mark), and marks the cell it leaves.
+    #[inline]
     fn step(&mut self, i: usize, from: Cell, to: Cell) {
         let side = self.to_move;
         if let Content::Mark(owner) = self.content(to) {
@@ -1022,7 +1023,8 @@ impl Game for Phages {
                     // Only lenient replay plays such a move (`to` may be `from` itself): the stone
                     // cannot get there, so it stays where it stands.
                     Content::Stone(_) => self.stand(i, from),
-                    _ => self.step(i, from, to),
+                    // A step empties the run of failed moves: nothing to settle (`play_legal`).
+                    _ => return self.step(i, from, to),
                 }
             }
             // A stay is a stone that cannot move, and fails (RULINGS 8); lenient replay plays a
