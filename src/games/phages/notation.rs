@@ -634,10 +634,85 @@ mod tests {
             .collect()
     }
 
+    /// [`read`] as first written, one function for every token, with the first versions of the
+    /// stay pool and the phase's mentions.
+    fn read_reference(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove> {
+        let g = position.geometry();
+        let side = position.to_move();
+        match tokens[i].kind {
+            TokenKind::Filler
+                if position.is_first_turn() && position.phase() == Phase::Announce && position.number() == 0 =>
+            {
+                Reading::Nothing
+            }
+            TokenKind::Filler => Reading::Problem {
+                message: "`....` stands only for the missing phase (a) of the game's first turn".into(),
+                apply: None,
+            },
+            TokenKind::Stay if position.is_over() => Reading::Nothing,
+            TokenKind::Number(n) => Reading::Move(PhagesMove::Announce(n)),
+            TokenKind::Step(from, to) => {
+                let steps = g.steps();
+                let cell = |l: CellLabel| steps.parse_label(l);
+                let (Some(f), Some(t)) = (cell(from), cell(to)) else {
+                    let off = if cell(from).is_none() { from } else { to };
+                    let message = format!("{off} is not a cell of the {}", board_name(g));
+                    return Reading::Problem { message, apply: None };
+                };
+                if position.phase() != Phase::Announce
+                    && !position.is_over()
+                    && position.content(f) != Content::Stone(side)
+                {
+                    // Lenient replay plays the written destination with the one stone no other token of
+                    // the phase accounts for, when there is exactly one; otherwise that stone's turn in
+                    // the phase is used up where it stands, so the phases stay in step with the columns.
+                    let others = phase_mentions_reference(position, tokens, i);
+                    let mut candidates = position.stones_to_act().filter(|c| !others.contains(c));
+                    let (first, only) = (candidates.next(), candidates.next().is_none());
+                    let apply = first.map(|c| {
+                        let to = if only && position.content(t) == Content::Empty { t } else { c };
+                        PhagesMove::Step { from: c, to }
+                    });
+                    return match position.check(PhagesMove::Step { from: f, to: t }) {
+                        Err(why) => Reading::Problem { message: why.to_string(), apply },
+                        Ok(()) => Reading::Move(PhagesMove::Step { from: f, to: t }),
+                    };
+                }
+                Reading::Move(PhagesMove::Step { from: f, to: t })
+            }
+            TokenKind::Stay => {
+                if position.phase() == Phase::Announce {
+                    return Reading::Move(PhagesMove::Stay { stone: position.stones(side)[0] });
+                }
+                // The first stone that may stay, in the engine's order; the others are the token's
+                // other readings (`other_stays`). When none may, the stay is illegal, and is read
+                // for the first stone it could name, to say why. A stone alone is named either way, so
+                // whether it can move is not asked here (`check` asks it).
+                let pool = stay_pool_reference(position, tokens, i);
+                let stone = match pool.as_slice() {
+                    [only] => Some(only),
+                    cells => cells.iter().find(|&&c| is_stuck(position, c)).or(cells.first()),
+                };
+                match stone {
+                    Some(&stone) => Reading::Move(PhagesMove::Stay { stone }),
+                    None => Reading::Problem {
+                        message: format!("all of {side}'s stones have already moved in this phase"),
+                        apply: None,
+                    },
+                }
+            }
+            TokenKind::Resign | TokenKind::Wins { .. } | TokenKind::Result { .. } => Reading::Nothing,
+            TokenKind::Written => {
+                Reading::Problem { message: "not a token of the Quadraphages notation".into(), apply: None }
+            }
+        }
+    }
+
     /// Random games on square and hex boards of a few sizes with one to three stones a side,
     /// written token by token with some tokens replaced by `----`, by a step from a random cell (on
-    /// the board or not), or by a number: at every token, the stones a `----` may name and the
-    /// cells the later tokens of the phase name are those of the first versions.
+    /// the board or not), by a number, or by a filler, a claim or a word: at every token, the
+    /// reading, the stones a `----` may name and the cells the later tokens of the phase name are
+    /// those of the first versions.
     #[test]
     fn stay_pool_and_mentions_agree_with_the_reference() {
         let boards = [3, 5, 9, 12].map(|size| Geometry::Square { size });
@@ -670,6 +745,7 @@ mod tests {
                             format!("{}{}", label(&mut rng), label(&mut rng))
                         }
                         2 => "3".to_string(),
+                        3 if rng.u8(..4) == 0 => ["....", "resign", "x9y", "1-0"][rng.usize(..4)].to_string(),
                         _ => position.write_move(m),
                     };
                     positions.push(position.clone());
@@ -696,6 +772,7 @@ mod tests {
                         stay_pool_reference(position, &tokens, i),
                         "{i} in {code}"
                     );
+                    assert_eq!(read(position, &tokens, i), read_reference(position, &tokens, i), "{i} in {code}");
                     compared += 1;
                 }
             }
