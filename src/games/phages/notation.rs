@@ -186,10 +186,29 @@ pub fn first_mover(record: &Record, stones_per_side: usize) -> Side {
 }
 
 /// Reads `tokens[i]` in `position`; later tokens of the same phase tell which stone `----` is.
+///
+/// Every token of a record passes here, and most are steps of the mover's stones: those are read
+/// in a few instructions, and the rest of the tokens by functions of their own, so that a step
+/// does not pay for their registers and their messages.
+#[inline]
 pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove> {
-    let g = position.geometry();
-    let side = position.to_move();
     match tokens[i].kind {
+        TokenKind::Number(n) => Reading::Move(PhagesMove::Announce(n)),
+        TokenKind::Step(from, to) => {
+            let steps = position.geometry().steps();
+            let (Some(f), Some(t)) = (steps.parse_label(from), steps.parse_label(to)) else {
+                return off_board(position, from, to);
+            };
+            if position.phase() != Phase::Announce
+                && !position.is_over()
+                && position.content(f) != Content::Stone(position.to_move())
+            {
+                return misplaced_step(position, tokens, i, f, t);
+            }
+            Reading::Move(PhagesMove::Step { from: f, to: t })
+        }
+        TokenKind::Stay if position.is_over() => Reading::Nothing,
+        TokenKind::Stay => read_stay(position, tokens, i),
         TokenKind::Filler
             if position.is_first_turn() && position.phase() == Phase::Announce && position.number() == 0 =>
         {
@@ -199,60 +218,64 @@ pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove
             message: "`....` stands only for the missing phase (a) of the game's first turn".into(),
             apply: None,
         },
-        TokenKind::Stay if position.is_over() => Reading::Nothing,
-        TokenKind::Number(n) => Reading::Move(PhagesMove::Announce(n)),
-        TokenKind::Step(from, to) => {
-            let steps = g.steps();
-            let cell = |l: CellLabel| steps.parse_label(l);
-            let (Some(f), Some(t)) = (cell(from), cell(to)) else {
-                let off = if cell(from).is_none() { from } else { to };
-                let message = format!("{off} is not a cell of the {}", board_name(g));
-                return Reading::Problem { message, apply: None };
-            };
-            if position.phase() != Phase::Announce && !position.is_over() && position.content(f) != Content::Stone(side)
-            {
-                // Lenient replay plays the written destination with the one stone no other token of
-                // the phase accounts for, when there is exactly one; otherwise that stone's turn in
-                // the phase is used up where it stands, so the phases stay in step with the columns.
-                let others = phase_mentions(position, tokens, i);
-                let mut candidates = position.stones_to_act().filter(|c| !others.contains(c));
-                let (first, only) = (candidates.next(), candidates.next().is_none());
-                let apply = first.map(|c| {
-                    let to = if only && position.content(t) == Content::Empty { t } else { c };
-                    PhagesMove::Step { from: c, to }
-                });
-                return match position.check(PhagesMove::Step { from: f, to: t }) {
-                    Err(why) => Reading::Problem { message: why.to_string(), apply },
-                    Ok(()) => Reading::Move(PhagesMove::Step { from: f, to: t }),
-                };
-            }
-            Reading::Move(PhagesMove::Step { from: f, to: t })
-        }
-        TokenKind::Stay => {
-            if position.phase() == Phase::Announce {
-                return Reading::Move(PhagesMove::Stay { stone: position.stones(side)[0] });
-            }
-            // The first stone that may stay, in the engine's order; the others are the token's
-            // other readings (`other_stays`). When none may, the stay is illegal, and is read
-            // for the first stone it could name, to say why. A stone alone is named either way, so
-            // whether it can move is not asked here (`check` asks it).
-            let pool = stay_pool(position, tokens, i);
-            let stone = match pool.cells() {
-                [only] => Some(only),
-                cells => cells.iter().find(|&&c| is_stuck(position, c)).or(cells.first()),
-            };
-            match stone {
-                Some(&stone) => Reading::Move(PhagesMove::Stay { stone }),
-                None => Reading::Problem {
-                    message: format!("all of {side}'s stones have already moved in this phase"),
-                    apply: None,
-                },
-            }
-        }
         TokenKind::Resign | TokenKind::Wins { .. } | TokenKind::Result { .. } => Reading::Nothing,
         TokenKind::Written => {
             Reading::Problem { message: "not a token of the Quadraphages notation".into(), apply: None }
         }
+    }
+}
+
+/// A step token with a label that names no cell of the board.
+#[inline(never)]
+fn off_board(position: &Phages, from: CellLabel, to: CellLabel) -> Reading<PhagesMove> {
+    let g = position.geometry();
+    let off = if g.steps().parse_label(from).is_none() { from } else { to };
+    let message = format!("{off} is not a cell of the {}", board_name(g));
+    Reading::Problem { message, apply: None }
+}
+
+/// A step from `f` to `t` at `tokens[i]`, in a phase where stones move, from a cell with no stone
+/// of the mover's on it.
+#[inline(never)]
+fn misplaced_step(position: &Phages, tokens: &[Token], i: usize, f: Cell, t: Cell) -> Reading<PhagesMove> {
+    // Lenient replay plays the written destination with the one stone no other token of
+    // the phase accounts for, when there is exactly one; otherwise that stone's turn in
+    // the phase is used up where it stands, so the phases stay in step with the columns.
+    let others = phase_mentions(position, tokens, i);
+    let mut candidates = position.stones_to_act().filter(|c| !others.contains(c));
+    let (first, only) = (candidates.next(), candidates.next().is_none());
+    let apply = first.map(|c| {
+        let to = if only && position.content(t) == Content::Empty { t } else { c };
+        PhagesMove::Step { from: c, to }
+    });
+    match position.check(PhagesMove::Step { from: f, to: t }) {
+        Err(why) => Reading::Problem { message: why.to_string(), apply },
+        Ok(()) => Reading::Move(PhagesMove::Step { from: f, to: t }),
+    }
+}
+
+/// A `----` at `tokens[i]`, in a game not over.
+#[inline(never)]
+fn read_stay(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove> {
+    let side = position.to_move();
+    if position.phase() == Phase::Announce {
+        return Reading::Move(PhagesMove::Stay { stone: position.stones(side)[0] });
+    }
+    // The first stone that may stay, in the engine's order; the others are the token's
+    // other readings (`other_stays`). When none may, the stay is illegal, and is read
+    // for the first stone it could name, to say why. A stone alone is named either way, so
+    // whether it can move is not asked here (`check` asks it).
+    let pool = stay_pool(position, tokens, i);
+    let stone = match pool.cells() {
+        [only] => Some(only),
+        cells => cells.iter().find(|&&c| is_stuck(position, c)).or(cells.first()),
+    };
+    match stone {
+        Some(&stone) => Reading::Move(PhagesMove::Stay { stone }),
+        None => Reading::Problem {
+            message: format!("all of {side}'s stones have already moved in this phase"),
+            apply: None,
+        },
     }
 }
 
@@ -261,13 +284,26 @@ pub fn read(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove
 /// engine's order. Those of them that cannot move now ([`is_stuck`]) are the stones it may name
 /// legally.
 fn stay_pool(position: &Phages, tokens: &[Token], i: usize) -> Mentions {
-    let others = phase_mentions(position, tokens, i);
-    let unmentioned = position.stones_to_act().any(|c| !others.contains(&c));
-    let mut pool = Mentions::default();
-    for c in position.stones_to_act().filter(|c| !unmentioned || !others.contains(c)) {
-        pool.push(c);
+    let stones = position.stones(position.to_move());
+    let to_act = position.to_act_bits();
+    // The mover's stones that a later token of the phase moves, as bits: none when the token's
+    // stone is the last to act (the phase has no later stone token).
+    let mut mentioned = 0u8;
+    if to_act.count_ones() > 1 {
+        let others = phase_mentions(position, tokens, i);
+        for (k, s) in stones.iter().enumerate() {
+            mentioned |= u8::from(others.contains(s)) << k;
+        }
     }
-    pool
+    let unmentioned = to_act & !mentioned;
+    let pool = if unmentioned != 0 { unmentioned } else { to_act };
+    let mut cells = Mentions::default();
+    for (k, &c) in stones.iter().enumerate() {
+        if pool & (1 << k) != 0 {
+            cells.push(c);
+        }
+    }
+    cells
 }
 
 /// Whether `check` accepts a stay for the stone on `c`, one of [`stay_pool`]'s: asked only in a
@@ -304,19 +340,19 @@ pub fn other_stays(position: &Phages, tokens: &[Token], i: usize) -> Vec<PhagesM
 /// The cells the other stone tokens of the current phase start from, read ahead of `i` (at most
 /// one fewer than a side's stones, so kept without allocating).
 fn phase_mentions(position: &Phages, tokens: &[Token], i: usize) -> Mentions {
-    let remaining = position.stones_to_act().count();
+    let steps = position.geometry().steps();
+    let remaining = position.to_act_bits().count_ones() as usize;
     let mut m = Mentions::default();
-    let cells = tokens[i + 1..]
-        .iter()
-        .take(remaining.saturating_sub(1))
-        .take_while(|t| matches!(t.kind, TokenKind::Step(..) | TokenKind::Stay))
-        .filter_map(|t| match t.kind {
-            TokenKind::Step(from, _) => position.geometry().parse_label(from),
-            _ => None,
-        })
-        .filter(|&c| position.content(c) == Content::Stone(position.to_move()));
-    for c in cells {
-        m.push(c);
+    for t in tokens[i + 1..].iter().take(remaining.saturating_sub(1)) {
+        let from = match t.kind {
+            TokenKind::Step(from, _) => from,
+            TokenKind::Stay => continue,
+            _ => break,
+        };
+        if let Some(c) = steps.parse_label(from).filter(|&c| position.content(c) == Content::Stone(position.to_move()))
+        {
+            m.push(c);
+        }
     }
     m
 }
@@ -568,5 +604,179 @@ impl Notation for Phages {
             PhagesMove::Stay { .. } => "----".to_string(),
             PhagesMove::Announce(n) => n.to_string(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`stay_pool`] as first written: the stones left to act asked of the engine twice, and the
+    /// later tokens' cells read by [`Geometry::parse_label`].
+    fn stay_pool_reference(position: &Phages, tokens: &[Token], i: usize) -> Vec<Cell> {
+        let others = phase_mentions_reference(position, tokens, i);
+        let unmentioned = position.stones_to_act().any(|c| !others.contains(&c));
+        position.stones_to_act().filter(|c| !unmentioned || !others.contains(c)).collect()
+    }
+
+    /// [`phase_mentions`] as first written, with iterator adapters.
+    fn phase_mentions_reference(position: &Phages, tokens: &[Token], i: usize) -> Vec<Cell> {
+        let remaining = position.stones_to_act().count();
+        tokens[i + 1..]
+            .iter()
+            .take(remaining.saturating_sub(1))
+            .take_while(|t| matches!(t.kind, TokenKind::Step(..) | TokenKind::Stay))
+            .filter_map(|t| match t.kind {
+                TokenKind::Step(from, _) => position.geometry().parse_label(from),
+                _ => None,
+            })
+            .filter(|&c| position.content(c) == Content::Stone(position.to_move()))
+            .collect()
+    }
+
+    /// [`read`] as first written, one function for every token, with the first versions of the
+    /// stay pool and the phase's mentions.
+    fn read_reference(position: &Phages, tokens: &[Token], i: usize) -> Reading<PhagesMove> {
+        let g = position.geometry();
+        let side = position.to_move();
+        match tokens[i].kind {
+            TokenKind::Filler
+                if position.is_first_turn() && position.phase() == Phase::Announce && position.number() == 0 =>
+            {
+                Reading::Nothing
+            }
+            TokenKind::Filler => Reading::Problem {
+                message: "`....` stands only for the missing phase (a) of the game's first turn".into(),
+                apply: None,
+            },
+            TokenKind::Stay if position.is_over() => Reading::Nothing,
+            TokenKind::Number(n) => Reading::Move(PhagesMove::Announce(n)),
+            TokenKind::Step(from, to) => {
+                let steps = g.steps();
+                let cell = |l: CellLabel| steps.parse_label(l);
+                let (Some(f), Some(t)) = (cell(from), cell(to)) else {
+                    let off = if cell(from).is_none() { from } else { to };
+                    let message = format!("{off} is not a cell of the {}", board_name(g));
+                    return Reading::Problem { message, apply: None };
+                };
+                if position.phase() != Phase::Announce
+                    && !position.is_over()
+                    && position.content(f) != Content::Stone(side)
+                {
+                    // Lenient replay plays the written destination with the one stone no other token of
+                    // the phase accounts for, when there is exactly one; otherwise that stone's turn in
+                    // the phase is used up where it stands, so the phases stay in step with the columns.
+                    let others = phase_mentions_reference(position, tokens, i);
+                    let mut candidates = position.stones_to_act().filter(|c| !others.contains(c));
+                    let (first, only) = (candidates.next(), candidates.next().is_none());
+                    let apply = first.map(|c| {
+                        let to = if only && position.content(t) == Content::Empty { t } else { c };
+                        PhagesMove::Step { from: c, to }
+                    });
+                    return match position.check(PhagesMove::Step { from: f, to: t }) {
+                        Err(why) => Reading::Problem { message: why.to_string(), apply },
+                        Ok(()) => Reading::Move(PhagesMove::Step { from: f, to: t }),
+                    };
+                }
+                Reading::Move(PhagesMove::Step { from: f, to: t })
+            }
+            TokenKind::Stay => {
+                if position.phase() == Phase::Announce {
+                    return Reading::Move(PhagesMove::Stay { stone: position.stones(side)[0] });
+                }
+                // The first stone that may stay, in the engine's order; the others are the token's
+                // other readings (`other_stays`). When none may, the stay is illegal, and is read
+                // for the first stone it could name, to say why. A stone alone is named either way, so
+                // whether it can move is not asked here (`check` asks it).
+                let pool = stay_pool_reference(position, tokens, i);
+                let stone = match pool.as_slice() {
+                    [only] => Some(only),
+                    cells => cells.iter().find(|&&c| is_stuck(position, c)).or(cells.first()),
+                };
+                match stone {
+                    Some(&stone) => Reading::Move(PhagesMove::Stay { stone }),
+                    None => Reading::Problem {
+                        message: format!("all of {side}'s stones have already moved in this phase"),
+                        apply: None,
+                    },
+                }
+            }
+            TokenKind::Resign | TokenKind::Wins { .. } | TokenKind::Result { .. } => Reading::Nothing,
+            TokenKind::Written => {
+                Reading::Problem { message: "not a token of the Quadraphages notation".into(), apply: None }
+            }
+        }
+    }
+
+    /// Random games on square and hex boards of a few sizes with one to three stones a side,
+    /// written token by token with some tokens replaced by `----`, by a step from a random cell (on
+    /// the board or not), by a number, or by a filler, a claim or a word: at every token, the
+    /// reading, the stones a `----` may name and the cells the later tokens of the phase name are
+    /// those of the first versions.
+    #[test]
+    fn stay_pool_and_mentions_agree_with_the_reference() {
+        let boards = [3, 5, 9, 12].map(|size| Geometry::Square { size });
+        let boards = boards.into_iter().chain((2..=6).map(|side| Geometry::Hex { side }));
+        let mut compared = 0;
+        for (k, g) in boards.enumerate() {
+            let cells: Vec<Cell> = g.cells().collect();
+            for seed in 0..30u64 {
+                let mut rng = fastrand::Rng::with_seed(seed * 17 + k as u64);
+                let mut picks = cells.clone();
+                rng.shuffle(&mut picks);
+                let per_side = rng.usize(1..=super::super::rules::MAX_STONES);
+                let (x, o) = (&picks[..per_side], &picks[per_side..2 * per_side]);
+                let start = Phages::new(g, x, o, Side::X).unwrap();
+                // A game, and its positions before each move.
+                let (mut position, mut positions, mut texts) = (start.clone(), Vec::new(), Vec::new());
+                for _ in 0..200 {
+                    let legal = position.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let m = legal[rng.usize(..legal.len())];
+                    let text = match rng.u8(..10) {
+                        0 => "----".to_string(),
+                        1 => {
+                            let label = |rng: &mut fastrand::Rng| {
+                                let (col, row) = (rng.u8(..g.width() as u8 + 2), rng.u16(1..g.height() + 3));
+                                crate::geometry::CellLabel { col, row }.to_string()
+                            };
+                            format!("{}{}", label(&mut rng), label(&mut rng))
+                        }
+                        2 => "3".to_string(),
+                        3 if rng.u8(..4) == 0 => ["....", "resign", "x9y", "1-0"][rng.usize(..4)].to_string(),
+                        _ => position.write_move(m),
+                    };
+                    positions.push(position.clone());
+                    texts.push(text);
+                    position.play_unchecked(m);
+                }
+                let tokens: Vec<Token> = texts
+                    .iter()
+                    .map(|t| Token {
+                        text: t,
+                        span: 0..0,
+                        kind: crate::record::token_kind(t).unwrap_or(TokenKind::Written),
+                    })
+                    .collect();
+                for (i, position) in positions.iter().enumerate() {
+                    let code = position.code();
+                    assert_eq!(
+                        phase_mentions(position, &tokens, i).cells(),
+                        phase_mentions_reference(position, &tokens, i),
+                        "{i} in {code}"
+                    );
+                    assert_eq!(
+                        stay_pool(position, &tokens, i).cells(),
+                        stay_pool_reference(position, &tokens, i),
+                        "{i} in {code}"
+                    );
+                    assert_eq!(read(position, &tokens, i), read_reference(position, &tokens, i), "{i} in {code}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared} tokens compared");
     }
 }
