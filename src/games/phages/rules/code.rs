@@ -26,7 +26,10 @@ impl Coded for Phages {
         out.push_str(self.about().name);
         out.push('_');
         out.push_str(&board);
-        let _ = write!(out, "_{}{}{}", self.to_move.letter().to_ascii_lowercase(), self.phase.letter(), self.number);
+        out.push('_');
+        out.push(self.to_move.letter().to_ascii_lowercase());
+        out.push(self.phase.letter());
+        let _ = write!(out, "{}", self.number);
         if self.first_turn {
             out.push('f');
         }
@@ -39,7 +42,7 @@ impl Coded for Phages {
                 if i > 0 {
                     out.push('.');
                 }
-                let _ = write!(out, "{}", g.label(c));
+                g.label(c).push_to(&mut out);
                 if s == self.to_move && self.acted & (1 << i) != 0 {
                     out.push('a');
                 }
