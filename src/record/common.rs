@@ -6,7 +6,7 @@
 
 use super::cursor::Lines;
 use super::{
-    cap_syntax_errors, push_capped, row_past_any_board, rows_past_any_board, Capped, Room, Span, SyntaxError, Token,
+    cap_syntax_errors, push_capped, row_past_any_board, rows_past_any_board, Capped, Span, SyntaxError, Token,
     TokenKind, Tokens,
 };
 use crate::geometry::MAX_ROW_CELLS;
@@ -346,11 +346,12 @@ fn carries_movetext_on(line: &str) -> bool {
 /// between); without a result token, at the next tag line, at a final diagram, or at the first
 /// line after a blank line that neither opens with a move number nor is a comment.
 pub fn read_record<'a>(lines: &mut Lines<'a>) -> CommonRecord<'a> {
-    read_record_in(lines, Room::default())
+    read_record_in(lines, &mut Vec::new())
 }
 
-/// [`read_record`], with room made for as many tokens as `room` says (see [`Room`]).
-pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, room: Room) -> CommonRecord<'a> {
+/// [`read_record`], gathering the tokens in a reader's `scratch` vector (see
+/// [`Capped::tokens_in`]).
+pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, scratch: &mut Vec<Token<'a>>) -> CommonRecord<'a> {
     let start = lines.offset();
     let mut r = CommonRecord {
         index: 0,
@@ -377,7 +378,7 @@ pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, room: Room) -> CommonRec
     }
     let mut in_comment: Option<usize> = None;
     let mut begun = false;
-    let mut tokens = Tokens::tokens(room.tokens);
+    let mut tokens = Tokens::tokens_in(std::mem::take(scratch));
     loop {
         if in_comment.is_none() {
             let Some((_, line)) = lines.peek() else { break };
@@ -432,7 +433,7 @@ pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, room: Room) -> CommonRec
             SyntaxError { span: start..start + 1, message: "this comment is never closed with `}`".into() },
         );
     }
-    r.tokens = tokens.into_vec();
+    (r.tokens, *scratch) = tokens.into_exact();
     if r.final_position.is_some() && r.tokens.is_empty() && r.setup.is_none() {
         // A lone diagram after the tags is a setup, whatever its label said.
         r.setup = r.final_position.take();

@@ -112,9 +112,23 @@ fn looks_like_move(word: &str) -> bool {
         || (b.len() >= 2 && b[0].is_ascii_lowercase() && b[1].is_ascii_digit())
 }
 
-/// Words of `line` with their byte offsets within it.
-fn words(line: &str) -> impl Iterator<Item = (usize, &str)> {
-    line.split_ascii_whitespace().map(move |w| (w.as_ptr() as usize - line.as_ptr() as usize, w))
+/// The token that opens `b` (a move line's text from a word's first byte), when it has one of
+/// the shapes nearly every word has: a stone move of one-digit rows (`a7a8`), `----`, `....` or a
+/// one-digit number, and the word ends after it. Read without finding the word's end first, and
+/// what it reads is what [`move_token`] reads of the word (`tests::quick_token_reads_as_move_token`).
+#[inline]
+fn quick_token(b: &[u8]) -> Option<(TokenKind, usize)> {
+    let ends = |k: usize| b.get(k).is_none_or(u8::is_ascii_whitespace);
+    let label = |col: u8, row: u8| CellLabel { col: col - b'a', row: u16::from(row - b'0') };
+    match *b {
+        [c1 @ b'a'..=b'z', r1 @ b'1'..=b'9', c2 @ b'a'..=b'z', r2 @ b'1'..=b'9', ..] if ends(4) => {
+            Some((TokenKind::Step(label(c1, r1), label(c2, r2)), 4))
+        }
+        [b'-', b'-', b'-', b'-', ..] if ends(4) => Some((TokenKind::Stay, 4)),
+        [b'.', b'.', b'.', b'.', ..] if ends(4) => Some((TokenKind::Filler, 4)),
+        [d @ b'0'..=b'9', ..] if ends(1) => Some((TokenKind::Number(d - b'0'), 1)),
+        _ => None,
+    }
 }
 
 fn token_error(word: &str) -> String {
@@ -193,21 +207,48 @@ fn unfilled_first_turn(tokens: &[Token]) -> SyntaxError {
 }
 
 /// Reads the tokens of a move line (one [`move_line_head`] accepted) onto the end of `tokens`,
-/// its errors onto `errors`; returns the line. The tokens of a whole movetext share one vector.
+/// its errors onto `errors`; returns the line, and whether it holds a claim. The tokens of a whole
+/// movetext share one vector.
 fn move_line<'a>(
     line: &'a str,
     at: usize,
     (number, rest): (u32, &'a str),
     tokens: &mut Tokens<'a>,
     errors: &mut Vec<SyntaxError>,
-) -> MoveLine {
+) -> (MoveLine, bool) {
     let body = line.len() - rest.len();
     let from = tokens.len();
-    for (off, word) in words(rest).map(|(off, w)| (body + off, w)) {
+    // Whether the line holds a claim: only then are its tokens searched for what follows one.
+    let mut claimed = false;
+    // The words, split at ASCII white space as `str::split_ascii_whitespace` splits them, read
+    // byte by byte; the commonest tokens are read as their words are found (`quick_token`).
+    let b = rest.as_bytes();
+    let mut i = 0;
+    loop {
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i == b.len() {
+            break;
+        }
+        let start = i;
+        if let Some((kind, len)) = quick_token(&b[i..]) {
+            i += len;
+            let (off, word) = (body + start, &rest[start..i]);
+            tokens.push_token(Token { text: word, span: at + off..at + off + len, kind }, errors);
+            continue;
+        }
+        while i < b.len() && !b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        // Both ends are at ASCII bytes (or the ends of the text), so at character boundaries.
+        let (off, word) = (body + start, &rest[start..i]);
         let span = at + off..at + off + word.len();
         if let Some(kind) = move_token(word) {
+            claimed |= kind.is_claim();
             tokens.push_token(Token { text: word, span, kind }, errors);
         } else if starts_claim(word) {
+            claimed = true;
             let text = line[off..].trim_end();
             let span = at + off..at + off + text.len();
             match claim(text) {
@@ -228,7 +269,8 @@ fn move_line<'a>(
         }
     }
     let own = &tokens[from..];
-    if let Some(claim_at) = own.iter().position(|t| t.kind.is_claim()) {
+    let claim_at = if claimed { own.iter().position(|t| t.kind.is_claim()) } else { None };
+    if let Some(claim_at) = claim_at {
         if let Some(after) = own.get(claim_at + 1) {
             let span = after.span.start..own.last().map_or(after.span.end, |t| t.span.end);
             push_capped(
@@ -238,7 +280,7 @@ fn move_line<'a>(
         }
     }
     let end = at + line.trim_end().len();
-    MoveLine { number, span: at..end, tokens: from..tokens.len() }
+    (MoveLine { number, span: at..end, tokens: from..tokens.len() }, claimed)
 }
 
 fn column_tag(i: &str) -> IResult<&str, (char, char)> {
@@ -299,30 +341,58 @@ pub struct Row {
 /// optionally followed by `.`. It is read in one pass and only the first glyphs are kept, so that
 /// a row of millions of cells costs its scan, not its cells.
 fn diagram_row(line: &str, at: usize) -> Option<LineKind> {
-    let blank = |c: char| c == ' ' || c == '\t';
-    let body = line.trim_end_matches(blank);
-    let body = body.strip_suffix('.').unwrap_or(body);
-    let glyphs_end = body.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    let number = crate::code::read_number(&body[glyphs_end..], u64::from(u16::MAX)).ok()? as u16;
+    let mut glyphs = Vec::new();
+    let (count, number) = row_glyphs(line, at, &mut glyphs)?;
+    Some(LineKind::DiagramRow(Row { glyphs, count, number }))
+}
+
+/// Reads a diagram row (see [`diagram_row`]) onto the end of `glyphs`, of which it keeps the
+/// first [`MAX_ROW_CELLS`] + 1; returns how many glyphs the row has and its number. A line that
+/// is no row leaves `glyphs` as it was. The rows of a diagram share one vector this way.
+fn row_glyphs(line: &str, at: usize, glyphs: &mut Vec<(char, Span)>) -> Option<(usize, u16)> {
+    let blank = |c: u8| c == b' ' || c == b'\t';
+    let b = line.as_bytes();
+    // The row number at the end, after the glyphs, then an optional period, then blanks.
+    let mut end = b.len();
+    while end > 0 && blank(b[end - 1]) {
+        end -= 1;
+    }
+    if end > 0 && b[end - 1] == b'.' {
+        end -= 1;
+    }
+    let mut glyphs_end = end;
+    while glyphs_end > 0 && b[glyphs_end - 1].is_ascii_digit() {
+        glyphs_end -= 1;
+    }
+    let number = crate::code::read_number(&line[glyphs_end..end], u64::from(u16::MAX)).ok()? as u16;
     // Room for the glyphs of the widest row at once (a glyph and a blank each), not grown one at a time.
-    let room = glyphs_end.div_ceil(2).min(MAX_ROW_CELLS + 1);
-    let mut row = Row { glyphs: Vec::with_capacity(room), count: 0, number };
+    let kept = glyphs.len();
+    glyphs.reserve(glyphs_end.div_ceil(2).min(MAX_ROW_CELLS + 1));
+    let mut count = 0;
     // Whether the byte before is a space or a tab (the line's start counts as one).
     let mut after_blank = true;
-    for (off, b) in body[..glyphs_end].bytes().enumerate() {
-        match b {
+    for (off, &c) in b[..glyphs_end].iter().enumerate() {
+        match c {
             b' ' | b'\t' => after_blank = true,
             b'.' | b'o' | b'O' | b'x' | b'X' if after_blank => {
                 after_blank = false;
-                row.count += 1;
-                if row.glyphs.len() <= MAX_ROW_CELLS {
-                    row.glyphs.push((char::from(b), at + off..at + off + 1));
+                count += 1;
+                if count <= MAX_ROW_CELLS + 1 {
+                    glyphs.push((char::from(c), at + off..at + off + 1));
                 }
             }
-            _ => return None,
+            _ => {
+                glyphs.truncate(kept);
+                return None;
+            }
         }
     }
-    (row.count > 0 && after_blank).then_some(LineKind::DiagramRow(row))
+    if count > 0 && after_blank {
+        Some((count, number))
+    } else {
+        glyphs.truncate(kept);
+        None
+    }
 }
 
 fn title_word(i: &str) -> IResult<&str, &str> {
@@ -411,9 +481,24 @@ fn diagram_shape(lengths: &[usize]) -> Option<Geometry> {
     None
 }
 
-fn build_diagram(label: DiagramLabel, rows: &[Row], seen: usize, span: Span) -> Result<Diagram, SyntaxError> {
-    let row_span =
-        |r: &Row| r.glyphs.first().map_or(span.start, |g| g.1.start)..r.glyphs.last().map_or(span.end, |g| g.1.end);
+/// A row of a diagram being read: how many glyphs it has, and where the first of them are in the
+/// diagram's vector of glyphs.
+struct RowAt {
+    count: usize,
+    glyphs: std::ops::Range<usize>,
+}
+
+fn build_diagram(
+    label: DiagramLabel,
+    glyphs: &[(char, Span)],
+    rows: &[RowAt],
+    seen: usize,
+    span: Span,
+) -> Result<Diagram, SyntaxError> {
+    let row_span = |r: &RowAt| {
+        let g = &glyphs[r.glyphs.clone()];
+        g.first().map_or(span.start, |g| g.1.start)..g.last().map_or(span.end, |g| g.1.end)
+    };
     // What no board has is refused before any shape is tried: only the first rows, and the first
     // cells of each, were kept.
     if let Some((k, row)) = rows.iter().enumerate().find(|(_, r)| r.count > MAX_ROW_CELLS) {
@@ -442,9 +527,9 @@ fn build_diagram(label: DiagramLabel, rows: &[Row], seen: usize, span: Span) -> 
             },
         }
     })?;
-    let mut cells = Vec::with_capacity(rows.iter().map(|r| r.glyphs.len()).sum());
+    let mut cells = Vec::with_capacity(glyphs.len());
     for (r, row) in rows.iter().enumerate() {
-        for (cell, (glyph, gspan)) in geometry.row_cells(r as u16).zip(&row.glyphs) {
+        for (cell, (glyph, gspan)) in geometry.row_cells(r as u16).zip(&glyphs[row.glyphs.clone()]) {
             cells.push((geometry.label(cell), *glyph, gspan.clone()));
         }
     }
@@ -464,7 +549,15 @@ pub enum Element<'a> {
 
 /// The element that opens at the line `(at, line)`, taking the further lines it spans (a
 /// diagram's rows, a movetext's lines) from `rest`; `None` if the line is prose.
-pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>, room: Room) -> Option<Element<'a>> {
+///
+/// A movetext's tokens are gathered in `scratch` (see [`super::Capped::tokens_in`]).
+pub fn element<'a>(
+    at: usize,
+    line: &'a str,
+    rest: &mut Lines<'a>,
+    room: Room,
+    scratch: &mut Vec<Token<'a>>,
+) -> Option<Element<'a>> {
     let is_letters =
         |l: Option<(usize, &str)>| l.is_some_and(|(a, l)| matches!(classify(l, a, false), LineKind::Letters(_)));
     match classify(line, at, false) {
@@ -477,9 +570,13 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>, room: Room) -
         }
         kind @ (LineKind::DiagramLabel(_) | LineKind::DiagramRow(..)) => {
             let mut ahead = *rest;
-            // The rows read, of which the first `MAX_ROW_CELLS` + 1 are kept: a diagram of more
-            // rows than any board is refused from the count (`build_diagram`).
+            // The rows read, of which the first `MAX_ROW_CELLS` + 1 are kept, their glyphs in one
+            // vector: a diagram of more rows than any board is refused from the count
+            // (`build_diagram`). Once the first row is read, the vector has room for a square of
+            // such rows (a hexagon's wider rows grow it).
+            let room_for_square = |g: &mut Vec<(char, Span)>| g.reserve(g.len() * g.len().saturating_sub(1));
             let mut rows = Vec::new();
+            let mut glyphs = Vec::new();
             let mut seen = 0;
             let mut end = at + line.len();
             let label = match kind {
@@ -490,24 +587,34 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>, room: Room) -
                     l
                 }
                 LineKind::DiagramRow(row) if row.number == 1 => {
-                    rows.push(row);
+                    glyphs = row.glyphs;
+                    room_for_square(&mut glyphs);
+                    rows.push(RowAt { count: row.count, glyphs: 0..glyphs.len() });
                     seen = 1;
                     DiagramLabel::None
                 }
                 LineKind::DiagramRow(..) => return None,
                 _ => unreachable!("matched above"),
             };
-            while let Some((a, l)) = ahead.peek() {
-                match classify(l, a, false) {
-                    LineKind::DiagramRow(row) if row.number as usize == seen + 1 => {
+            // A line is a row exactly when `classify` says so: see `tests::rows_read_as_classified`.
+            let mut past = ahead;
+            while let Some((a, l)) = past.next() {
+                let kept = glyphs.len();
+                match row_glyphs(l, a, &mut glyphs) {
+                    Some((count, number)) if number as usize == seen + 1 => {
                         seen += 1;
+                        if seen == 1 {
+                            room_for_square(&mut glyphs);
+                        }
                         if rows.len() <= MAX_ROW_CELLS {
-                            rows.push(row);
+                            rows.push(RowAt { count, glyphs: kept..glyphs.len() });
+                        } else {
+                            glyphs.truncate(kept);
                         }
                     }
                     _ => break,
                 }
-                ahead.next();
+                ahead = past;
                 end = a + l.len();
             }
             if seen < 2 {
@@ -518,39 +625,46 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>, room: Room) -
                 ahead.next();
             }
             *rest = ahead;
-            Some(Element::Diagram(build_diagram(label, &rows, seen, at..end), label))
+            Some(Element::Diagram(build_diagram(label, &glyphs, &rows, seen, at..end), label))
         }
         LineKind::Move(_) => {
-            let (mut tokens, mut errors) = (Tokens::tokens(room.tokens), Vec::new());
+            let (mut tokens, mut errors) = (Tokens::tokens_in(std::mem::take(scratch)), Vec::new());
             let head = move_line_head(line, false).expect("classified as a move line");
             let mut moves = Vec::with_capacity(room.lines.max(1));
-            moves.push(move_line(line, at, head, &mut tokens, &mut errors));
-            while let Some((a, l)) = rest.peek() {
+            let (first, mut claimed) = move_line(line, at, head, &mut tokens, &mut errors);
+            moves.push(first);
+            // Each line is read once: `ahead` is the cursor past it, kept if the line is taken.
+            let mut ahead = *rest;
+            while let Some((a, l)) = ahead.next() {
                 // A line numbered 1 opens the next record instead.
                 if let Some(head) = move_line_head(l, true).filter(|h| h.0 != 1) {
                     // Past the limit of tokens, the lines that follow are one with the last: the
                     // record's span reaches its end, and no line of it is held.
                     let past = tokens.is_full();
-                    let line = move_line(l, a, head, &mut tokens, &mut errors);
+                    let (line, claims) = move_line(l, a, head, &mut tokens, &mut errors);
+                    claimed |= claims;
                     match moves.last_mut() {
                         Some(last) if past => last.span.end = line.span.end,
                         _ => moves.push(line),
                     }
-                    rest.next();
+                    *rest = ahead;
                     continue;
                 }
                 if let LineKind::Prose(None) = classify(l, a, true) {
                     if let Some(token) = claim_only_line(l, a) {
+                        claimed = true;
                         tokens.push_token(token, &mut errors);
                         moves.last_mut().expect("a movetext has a line").tokens.end = tokens.len();
-                        rest.next();
+                        *rest = ahead;
                     }
                 }
                 break;
             }
+            let (tokens, emptied) = tokens.into_exact();
+            *scratch = emptied;
             // A claim ends the movetext: later lines may not hold moves.
-            let mut after_claim = tokens.iter().skip_while(|t| !t.kind.is_claim()).skip(1);
-            if let Some(t) = after_claim.next() {
+            let after_claim = if claimed { tokens.iter().skip_while(|t| !t.kind.is_claim()).nth(1) } else { None };
+            if let Some(t) = after_claim {
                 if !errors.iter().any(|e| e.span.start <= t.span.start && t.span.start < e.span.end) {
                     errors.push(SyntaxError {
                         span: t.span.clone(),
@@ -558,7 +672,7 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>, room: Room) -
                     });
                 }
             }
-            Some(Element::Movetext(moves, tokens.into_vec(), errors))
+            Some(Element::Movetext(moves, tokens, errors))
         }
     }
 }
@@ -783,6 +897,121 @@ mod tests {
         });
         for line in known.iter().map(|w| w.to_string()).chain(random) {
             assert_eq!(line_number(&line), grammar(&line).ok(), "{line:?}");
+        }
+    }
+
+    /// Random words of the bytes tokens are made of, and of those around them.
+    fn random_words(rng: &mut fastrand::Rng, count: usize, longest: usize) -> Vec<String> {
+        let alphabet = [
+            'a', 'i', 'z', 'r', 'e', 's', 'g', 'n', 'R', '0', '1', '2', '5', '9', '.', '-', '!', 'é', ' ', '\t',
+            '\x0c', '\u{3000}',
+        ];
+        (0..count)
+            .map(|_| {
+                let n = rng.usize(0..=longest);
+                (0..n).map(|_| alphabet[rng.usize(..alphabet.len())]).collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn quick_token_reads_as_move_token() {
+        let known = [
+            "a7a8",
+            "a7a8 ",
+            "a7a8\t.",
+            "a7a8a",
+            "a7a80",
+            "a0a8",
+            "a7a0",
+            "z9z9",
+            "----",
+            "---- x",
+            "-----",
+            "....",
+            "....\x0c",
+            ".....",
+            "0",
+            "9 ",
+            "90",
+            "9.",
+            "",
+            " ",
+            "a7a",
+            "a7a8\u{3000}",
+        ];
+        let mut rng = fastrand::Rng::with_seed(23);
+        let random = random_words(&mut rng, 200_000, 7);
+        for text in known.iter().map(|w| w.to_string()).chain(random) {
+            if let Some((kind, len)) = quick_token(text.as_bytes()) {
+                let word = text.split_ascii_whitespace().next().expect("a word");
+                assert_eq!((Some(kind), len), (move_token(word), word.len()), "{text:?}");
+                assert!(text.starts_with(word), "{text:?}");
+            }
+        }
+    }
+
+    /// A move line's tokens are its words (as `split_ascii_whitespace` splits them) that
+    /// [`move_token`] reads, each at its own place, and every other word is an error.
+    #[test]
+    fn move_lines_read_each_word_as_move_token_does() {
+        let mut rng = fastrand::Rng::with_seed(24);
+        let words = ["a7a8", "----", "....", "3", "12", "i3i2", "a10b2", "resign", "x", "a7a8a", "", " ", "\t"];
+        let mut lines: Vec<String> = (0..20_000)
+            .map(|_| {
+                let n = rng.usize(0..8);
+                (0..n).map(|_| words[rng.usize(..words.len())]).collect::<Vec<_>>().join(" ")
+            })
+            .collect();
+        lines.extend(random_words(&mut rng, 50_000, 16));
+        for rest in lines {
+            let line = format!("2. {rest}");
+            let (mut tokens, mut errors) = (Tokens::tokens_in(Vec::new()), Vec::new());
+            move_line(&line, 10, (2, &line[2..]), &mut tokens, &mut errors);
+            let mut expected = Vec::new();
+            let mut wrong = 0;
+            for word in line[2..].split_ascii_whitespace() {
+                let off = word.as_ptr() as usize - line.as_ptr() as usize;
+                match move_token(word) {
+                    Some(kind) => expected.push(Token { text: word, span: 10 + off..10 + off + word.len(), kind }),
+                    None => wrong += 1,
+                }
+            }
+            if line[2..].split_ascii_whitespace().any(starts_claim) {
+                continue;
+            }
+            assert_eq!(&tokens[..], &expected[..], "{line:?}");
+            // A resignation followed by more tokens is one error more.
+            let resigned = expected.iter().position(|t| t.kind.is_claim()).is_some_and(|k| k + 1 < expected.len());
+            assert_eq!(errors.len(), wrong + usize::from(resigned), "{line:?}");
+        }
+    }
+
+    /// The rows of a diagram are read without [`classify`]: a line is a row exactly when it
+    /// classifies as one, with the same glyphs, count and number.
+    #[test]
+    fn rows_read_as_classified() {
+        let mut rng = fastrand::Rng::with_seed(25);
+        let alphabet = ['.', 'o', 'O', 'x', 'X', ' ', ' ', '\t', '1', '2', '0', '9', '.', 'a', '\x0c', 'é'];
+        let known = ["x o . 1", " . O 12.", "x o 1. ", "xo 1", "x 1", "1", " ", "", ". . 0", "x o 99999"];
+        let random = (0..200_000).map(|_| {
+            let n = rng.usize(0..12);
+            (0..n).map(|_| alphabet[rng.usize(..alphabet.len())]).collect::<String>()
+        });
+        for line in known.iter().map(|w| w.to_string()).chain(random) {
+            let mut glyphs = vec![('x', 0..1)];
+            let read = row_glyphs(&line, 5, &mut glyphs);
+            let classified = match classify(&line, 5, false) {
+                LineKind::DiagramRow(row) => Some(row),
+                _ => None,
+            };
+            match (read, classified) {
+                (Some((count, number)), Some(row)) => {
+                    assert_eq!((&glyphs[1..], count, number), (&row.glyphs[..], row.count, row.number), "{line:?}");
+                }
+                (None, None) => assert_eq!(glyphs, [('x', 0..1)], "{line:?}"),
+                (read, classified) => panic!("{line:?}: {read:?} {classified:?}"),
+            }
         }
     }
 
