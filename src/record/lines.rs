@@ -9,8 +9,8 @@ use nom::{IResult, Parser};
 
 use super::cursor::Lines;
 use super::{
-    cap_syntax_errors, push_capped, row_past_any_board, rows_past_any_board, ColumnHeader, Diagram, DiagramLabel,
-    MoveLine, Record, Room, Span, SyntaxError, Token, TokenKind, Tokens,
+    cap_syntax_errors, next_word, push_capped, row_past_any_board, rows_past_any_board, ColumnHeader, Diagram,
+    DiagramLabel, MoveLine, Record, Room, Span, SyntaxError, Token, TokenKind, Tokens,
 };
 
 use super::Side;
@@ -228,21 +228,14 @@ fn move_line<'a>(
         while i < b.len() && b[i].is_ascii_whitespace() {
             i += 1;
         }
-        if i == b.len() {
-            break;
-        }
-        let start = i;
         if let Some((kind, len)) = quick_token(&b[i..]) {
+            let (off, word) = (body + i, &rest[i..i + len]);
             i += len;
-            let (off, word) = (body + start, &rest[start..i]);
             tokens.push_token(Token { text: word, span: at + off..at + off + len, kind }, errors);
             continue;
         }
-        while i < b.len() && !b[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        // Both ends are at ASCII bytes (or the ends of the text), so at character boundaries.
-        let (off, word) = (body + start, &rest[start..i]);
+        let Some((start, end)) = next_word(b, &mut i) else { break };
+        let (off, word) = (body + start, &rest[start..end]);
         let span = at + off..at + off + word.len();
         if let Some(kind) = move_token(word) {
             claimed |= kind.is_claim();

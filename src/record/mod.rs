@@ -384,6 +384,26 @@ fn rows_past_any_board(rows: usize, span: Span) -> SyntaxError {
     SyntaxError { span, message }
 }
 
+/// The next word of `text` from byte `*at` on, as `str::split_ascii_whitespace` splits words
+/// (at ASCII white space), as its start and end; `*at` moves past it. Read byte by byte, without
+/// the general splitter's search and pointer arithmetic: every word of every move line that is
+/// no common token (`lines::quick_token`) passes through it. `tests::words_split_as_split_ascii_whitespace` holds it to the
+/// standard splitter. Both ends are at ASCII bytes or the ends of the text, so at character
+/// boundaries.
+#[inline]
+pub(crate) fn next_word(text: &[u8], at: &mut usize) -> Option<(usize, usize)> {
+    let mut i = *at;
+    while i < text.len() && text[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    let start = i;
+    while i < text.len() && !text[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    *at = i;
+    (i > start).then_some((start, i))
+}
+
 /// Most syntax errors kept for one record, so that memory stays bounded on any input; past it
 /// the record says that more follow.
 pub const MAX_SYNTAX_ERRORS: usize = 100;
@@ -614,4 +634,24 @@ pub fn parse(src: &str) -> Vec<Record<'_>> {
             Found::Common(_) => None,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_split_as_split_ascii_whitespace() {
+        let mut rng = fastrand::Rng::with_seed(26);
+        let alphabet = ['a', '1', '.', ' ', ' ', '\t', '\n', '\x0b', '\x0c', '\r', '\u{3000}', '\u{85}', 'é'];
+        for _ in 0..200_000 {
+            let n = rng.usize(0..10);
+            let text: String = (0..n).map(|_| alphabet[rng.usize(..alphabet.len())]).collect();
+            let mut at = 0;
+            let words: Vec<&str> =
+                std::iter::from_fn(|| next_word(text.as_bytes(), &mut at).map(|(s, e)| &text[s..e])).collect();
+            let expected: Vec<&str> = text.split_ascii_whitespace().collect();
+            assert_eq!(words, expected, "{text:?}");
+        }
+    }
 }
