@@ -1,9 +1,8 @@
 //! Line classification (nom) and the assembly of lines into records.
 
-use nom::branch::alt;
-use nom::bytes::complete::{tag_no_case, take_while1};
-use nom::character::complete::{char as ch, digit1, one_of, satisfy, space0, space1};
-use nom::combinator::{all_consuming, map, map_res, opt, value};
+use nom::bytes::complete::take_while1;
+use nom::character::complete::{char as ch, one_of, satisfy, space0, space1};
+use nom::combinator::{all_consuming, map};
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
@@ -68,24 +67,52 @@ pub fn token_kind(word: &str) -> Option<TokenKind> {
     move_token(word)
 }
 
-fn score(i: &str) -> IResult<&str, (u16, u16)> {
-    (map_res(digit1, str::parse), preceded(one_of("-:"), map_res(digit1, str::parse))).parse(i)
-}
-
-/// `and wins 40-39`, `wins`, `X wins 41-38`: the rest of a line from its first word.
-fn claim(i: &str) -> IResult<&str, TokenKind> {
-    let subject = alt((value(None, tag_no_case("and")), map(one_of("XOxo"), Side::from_letter)));
-    all_consuming(map(
-        (
-            opt(terminated(subject, space1)),
-            tag_no_case("wins"),
-            opt(preceded(space1, score)),
-            opt(one_of(".!")),
-            space0,
-        ),
-        |(side, _, score, _, _)| TokenKind::Wins { side: side.flatten(), score },
-    ))
-    .parse(i)
+/// `and wins 40-39`, `wins`, `X wins 41-38`: the rest of a line from its first word. Read by hand,
+/// byte by byte (nom's parsers took a few thousand instructions a claim, a record's most costly
+/// line): an optional subject (`and`, or a side's letter) and the blanks after it, `wins` in any
+/// case, optionally blanks and a score of two numbers up to 65535 (`40-39`, `40:39`), optionally
+/// `.` or `!`, then blanks to the end. Any of them that does not read leaves the text to what
+/// follows, as nom's `opt` does. `tests::claim_reads_as_the_grammar` holds it to the grammar
+/// written with nom.
+fn claim(i: &str) -> Option<TokenKind> {
+    let b = i.as_bytes();
+    // Spaces and tabs (nom's `space0`) from `k` on.
+    let blanks = |k: usize| b[k..].iter().take_while(|&&c| c == b' ' || c == b'\t').count();
+    let digits = |k: usize| b[k..].iter().take_while(|c| c.is_ascii_digit()).count();
+    // Only ASCII letters compare equal to these tags' letters whatever their case.
+    let head = |k: usize, tag: &[u8]| b.get(k..k + tag.len()).is_some_and(|h| h.eq_ignore_ascii_case(tag));
+    let subject = match b.first() {
+        _ if head(0, b"and") => Some((None, 3)),
+        Some(&c @ (b'X' | b'O' | b'x' | b'o')) => Some((Side::from_letter(char::from(c)), 1)),
+        _ => None,
+    };
+    let (mut side, mut k) = (None, 0);
+    if let Some((named, len)) = subject {
+        let n = blanks(len);
+        if n > 0 {
+            (side, k) = (named, len + n);
+        }
+    }
+    if !head(k, b"wins") {
+        return None;
+    }
+    k += 4;
+    let mut score = None;
+    let n = blanks(k);
+    if n > 0 {
+        let (a, da) = (k + n, digits(k + n));
+        if da > 0 && matches!(b.get(a + da), Some(b'-' | b':')) {
+            let (c, dc) = (a + da + 1, digits(a + da + 1));
+            if let (Ok(x), Ok(y)) = (i[a..a + da].parse::<u16>(), i[c..c + dc].parse::<u16>()) {
+                (score, k) = (Some((x, y)), c + dc);
+            }
+        }
+    }
+    if matches!(b.get(k), Some(b'.' | b'!')) {
+        k += 1;
+    }
+    k += blanks(k);
+    (k == b.len()).then_some(TokenKind::Wins { side, score })
 }
 
 fn starts_claim(word: &str) -> bool {
@@ -99,7 +126,7 @@ fn claim_only_line(line: &str, at: usize) -> Option<Token<'_>> {
     let start = at + (text.as_ptr() as usize - line.as_ptr() as usize);
     let kind = match move_token(text) {
         Some(TokenKind::Resign) => TokenKind::Resign,
-        _ => claim(text).ok()?.1,
+        _ => claim(text)?,
     };
     Some(Token { text, span: start..start + text.len(), kind })
 }
@@ -245,8 +272,8 @@ fn move_line<'a>(
             let text = line[off..].trim_end();
             let span = at + off..at + off + text.len();
             match claim(text) {
-                Ok((_, kind)) => tokens.push_token(Token { text, span, kind }, errors),
-                Err(_) => push_capped(
+                Some(kind) => tokens.push_token(Token { text, span, kind }, errors),
+                None => push_capped(
                     errors,
                     SyntaxError {
                         span,
@@ -565,9 +592,10 @@ pub fn element<'a>(
             let mut ahead = *rest;
             // The rows read, of which the first `MAX_ROW_CELLS` + 1 are kept, their glyphs in one
             // vector: a diagram of more rows than any board is refused from the count
-            // (`build_diagram`). Once the first row is read, the vector has room for a square of
-            // such rows (a hexagon's wider rows grow it).
-            let room_for_square = |g: &mut Vec<(char, Span)>| g.reserve(g.len() * g.len().saturating_sub(1));
+            // (`build_diagram`). Once the first row is read, of `n` glyphs, the vector has room
+            // for the board either shape makes of it: `n` rows of `n`, or a hexagon of side `n`
+            // (fewer than 3n² cells), so that it does not grow a doubling at a time.
+            let room_for_board = |g: &mut Vec<(char, Span)>| g.reserve(g.len() * (3 * g.len()).saturating_sub(1));
             let mut rows = Vec::new();
             let mut glyphs = Vec::new();
             let mut seen = 0;
@@ -581,7 +609,7 @@ pub fn element<'a>(
                 }
                 LineKind::DiagramRow(row) if row.number == 1 => {
                     glyphs = row.glyphs;
-                    room_for_square(&mut glyphs);
+                    room_for_board(&mut glyphs);
                     rows.push(RowAt { count: row.count, glyphs: 0..glyphs.len() });
                     seen = 1;
                     DiagramLabel::None
@@ -597,7 +625,7 @@ pub fn element<'a>(
                     Some((count, number)) if number as usize == seen + 1 => {
                         seen += 1;
                         if seen == 1 {
-                            room_for_square(&mut glyphs);
+                            room_for_board(&mut glyphs);
                         }
                         if rows.len() <= MAX_ROW_CELLS {
                             rows.push(RowAt { count, glyphs: kept..glyphs.len() });
@@ -823,8 +851,11 @@ fn attach(r: &mut Record, d: Result<Diagram, SyntaxError>, is_final: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nom::bytes::complete::tag;
+    use nom::branch::alt;
+    use nom::bytes::complete::{tag, tag_no_case};
+    use nom::character::complete::digit1;
     use nom::combinator::recognize;
+    use nom::combinator::{map_res, opt, value};
     use nom::sequence::pair;
 
     /// The grammar of a movetext word, as nom writes it: what [`move_token`] reads by hand.
@@ -843,6 +874,66 @@ mod tests {
             value(TokenKind::Resign, terminated(tag_no_case("resign"), pair(opt(tag_no_case("s")), opt(one_of(".!"))))),
         )))
         .parse(i)
+    }
+
+    #[test]
+    fn claim_reads_as_the_grammar() {
+        fn score(i: &str) -> IResult<&str, (u16, u16)> {
+            (map_res(digit1, str::parse), preceded(one_of("-:"), map_res(digit1, str::parse))).parse(i)
+        }
+        fn grammar(i: &str) -> IResult<&str, TokenKind> {
+            let subject = alt((value(None, tag_no_case("and")), map(one_of("XOxo"), Side::from_letter)));
+            all_consuming(map(
+                (
+                    opt(terminated(subject, space1)),
+                    tag_no_case("wins"),
+                    opt(preceded(space1, score)),
+                    opt(one_of(".!")),
+                    space0,
+                ),
+                |(side, _, score, _, _)| TokenKind::Wins { side: side.flatten(), score },
+            ))
+            .parse(i)
+        }
+        let known = [
+            "and wins 40-39",
+            "X wins",
+            "o wins 37-36 ",
+            "wins",
+            "WINS.",
+            "wins!\t",
+            "And Wins 1:2!",
+            "wins 65535-0",
+            "wins 65536-0",
+            "wins 40-",
+            "wins 40",
+            "wins -3",
+            "and  wins",
+            "andwins",
+            "Xwins",
+            "x\twins 0-0.",
+            "wins 40-39 x",
+            "and",
+            "",
+            "wins  .",
+            "wins 007-1",
+            "o  wins 4-4!  ",
+            "XO wins",
+            "wİns",
+            "wınsx",
+        ];
+        let mut rng = fastrand::Rng::with_seed(27);
+        let pieces = [
+            "and", "AnD", "x", "O", "o", "X", "wins", "WiNs", " ", "  ", "\t", "40", "39", "65535", "65536", "0", "-",
+            ":", ".", "!", "a", "s", "İ", "\u{212a}", "ſ", "\u{3000}",
+        ];
+        let random = (0..200_000).map(|_| {
+            let n = rng.usize(0..9);
+            (0..n).map(|_| pieces[rng.usize(..pieces.len())]).collect::<String>()
+        });
+        for text in known.iter().map(|w| w.to_string()).chain(random) {
+            assert_eq!(claim(&text), grammar(&text).ok().map(|(_, k)| k), "{text:?}");
+        }
     }
 
     #[test]
