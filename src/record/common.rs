@@ -561,10 +561,10 @@ fn movetext_line<'a>(
     }
 }
 
-/// [`str::trim_start`], with the commonest case read by bytes: white space of ASCII characters,
-/// then an ASCII character (the white space of Unicode that is ASCII is these six bytes; U+000B
-/// is one of them, and no ASCII white space of Rust's). Every word of every movetext is trimmed so.
-/// `tests::trim_start_trims_as_str_trim_start` holds it to the standard one.
+/// [`str::trim_start`], with the commonest case read by bytes: ASCII white space, then an ASCII
+/// character. Unicode's white space among the ASCII characters is these six bytes (U+000B, which
+/// `u8::is_ascii_whitespace` leaves out, is one of them). Every word of every movetext is trimmed
+/// so. `tests::trim_start_trims_as_str_trim_start` holds it to the standard one.
 fn trim_start(s: &str) -> &str {
     let b = s.as_bytes();
     let mut i = 0;
