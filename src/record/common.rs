@@ -6,7 +6,7 @@
 
 use super::cursor::Lines;
 use super::{
-    cap_syntax_errors, push_capped, row_past_any_board, rows_past_any_board, Capped, Room, Span, SyntaxError, Token,
+    cap_syntax_errors, push_capped, row_past_any_board, rows_past_any_board, Capped, Span, SyntaxError, Token,
     TokenKind, Tokens,
 };
 use crate::geometry::MAX_ROW_CELLS;
@@ -169,7 +169,9 @@ fn diagram_row(line: &str, at: usize) -> Option<(Glyphs<'_>, usize, u16)> {
     let mut count = 0;
     for next in words {
         let g = std::mem::replace(&mut last, next);
-        if matches!(g.as_bytes()[0], b'{' | b'[') || strip_move_number(g).is_some() {
+        // Only a word that opens with a digit can be a move number.
+        let first = g.as_bytes()[0];
+        if matches!(first, b'{' | b'[') || (first.is_ascii_digit() && strip_move_number(g).is_some()) {
             return None;
         }
         count += 1;
@@ -274,21 +276,25 @@ enum DiagramSlot {
 /// The diagram that opens at the next line of `lines`, if one does: an optional label, column
 /// letters, then rows numbered 1, 2, ... (hex diagrams repeat the letters under the rows).
 fn diagram_ahead<'a>(lines: &Lines<'a>) -> Option<Ahead<'a>> {
-    let mut ahead = *lines;
-    let (at, first) = ahead.peek()?;
-    // Asked at every line of a movetext: no text is made to compare.
-    let first = first.trim();
-    let label = if first.eq_ignore_ascii_case("setup:") {
+    let mut after = *lines;
+    let first = after.next()?;
+    diagram_at(first, after)
+}
+
+/// The diagram that opens at the line `(at, first)`, if one does; `after` is the cursor past
+/// that line (see [`diagram_ahead`]). Asked at every line of a movetext, which the caller has
+/// read already: each line is read once, and no text is made to compare.
+fn diagram_at<'a>((at, first): (usize, &'a str), mut ahead: Lines<'a>) -> Option<Ahead<'a>> {
+    let label_text = first.trim();
+    let label = if label_text.eq_ignore_ascii_case("setup:") {
         Some(DiagramSlot::Setup)
-    } else if first.eq_ignore_ascii_case("final position:") {
+    } else if label_text.eq_ignore_ascii_case("final position:") {
         Some(DiagramSlot::Final)
     } else {
         None
     };
-    if label.is_some() {
-        ahead.next();
-    }
-    if !letters_line(ahead.next()?.1) {
+    let letters = if label.is_some() { ahead.next()?.1 } else { first };
+    if !letters_line(letters) {
         return None;
     }
     // The rows read, of which the first `MAX_ROW_CELLS` + 1 are kept, each with its first cells
@@ -297,7 +303,8 @@ fn diagram_ahead<'a>(lines: &Lines<'a>) -> Option<Ahead<'a>> {
     let mut counts = Vec::new();
     let mut seen = 0;
     let mut end = at;
-    while let Some((a, l)) = ahead.peek() {
+    let mut past = ahead;
+    while let Some((a, l)) = past.next() {
         match diagram_row(l, a) {
             Some((cells, count, n)) if n as usize == seen + 1 => {
                 seen += 1;
@@ -308,7 +315,7 @@ fn diagram_ahead<'a>(lines: &Lines<'a>) -> Option<Ahead<'a>> {
             }
             _ => break,
         }
-        ahead.next();
+        ahead = past;
         end = a + l.len();
     }
     let row_span = |r: &Glyphs| r[0].1.start..r[r.len() - 1].1.end;
@@ -346,11 +353,12 @@ fn carries_movetext_on(line: &str) -> bool {
 /// between); without a result token, at the next tag line, at a final diagram, or at the first
 /// line after a blank line that neither opens with a move number nor is a comment.
 pub fn read_record<'a>(lines: &mut Lines<'a>) -> CommonRecord<'a> {
-    read_record_in(lines, Room::default())
+    read_record_in(lines, &mut Vec::new())
 }
 
-/// [`read_record`], with room made for as many tokens as `room` says (see [`Room`]).
-pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, room: Room) -> CommonRecord<'a> {
+/// [`read_record`], gathering the tokens in a reader's `scratch` vector (see
+/// [`Capped::tokens_in`]).
+pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, scratch: &mut Vec<Token<'a>>) -> CommonRecord<'a> {
     let start = lines.offset();
     let mut r = CommonRecord {
         index: 0,
@@ -362,11 +370,12 @@ pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, room: Room) -> CommonRec
         syntax_errors: Vec::new(),
     };
     let mut tags = Capped::tags();
-    while let Some((at, line)) = lines.peek() {
+    let mut after = *lines;
+    while let Some((at, line)) = after.next() {
         if !tag_line(line, at, &mut tags, &mut r.syntax_errors) {
             break;
         }
-        lines.next();
+        *lines = after;
         r.span.end = at + line.len();
     }
     r.tags = tags.into_vec();
@@ -377,10 +386,14 @@ pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, room: Room) -> CommonRec
     }
     let mut in_comment: Option<usize> = None;
     let mut begun = false;
-    let mut tokens = Tokens::tokens(room.tokens);
+    let mut tokens = Tokens::tokens_in(std::mem::take(scratch));
     loop {
+        // The cursor past the next line: each line is read once.
+        let mut after = *lines;
+        let mut read = None;
         if in_comment.is_none() {
-            let Some((_, line)) = lines.peek() else { break };
+            let Some((at, line)) = after.next() else { break };
+            read = Some((at, line));
             if line.trim().is_empty() {
                 let mut past = *lines;
                 past.skip_blanks();
@@ -396,7 +409,7 @@ pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, room: Room) -> CommonRec
             }
             // Movetext opens with a move number, a comment or the result: text of any other shape
             // after the tags is prose, and the record has no moves.
-            let ahead = diagram_ahead(lines);
+            let ahead = diagram_at((at, line), after);
             if !begun && ahead.is_none() && !opens_movetext(line) {
                 break;
             }
@@ -411,7 +424,8 @@ pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, room: Room) -> CommonRec
                 continue;
             }
         }
-        let Some((at, line)) = lines.next() else { break };
+        let Some((at, line)) = read.or_else(|| after.next()) else { break };
+        *lines = after;
         begun = true;
         r.span.end = at + line.len();
         if movetext_line(&mut r, &mut tokens, line, at, &mut in_comment) == Line::Result {
@@ -432,7 +446,7 @@ pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, room: Room) -> CommonRec
             SyntaxError { span: start..start + 1, message: "this comment is never closed with `}`".into() },
         );
     }
-    r.tokens = tokens.into_vec();
+    (r.tokens, *scratch) = tokens.into_exact();
     if r.final_position.is_some() && r.tokens.is_empty() && r.setup.is_none() {
         // A lone diagram after the tags is a setup, whatever its label said.
         r.setup = r.final_position.take();
@@ -492,7 +506,7 @@ fn movetext_line<'a>(
                 None => break,
             }
         }
-        let trimmed = rest.trim_start();
+        let trimmed = trim_start(rest);
         if trimmed.is_empty() || trimmed.starts_with(';') {
             break;
         }
@@ -519,6 +533,9 @@ fn movetext_line<'a>(
             );
             continue;
         }
+        if is_move_number(word) {
+            continue;
+        }
         // Before the move number is taken off: `0.5-0.5` is no `0.` glued to a move.
         if let Some(message) = not_a_result(word) {
             // Meant as the result, so the movetext ends here too.
@@ -542,6 +559,33 @@ fn movetext_line<'a>(
     } else {
         Line::Goes
     }
+}
+
+/// [`str::trim_start`], with the commonest case read by bytes: ASCII white space, then an ASCII
+/// character. Unicode's white space among the ASCII characters is these six bytes (U+000B, which
+/// `u8::is_ascii_whitespace` leaves out, is one of them). Every word of every movetext is trimmed
+/// so. `tests::trim_start_trims_as_str_trim_start` holds it to the standard one.
+fn trim_start(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r') {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(c) if !c.is_ascii() => s[i..].trim_start(),
+        _ => &s[i..],
+    }
+}
+
+/// Whether a word of movetext is a move number alone (`12.`, `12...`): digits, then periods and
+/// nothing else. What the checks after [`surely_a_move`] make of such a word, which is skipped
+/// (`not_a_result` sees no result in digits and periods, and `strip_move_number` leaves nothing),
+/// read at once: one word in three of a movetext is one.
+/// `tests::move_numbers_are_what_the_checks_skip` holds it to them.
+fn is_move_number(word: &str) -> bool {
+    let b = word.as_bytes();
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    digits > 0 && digits < b.len() && b[digits..].iter().all(|&c| c == b'.')
 }
 
 /// Whether a word of movetext is a move for all the checks below could tell: most words are
@@ -588,6 +632,41 @@ mod tests {
             assert!(!surely_a_move(word), "{word}");
         }
         assert!(taken > 10_000, "{taken}");
+    }
+
+    #[test]
+    fn trim_start_trims_as_str_trim_start() {
+        let mut rng = fastrand::Rng::with_seed(8);
+        let alphabet =
+            [' ', '\t', '\n', '\x0b', '\x0c', '\r', '\u{85}', '\u{a0}', '\u{3000}', '\u{2028}', 'a', '1', 'é', '{'];
+        for _ in 0..200_000 {
+            let n = rng.usize(0..8);
+            let text: String = (0..n).map(|_| alphabet[rng.usize(..alphabet.len())]).collect();
+            assert_eq!(trim_start(&text), text.trim_start(), "{text:?}");
+        }
+        for c in (0..128u8).map(char::from) {
+            let text = format!("{c}x");
+            assert_eq!(trim_start(&text), text.trim_start(), "{text:?}");
+        }
+    }
+
+    /// A word [`is_move_number`] takes is one that the checks of a movetext word skip: no result,
+    /// no draw, and a move number with nothing glued to it; and it takes every such word.
+    #[test]
+    fn move_numbers_are_what_the_checks_skip() {
+        let mut rng = fastrand::Rng::with_seed(9);
+        let alphabet = ['0', '1', '5', '9', '.', '-', '/', '½', 'a', 'd', ':', '='];
+        let known = ["1.", "12...", "0.", "1", ".", "1.5", "0.5-0.5", "1-0", "12.d4", "", "007.."];
+        let random = (0..200_000).map(|_| {
+            let n = rng.usize(0..7);
+            (0..n).map(|_| alphabet[rng.usize(..alphabet.len())]).collect::<String>()
+        });
+        for word in known.iter().map(|w| w.to_string()).chain(random) {
+            let skipped = !surely_a_move(&word)
+                && not_a_result(&word).is_none()
+                && strip_move_number(&word).is_some_and(str::is_empty);
+            assert_eq!(is_move_number(&word), skipped, "{word:?}");
+        }
     }
 
     /// Few tags or many, a repeat is paired with the first tag of its name, whatever the case.

@@ -1,16 +1,15 @@
 //! Line classification (nom) and the assembly of lines into records.
 
-use nom::branch::alt;
-use nom::bytes::complete::{tag_no_case, take_while1};
-use nom::character::complete::{char as ch, digit1, one_of, satisfy, space0, space1};
-use nom::combinator::{all_consuming, map, map_res, opt, value};
+use nom::bytes::complete::take_while1;
+use nom::character::complete::{char as ch, one_of, satisfy, space0, space1};
+use nom::combinator::{all_consuming, map};
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
 use super::cursor::Lines;
 use super::{
-    cap_syntax_errors, push_capped, row_past_any_board, rows_past_any_board, ColumnHeader, Diagram, DiagramLabel,
-    MoveLine, Record, Room, Span, SyntaxError, Token, TokenKind, Tokens,
+    cap_syntax_errors, next_word, push_capped, row_past_any_board, rows_past_any_board, ColumnHeader, Diagram,
+    DiagramLabel, MoveLine, Record, Room, Span, SyntaxError, Token, TokenKind, Tokens,
 };
 
 use super::Side;
@@ -68,24 +67,52 @@ pub fn token_kind(word: &str) -> Option<TokenKind> {
     move_token(word)
 }
 
-fn score(i: &str) -> IResult<&str, (u16, u16)> {
-    (map_res(digit1, str::parse), preceded(one_of("-:"), map_res(digit1, str::parse))).parse(i)
-}
-
-/// `and wins 40-39`, `wins`, `X wins 41-38`: the rest of a line from its first word.
-fn claim(i: &str) -> IResult<&str, TokenKind> {
-    let subject = alt((value(None, tag_no_case("and")), map(one_of("XOxo"), Side::from_letter)));
-    all_consuming(map(
-        (
-            opt(terminated(subject, space1)),
-            tag_no_case("wins"),
-            opt(preceded(space1, score)),
-            opt(one_of(".!")),
-            space0,
-        ),
-        |(side, _, score, _, _)| TokenKind::Wins { side: side.flatten(), score },
-    ))
-    .parse(i)
+/// `and wins 40-39`, `wins`, `X wins 41-38`: the rest of a line from its first word. Read by hand,
+/// byte by byte (nom's parsers took a few thousand instructions a claim, a record's most costly
+/// line): an optional subject (`and`, or a side's letter) and the blanks after it, `wins` in any
+/// case, optionally blanks and a score of two numbers up to 65535 (`40-39`, `40:39`), optionally
+/// `.` or `!`, then blanks to the end. Any of them that does not read leaves the text to what
+/// follows, as nom's `opt` does. `tests::claim_reads_as_the_grammar` holds it to the grammar
+/// written with nom.
+fn claim(i: &str) -> Option<TokenKind> {
+    let b = i.as_bytes();
+    // Spaces and tabs (nom's `space0`) from `k` on.
+    let blanks = |k: usize| b[k..].iter().take_while(|&&c| c == b' ' || c == b'\t').count();
+    let digits = |k: usize| b[k..].iter().take_while(|c| c.is_ascii_digit()).count();
+    // Only ASCII letters compare equal to these tags' letters whatever their case.
+    let head = |k: usize, tag: &[u8]| b.get(k..k + tag.len()).is_some_and(|h| h.eq_ignore_ascii_case(tag));
+    let subject = match b.first() {
+        _ if head(0, b"and") => Some((None, 3)),
+        Some(&c @ (b'X' | b'O' | b'x' | b'o')) => Some((Side::from_letter(char::from(c)), 1)),
+        _ => None,
+    };
+    let (mut side, mut k) = (None, 0);
+    if let Some((named, len)) = subject {
+        let n = blanks(len);
+        if n > 0 {
+            (side, k) = (named, len + n);
+        }
+    }
+    if !head(k, b"wins") {
+        return None;
+    }
+    k += 4;
+    let mut score = None;
+    let n = blanks(k);
+    if n > 0 {
+        let (a, da) = (k + n, digits(k + n));
+        if da > 0 && matches!(b.get(a + da), Some(b'-' | b':')) {
+            let (c, dc) = (a + da + 1, digits(a + da + 1));
+            if let (Ok(x), Ok(y)) = (i[a..a + da].parse::<u16>(), i[c..c + dc].parse::<u16>()) {
+                (score, k) = (Some((x, y)), c + dc);
+            }
+        }
+    }
+    if matches!(b.get(k), Some(b'.' | b'!')) {
+        k += 1;
+    }
+    k += blanks(k);
+    (k == b.len()).then_some(TokenKind::Wins { side, score })
 }
 
 fn starts_claim(word: &str) -> bool {
@@ -99,7 +126,7 @@ fn claim_only_line(line: &str, at: usize) -> Option<Token<'_>> {
     let start = at + (text.as_ptr() as usize - line.as_ptr() as usize);
     let kind = match move_token(text) {
         Some(TokenKind::Resign) => TokenKind::Resign,
-        _ => claim(text).ok()?.1,
+        _ => claim(text)?,
     };
     Some(Token { text, span: start..start + text.len(), kind })
 }
@@ -112,9 +139,23 @@ fn looks_like_move(word: &str) -> bool {
         || (b.len() >= 2 && b[0].is_ascii_lowercase() && b[1].is_ascii_digit())
 }
 
-/// Words of `line` with their byte offsets within it.
-fn words(line: &str) -> impl Iterator<Item = (usize, &str)> {
-    line.split_ascii_whitespace().map(move |w| (w.as_ptr() as usize - line.as_ptr() as usize, w))
+/// The token that opens `b` (a move line's text from a word's first byte), when it has one of
+/// the shapes nearly every word has: a stone move of one-digit rows (`a7a8`), `----`, `....` or a
+/// one-digit number, and the word ends after it. Read without finding the word's end first, and
+/// what it reads is what [`move_token`] reads of the word (`tests::quick_token_reads_as_move_token`).
+#[inline]
+fn quick_token(b: &[u8]) -> Option<(TokenKind, usize)> {
+    let ends = |k: usize| b.get(k).is_none_or(u8::is_ascii_whitespace);
+    let label = |col: u8, row: u8| CellLabel { col: col - b'a', row: u16::from(row - b'0') };
+    match *b {
+        [c1 @ b'a'..=b'z', r1 @ b'1'..=b'9', c2 @ b'a'..=b'z', r2 @ b'1'..=b'9', ..] if ends(4) => {
+            Some((TokenKind::Step(label(c1, r1), label(c2, r2)), 4))
+        }
+        [b'-', b'-', b'-', b'-', ..] if ends(4) => Some((TokenKind::Stay, 4)),
+        [b'.', b'.', b'.', b'.', ..] if ends(4) => Some((TokenKind::Filler, 4)),
+        [d @ b'0'..=b'9', ..] if ends(1) => Some((TokenKind::Number(d - b'0'), 1)),
+        _ => None,
+    }
 }
 
 fn token_error(word: &str) -> String {
@@ -193,26 +234,46 @@ fn unfilled_first_turn(tokens: &[Token]) -> SyntaxError {
 }
 
 /// Reads the tokens of a move line (one [`move_line_head`] accepted) onto the end of `tokens`,
-/// its errors onto `errors`; returns the line. The tokens of a whole movetext share one vector.
+/// its errors onto `errors`; returns the line, and whether it holds a claim. The tokens of a whole
+/// movetext share one vector.
 fn move_line<'a>(
     line: &'a str,
     at: usize,
     (number, rest): (u32, &'a str),
     tokens: &mut Tokens<'a>,
     errors: &mut Vec<SyntaxError>,
-) -> MoveLine {
+) -> (MoveLine, bool) {
     let body = line.len() - rest.len();
     let from = tokens.len();
-    for (off, word) in words(rest).map(|(off, w)| (body + off, w)) {
+    // Whether the line holds a claim: only then are its tokens searched for what follows one.
+    let mut claimed = false;
+    // The words, split at ASCII white space as `str::split_ascii_whitespace` splits them, read
+    // byte by byte; the commonest tokens are read as their words are found (`quick_token`).
+    let b = rest.as_bytes();
+    let mut i = 0;
+    loop {
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if let Some((kind, len)) = quick_token(&b[i..]) {
+            let (off, word) = (body + i, &rest[i..i + len]);
+            i += len;
+            tokens.push_token(Token { text: word, span: at + off..at + off + len, kind }, errors);
+            continue;
+        }
+        let Some((start, end)) = next_word(b, &mut i) else { break };
+        let (off, word) = (body + start, &rest[start..end]);
         let span = at + off..at + off + word.len();
         if let Some(kind) = move_token(word) {
+            claimed |= kind.is_claim();
             tokens.push_token(Token { text: word, span, kind }, errors);
         } else if starts_claim(word) {
+            claimed = true;
             let text = line[off..].trim_end();
             let span = at + off..at + off + text.len();
             match claim(text) {
-                Ok((_, kind)) => tokens.push_token(Token { text, span, kind }, errors),
-                Err(_) => push_capped(
+                Some(kind) => tokens.push_token(Token { text, span, kind }, errors),
+                None => push_capped(
                     errors,
                     SyntaxError {
                         span,
@@ -228,7 +289,8 @@ fn move_line<'a>(
         }
     }
     let own = &tokens[from..];
-    if let Some(claim_at) = own.iter().position(|t| t.kind.is_claim()) {
+    let claim_at = if claimed { own.iter().position(|t| t.kind.is_claim()) } else { None };
+    if let Some(claim_at) = claim_at {
         if let Some(after) = own.get(claim_at + 1) {
             let span = after.span.start..own.last().map_or(after.span.end, |t| t.span.end);
             push_capped(
@@ -238,7 +300,7 @@ fn move_line<'a>(
         }
     }
     let end = at + line.trim_end().len();
-    MoveLine { number, span: at..end, tokens: from..tokens.len() }
+    (MoveLine { number, span: at..end, tokens: from..tokens.len() }, claimed)
 }
 
 fn column_tag(i: &str) -> IResult<&str, (char, char)> {
@@ -299,30 +361,58 @@ pub struct Row {
 /// optionally followed by `.`. It is read in one pass and only the first glyphs are kept, so that
 /// a row of millions of cells costs its scan, not its cells.
 fn diagram_row(line: &str, at: usize) -> Option<LineKind> {
-    let blank = |c: char| c == ' ' || c == '\t';
-    let body = line.trim_end_matches(blank);
-    let body = body.strip_suffix('.').unwrap_or(body);
-    let glyphs_end = body.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    let number = crate::code::read_number(&body[glyphs_end..], u64::from(u16::MAX)).ok()? as u16;
+    let mut glyphs = Vec::new();
+    let (count, number) = row_glyphs(line, at, &mut glyphs)?;
+    Some(LineKind::DiagramRow(Row { glyphs, count, number }))
+}
+
+/// Reads a diagram row (see [`diagram_row`]) onto the end of `glyphs`, of which it keeps the
+/// first [`MAX_ROW_CELLS`] + 1; returns how many glyphs the row has and its number. A line that
+/// is no row leaves `glyphs` as it was. The rows of a diagram share one vector this way.
+fn row_glyphs(line: &str, at: usize, glyphs: &mut Vec<(char, Span)>) -> Option<(usize, u16)> {
+    let blank = |c: u8| c == b' ' || c == b'\t';
+    let b = line.as_bytes();
+    // The row number at the end, after the glyphs, then an optional period, then blanks.
+    let mut end = b.len();
+    while end > 0 && blank(b[end - 1]) {
+        end -= 1;
+    }
+    if end > 0 && b[end - 1] == b'.' {
+        end -= 1;
+    }
+    let mut glyphs_end = end;
+    while glyphs_end > 0 && b[glyphs_end - 1].is_ascii_digit() {
+        glyphs_end -= 1;
+    }
+    let number = crate::code::read_number(&line[glyphs_end..end], u64::from(u16::MAX)).ok()? as u16;
     // Room for the glyphs of the widest row at once (a glyph and a blank each), not grown one at a time.
-    let room = glyphs_end.div_ceil(2).min(MAX_ROW_CELLS + 1);
-    let mut row = Row { glyphs: Vec::with_capacity(room), count: 0, number };
+    let kept = glyphs.len();
+    glyphs.reserve(glyphs_end.div_ceil(2).min(MAX_ROW_CELLS + 1));
+    let mut count = 0;
     // Whether the byte before is a space or a tab (the line's start counts as one).
     let mut after_blank = true;
-    for (off, b) in body[..glyphs_end].bytes().enumerate() {
-        match b {
+    for (off, &c) in b[..glyphs_end].iter().enumerate() {
+        match c {
             b' ' | b'\t' => after_blank = true,
             b'.' | b'o' | b'O' | b'x' | b'X' if after_blank => {
                 after_blank = false;
-                row.count += 1;
-                if row.glyphs.len() <= MAX_ROW_CELLS {
-                    row.glyphs.push((char::from(b), at + off..at + off + 1));
+                count += 1;
+                if count <= MAX_ROW_CELLS + 1 {
+                    glyphs.push((char::from(c), at + off..at + off + 1));
                 }
             }
-            _ => return None,
+            _ => {
+                glyphs.truncate(kept);
+                return None;
+            }
         }
     }
-    (row.count > 0 && after_blank).then_some(LineKind::DiagramRow(row))
+    if count > 0 && after_blank {
+        Some((count, number))
+    } else {
+        glyphs.truncate(kept);
+        None
+    }
 }
 
 fn title_word(i: &str) -> IResult<&str, &str> {
@@ -411,9 +501,24 @@ fn diagram_shape(lengths: &[usize]) -> Option<Geometry> {
     None
 }
 
-fn build_diagram(label: DiagramLabel, rows: &[Row], seen: usize, span: Span) -> Result<Diagram, SyntaxError> {
-    let row_span =
-        |r: &Row| r.glyphs.first().map_or(span.start, |g| g.1.start)..r.glyphs.last().map_or(span.end, |g| g.1.end);
+/// A row of a diagram being read: how many glyphs it has, and where the first of them are in the
+/// diagram's vector of glyphs.
+struct RowAt {
+    count: usize,
+    glyphs: std::ops::Range<usize>,
+}
+
+fn build_diagram(
+    label: DiagramLabel,
+    glyphs: &[(char, Span)],
+    rows: &[RowAt],
+    seen: usize,
+    span: Span,
+) -> Result<Diagram, SyntaxError> {
+    let row_span = |r: &RowAt| {
+        let g = &glyphs[r.glyphs.clone()];
+        g.first().map_or(span.start, |g| g.1.start)..g.last().map_or(span.end, |g| g.1.end)
+    };
     // What no board has is refused before any shape is tried: only the first rows, and the first
     // cells of each, were kept.
     if let Some((k, row)) = rows.iter().enumerate().find(|(_, r)| r.count > MAX_ROW_CELLS) {
@@ -442,9 +547,9 @@ fn build_diagram(label: DiagramLabel, rows: &[Row], seen: usize, span: Span) -> 
             },
         }
     })?;
-    let mut cells = Vec::with_capacity(rows.iter().map(|r| r.glyphs.len()).sum());
+    let mut cells = Vec::with_capacity(glyphs.len());
     for (r, row) in rows.iter().enumerate() {
-        for (cell, (glyph, gspan)) in geometry.row_cells(r as u16).zip(&row.glyphs) {
+        for (cell, (glyph, gspan)) in geometry.row_cells(r as u16).zip(&glyphs[row.glyphs.clone()]) {
             cells.push((geometry.label(cell), *glyph, gspan.clone()));
         }
     }
@@ -464,7 +569,15 @@ pub enum Element<'a> {
 
 /// The element that opens at the line `(at, line)`, taking the further lines it spans (a
 /// diagram's rows, a movetext's lines) from `rest`; `None` if the line is prose.
-pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>, room: Room) -> Option<Element<'a>> {
+///
+/// A movetext's tokens are gathered in `scratch` (see [`super::Capped::tokens_in`]).
+pub fn element<'a>(
+    at: usize,
+    line: &'a str,
+    rest: &mut Lines<'a>,
+    room: Room,
+    scratch: &mut Vec<Token<'a>>,
+) -> Option<Element<'a>> {
     let is_letters =
         |l: Option<(usize, &str)>| l.is_some_and(|(a, l)| matches!(classify(l, a, false), LineKind::Letters(_)));
     match classify(line, at, false) {
@@ -477,9 +590,14 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>, room: Room) -
         }
         kind @ (LineKind::DiagramLabel(_) | LineKind::DiagramRow(..)) => {
             let mut ahead = *rest;
-            // The rows read, of which the first `MAX_ROW_CELLS` + 1 are kept: a diagram of more
-            // rows than any board is refused from the count (`build_diagram`).
+            // The rows read, of which the first `MAX_ROW_CELLS` + 1 are kept, their glyphs in one
+            // vector: a diagram of more rows than any board is refused from the count
+            // (`build_diagram`). Once the first row is read, of `n` glyphs, the vector has room
+            // for the board either shape makes of it: `n` rows of `n`, or a hexagon of side `n`
+            // (fewer than 3n² cells), so that it does not grow a doubling at a time.
+            let room_for_board = |g: &mut Vec<(char, Span)>| g.reserve(g.len() * (3 * g.len()).saturating_sub(1));
             let mut rows = Vec::new();
+            let mut glyphs = Vec::new();
             let mut seen = 0;
             let mut end = at + line.len();
             let label = match kind {
@@ -490,24 +608,34 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>, room: Room) -
                     l
                 }
                 LineKind::DiagramRow(row) if row.number == 1 => {
-                    rows.push(row);
+                    glyphs = row.glyphs;
+                    room_for_board(&mut glyphs);
+                    rows.push(RowAt { count: row.count, glyphs: 0..glyphs.len() });
                     seen = 1;
                     DiagramLabel::None
                 }
                 LineKind::DiagramRow(..) => return None,
                 _ => unreachable!("matched above"),
             };
-            while let Some((a, l)) = ahead.peek() {
-                match classify(l, a, false) {
-                    LineKind::DiagramRow(row) if row.number as usize == seen + 1 => {
+            // A line is a row exactly when `classify` says so: see `tests::rows_read_as_classified`.
+            let mut past = ahead;
+            while let Some((a, l)) = past.next() {
+                let kept = glyphs.len();
+                match row_glyphs(l, a, &mut glyphs) {
+                    Some((count, number)) if number as usize == seen + 1 => {
                         seen += 1;
+                        if seen == 1 {
+                            room_for_board(&mut glyphs);
+                        }
                         if rows.len() <= MAX_ROW_CELLS {
-                            rows.push(row);
+                            rows.push(RowAt { count, glyphs: kept..glyphs.len() });
+                        } else {
+                            glyphs.truncate(kept);
                         }
                     }
                     _ => break,
                 }
-                ahead.next();
+                ahead = past;
                 end = a + l.len();
             }
             if seen < 2 {
@@ -518,39 +646,46 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>, room: Room) -
                 ahead.next();
             }
             *rest = ahead;
-            Some(Element::Diagram(build_diagram(label, &rows, seen, at..end), label))
+            Some(Element::Diagram(build_diagram(label, &glyphs, &rows, seen, at..end), label))
         }
         LineKind::Move(_) => {
-            let (mut tokens, mut errors) = (Tokens::tokens(room.tokens), Vec::new());
+            let (mut tokens, mut errors) = (Tokens::tokens_in(std::mem::take(scratch)), Vec::new());
             let head = move_line_head(line, false).expect("classified as a move line");
             let mut moves = Vec::with_capacity(room.lines.max(1));
-            moves.push(move_line(line, at, head, &mut tokens, &mut errors));
-            while let Some((a, l)) = rest.peek() {
+            let (first, mut claimed) = move_line(line, at, head, &mut tokens, &mut errors);
+            moves.push(first);
+            // Each line is read once: `ahead` is the cursor past it, kept if the line is taken.
+            let mut ahead = *rest;
+            while let Some((a, l)) = ahead.next() {
                 // A line numbered 1 opens the next record instead.
                 if let Some(head) = move_line_head(l, true).filter(|h| h.0 != 1) {
                     // Past the limit of tokens, the lines that follow are one with the last: the
                     // record's span reaches its end, and no line of it is held.
                     let past = tokens.is_full();
-                    let line = move_line(l, a, head, &mut tokens, &mut errors);
+                    let (line, claims) = move_line(l, a, head, &mut tokens, &mut errors);
+                    claimed |= claims;
                     match moves.last_mut() {
                         Some(last) if past => last.span.end = line.span.end,
                         _ => moves.push(line),
                     }
-                    rest.next();
+                    *rest = ahead;
                     continue;
                 }
                 if let LineKind::Prose(None) = classify(l, a, true) {
                     if let Some(token) = claim_only_line(l, a) {
+                        claimed = true;
                         tokens.push_token(token, &mut errors);
                         moves.last_mut().expect("a movetext has a line").tokens.end = tokens.len();
-                        rest.next();
+                        *rest = ahead;
                     }
                 }
                 break;
             }
+            let (tokens, emptied) = tokens.into_exact();
+            *scratch = emptied;
             // A claim ends the movetext: later lines may not hold moves.
-            let mut after_claim = tokens.iter().skip_while(|t| !t.kind.is_claim()).skip(1);
-            if let Some(t) = after_claim.next() {
+            let after_claim = if claimed { tokens.iter().skip_while(|t| !t.kind.is_claim()).nth(1) } else { None };
+            if let Some(t) = after_claim {
                 if !errors.iter().any(|e| e.span.start <= t.span.start && t.span.start < e.span.end) {
                     errors.push(SyntaxError {
                         span: t.span.clone(),
@@ -558,7 +693,7 @@ pub fn element<'a>(at: usize, line: &'a str, rest: &mut Lines<'a>, room: Room) -
                     });
                 }
             }
-            Some(Element::Movetext(moves, tokens.into_vec(), errors))
+            Some(Element::Movetext(moves, tokens, errors))
         }
     }
 }
@@ -716,8 +851,11 @@ fn attach(r: &mut Record, d: Result<Diagram, SyntaxError>, is_final: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nom::bytes::complete::tag;
+    use nom::branch::alt;
+    use nom::bytes::complete::{tag, tag_no_case};
+    use nom::character::complete::digit1;
     use nom::combinator::recognize;
+    use nom::combinator::{map_res, opt, value};
     use nom::sequence::pair;
 
     /// The grammar of a movetext word, as nom writes it: what [`move_token`] reads by hand.
@@ -736,6 +874,66 @@ mod tests {
             value(TokenKind::Resign, terminated(tag_no_case("resign"), pair(opt(tag_no_case("s")), opt(one_of(".!"))))),
         )))
         .parse(i)
+    }
+
+    #[test]
+    fn claim_reads_as_the_grammar() {
+        fn score(i: &str) -> IResult<&str, (u16, u16)> {
+            (map_res(digit1, str::parse), preceded(one_of("-:"), map_res(digit1, str::parse))).parse(i)
+        }
+        fn grammar(i: &str) -> IResult<&str, TokenKind> {
+            let subject = alt((value(None, tag_no_case("and")), map(one_of("XOxo"), Side::from_letter)));
+            all_consuming(map(
+                (
+                    opt(terminated(subject, space1)),
+                    tag_no_case("wins"),
+                    opt(preceded(space1, score)),
+                    opt(one_of(".!")),
+                    space0,
+                ),
+                |(side, _, score, _, _)| TokenKind::Wins { side: side.flatten(), score },
+            ))
+            .parse(i)
+        }
+        let known = [
+            "and wins 40-39",
+            "X wins",
+            "o wins 37-36 ",
+            "wins",
+            "WINS.",
+            "wins!\t",
+            "And Wins 1:2!",
+            "wins 65535-0",
+            "wins 65536-0",
+            "wins 40-",
+            "wins 40",
+            "wins -3",
+            "and  wins",
+            "andwins",
+            "Xwins",
+            "x\twins 0-0.",
+            "wins 40-39 x",
+            "and",
+            "",
+            "wins  .",
+            "wins 007-1",
+            "o  wins 4-4!  ",
+            "XO wins",
+            "wİns",
+            "wınsx",
+        ];
+        let mut rng = fastrand::Rng::with_seed(27);
+        let pieces = [
+            "and", "AnD", "x", "O", "o", "X", "wins", "WiNs", " ", "  ", "\t", "40", "39", "65535", "65536", "0", "-",
+            ":", ".", "!", "a", "s", "İ", "\u{212a}", "ſ", "\u{3000}",
+        ];
+        let random = (0..200_000).map(|_| {
+            let n = rng.usize(0..9);
+            (0..n).map(|_| pieces[rng.usize(..pieces.len())]).collect::<String>()
+        });
+        for text in known.iter().map(|w| w.to_string()).chain(random) {
+            assert_eq!(claim(&text), grammar(&text).ok().map(|(_, k)| k), "{text:?}");
+        }
     }
 
     #[test]
@@ -783,6 +981,121 @@ mod tests {
         });
         for line in known.iter().map(|w| w.to_string()).chain(random) {
             assert_eq!(line_number(&line), grammar(&line).ok(), "{line:?}");
+        }
+    }
+
+    /// Random words of the bytes tokens are made of, and of those around them.
+    fn random_words(rng: &mut fastrand::Rng, count: usize, longest: usize) -> Vec<String> {
+        let alphabet = [
+            'a', 'i', 'z', 'r', 'e', 's', 'g', 'n', 'R', '0', '1', '2', '5', '9', '.', '-', '!', 'é', ' ', '\t',
+            '\x0c', '\u{3000}',
+        ];
+        (0..count)
+            .map(|_| {
+                let n = rng.usize(0..=longest);
+                (0..n).map(|_| alphabet[rng.usize(..alphabet.len())]).collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn quick_token_reads_as_move_token() {
+        let known = [
+            "a7a8",
+            "a7a8 ",
+            "a7a8\t.",
+            "a7a8a",
+            "a7a80",
+            "a0a8",
+            "a7a0",
+            "z9z9",
+            "----",
+            "---- x",
+            "-----",
+            "....",
+            "....\x0c",
+            ".....",
+            "0",
+            "9 ",
+            "90",
+            "9.",
+            "",
+            " ",
+            "a7a",
+            "a7a8\u{3000}",
+        ];
+        let mut rng = fastrand::Rng::with_seed(23);
+        let random = random_words(&mut rng, 200_000, 7);
+        for text in known.iter().map(|w| w.to_string()).chain(random) {
+            if let Some((kind, len)) = quick_token(text.as_bytes()) {
+                let word = text.split_ascii_whitespace().next().expect("a word");
+                assert_eq!((Some(kind), len), (move_token(word), word.len()), "{text:?}");
+                assert!(text.starts_with(word), "{text:?}");
+            }
+        }
+    }
+
+    /// A move line's tokens are its words (as `split_ascii_whitespace` splits them) that
+    /// [`move_token`] reads, each at its own place, and every other word is an error.
+    #[test]
+    fn move_lines_read_each_word_as_move_token_does() {
+        let mut rng = fastrand::Rng::with_seed(24);
+        let words = ["a7a8", "----", "....", "3", "12", "i3i2", "a10b2", "resign", "x", "a7a8a", "", " ", "\t"];
+        let mut lines: Vec<String> = (0..20_000)
+            .map(|_| {
+                let n = rng.usize(0..8);
+                (0..n).map(|_| words[rng.usize(..words.len())]).collect::<Vec<_>>().join(" ")
+            })
+            .collect();
+        lines.extend(random_words(&mut rng, 50_000, 16));
+        for rest in lines {
+            let line = format!("2. {rest}");
+            let (mut tokens, mut errors) = (Tokens::tokens_in(Vec::new()), Vec::new());
+            move_line(&line, 10, (2, &line[2..]), &mut tokens, &mut errors);
+            let mut expected = Vec::new();
+            let mut wrong = 0;
+            for word in line[2..].split_ascii_whitespace() {
+                let off = word.as_ptr() as usize - line.as_ptr() as usize;
+                match move_token(word) {
+                    Some(kind) => expected.push(Token { text: word, span: 10 + off..10 + off + word.len(), kind }),
+                    None => wrong += 1,
+                }
+            }
+            if line[2..].split_ascii_whitespace().any(starts_claim) {
+                continue;
+            }
+            assert_eq!(&tokens[..], &expected[..], "{line:?}");
+            // A resignation followed by more tokens is one error more.
+            let resigned = expected.iter().position(|t| t.kind.is_claim()).is_some_and(|k| k + 1 < expected.len());
+            assert_eq!(errors.len(), wrong + usize::from(resigned), "{line:?}");
+        }
+    }
+
+    /// The rows of a diagram are read without [`classify`]: a line is a row exactly when it
+    /// classifies as one, with the same glyphs, count and number.
+    #[test]
+    fn rows_read_as_classified() {
+        let mut rng = fastrand::Rng::with_seed(25);
+        let alphabet = ['.', 'o', 'O', 'x', 'X', ' ', ' ', '\t', '1', '2', '0', '9', '.', 'a', '\x0c', 'é'];
+        let known = ["x o . 1", " . O 12.", "x o 1. ", "xo 1", "x 1", "1", " ", "", ". . 0", "x o 99999"];
+        let random = (0..200_000).map(|_| {
+            let n = rng.usize(0..12);
+            (0..n).map(|_| alphabet[rng.usize(..alphabet.len())]).collect::<String>()
+        });
+        for line in known.iter().map(|w| w.to_string()).chain(random) {
+            let mut glyphs = vec![('x', 0..1)];
+            let read = row_glyphs(&line, 5, &mut glyphs);
+            let classified = match classify(&line, 5, false) {
+                LineKind::DiagramRow(row) => Some(row),
+                _ => None,
+            };
+            match (read, classified) {
+                (Some((count, number)), Some(row)) => {
+                    assert_eq!((&glyphs[1..], count, number), (&row.glyphs[..], row.count, row.number), "{line:?}");
+                }
+                (None, None) => assert_eq!(glyphs, [('x', 0..1)], "{line:?}"),
+                (read, classified) => panic!("{line:?}: {read:?} {classified:?}"),
+            }
         }
     }
 

@@ -248,9 +248,13 @@ pub(crate) struct Capped<T> {
 }
 
 impl<T> Capped<T> {
-    /// Tokens, at most [`MAX_TOKENS`], with room for `room` of them (see [`Room`]).
-    pub(crate) fn tokens(room: usize) -> Capped<T> {
-        Capped { list: Vec::with_capacity(room), max: MAX_TOKENS, what: ("token", "tokens"), full: false }
+    /// Tokens, at most [`MAX_TOKENS`], gathered in `scratch` (emptied first): one vector of a
+    /// reader that the tokens of all its records pass through, grown to the longest record once
+    /// rather than a doubling at a time in every record. The record keeps an exact copy (see
+    /// [`Capped::into_exact`]).
+    pub(crate) fn tokens_in(mut scratch: Vec<T>) -> Capped<T> {
+        scratch.clear();
+        Capped { list: scratch, max: MAX_TOKENS, what: ("token", "tokens"), full: false }
     }
 
     /// Tags, at most [`MAX_TAGS`].
@@ -298,6 +302,21 @@ impl<T> Capped<T> {
     pub(crate) fn into_vec(self) -> Vec<T> {
         self.list
     }
+
+    /// The items kept, in a vector just as long (one allocation, one copy), and the scratch
+    /// vector they were gathered in, emptied, for the next record (see [`Capped::tokens_in`]).
+    /// A scratch vector grown past [`SCRATCH_MOST`] items by a long record is let go of, so that
+    /// a reader does not hold it for the short ones after it.
+    pub(crate) fn into_exact(mut self) -> (Vec<T>, Vec<T>) {
+        // `append` moves the items with one copy of their bytes (collecting a drain moved them
+        // one at a time).
+        let mut kept = Vec::with_capacity(self.list.len());
+        kept.append(&mut self.list);
+        if self.list.capacity() > SCRATCH_MOST {
+            self.list = Vec::new();
+        }
+        (kept, self.list)
+    }
 }
 
 impl<T> std::ops::Deref for Capped<T> {
@@ -308,29 +327,32 @@ impl<T> std::ops::Deref for Capped<T> {
     }
 }
 
+/// Most items a reader's scratch vector keeps room for between records (see
+/// [`Capped::tokens_in`]): ten times the tokens of the longest real records (a Quarod game on the
+/// largest board has about 1,500), 768 KiB at 48 bytes a token.
+const SCRATCH_MOST: usize = 1 << 14;
+
 /// The tokens of one record as they are read.
 pub(crate) type Tokens<'a> = Capped<Token<'a>>;
 
-/// How many tokens and move lines to make room for in the next record before reading it: as many
-/// as the last record had. Records of one file are much alike, so a record's lists are allocated
-/// once instead of grown a doubling at a time (which copied each token some times over). Capped,
-/// so that a long record followed by short ones does not make each of them hold its room: a
-/// record holds at most its own lists and the last one's.
+/// How many move lines to make room for in the next record before reading it: as many as the
+/// last record had. Records of one file are much alike, so a record's list of lines is allocated
+/// once instead of grown a doubling at a time. Capped, so that a long record followed by short
+/// ones does not make each of them hold its room: a record holds at most its own list and the
+/// last one's. (Tokens pass through a scratch vector instead: see [`Capped::tokens_in`].)
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Room {
-    pub(crate) tokens: usize,
     pub(crate) lines: usize,
 }
 
 impl Room {
-    /// Most of each the room of a record is: more than most real records have (a Quadraphages
-    /// record has about 150 tokens), and at 48 bytes a token a bound on what a short record after
-    /// a long one holds for nothing (48 KiB).
+    /// Most of the room of a record: more lines than most real records have (a Quadraphages
+    /// record has about 15), and at 40 bytes a line a bound on what is held for nothing (40 KiB).
     const MOST: usize = 1024;
 
-    /// The room for the record after one with `tokens` and `lines`.
-    pub(crate) fn after(tokens: usize, lines: usize) -> Room {
-        Room { tokens: tokens.min(Room::MOST), lines: lines.min(Room::MOST) }
+    /// The room for the record after one with `lines`.
+    pub(crate) fn after(lines: usize) -> Room {
+        Room { lines: lines.min(Room::MOST) }
     }
 }
 
@@ -360,6 +382,26 @@ fn row_past_any_board(row: usize, count: usize, span: Span) -> SyntaxError {
 fn rows_past_any_board(rows: usize, span: Span) -> SyntaxError {
     let message = format!("this diagram has {rows} rows: no board has more than {}", crate::geometry::MAX_ROW_CELLS);
     SyntaxError { span, message }
+}
+
+/// The next word of `text` from byte `*at` on, as `str::split_ascii_whitespace` splits words
+/// (at ASCII white space), as its start and end; `*at` moves past it. Read byte by byte, without
+/// the general splitter's search and pointer arithmetic: every word of every move line that is
+/// no common token (`lines::quick_token`) passes through it. `tests::words_split_as_split_ascii_whitespace` holds it to the
+/// standard splitter. Both ends are at ASCII bytes or the ends of the text, so at character
+/// boundaries.
+#[inline]
+pub(crate) fn next_word(text: &[u8], at: &mut usize) -> Option<(usize, usize)> {
+    let mut i = *at;
+    while i < text.len() && text[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    let start = i;
+    while i < text.len() && !text[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    *at = i;
+    (i > start).then_some((start, i))
 }
 
 /// Most syntax errors kept for one record, so that memory stays bounded on any input; past it
@@ -459,6 +501,7 @@ pub fn read_window<'a>(
         quiet: 0,
         open_end,
         room: Room::default(),
+        scratch: Vec::new(),
     }
 }
 
@@ -492,6 +535,8 @@ pub struct Reader<'a> {
     open_end: Option<&'a std::sync::atomic::AtomicBool>,
     /// The room to make in the next record's lists: see [`Room`].
     room: Room,
+    /// Where the tokens of each record are gathered: see [`Capped::tokens_in`].
+    scratch: Vec<Token<'a>>,
 }
 
 impl<'a> Reader<'a> {
@@ -510,10 +555,9 @@ impl<'a> Reader<'a> {
         if self.needs_more() {
             return None;
         }
-        self.room = match &f {
-            Found::Published(r) => Room::after(r.tokens.len(), r.lines.len()),
-            Found::Common(r) => Room::after(r.tokens.len(), 0),
-        };
+        if let Found::Published(r) = &f {
+            self.room = Room::after(r.lines.len());
+        }
         self.found += 1;
         f.set_index(self.found);
         Some(f)
@@ -552,7 +596,7 @@ impl<'a> Iterator for Reader<'a> {
             if self.opens_common(line) {
                 self.lines = before;
                 self.quiet = 0;
-                let r = Found::Common(common::read_record_in(&mut self.lines, self.room));
+                let r = Found::Common(common::read_record_in(&mut self.lines, &mut self.scratch));
                 match self.published.finish() {
                     Some(open) => {
                         self.ready = Some(r);
@@ -561,7 +605,7 @@ impl<'a> Iterator for Reader<'a> {
                     None => return self.emit(r),
                 }
             }
-            match lines::element(at, line, &mut self.lines, self.room) {
+            match lines::element(at, line, &mut self.lines, self.room, &mut self.scratch) {
                 Some(element) => {
                     self.quiet = 0;
                     if let Some(r) = self.published.push(element) {
@@ -590,4 +634,24 @@ pub fn parse(src: &str) -> Vec<Record<'_>> {
             Found::Common(_) => None,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_split_as_split_ascii_whitespace() {
+        let mut rng = fastrand::Rng::with_seed(26);
+        let alphabet = ['a', '1', '.', ' ', ' ', '\t', '\n', '\x0b', '\x0c', '\r', '\u{3000}', '\u{85}', 'é'];
+        for _ in 0..200_000 {
+            let n = rng.usize(0..10);
+            let text: String = (0..n).map(|_| alphabet[rng.usize(..alphabet.len())]).collect();
+            let mut at = 0;
+            let words: Vec<&str> =
+                std::iter::from_fn(|| next_word(text.as_bytes(), &mut at).map(|(s, e)| &text[s..e])).collect();
+            let expected: Vec<&str> = text.split_ascii_whitespace().collect();
+            assert_eq!(words, expected, "{text:?}");
+        }
+    }
 }
