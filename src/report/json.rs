@@ -254,16 +254,31 @@ impl<'o> Obj<'o> {
         self.key("game").opt_str(game);
     }
 
-    /// Writes the field's name, escaped as any string (a player's name, as a key of the scores,
-    /// comes from the record): its value is next.
-    fn key(&mut self, name: &str) -> Val<'_> {
+    /// Writes the name of one of the line's own fields, which needs no escape: its value is next.
+    fn key(&mut self, name: &'static str) -> Val<'_> {
+        debug_assert!(plain(name), "{name}");
+        self.separate();
+        self.out.push('"');
+        self.out.push_str(name);
+        self.out.push_str("\":");
+        Val(self.out)
+    }
+
+    /// Writes a name from the record (a player's, as a key of the scores), escaped as any string:
+    /// its value is next.
+    fn named(&mut self, name: &str) -> Val<'_> {
+        self.separate();
+        push_json_str(self.out, name);
+        self.out.push(':');
+        Val(self.out)
+    }
+
+    /// The comma before every field but the first.
+    fn separate(&mut self) {
         if !self.empty {
             self.out.push(',');
         }
         self.empty = false;
-        push_json_str(self.out, name);
-        self.out.push(':');
-        Val(self.out)
     }
 
     fn close(self) {
@@ -324,7 +339,7 @@ impl Val<'_> {
     fn points(self, points: &[(String, f64)]) {
         let mut o = Obj::open(self.0);
         for (player, p) in points {
-            let v = o.key(player);
+            let v = o.named(player);
             if p.fract() == 0.0 && p.abs() < 1e15 {
                 // A whole number as an integer (`-0` as `0`), in digits by hand as `num` writes them.
                 if *p < 0.0 {
@@ -362,12 +377,17 @@ const PLAIN: [bool; 256] = {
     plain
 };
 
+/// Whether a JSON string holds `s` as it is.
+fn plain(s: &str) -> bool {
+    s.bytes().all(|b| PLAIN[usize::from(b)])
+}
+
 /// A JSON string as serde_json writes it (`"` and `\` escaped, the control characters below
 /// U+0020 as `\n`, `\t`, ... or `\u00XX`), with every [hidden](super::is_hidden) character as a
 /// `\uXXXX` escape besides ([`Escaping`]). Plain ASCII, nearly every string, is copied whole.
 fn push_json_str(out: &mut String, s: &str) {
     out.push('"');
-    if s.bytes().all(|b| PLAIN[usize::from(b)]) {
+    if plain(s) {
         out.push_str(s);
     } else {
         for c in s.chars() {
