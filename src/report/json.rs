@@ -386,7 +386,8 @@ fn plain(s: &str) -> bool {
     let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & TOPS;
     let escaped = |v: u64| {
         let below = v.wrapping_sub(ONES * 0x20) & !v & TOPS;
-        let above = (v.wrapping_add(ONES * (127 - 0x7e)) | v) & TOPS;
+        // A byte past `~` (0x7e) plus one reaches 0x80, the top bit; a byte from 0x80 on has it.
+        let above = (v.wrapping_add(ONES) | v) & TOPS;
         below | above | has_zero(v ^ (ONES * u64::from(b'"'))) | has_zero(v ^ (ONES * u64::from(b'\\')))
     };
     let mut words = s.as_bytes().chunks_exact(8);
