@@ -1002,9 +1002,19 @@ impl Game for Quarod {
     }
 
     fn score(&self) -> QuarodScore {
-        let mut counts = [[0u16; 2]; MAX_CELLS + 1];
+        // Room for the counts of every size, on the stack for boards up to 8x8: zeroing room for
+        // the largest board's sizes would cost more than counting the groups.
+        let n = self.cells.len();
+        let (mut small, mut large) = ([[0u16; 2]; 65], Vec::new());
+        let counts = match small.get_mut(..=n) {
+            Some(counts) => counts,
+            None => {
+                large.resize(n + 1, [0u16; 2]);
+                &mut large[..]
+            }
+        };
         // No group is larger than the largest: the sizes above it have no groups of either colour.
-        let largest = self.count_groups(&mut counts[..=self.cells.len()]);
+        let largest = self.count_groups(counts);
         let mut score = QuarodScore { points: [0; 2], groups: [[0; 2]; 2] };
         for colour in Colour::BOTH {
             let (own, other) = (colour.index(), colour.opponent().index());
@@ -1267,6 +1277,27 @@ mod tests {
             assert_eq!(pos.count_groups(&mut counts), largest, "{}", crate::code::Coded::code(&pos));
             assert_eq!(counts, expected, "{}", crate::code::Coded::code(&pos));
         }
+    }
+
+    /// The score as it was found before: from the counts of every size, the largest where a colour
+    /// has more groups, on boards up to 8x8 and larger.
+    #[test]
+    fn score_is_the_largest_size_a_colour_outnumbers_at() {
+        let mut scored = 0;
+        for pos in random_boards().chain(random_game_positions()) {
+            let counts = pos.group_counts();
+            let mut expected = QuarodScore { points: [0; 2], groups: [[0; 2]; 2] };
+            for colour in Colour::BOTH {
+                let (own, other) = (colour.index(), colour.opponent().index());
+                if let Some(size) = (1..counts.len()).rev().find(|&s| counts[s][own] > counts[s][other]) {
+                    expected.points[own] = size as u16;
+                    expected.groups[own] = [counts[size][own], counts[size][other]];
+                    scored += 1;
+                }
+            }
+            assert_eq!(pos.score(), expected, "{}", crate::code::Coded::code(&pos));
+        }
+        assert!(scored > 1000, "{scored}");
     }
 
     /// The group counts by index arithmetic, against a flood fill over the geometry's neighbours.
