@@ -358,8 +358,15 @@ impl fmt::Display for QuarodScore {
 /// (the order of [`Geometry::neighbours`]), each with whether it is on the board.
 #[inline]
 fn rook_neighbours(a: usize, w: usize, n: usize) -> [(bool, usize); 4] {
-    let (col, row) = (a % w, a / w);
-    [(row > 0, a.wrapping_sub(w)), (col + 1 < w, a + 1), (a + w < n, a + w), (col > 0, a.wrapping_sub(1))]
+    debug_assert_eq!(n, w * w);
+    rook_neighbours_at(a, a % w, a / w, w)
+}
+
+/// [`rook_neighbours`] of square `a` in column `col` and row `row` of the square `w`-wide board,
+/// for loops that go row by row and so know both without a division.
+#[inline]
+fn rook_neighbours_at(a: usize, col: usize, row: usize, w: usize) -> [(bool, usize); 4] {
+    [(row > 0, a.wrapping_sub(w)), (col + 1 < w, a + 1), (row + 1 < w, a + w), (col > 0, a.wrapping_sub(1))]
 }
 
 /// A board row by row, each row a word with bit `col` for the square in column `col`: what
@@ -648,31 +655,38 @@ impl Quarod {
     /// runs at every move of a random playout.
     fn for_each_action(&self, mut f: impl FnMut(QuarodMove) -> ControlFlow<()>) -> ControlFlow<()> {
         let cells = &self.cells[..];
-        let n = cells.len();
         let w = self.geo.width() as usize;
         let pair = |a: usize, b: usize| (Cell(a as u16), Cell(b as u16));
-        for a in 0..n {
-            if cells[a].is_some() {
-                continue;
-            }
-            for (ok, b) in rook_neighbours(a, w, n) {
-                if ok && cells[b].is_none() {
-                    let (black, white) = pair(a, b);
-                    f(QuarodMove::Place { black, white })?;
+        // Square by square in reading order, row by row: a square's column and row come without
+        // a division.
+        for row in 0..w {
+            for col in 0..w {
+                let a = row * w + col;
+                if cells[a].is_some() {
+                    continue;
+                }
+                for (ok, b) in rook_neighbours_at(a, col, row, w) {
+                    if ok && cells[b].is_none() {
+                        let (black, white) = pair(a, b);
+                        f(QuarodMove::Place { black, white })?;
+                    }
                 }
             }
         }
         let mates = self.mates();
-        for a in 0..n {
-            let mate = mates[a];
-            if mate == UNENGAGED {
-                continue;
-            }
-            let colour = cells[a].map(|p| p.colour);
-            for (ok, b) in rook_neighbours(a, w, n) {
-                if ok && b != mate as usize && mates[b] != UNENGAGED && cells[b].map(|p| p.colour) != colour {
-                    let (a, b) = pair(a, b);
-                    f(QuarodMove::BoardSwap { a, b })?;
+        for row in 0..w {
+            for col in 0..w {
+                let a = row * w + col;
+                let mate = mates[a];
+                if mate == UNENGAGED {
+                    continue;
+                }
+                let colour = cells[a].map(|p| p.colour);
+                for (ok, b) in rook_neighbours_at(a, col, row, w) {
+                    if ok && b != mate as usize && mates[b] != UNENGAGED && cells[b].map(|p| p.colour) != colour {
+                        let (a, b) = pair(a, b);
+                        f(QuarodMove::BoardSwap { a, b })?;
+                    }
                 }
             }
         }
