@@ -358,8 +358,70 @@ impl fmt::Display for QuarodScore {
 /// (the order of [`Geometry::neighbours`]), each with whether it is on the board.
 #[inline]
 fn rook_neighbours(a: usize, w: usize, n: usize) -> [(bool, usize); 4] {
-    let (col, row) = (a % w, a / w);
-    [(row > 0, a.wrapping_sub(w)), (col + 1 < w, a + 1), (a + w < n, a + w), (col > 0, a.wrapping_sub(1))]
+    debug_assert_eq!(n, w * w);
+    rook_neighbours_at(a, a % w, a / w, w)
+}
+
+/// [`rook_neighbours`] of square `a` in column `col` and row `row` of the square `w`-wide board,
+/// for loops that go row by row and so know both without a division.
+#[inline]
+fn rook_neighbours_at(a: usize, col: usize, row: usize, w: usize) -> [(bool, usize); 4] {
+    [(row > 0, a.wrapping_sub(w)), (col + 1 < w, a + 1), (row + 1 < w, a + w), (col > 0, a.wrapping_sub(1))]
+}
+
+/// A board row by row, each row a word with bit `col` for the square in column `col`: what
+/// [`Quarod::first_action`] asks of every square, for whole rows at once. One row past the last is
+/// all zeros, so that looking south from the last row finds nothing.
+struct RowMasks {
+    /// The board's side.
+    width: usize,
+    /// The empty squares.
+    empty: [u32; MAX_SQUARE as usize + 1],
+    /// The Black pieces.
+    black: [u32; MAX_SQUARE as usize + 1],
+    /// The pieces engaged to the piece east of them.
+    east_pairs: [u32; MAX_SQUARE as usize + 1],
+    /// The pieces engaged to the piece south of them.
+    south_pairs: [u32; MAX_SQUARE as usize + 1],
+}
+
+impl RowMasks {
+    fn of(pos: &Quarod) -> RowMasks {
+        let w = pos.geo.width() as usize;
+        let rows = [0u32; MAX_SQUARE as usize + 1];
+        let mut masks = RowMasks { width: w, empty: rows, black: rows, east_pairs: rows, south_pairs: rows };
+        // Each rod's squares, by row: engagements are rods pointing at each other.
+        let mut rods = [rows; 4];
+        for (r, row) in pos.cells.chunks_exact(w).enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                let bit = 1u32 << c;
+                match cell {
+                    None => masks.empty[r] |= bit,
+                    Some(p) => {
+                        if p.colour == Colour::Black {
+                            masks.black[r] |= bit;
+                        }
+                        rods[p.rod as usize][r] |= bit;
+                    }
+                }
+            }
+        }
+        let [north, east, south, west] = rods;
+        for r in 0..w {
+            let black = masks.black[r];
+            // A rod at the east edge or in the last row points off the board: the zeros past it
+            // pair it with nothing.
+            masks.east_pairs[r] = east[r] & west[r] >> 1 & (black ^ black >> 1);
+            masks.south_pairs[r] = south[r] & north[r + 1] & (black ^ masks.black[r + 1]);
+        }
+        masks
+    }
+
+    /// The engaged pieces of row `r` (none past the last row).
+    fn engaged(&self, r: usize) -> u32 {
+        let north = if r > 0 { self.south_pairs[r - 1] } else { 0 };
+        self.east_pairs[r] | self.east_pairs[r] << 1 | self.south_pairs[r] | north
+    }
 }
 
 /// The squares of the largest board: room for any board's squares in an array on the stack.
@@ -532,27 +594,41 @@ impl Quarod {
         }
     }
 
-    /// The rod `a` needs to point at `b`, or why the two squares do not make a pair.
+    /// The rod `a` needs to point at `b`, or why the two squares do not make a pair. Every move of
+    /// every record asks, so the usual answer is found by index arithmetic alone: two squares with
+    /// a rod between them are on the board, distinct and adjacent.
+    #[inline]
     fn pair(&self, a: Cell, b: Cell) -> Result<Rod, Illegal> {
-        self.on_board(a)?;
-        self.on_board(b)?;
-        if a == b {
-            return Err(Illegal::SameSquare { cell: self.label(a) });
+        match self.rod_towards(a, b) {
+            Some(rod) => Ok(rod),
+            None => Err(self.unpaired(a, b)),
         }
-        self.rod_towards(a, b).ok_or(Illegal::NotAdjacent { a: self.label(a), b: self.label(b) })
     }
 
-    fn check_place(&self, black: Cell, white: Cell) -> Result<Rod, Illegal> {
+    /// Why two squares with no rod between them do not make a pair.
+    #[cold]
+    fn unpaired(&self, a: Cell, b: Cell) -> Illegal {
+        let why = self.on_board(a).and_then(|()| self.on_board(b));
+        match why {
+            Err(why) => why,
+            Ok(()) if a == b => Illegal::SameSquare { cell: self.label(a) },
+            Ok(()) => Illegal::NotAdjacent { a: self.label(a), b: self.label(b) },
+        }
+    }
+
+    /// The pieces a legal placement puts on `black` and `white`, or why it is illegal.
+    fn check_place(&self, black: Cell, white: Cell) -> Result<[Piece; 2], Illegal> {
         let rod = self.pair(black, white)?;
         for c in [black, white] {
             if self.piece(c).is_some() {
                 return Err(Illegal::NotEmpty { cell: self.label(c) });
             }
         }
-        Ok(rod)
+        Ok(placed(Colour::Black, rod, Colour::White))
     }
 
-    fn check_board_swap(&self, a: Cell, b: Cell) -> Result<Rod, Illegal> {
+    /// The pieces a legal board swap leaves on `a` and `b`, or why it is illegal.
+    fn check_board_swap(&self, a: Cell, b: Cell) -> Result<[Piece; 2], Illegal> {
         let rod = self.pair(a, b)?;
         let (pa, pb) = match (self.piece(a), self.piece(b)) {
             (Some(pa), Some(pb)) => (pa, pb),
@@ -562,11 +638,13 @@ impl Quarod {
         if pa.colour == pb.colour {
             return Err(Illegal::SameColour { a: self.label(a), b: self.label(b) });
         }
-        match (self.partner(a), self.partner(b)) {
-            (Some(p), _) if p == b => Err(Illegal::EngagedToEachOther { a: self.label(a), b: self.label(b) }),
+        match (self.partner_at(a.0 as usize), self.partner_at(b.0 as usize)) {
+            (Some(p), _) if p == b.0 as usize => {
+                Err(Illegal::EngagedToEachOther { a: self.label(a), b: self.label(b) })
+            }
             (None, _) => Err(Illegal::NotEngaged { cell: self.label(a) }),
             (_, None) => Err(Illegal::NotEngaged { cell: self.label(b) }),
-            _ => Ok(rod),
+            _ => Ok(placed(pb.colour, rod, pa.colour)),
         }
     }
 
@@ -577,31 +655,38 @@ impl Quarod {
     /// runs at every move of a random playout.
     fn for_each_action(&self, mut f: impl FnMut(QuarodMove) -> ControlFlow<()>) -> ControlFlow<()> {
         let cells = &self.cells[..];
-        let n = cells.len();
         let w = self.geo.width() as usize;
         let pair = |a: usize, b: usize| (Cell(a as u16), Cell(b as u16));
-        for a in 0..n {
-            if cells[a].is_some() {
-                continue;
-            }
-            for (ok, b) in rook_neighbours(a, w, n) {
-                if ok && cells[b].is_none() {
-                    let (black, white) = pair(a, b);
-                    f(QuarodMove::Place { black, white })?;
+        // Square by square in reading order, row by row: a square's column and row come without
+        // a division.
+        for row in 0..w {
+            for col in 0..w {
+                let a = row * w + col;
+                if cells[a].is_some() {
+                    continue;
+                }
+                for (ok, b) in rook_neighbours_at(a, col, row, w) {
+                    if ok && cells[b].is_none() {
+                        let (black, white) = pair(a, b);
+                        f(QuarodMove::Place { black, white })?;
+                    }
                 }
             }
         }
         let mates = self.mates();
-        for a in 0..n {
-            let mate = mates[a];
-            if mate == UNENGAGED {
-                continue;
-            }
-            let colour = cells[a].map(|p| p.colour);
-            for (ok, b) in rook_neighbours(a, w, n) {
-                if ok && b != mate as usize && mates[b] != UNENGAGED && cells[b].map(|p| p.colour) != colour {
-                    let (a, b) = pair(a, b);
-                    f(QuarodMove::BoardSwap { a, b })?;
+        for row in 0..w {
+            for col in 0..w {
+                let a = row * w + col;
+                let mate = mates[a];
+                if mate == UNENGAGED {
+                    continue;
+                }
+                let colour = cells[a].map(|p| p.colour);
+                for (ok, b) in rook_neighbours_at(a, col, row, w) {
+                    if ok && b != mate as usize && mates[b] != UNENGAGED && cells[b].map(|p| p.colour) != colour {
+                        let (a, b) = pair(a, b);
+                        f(QuarodMove::BoardSwap { a, b })?;
+                    }
                 }
             }
         }
@@ -635,26 +720,32 @@ impl Quarod {
     /// end of every game both passes are checked on a full board. Both kinds of move take a pair
     /// of adjacent squares that would make the move from either side, so the first square in
     /// reading order that has a move has none with its north or west neighbour (that neighbour,
-    /// earlier, would come first): looking east, then south, finds the same move.
+    /// earlier, would come first): looking east, then south, finds the same move. Each row is a
+    /// word of bits, one a column, so a row's squares are looked at all at once.
     pub fn first_action(&self) -> Option<QuarodMove> {
-        let cells = &self.cells[..];
-        let (n, w) = (cells.len(), self.geo.width() as usize);
-        let pair = |a: usize, b: usize| (Cell(a as u16), Cell(b as u16));
-        let east = |a: usize| ((a + 1) % w != 0).then_some(a + 1);
-        let south = |a: usize| (a + w < n).then_some(a + w);
-        for a in (0..n).filter(|&a| cells[a].is_none()) {
-            if let Some(b) = [east(a), south(a)].into_iter().flatten().find(|&b| cells[b].is_none()) {
-                let (black, white) = pair(a, b);
-                return Some(QuarodMove::Place { black, white });
+        let rows = RowMasks::of(self);
+        let w = rows.width;
+        let at = |r: usize, c: u32| Cell((r * w + c as usize) as u16);
+        // A placement from an empty square to the empty one east, or else south.
+        for r in 0..w {
+            let (here, below) = (rows.empty[r], rows.empty[r + 1]);
+            let from = here & (here >> 1 | below);
+            if from != 0 {
+                let c = from.trailing_zeros();
+                let white = if here >> (c + 1) & 1 == 1 { at(r, c + 1) } else { at(r + 1, c) };
+                return Some(QuarodMove::Place { black: at(r, c), white });
             }
         }
-        let mates = self.mates();
-        let colour = |a: usize| cells[a].map(|p| p.colour);
-        for a in (0..n).filter(|&a| mates[a] != UNENGAGED) {
-            let swappable = |&b: &usize| mates[a] as usize != b && mates[b] != UNENGAGED && colour(b) != colour(a);
-            if let Some(b) = [east(a), south(a)].into_iter().flatten().find(swappable) {
-                let (a, b) = pair(a, b);
-                return Some(QuarodMove::BoardSwap { a, b });
+        // A board swap of two engaged pieces of different colours not engaged to each other.
+        for r in 0..w {
+            let (engaged, black) = (rows.engaged(r), rows.black[r]);
+            let east = engaged & engaged >> 1 & (black ^ black >> 1) & !rows.east_pairs[r];
+            let south = engaged & rows.engaged(r + 1) & (black ^ rows.black[r + 1]) & !rows.south_pairs[r];
+            let from = east | south;
+            if from != 0 {
+                let c = from.trailing_zeros();
+                let b = if east >> c & 1 == 1 { at(r, c + 1) } else { at(r + 1, c) };
+                return Some(QuarodMove::BoardSwap { a: at(r, c), b });
             }
         }
         None
@@ -663,8 +754,54 @@ impl Quarod {
     /// How many groups of each size each colour has: `counts[size][colour]`.
     pub fn group_counts(&self) -> Vec<[u16; 2]> {
         let mut counts = vec![[0u16; 2]; self.cells.len() + 1];
-        self.for_each_group(|colour, group| counts[group.len()][colour.index()] += 1);
+        self.count_groups(&mut counts);
         counts
+    }
+
+    /// Adds each group to `counts[size][colour]` (room for every size up to the number of
+    /// squares) and returns the largest group's size. The score of every finished record asks: on
+    /// boards up to 8x8 (the default's) each colour's pieces are one word of bits, a row a byte,
+    /// and a group is grown from its first piece a ring of neighbours at a time, all at once;
+    /// larger boards are flood filled square by square.
+    fn count_groups(&self, counts: &mut [[u16; 2]]) -> usize {
+        let w = self.geo.width() as usize;
+        let mut largest = 0;
+        if w > 8 {
+            self.for_each_group(|colour, group| {
+                counts[group.len()][colour.index()] += 1;
+                largest = largest.max(group.len());
+            });
+            return largest;
+        }
+        // The first and the last column of the bytes: a step west or east across them would come
+        // out on the other edge of the next row.
+        const FIRST: u64 = 0x0101_0101_0101_0101;
+        const LAST: u64 = FIRST << 7;
+        let mut boards = [0u64; 2];
+        for (r, row) in self.cells.chunks_exact(w).enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                if let Some(p) = cell {
+                    boards[p.colour.index()] |= 1 << (8 * r + c);
+                }
+            }
+        }
+        for (colour, mut left) in boards.into_iter().enumerate() {
+            while left != 0 {
+                let mut group = left & left.wrapping_neg();
+                loop {
+                    let grown = (group | (group << 1 & !FIRST) | (group >> 1 & !LAST) | group << 8 | group >> 8) & left;
+                    if grown == group {
+                        break;
+                    }
+                    group = grown;
+                }
+                let size = group.count_ones() as usize;
+                counts[size][colour] += 1;
+                largest = largest.max(size);
+                left &= !group;
+            }
+        }
+        largest
     }
 
     /// Calls `visit` with each group of the board, its colour and its pieces (the first in reading
@@ -803,8 +940,8 @@ impl Game for Quarod {
             return Err(Illegal::GameOver);
         }
         match m {
-            QuarodMove::Place { black, white } => self.check_place(black, white).map(|_| ()),
-            QuarodMove::BoardSwap { a, b } => self.check_board_swap(a, b).map(|_| ()),
+            QuarodMove::Place { black, white } => self.check_place(black, white).map(drop),
+            QuarodMove::BoardSwap { a, b } => self.check_board_swap(a, b).map(drop),
             QuarodMove::Pass => match self.first_action() {
                 Some(QuarodMove::Place { black, white }) => {
                     let possible = Action::Place { black: self.label(black), white: self.label(white) };
@@ -828,37 +965,39 @@ impl Game for Quarod {
     /// a piece, a board swap of a missing piece) leaves the board as it is but uses the turn, so
     /// the colours stay in step with the record.
     fn play_unchecked(&mut self, m: QuarodMove) {
-        let mover = self.to_move;
-        self.turns = self.turns.saturating_add(1);
-        match m {
+        let put = match m {
             QuarodMove::Place { black, white } => {
-                let rod = self.rod_towards(black, white);
-                if let (Some(rod), None, None) = (rod, self.piece(black), self.piece(white)) {
-                    self.cells[black.0 as usize] = Some(Piece { colour: Colour::Black, rod });
-                    self.cells[white.0 as usize] = Some(Piece { colour: Colour::White, rod: rod.opposite() });
-                    self.last_actor = Some(mover);
+                match (self.rod_towards(black, white), self.piece(black), self.piece(white)) {
+                    (Some(rod), None, None) => Some(placed(Colour::Black, rod, Colour::White)),
+                    _ => None,
                 }
-                self.passes = 0;
             }
-            QuarodMove::BoardSwap { a, b } => {
-                if let (Some(rod), Some(pa), Some(pb)) = (self.rod_towards(a, b), self.piece(a), self.piece(b)) {
-                    self.cells[a.0 as usize] = Some(Piece { colour: pb.colour, rod });
-                    self.cells[b.0 as usize] = Some(Piece { colour: pa.colour, rod: rod.opposite() });
-                    self.last_actor = Some(mover);
-                }
-                self.passes = 0;
-            }
-            QuarodMove::Pass => self.passes = self.passes.saturating_add(1),
-            QuarodMove::SwapSides => {
-                // The board stays; the players exchange colours, so the colour to move stays White
-                // (now held by the player who moved first), and the last placer's colour changes.
-                self.swapped = !self.swapped;
-                self.last_actor = self.last_actor.map(Colour::opponent);
-                self.passes = 0;
-                return;
-            }
+            QuarodMove::BoardSwap { a, b } => match (self.rod_towards(a, b), self.piece(a), self.piece(b)) {
+                (Some(rod), Some(pa), Some(pb)) => Some(placed(pb.colour, rod, pa.colour)),
+                _ => None,
+            },
+            QuarodMove::Pass | QuarodMove::SwapSides => None,
+        };
+        self.take_turn(m, put);
+    }
+
+    /// [`Game::check`] and [`Game::play_unchecked`] with the squares looked at once: the check of
+    /// a placement or a board swap finds the pieces it leaves, and those are put down.
+    fn play_checked(&mut self, m: QuarodMove, before: impl FnOnce(&Quarod)) -> Result<(), Illegal> {
+        if self.is_over() {
+            return Err(Illegal::GameOver);
         }
-        self.to_move = mover.opponent();
+        let put = match m {
+            QuarodMove::Place { black, white } => Some(self.check_place(black, white)?),
+            QuarodMove::BoardSwap { a, b } => Some(self.check_board_swap(a, b)?),
+            QuarodMove::Pass | QuarodMove::SwapSides => {
+                self.check(m)?;
+                None
+            }
+        };
+        before(self);
+        self.take_turn(m, put);
+        Ok(())
     }
 
     /// A pass written by a player who had a placement or a board swap stands for that move: it
@@ -877,11 +1016,23 @@ impl Game for Quarod {
     }
 
     fn score(&self) -> QuarodScore {
-        let counts = self.group_counts();
+        // Room for the counts of every size, on the stack for boards up to 8x8: zeroing room for
+        // the largest board's sizes would cost more than counting the groups.
+        let n = self.cells.len();
+        let (mut small, mut large) = ([[0u16; 2]; 65], Vec::new());
+        let counts = match small.get_mut(..=n) {
+            Some(counts) => counts,
+            None => {
+                large.resize(n + 1, [0u16; 2]);
+                &mut large[..]
+            }
+        };
+        // No group is larger than the largest: the sizes above it have no groups of either colour.
+        let largest = self.count_groups(counts);
         let mut score = QuarodScore { points: [0; 2], groups: [[0; 2]; 2] };
         for colour in Colour::BOTH {
             let (own, other) = (colour.index(), colour.opponent().index());
-            if let Some(size) = (1..counts.len()).rev().find(|&s| counts[s][own] > counts[s][other]) {
+            if let Some(size) = (1..=largest).rev().find(|&s| counts[s][own] > counts[s][other]) {
                 score.points[own] = size as u16;
                 score.groups[own] = [counts[size][own], counts[size][other]];
             }
@@ -927,6 +1078,42 @@ impl Quarod {
         };
         Some(Outcome { winner: winner.map(Colour::index), points, detail })
     }
+}
+
+impl Quarod {
+    /// Plays `m`, whose placement or board swap (if it is one that changes the board) leaves the
+    /// pieces `put` on its two squares: what [`Game::play_unchecked`] and [`Game::play_checked`]
+    /// share once they know what the move does to the board.
+    fn take_turn(&mut self, m: QuarodMove, put: Option<[Piece; 2]>) {
+        let mover = self.to_move;
+        self.turns = self.turns.saturating_add(1);
+        match m {
+            QuarodMove::Place { black: a, white: b } | QuarodMove::BoardSwap { a, b } => {
+                if let Some([pa, pb]) = put {
+                    self.cells[a.0 as usize] = Some(pa);
+                    self.cells[b.0 as usize] = Some(pb);
+                    self.last_actor = Some(mover);
+                }
+                self.passes = 0;
+            }
+            QuarodMove::Pass => self.passes = self.passes.saturating_add(1),
+            QuarodMove::SwapSides => {
+                // The board stays; the players exchange colours, so the colour to move stays White
+                // (now held by the player who moved first), and the last placer's colour changes.
+                self.swapped = !self.swapped;
+                self.last_actor = self.last_actor.map(Colour::opponent);
+                self.passes = 0;
+                return;
+            }
+        }
+        self.to_move = mover.opponent();
+    }
+}
+
+/// The two engaged pieces a placement or a board swap leaves: `first` on the first square, its rod
+/// `rod` pointing at the second, and `second` there, its rod pointing back.
+fn placed(first: Colour, rod: Rod, second: Colour) -> [Piece; 2] {
+    [Piece { colour: first, rod }, Piece { colour: second, rod: rod.opposite() }]
 }
 
 // The position code (grammar.md, "Position codes") reads and writes every field of the engine.
@@ -981,6 +1168,150 @@ mod tests {
             });
             assert_eq!(pos.first_action(), first, "{}", crate::code::Coded::code(&pos));
         }
+    }
+
+    /// The first action as it was found before rows of bits: squares one by one, with every
+    /// square's partner found first.
+    fn first_action_by_squares(pos: &Quarod) -> Option<QuarodMove> {
+        let cells = &pos.cells[..];
+        let (n, w) = (cells.len(), pos.geo.width() as usize);
+        let pair = |a: usize, b: usize| (Cell(a as u16), Cell(b as u16));
+        let east = |a: usize| ((a + 1) % w != 0).then_some(a + 1);
+        let south = |a: usize| (a + w < n).then_some(a + w);
+        for a in (0..n).filter(|&a| cells[a].is_none()) {
+            if let Some(b) = [east(a), south(a)].into_iter().flatten().find(|&b| cells[b].is_none()) {
+                let (black, white) = pair(a, b);
+                return Some(QuarodMove::Place { black, white });
+            }
+        }
+        let mates = pos.mates();
+        let colour = |a: usize| cells[a].map(|p| p.colour);
+        for a in (0..n).filter(|&a| mates[a] != UNENGAGED) {
+            let swappable = |&b: &usize| mates[a] as usize != b && mates[b] != UNENGAGED && colour(b) != colour(a);
+            if let Some(b) = [east(a), south(a)].into_iter().flatten().find(swappable) {
+                let (a, b) = pair(a, b);
+                return Some(QuarodMove::BoardSwap { a, b });
+            }
+        }
+        None
+    }
+
+    /// Every pair of squares on and off the boards of sizes 2 to 9 and the largest: the rod, or
+    /// the reason, the checks one after the other gave (on the board, distinct, adjacent).
+    #[test]
+    fn pair_is_the_checks_in_turn() {
+        for size in (MIN_SIZE..10).chain([MAX_SQUARE]) {
+            let pos = Quarod::new(size).unwrap();
+            let n = pos.cells.len() as u16;
+            for a in (0..n + 3).map(Cell) {
+                for b in (0..n + 3).map(Cell) {
+                    let expected = pos.on_board(a).and_then(|()| pos.on_board(b)).and_then(|()| {
+                        if a == b {
+                            return Err(Illegal::SameSquare { cell: pos.label(a) });
+                        }
+                        Rod::towards(pos.geo, a, b).ok_or(Illegal::NotAdjacent { a: pos.label(a), b: pos.label(b) })
+                    });
+                    assert_eq!(pos.pair(a, b), expected, "{size} {a:?} {b:?}");
+                }
+            }
+        }
+    }
+
+    /// The rows of bits find the move the squares one by one found, on random boards of every
+    /// size and the positions of random games; and both are the generator's first.
+    #[test]
+    fn first_action_by_rows_is_the_one_by_squares() {
+        let mut found = [0usize; 3];
+        for pos in random_boards().chain(random_game_positions()) {
+            let expected = first_action_by_squares(&pos);
+            found[match expected {
+                Some(QuarodMove::Place { .. }) => 0,
+                Some(_) => 1,
+                None => 2,
+            }] += 1;
+            assert_eq!(pos.first_action(), expected, "{}", crate::code::Coded::code(&pos));
+        }
+        // Every answer came up many times.
+        assert!(found.iter().all(|&k| k > 100), "{found:?}");
+    }
+
+    /// Playing with the check, on every move open in random game positions and on moves that
+    /// are not (off the board, apart, on pieces, of empty squares): the same refusal as
+    /// [`Game::check`], and the same position as [`Game::play_unchecked`] after a legal move;
+    /// a refused move leaves the position as it was.
+    #[test]
+    fn play_checked_is_check_then_play() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        let (mut played, mut refused) = (0, 0);
+        for pos in random_game_positions().into_iter().chain(random_boards().take(500)) {
+            let n = pos.cells.len() as u16;
+            let mut moves = pos.legal_moves();
+            for _ in 0..8 {
+                let (a, b) = (Cell(rng.u16(0..n + 3)), Cell(rng.u16(0..n + 3)));
+                moves.push(if rng.bool() {
+                    QuarodMove::Place { black: a, white: b }
+                } else {
+                    QuarodMove::BoardSwap { a, b }
+                });
+            }
+            moves.extend([QuarodMove::Pass, QuarodMove::SwapSides]);
+            for m in moves {
+                let mut checked = pos.clone();
+                let mut seen = None;
+                let outcome = checked.play_checked(m, |before| seen = Some(before.clone()));
+                assert_eq!(outcome, pos.check(m), "{m:?} {}", crate::code::Coded::code(&pos));
+                if outcome.is_ok() {
+                    let mut expected = pos.clone();
+                    expected.play_unchecked(m);
+                    assert_eq!(checked, expected, "{m:?} {}", crate::code::Coded::code(&pos));
+                    assert_eq!(seen.as_ref(), Some(&pos));
+                    played += 1;
+                } else {
+                    assert_eq!(checked, pos);
+                    assert!(seen.is_none());
+                    refused += 1;
+                }
+            }
+        }
+        assert!(played > 1000 && refused > 1000, "{played} {refused}");
+    }
+
+    /// The group counts in words of bits (and on larger boards), against the groups the flood
+    /// fill of the diagrams' outlines finds, with the largest group's size.
+    #[test]
+    fn group_counts_are_the_flood_fills() {
+        for pos in random_boards().chain(random_game_positions()) {
+            let mut expected = vec![[0u16; 2]; pos.cells.len() + 1];
+            let mut largest = 0;
+            pos.for_each_group(|colour, group| {
+                expected[group.len()][colour.index()] += 1;
+                largest = largest.max(group.len());
+            });
+            let mut counts = vec![[0u16; 2]; pos.cells.len() + 1];
+            assert_eq!(pos.count_groups(&mut counts), largest, "{}", crate::code::Coded::code(&pos));
+            assert_eq!(counts, expected, "{}", crate::code::Coded::code(&pos));
+        }
+    }
+
+    /// The score as it was found before: from the counts of every size, the largest where a colour
+    /// has more groups, on boards up to 8x8 and larger.
+    #[test]
+    fn score_is_the_largest_size_a_colour_outnumbers_at() {
+        let mut scored = 0;
+        for pos in random_boards().chain(random_game_positions()) {
+            let counts = pos.group_counts();
+            let mut expected = QuarodScore { points: [0; 2], groups: [[0; 2]; 2] };
+            for colour in Colour::BOTH {
+                let (own, other) = (colour.index(), colour.opponent().index());
+                if let Some(size) = (1..counts.len()).rev().find(|&s| counts[s][own] > counts[s][other]) {
+                    expected.points[own] = size as u16;
+                    expected.groups[own] = [counts[size][own], counts[size][other]];
+                    scored += 1;
+                }
+            }
+            assert_eq!(pos.score(), expected, "{}", crate::code::Coded::code(&pos));
+        }
+        assert!(scored > 1000, "{scored}");
     }
 
     /// The group counts by index arithmetic, against a flood fill over the geometry's neighbours.
