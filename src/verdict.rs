@@ -75,12 +75,18 @@ impl BoardGlyphs {
     /// The board of a position.
     pub fn of(view: &impl BoardView) -> BoardGlyphs {
         let geometry = view.geometry();
-        // Sized exactly: a repair search holds many of these, and counts their bytes.
-        let mut glyphs = String::with_capacity(geometry.cells().map(|c| view.glyph(c).len() + 1).sum());
+        // Room for glyphs of two bytes (every game's but a few), in one pass over the board (an
+        // illegal record's verdict holds its board, 676 cells on the largest).
+        let mut glyphs = String::with_capacity(3 * geometry.slots());
         for c in geometry.cells() {
-            glyphs.push_str(view.glyph(c));
+            match view.glyph(c).as_bytes() {
+                &[b] if b.is_ascii() => glyphs.push(char::from(b)),
+                _ => glyphs.push_str(view.glyph(c)),
+            }
             glyphs.push(' ');
         }
+        // Sized exactly: a repair search holds many of these, and counts their bytes.
+        glyphs.shrink_to_fit();
         BoardGlyphs { geometry, glyphs }
     }
 
