@@ -185,6 +185,8 @@ pub fn pictures(data: &[u8], raster: bool) -> usize {
             rasterise(&p);
         }
     }
+    // Without the `png` feature there is nothing to rasterise.
+    let _ = raster;
     drawn
 }
 

@@ -973,7 +973,7 @@ impl Game for Phages {
         moves
     }
 
-    /// A legal move is found legal by [`Phages::legal`], which walks only the ray the move takes;
+    /// A legal move is found legal by `Phages::legal`, which walks only the ray the move takes;
     /// the rest, and the reason for a refusal, by the check in full.
     fn check(&self, m: PhagesMove) -> Result<(), Illegal> {
         if self.legal(m).is_some() {
@@ -983,7 +983,7 @@ impl Game for Phages {
     }
 
     /// Replay checks and plays each move of a record here: a legal move is played with what
-    /// [`Phages::legal`] found (the stone's index, and for a step, that it lands on an empty
+    /// `Phages::legal` found (the stone's index, and for a step, that it lands on an empty
     /// cell), rather than found again by [`Game::play_unchecked`].
     fn play_checked(&mut self, m: PhagesMove, before: impl FnOnce(&Phages)) -> Result<(), Illegal> {
         match self.legal(m) {
