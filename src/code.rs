@@ -295,11 +295,7 @@ pub(crate) fn write_board(geometry: Geometry, glyph: impl Fn(Cell) -> Option<&'s
                         push_run(out, empty);
                         empty = 0;
                     }
-                    // Most glyphs are one letter: pushed as such, not copied as a string.
-                    match g.as_bytes() {
-                        &[b] if b.is_ascii() => out.push(char::from(b)),
-                        _ => out.push_str(g),
-                    }
+                    crate::game::view::push_glyph(out, g);
                 }
             }
         }

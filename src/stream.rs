@@ -209,15 +209,15 @@ pub fn verify_stream_with<R: Read + Send, W: Sync, T: Send, E>(
         if done {
             return Ok(handed_on);
         }
-        let text = Arc::try_unwrap(text).unwrap_or_else(|shared| (*shared).clone());
         paused = match read_ahead {
             Some(read) => {
-                // Kept for the window after next, unless a long record made it large.
-                spare = if text.capacity() <= 4 * chunk_size { text } else { String::new() };
+                // Kept for the window after next, unless a sink still holds it or a long record
+                // made it large.
+                spare = Arc::try_unwrap(text).ok().filter(|t| t.capacity() <= 4 * chunk_size).unwrap_or_default();
                 read
             }
             None => {
-                held.keep_from(text, resume.offset);
+                held.keep_from(Arc::try_unwrap(text).unwrap_or_else(|shared| (*shared).clone()), resume.offset);
                 held.read(&mut input, want)
             }
         }

@@ -79,10 +79,7 @@ impl BoardGlyphs {
         // illegal record's verdict holds its board, 676 cells on the largest).
         let mut glyphs = String::with_capacity(3 * geometry.slots());
         for c in geometry.cells() {
-            match view.glyph(c).as_bytes() {
-                &[b] if b.is_ascii() => glyphs.push(char::from(b)),
-                _ => glyphs.push_str(view.glyph(c)),
-            }
+            crate::game::view::push_glyph(&mut glyphs, view.glyph(c));
             glyphs.push(' ');
         }
         // Sized exactly: a repair search holds many of these, and counts their bytes.

@@ -4,6 +4,16 @@
 
 use crate::geometry::{Cell, Geometry};
 
+/// Writes a glyph ([`BoardView::glyph`]) at the end of `out`: most are one ASCII letter, pushed
+/// as such rather than copied as a string (a board is written for every record's position code,
+/// and for an illegal move's verdict).
+pub(crate) fn push_glyph(out: &mut String, glyph: &str) {
+    match glyph.as_bytes() {
+        &[b] if b.is_ascii() => out.push(char::from(b)),
+        _ => out.push_str(glyph),
+    }
+}
+
 /// What a renderer needs of a position: the board shape, what stands on each cell, the players.
 pub trait BoardView {
     /// The board's shape and size.

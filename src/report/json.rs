@@ -666,8 +666,6 @@ mod tests {
         "\u{61c}\u{200e}\u{200f}\u{2029}",
     ];
 
-    /// The hand-written lines are the lines serde wrote: on every sample's verdicts, and on
-    /// verdicts holding every awkward string in every field.
     #[test]
     fn plain_strings_are_those_of_printable_ascii_but_quote_and_backslash() {
         let mut rng = fastrand::Rng::with_seed(20);
@@ -685,6 +683,8 @@ mod tests {
         }
     }
 
+    /// The hand-written lines are the lines serde wrote: on every sample's verdicts, and on
+    /// verdicts holding every awkward string in every field.
     #[test]
     fn lines_are_written_as_serde_writes_them() {
         let mut checked = 0;
