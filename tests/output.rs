@@ -243,6 +243,30 @@ fn closed_pipe() -> std::process::Stdio {
     std::process::Stdio::from(unsafe { std::fs::File::from_raw_fd(fds[1]) })
 }
 
+/// A file over a mebibyte is verified a window at a time, the next window read while one is
+/// judged: an output that fails mid-file still ends the run, at once and quietly.
+#[cfg(unix)]
+#[test]
+fn a_closed_or_full_output_ends_a_large_file_read_ahead_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.txt");
+    let record = std::fs::read_to_string(VALID).unwrap();
+    std::fs::write(&big, format!("{record}\n").repeat((3 << 20) / record.len() + 1)).unwrap();
+    let args = ["verify", "--format", "json", big.to_str().unwrap()];
+    let (code, _, err) = outcome(referee_process().args(args).stdout(closed_pipe()).output().unwrap());
+    assert_eq!((code, err.contains("panicked")), (0, false), "into a closed pipe: {err}");
+    if std::path::Path::new("/dev/full").exists() {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let (code, _, err) = outcome(referee_process().args(args).stdout(full).output().unwrap());
+        assert_eq!(code, 2, "into /dev/full: {err}");
+        assert!(!err.contains("panicked") && err.contains("cannot write to standard output"), "{err}");
+    }
+    // Written to a file, every record of every window is there, once.
+    let (code, out, _) = outcome(referee_process().args(args).output().unwrap());
+    let records = referee::record::read(&std::fs::read_to_string(&big).unwrap(), None).count();
+    assert_eq!((code, out.lines().count()), (0, records));
+}
+
 #[cfg(unix)]
 #[test]
 fn a_closed_or_full_output_ends_the_run_quietly() {
