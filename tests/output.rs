@@ -253,14 +253,7 @@ fn a_closed_or_full_output_ends_a_large_file_read_ahead_quietly() {
     let record = std::fs::read_to_string(VALID).unwrap();
     std::fs::write(&big, format!("{record}\n").repeat((3 << 20) / record.len() + 1)).unwrap();
     let args = ["verify", "--format", "json", big.to_str().unwrap()];
-    let (code, _, err) = outcome(referee_process().args(args).stdout(closed_pipe()).output().unwrap());
-    assert_eq!((code, err.contains("panicked")), (0, false), "into a closed pipe: {err}");
-    if std::path::Path::new("/dev/full").exists() {
-        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
-        let (code, _, err) = outcome(referee_process().args(args).stdout(full).output().unwrap());
-        assert_eq!(code, 2, "into /dev/full: {err}");
-        assert!(!err.contains("panicked") && err.contains("cannot write to standard output"), "{err}");
-    }
+    ends_quietly_on_a_failed_output(&args);
     // Written to a file, every record of every window is there, once.
     let (code, out, _) = outcome(referee_process().args(args).output().unwrap());
     let records = referee::record::read(&std::fs::read_to_string(&big).unwrap(), None).count();
@@ -280,14 +273,21 @@ fn a_closed_or_full_output_ends_the_run_quietly() {
         &["random", "--game", "quadraphages"],
     ];
     for args in commands {
-        let (code, _, err) = outcome(referee_process().args(args).stdout(closed_pipe()).output().unwrap());
-        assert_eq!((code, err.contains("panicked")), (0, false), "{args:?} into a closed pipe: {err}");
-        if std::path::Path::new("/dev/full").exists() {
-            let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
-            let (code, _, err) = outcome(referee_process().args(args).stdout(full).output().unwrap());
-            assert_eq!(code, 2, "{args:?} into /dev/full: {err}");
-            assert!(!err.contains("panicked") && err.contains("cannot write to standard output"), "{args:?}: {err}");
-        }
+        ends_quietly_on_a_failed_output(args);
+    }
+}
+
+/// The command `args` into a closed pipe exits 0, into `/dev/full` 2 with a message: never a
+/// panic.
+#[cfg(unix)]
+fn ends_quietly_on_a_failed_output(args: &[&str]) {
+    let (code, _, err) = outcome(referee_process().args(args).stdout(closed_pipe()).output().unwrap());
+    assert_eq!((code, err.contains("panicked")), (0, false), "{args:?} into a closed pipe: {err}");
+    if std::path::Path::new("/dev/full").exists() {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let (code, _, err) = outcome(referee_process().args(args).stdout(full).output().unwrap());
+        assert_eq!(code, 2, "{args:?} into /dev/full: {err}");
+        assert!(!err.contains("panicked") && err.contains("cannot write to standard output"), "{args:?}: {err}");
     }
 }
 
