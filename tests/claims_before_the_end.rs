@@ -121,7 +121,7 @@ fn claims_before_the_end<G: CommonFormat>(games: impl Iterator<Item = (u64, G, V
             let names = p.player_names();
             let n = names.len();
             // The search itself: the same winners, and the same result of best play.
-            let found = winners(&p, Limits { positions: 1_000_000, bytes: DEFAULT_SEARCH_BYTES }).expect("small");
+            let found = winners(&p, Limits::new(1_000_000, DEFAULT_SEARCH_BYTES)).expect("small");
             assert_eq!(found.results, reached, "seed {seed}, {back} moves before the end");
             assert_eq!(found.best, (n == 2).then_some(best), "seed {seed}, {back} moves before the end");
             let record = write_common_record(&start, &moves[..cut], &[]);

@@ -475,3 +475,61 @@ fn size_and_players_tags_past_any_game_name_the_number_at_the_value() {
         assert_eq!(&text[v.problems[0].span.clone()], value);
     }
 }
+
+/// A record of the common format waits for its final diagram through at most 1,000 blank lines,
+/// as a published record waits for its own: one more, and the diagram is not the record's.
+#[test]
+fn a_final_diagram_past_a_thousand_blank_lines_is_not_the_records() {
+    let record = sample(QUARTZ);
+    let (moves, diagram) = record.split_once("\n\nFinal Position:").expect("a final diagram");
+    for (blanks, kept) in [(1000, true), (1001, false)] {
+        let text = format!("{moves}\n{}Final Position:{diagram}", "\n".repeat(blanks));
+        let found: Vec<Found> = record::read(&text, None).collect();
+        let Found::Common(first) = &found[0] else { panic!("a record of the common format") };
+        assert_eq!(first.final_position.is_some(), kept, "{blanks} blank lines");
+        let v = &verify(&text)[0];
+        assert_eq!(v.status, Status::Valid, "{blanks} blank lines: {:?}", messages(v));
+    }
+    // The same bound between the tags and the movetext.
+    let (tags, movetext) = record.split_once("\n\n").unwrap();
+    for (blanks, moves) in [(1000, true), (1001, false)] {
+        let text = format!("{tags}\n{}{movetext}", "\n".repeat(blanks));
+        let Found::Common(first) = record::read(&text, None).next().unwrap() else { panic!("common") };
+        assert_eq!(!first.tokens.is_empty(), moves, "{blanks} blank lines");
+    }
+}
+
+/// A reader that pauses ([`record::Reader::pause_at`]) at any offsets finds the same records, and
+/// pauses only where it could start again: reading from there finds the records that follow.
+#[test]
+fn a_reader_that_pauses_finds_what_one_that_does_not_finds() {
+    let text = [QUADRA, QUARTZ, "mixed/newsletter-crlf-bom.txt", "mixed/old-mac-cr.txt", "quadraphages/blog-page.txt"]
+        .iter()
+        .map(|p| sample(p))
+        .collect::<Vec<_>>()
+        .join("\nSome prose between the records.\n\n");
+    let whole: Vec<Found> = record::read(&text, None).collect();
+    let mut rng = fastrand::Rng::with_seed(31);
+    for _ in 0..200 {
+        let step = rng.usize(1..text.len() / 4);
+        let mut reader = record::read(&text, None);
+        let mut found = Vec::new();
+        let mut at = rng.usize(..step);
+        reader.pause_at(at);
+        loop {
+            match reader.next() {
+                Some(f) => found.push(f),
+                None if reader.paused() => {
+                    let point = reader.resume();
+                    assert!(point.offset >= at, "paused at {} before {at}", point.offset);
+                    let from: Vec<Found> = record::read_window(&text, None, point, None).collect();
+                    assert_eq!(from.as_slice(), &whole[point.found..], "reading again from {point:?}");
+                    at = point.offset + step;
+                    reader.pause_at(at);
+                }
+                None => break,
+            }
+        }
+        assert_eq!(found, whole, "pausing every {step} bytes");
+    }
+}

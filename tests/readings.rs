@@ -203,12 +203,12 @@ fn repair_follows_the_reading_verify_follows() {
     let options = RepairOptions { time_limit: None, ..RepairOptions::default() };
     for code in every_order(ONE_LEGAL_READING) {
         let valid = record(&code, "1. ---- q5o5 ---- 5 ---- ---- ---- X wins 29-26");
-        let r = &repair_source(&valid, VerifyOptions::default(), options, None).unwrap()[0];
+        let r = &repair_source(&valid, VerifyOptions::default(), options.clone(), None).unwrap()[0];
         assert!(r.search.is_none() && r.stands(), "{code}");
         assert_eq!(rewrite(&valid, r, VerifyOptions::default()), Rewrite::Unchanged, "{code}");
 
         let slip = record(&code, "1. ---- q5o5 ---- 5 ---- ---- ---- a1a2");
-        let r = &repair_source(&slip, VerifyOptions::default(), options, None).unwrap()[0];
+        let r = &repair_source(&slip, VerifyOptions::default(), options.clone(), None).unwrap()[0];
         let best = &r.search.as_ref().unwrap().candidates[0];
         let edits: Vec<_> = best.changes.iter().map(|c| (c.kind.name(), c.from.as_str(), c.to.as_str())).collect();
         assert_eq!(edits, [("delete", "a1a2", "")], "{code}");

@@ -105,6 +105,7 @@ pub fn run(args: RepairArgs) -> ExitCode {
         shown: args.candidates,
         beam: args.beam,
         max_bytes: args.max_memory << 20,
+        ..RepairOptions::default()
     };
     let source = Source::new(name.clone(), Arc::new(src));
     let run = Run { args: &args, source: &source, options, repair };
@@ -225,7 +226,7 @@ impl Run<'_> {
     /// Repairs every record (or the one asked for), handing each to `each` with the tally so far.
     fn each(&self, mut each: impl FnMut(RecordRepair, &mut Tally) -> ControlFlow<()>) -> Result<Tally, String> {
         let mut tally = Tally::default();
-        repair::repair_each(self.source.text(), self.options, self.repair, self.args.record, |r| {
+        repair::repair_each(self.source.text(), self.options, self.repair.clone(), self.args.record, |r| {
             tally.records += 1;
             each(r, &mut tally)
         })?;

@@ -396,7 +396,10 @@ pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, scratch: &mut Vec<Token<
             read = Some((at, line));
             if line.trim().is_empty() {
                 let mut past = *lines;
-                past.skip_blanks();
+                // A record waits for its movetext to go on as long as a title waits for its moves.
+                if !past.skip_blanks(super::MAX_WAIT_LINES) {
+                    break;
+                }
                 let Some((_, next)) = past.peek() else { break };
                 if !begun || carries_movetext_on(next) || diagram_ahead(&past).is_some() {
                     *lines = past;
@@ -429,10 +432,11 @@ pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, scratch: &mut Vec<Token<
         begun = true;
         r.span.end = at + line.len();
         if movetext_line(&mut r, &mut tokens, line, at, &mut in_comment) == Line::Result {
-            // A final diagram may follow the result, after blank lines.
+            // A final diagram may follow the result, after blank lines (as many as a published
+            // record waits for its diagram).
             let mut past = *lines;
-            past.skip_blanks();
-            if let Some(ahead) = diagram_ahead(&past).filter(|a| a.label != Some(DiagramSlot::Setup)) {
+            let ahead = if past.skip_blanks(super::MAX_WAIT_LINES) { diagram_ahead(&past) } else { None };
+            if let Some(ahead) = ahead.filter(|a| a.label != Some(DiagramSlot::Setup)) {
                 *lines = ahead.after;
                 r.span.end = ahead.diagram.span.end;
                 place_diagram(&mut r, ahead.diagram, ahead.refused, DiagramSlot::Final);

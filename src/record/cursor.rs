@@ -38,6 +38,11 @@ impl<'a> Lines<'a> {
         self.pos + rest.len() - without_bom(rest).len()
     }
 
+    /// The offset of the end of the text (or of the window).
+    pub fn end(&self) -> usize {
+        self.src.len()
+    }
+
     /// The next line without taking it.
     pub fn peek(&self) -> Option<(usize, &'a str)> {
         let mut ahead = *self;
@@ -49,11 +54,16 @@ impl<'a> Lines<'a> {
         self.pos = offset.min(self.src.len());
     }
 
-    /// Takes the blank lines ahead.
-    pub fn skip_blanks(&mut self) {
-        while self.peek().is_some_and(|(_, l)| l.trim().is_empty()) {
+    /// Takes the blank lines ahead, at most `most` of them: `false` when more follow.
+    pub fn skip_blanks(&mut self, most: usize) -> bool {
+        let blank = |lines: &Lines| lines.peek().is_some_and(|(_, l)| l.trim().is_empty());
+        for _ in 0..most {
+            if !blank(self) {
+                return true;
+            }
             self.next();
         }
+        !blank(self)
     }
 }
 

@@ -500,6 +500,8 @@ pub fn read_window<'a>(
         resume: from,
         quiet: 0,
         open_end,
+        pause: None,
+        paused: false,
         room: Room::default(),
         scratch: Vec::new(),
     }
@@ -516,8 +518,9 @@ pub struct Resume {
 }
 
 /// Most lines of prose a title, header or diagram waits for its moves, and a record for its final
-/// diagram: past them they belong to no record, and the record is handed on. This bounds how much
-/// text a reader of a stream must hold.
+/// diagram (a record of the common format: blank lines, for its diagram or its movetext to go on):
+/// past them they belong to no record, and the record is handed on. This bounds how much text a
+/// reader of a stream must hold, and how much an edit's reading goes back ([`crate::judged`]).
 pub const MAX_WAIT_LINES: usize = 1000;
 
 /// The iterator [`read`] returns.
@@ -533,6 +536,11 @@ pub struct Reader<'a> {
     /// Lines of prose since the last element of the published notation.
     quiet: usize,
     open_end: Option<&'a std::sync::atomic::AtomicBool>,
+    /// The offset from which on the reader pauses at the first line where it is between records:
+    /// see [`Reader::pause_at`].
+    pause: Option<usize>,
+    /// Whether the last `None` was a pause.
+    paused: bool,
     /// The room to make in the next record's lists: see [`Room`].
     room: Room,
     /// Where the tokens of each record are gathered: see [`Capped::tokens_in`].
@@ -543,6 +551,19 @@ impl<'a> Reader<'a> {
     /// The last point where this reader could start again: see [`read_window`].
     pub fn resume(&self) -> Resume {
         self.resume
+    }
+
+    /// Makes [`Iterator::next`] pause (return `None`) at the first line start at or past `offset`
+    /// where the reader is between records, with [`Reader::resume`] there; the next call goes on
+    /// reading from there. A reader that paused is not at its end: see [`Reader::paused`].
+    pub fn pause_at(&mut self, offset: usize) {
+        self.pause = Some(offset);
+    }
+
+    /// Whether the last `None` of [`Iterator::next`] was a pause ([`Reader::pause_at`]), not the
+    /// end of the text.
+    pub fn paused(&self) -> bool {
+        self.paused
     }
 
     /// Whether the reader stopped at the open end of its window, needing more text.
@@ -575,6 +596,7 @@ impl<'a> Iterator for Reader<'a> {
     type Item = Found<'a>;
 
     fn next(&mut self) -> Option<Found<'a>> {
+        self.paused = false;
         if let Some(f) = self.ready.take() {
             return self.emit(f);
         }
@@ -584,6 +606,11 @@ impl<'a> Iterator for Reader<'a> {
             }
             if self.published.is_idle() {
                 self.resume = Resume { offset: self.lines.offset(), found: self.found };
+                // At the text's end there is nothing to pause for: the reader ends.
+                if self.pause.is_some_and(|p| self.resume.offset >= p) && self.resume.offset < self.lines.end() {
+                    (self.pause, self.paused) = (None, true);
+                    return None;
+                }
             }
             let before = self.lines;
             let Some((at, line)) = self.lines.next() else {

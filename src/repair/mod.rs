@@ -26,14 +26,14 @@ use crate::format::{RecordFormat, WithFormat};
 use crate::games::GameKind;
 use crate::judge::with_found;
 use crate::record::{self, Found, Span};
-use crate::search::SearchBudget;
+use crate::search::{SearchBudget, Stop};
 use crate::verdict::{ClaimStatus, ProblemKind, Verdict};
 use crate::verify::{self, VerifyOptions};
 
 /// The claims of every candidate judged share twice the bound of one claim, so that a record that
 /// stops before the end costs a bounded time to repair.
-fn candidates_budget(options: VerifyOptions) -> SearchBudget {
-    SearchBudget { file_left: options.search_limit.saturating_mul(2), ..options.file_budget() }
+fn candidates_budget(options: VerifyOptions, stop: &Stop) -> SearchBudget {
+    SearchBudget { file_left: options.search_limit.saturating_mul(2), stop: stop.clone(), ..options.file_budget() }
 }
 
 /// One record of a file: `verify`'s verdict on it as written, and the repairs found when it has an
@@ -93,7 +93,7 @@ pub fn repair_each(
             continue;
         }
         handed = true;
-        if each(repair_record(src, &found, options, repair, &mut budget)).is_break() {
+        if each(repair_record(src, &found, options, repair.clone(), &mut budget)).is_break() {
             return Ok(());
         }
     }
@@ -164,6 +164,11 @@ pub enum Rewrite {
 /// stand (replays to the end, its diagram matching, its claims holding) and that the notation can
 /// write, among those found, when its text verifies as valid; else the record as it is, and why.
 pub fn rewrite(src: &str, r: &RecordRepair, options: VerifyOptions) -> Rewrite {
+    rewrite_within(src, r, options, &mut options.file_budget())
+}
+
+/// [`rewrite`], the repaired text's claims searched within `budget`.
+pub fn rewrite_within(src: &str, r: &RecordRepair, options: VerifyOptions, budget: &mut SearchBudget) -> Rewrite {
     let Some(search) = &r.search else {
         return match r.verdict.problems.iter().find(|p| matches!(p.kind, ProblemKind::Syntax | ProblemKind::Undecided))
         {
@@ -191,7 +196,9 @@ pub fn rewrite(src: &str, r: &RecordRepair, options: VerifyOptions) -> Rewrite {
     let text = repaired_text(src, &r.verdict.span, &best.changes);
     // The search replays tokens, the file holds text: the text written is read and verified
     // again, so that a record is never replaced by one that does not stand.
-    let verdicts = verify::verify_source(&text, options);
+    let verdicts: Vec<Verdict> = record::read(&text, options.game.map(GameKind::about))
+        .map(|found| verify::prepare(&text, &found, options).finish(budget))
+        .collect();
     match verdicts.as_slice() {
         [v] if v.status == crate::verdict::Status::Valid => Rewrite::Repaired { text, edits: best.edits.len() },
         [v] => Rewrite::Left(Left::Unverified(
@@ -212,7 +219,8 @@ fn search_record(src: &str, found: &Found, options: VerifyOptions, repair: Repai
     }
     // The claims of every candidate judged share twice the bound of one claim, so that a record
     // that stops before the end costs a bounded time to repair.
-    with_found(src, found, options, Work(repair, candidates_budget(options))).ok().flatten()
+    let budget = candidates_budget(options, &repair.stop);
+    with_found(src, found, options, Work(repair, budget)).ok().flatten()
 }
 
 /// The text of a record (`span` of `src`) with a repair's changes made: what `--write` writes in

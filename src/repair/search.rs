@@ -12,7 +12,7 @@ use crate::game::SearchKey;
 use crate::record::{Span, Token};
 pub use crate::replay::Repairable;
 use crate::replay::{replay, Reading, Replay, ReplayOptions, Violation};
-use crate::search::{allocation, table_bytes};
+use crate::search::{allocation, table_bytes, Stop};
 use crate::verdict::{Alternative, ClaimCheck, ClaimKind, ClaimStatus, Reach};
 
 /// One change to a record's token list.
@@ -118,7 +118,7 @@ impl ChangeKind {
 }
 
 /// How far the search may go.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct RepairOptions {
     /// Most edits in one candidate.
     pub max_edits: usize,
@@ -134,6 +134,9 @@ pub struct RepairOptions {
     /// Most bytes the search of one record may hold, whatever the other bounds say (an estimate:
     /// see [`Search::bytes`]).
     pub max_bytes: usize,
+    /// The signal that stops the search from outside, and the searches of the claims of the
+    /// candidates it judges ([`Stop::never`] on the command line).
+    pub stop: Stop,
 }
 
 /// The default of [`RepairOptions::max_edits`].
@@ -154,6 +157,7 @@ impl Default for RepairOptions {
             time_limit: Some(Duration::from_secs(10)),
             shown: 3,
             max_bytes: DEFAULT_MAX_BYTES,
+            stop: Stop::never(),
         }
     }
 }
@@ -173,6 +177,8 @@ pub enum Bound {
         /// worth when it was the turn of the table of candidates tried to grow).
         needed: usize,
     },
+    /// The signal to stop came ([`RepairOptions::stop`]).
+    Stopped,
 }
 
 /// A repair found, and what the record says once repaired.
@@ -666,6 +672,8 @@ impl<G: Repairable> Searcher<'_, '_, '_, G> {
                 self.options.time_limit.filter(|&l| self.began.is_some_and(|b| b.elapsed() >= l))
             {
                 self.stopped = Some(Bound::Time(limit));
+            } else if self.options.stop.is_given() {
+                self.stopped = Some(Bound::Stopped);
             } else {
                 self.would_pass(0);
             }
@@ -928,15 +936,16 @@ fn change(tokens: &[Token], e: &Edit) -> Change {
 /// replays without violation gets none.
 pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G>, options: RepairOptions) -> Search {
     let end = tokens.iter().position(|t| t.kind.is_claim()).unwrap_or(tokens.len());
+    let (kept, max_edits) = (JUDGED.max(options.shown), options.max_edits);
     let mut s = Searcher {
         start,
         tokens,
         judge,
+        began: options.time_limit.map(|_| Instant::now()),
         options,
         end,
         spent: 0,
         tried: 0,
-        began: options.time_limit.map(|_| Instant::now()),
         stopped: None,
         seen: Default::default(),
         held: 0,
@@ -960,14 +969,13 @@ pub fn search<G: Repairable>(start: G, tokens: &[Token], judge: &mut dyn Judge<G
         distance: 0,
         bytes,
     }];
-    // The repairs found, at most as many as the end can still use: those ranked best but for their
-    // claims, which are judged only for these.
-    let kept = JUDGED.max(options.shown);
+    // The repairs found, at most `kept` (as many as the end can still use): those ranked best but
+    // for their claims, which are judged only for these.
     let mut finished: Vec<Candidate> = Vec::new();
     // The candidates that replay furthest without reaching the end, over all levels.
     let mut furthest: Vec<(BeamKey, Vec<Edit>)> = Vec::new();
     let mut depth = 0;
-    while depth < options.max_edits && !level.is_empty() && !s.out_of_bounds() {
+    while depth < max_edits && !level.is_empty() && !s.out_of_bounds() {
         depth += 1;
         let (mut ends, mut next) = (Vec::new(), Vec::new());
         for node in &level {

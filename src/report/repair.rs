@@ -122,6 +122,7 @@ fn search_words(s: &Search) -> String {
                 mib(ceiling)
             ));
         }
+        Some(Bound::Stopped) => words.push_str("; the search was stopped (the text changed): a better repair may exist"),
     }
     words
 }
@@ -299,6 +300,7 @@ pub fn repair_json(source: &Source, r: &RecordRepair) -> String {
                 Bound::Positions(_) => "positions",
                 Bound::Time(_) => "time",
                 Bound::Bytes { .. } => "memory",
+                Bound::Stopped => "stopped",
             }),
             bytes: s.bytes,
         }),

@@ -17,6 +17,8 @@ pub mod claims;
 use std::fmt;
 use std::hash::Hash;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use hashbrown::HashTable;
 use rustc_hash::FxHashMap;
@@ -40,13 +42,84 @@ pub trait Goal<G> {
 }
 
 /// The bounds of one search: whichever is reached first stops it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Most distinct positions solved (stored in the table): the time a search may take.
     pub positions: usize,
     /// Most bytes held at once, as [`Searched::bytes`] counts them: the memory a search may take.
     pub bytes: usize,
+    /// A signal from outside the search to stop it: an editor's text changed under it.
+    pub stop: Stop,
 }
+
+impl Limits {
+    /// Bounds of `positions` positions and `bytes` bytes, with no signal to stop.
+    pub fn new(positions: usize, bytes: usize) -> Limits {
+        Limits { positions, bytes, stop: Stop::never() }
+    }
+}
+
+/// A signal to stop searching, given from outside the search: by whoever holds a clone of it (an
+/// editor whose text changed, a client that cancelled its request), or by the clock, past a
+/// deadline. A search looks at it every [`Stop::EVERY`] positions, so it stops within
+/// milliseconds; a search that stopped so concludes nothing, like one stopped by its bounds.
+///
+/// The command line never stops a search so: its verdicts depend on the text and the options
+/// alone.
+#[derive(Clone, Debug, Default)]
+pub struct Stop {
+    flag: Option<Arc<AtomicBool>>,
+    /// Never read where there is no clock (WebAssembly in a browser, where reading `Instant`
+    /// panics): only a caller that sets a deadline has one.
+    deadline: Option<std::time::Instant>,
+}
+
+impl Stop {
+    /// How many positions a search solves between two looks at its signal.
+    pub const EVERY: usize = 1024;
+
+    /// A signal nobody gives: the search runs to its bounds.
+    pub fn never() -> Stop {
+        Stop::default()
+    }
+
+    /// A signal that [`Stop::stop`] on any of its clones gives.
+    pub fn new() -> Stop {
+        Stop { flag: Some(Arc::new(AtomicBool::new(false))), deadline: None }
+    }
+
+    /// The same signal, given also at `deadline`.
+    pub fn at(self, deadline: std::time::Instant) -> Stop {
+        Stop { deadline: Some(deadline), ..self }
+    }
+
+    /// Gives the signal: every search that holds a clone stops at its next look.
+    pub fn stop(&self) {
+        if let Some(flag) = &self.flag {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether the signal was given, or the deadline passed.
+    pub fn is_given(&self) -> bool {
+        self.flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| std::time::Instant::now() >= d)
+    }
+}
+
+/// Two signals are the same signal when they share their flag and deadline.
+impl PartialEq for Stop {
+    fn eq(&self, other: &Stop) -> bool {
+        let flags = match (&self.flag, &other.flag) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        flags && self.deadline == other.deadline
+    }
+}
+
+impl Eq for Stop {}
 
 /// The byte budget of one search: a hopeless search stops here whatever `--search-limit` says.
 /// Every game's default board reaches the default position bound first (Splinter Quad's 10x10, the
@@ -87,10 +160,12 @@ pub enum Bound {
     Positions,
     /// The bytes held ([`Limits::bytes`]).
     Bytes,
+    /// The signal to stop ([`Limits::stop`]).
+    Stopped,
 }
 
 /// A search stopped by one of its bounds, before it could say anything about the position asked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stopped {
     /// Which bound stopped it.
     pub bound: Bound,
@@ -130,6 +205,7 @@ impl Stopped {
             Bound::Bytes => {
                 format!("its memory ceiling of {}, whatever --search-limit says", mib(self.limits.bytes))
             }
+            Bound::Stopped => "as it was told to stop (the text changed, or its time was up)".to_string(),
         }
     }
 }
@@ -353,10 +429,13 @@ impl<G: SearchKey, J: Goal<G>> Search<'_, G, J> {
             positions: self.table.len(),
             bytes: self.bytes(false),
             needed: bytes,
-            limits: self.limits,
+            limits: self.limits.clone(),
         };
         if self.table.len() >= self.limits.positions {
             return Err(stopped(Bound::Positions));
+        }
+        if self.table.len() % Stop::EVERY == Stop::EVERY - 1 && self.limits.stop.is_given() {
+            return Err(stopped(Bound::Stopped));
         }
         if bytes > self.limits.bytes {
             return Err(stopped(Bound::Bytes));
@@ -432,7 +511,7 @@ pub(crate) fn table_bytes(capacity: usize, entry: usize, growing: bool) -> usize
 /// How many positions the searches may visit: per claim, and over all the claims of one file, so
 /// that a file of many records that each stop early cannot take unbounded time; and how many bytes
 /// one search may hold (searches run one at a time in a file, each freeing its table).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct SearchBudget {
     /// Most positions one claim's search may solve.
     pub per_claim: usize,
@@ -440,10 +519,12 @@ pub struct SearchBudget {
     pub file_left: usize,
     /// Most bytes one search may hold.
     pub bytes: usize,
+    /// The signal that stops the searches from outside ([`Stop::never`] on the command line).
+    pub stop: Stop,
 }
 
 /// Why a claim was not searched to the end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Unsearched {
     /// The file's searches had used up their budget of this many positions.
     Spent {
@@ -479,7 +560,12 @@ impl SearchBudget {
     /// The budget of a file: `per_claim` positions a claim, four times that in all, and `bytes` for
     /// each search.
     pub fn for_file(per_claim: usize, bytes: usize) -> SearchBudget {
-        SearchBudget { per_claim, file_left: per_claim.saturating_mul(Self::CLAIMS_PER_FILE), bytes }
+        SearchBudget {
+            per_claim,
+            file_left: per_claim.saturating_mul(Self::CLAIMS_PER_FILE),
+            bytes,
+            stop: Stop::never(),
+        }
     }
 
     /// The positions all the file's searches may solve: [`Self::CLAIMS_PER_FILE`] claims' worth.
@@ -493,7 +579,8 @@ impl SearchBudget {
         if self.file_left == 0 {
             return Err(Unsearched::Spent { per_file: self.per_file() });
         }
-        let found = run(Limits { positions: self.per_claim.min(self.file_left), bytes: self.bytes });
+        let found =
+            run(Limits { positions: self.per_claim.min(self.file_left), bytes: self.bytes, stop: self.stop.clone() });
         let used = match &found {
             Ok(s) => s.positions(),
             Err(s) => s.positions,

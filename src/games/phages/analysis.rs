@@ -87,7 +87,7 @@ mod tests {
 
     /// Limits of `positions` positions and the default byte budget.
     fn at_most(positions: usize) -> Limits {
-        Limits { positions, bytes: DEFAULT_SEARCH_BYTES }
+        Limits::new(positions, DEFAULT_SEARCH_BYTES)
     }
 
     fn cell(geo: Geometry, s: &str) -> Cell {
@@ -185,11 +185,11 @@ mod tests {
         assert!(whole.bytes > 0 && whole.bytes < DEFAULT_SEARCH_BYTES, "{}", whole.bytes);
         // Half the bytes the whole search held stop it, before its end, within the budget.
         let budget = whole.bytes / 2;
-        let stopped = analyse(&p, Limits { positions: usize::MAX, bytes: budget }).unwrap_err();
+        let stopped = analyse(&p, Limits::new(usize::MAX, budget)).unwrap_err();
         assert_eq!(stopped.bound, Bound::Bytes);
         assert!(stopped.bytes <= budget && stopped.positions < whole.positions, "{stopped:?}");
         // Exactly the bytes it needs let it end.
-        let exact = analyse(&p, Limits { positions: usize::MAX, bytes: whole.bytes }).unwrap();
+        let exact = analyse(&p, Limits::new(usize::MAX, whole.bytes)).unwrap();
         assert_eq!(exact.positions, whole.positions);
     }
 
