@@ -64,15 +64,44 @@ pub struct JudgedRecord {
     spent: usize,
 }
 
-/// The search a record's claims wait for, with what it needs to run on any thread: a copy of the
-/// text as it was when the search was given out, and what is left of the text's budget.
+/// A record of the text as the text stood when it was taken, to work on in another thread (the
+/// text is shared, not copied: an edit meanwhile copies it).
 #[derive(Clone, Debug)]
-pub struct Search {
+pub struct RecordCopy {
     text: Arc<String>,
     options: VerifyOptions,
-    stamp: u64,
     index: usize,
     from: Resume,
+}
+
+impl RecordCopy {
+    /// The whole text the record stands in.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The options the record is judged with.
+    pub fn options(&self) -> VerifyOptions {
+        self.options
+    }
+
+    /// The record's number (1-based).
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The record as the reader finds it, read from the line before it.
+    pub fn found(&self) -> Option<Found<'_>> {
+        record::read_window(&self.text, untagged(self.options), self.from, None).find(|f| f.index() == self.index)
+    }
+}
+
+/// The search a record's claims wait for, with what it needs to run on any thread: the record in
+/// the text as it was when the search was given out, and what is left of the text's budget.
+#[derive(Clone, Debug)]
+pub struct Search {
+    record: RecordCopy,
+    stamp: u64,
     start: usize,
     budget: SearchBudget,
 }
@@ -90,7 +119,7 @@ pub struct Searched {
 impl Search {
     /// The number of the record whose claims wait (1-based).
     pub fn index(&self) -> usize {
-        self.index
+        self.record.index
     }
 
     /// The signal that stops this search (see [`Stop`]), as a clone.
@@ -101,22 +130,14 @@ impl Search {
     /// Runs the search: finds the record again in the text and judges it, its claims within the
     /// budget.
     pub fn run(mut self) -> Searched {
-        let text = self.text.as_str();
-        let found =
-            record::read_window(text, untagged(self.options), self.from, None).find(|f| f.index() == self.index);
+        let (record, index) = (&self.record, self.record.index);
         let left = self.budget.file_left;
-        let verdict = match found {
-            Some(found) => prepare(text, &found, self.options).finish(&mut self.budget),
+        let verdict = match record.found() {
+            Some(found) => prepare(record.text(), &found, record.options).finish(&mut self.budget),
             // Never expected: the record was found at this point of this text before.
-            None => Verdict::new(self.index, self.start..self.start, None),
+            None => Verdict::new(index, self.start..self.start, None),
         };
-        Searched {
-            stamp: self.stamp,
-            index: self.index,
-            start: self.start,
-            verdict,
-            spent: left - self.budget.file_left,
-        }
+        Searched { stamp: self.stamp, index, start: self.start, verdict, spent: left - self.budget.file_left }
     }
 }
 
@@ -207,15 +228,20 @@ impl JudgedText {
         let mut budget = self.options.file_budget();
         budget.file_left = budget.file_left.saturating_sub(spent);
         budget.stop = Stop::new();
-        Some(Search {
-            text: Arc::clone(&self.text),
-            options: self.options,
-            stamp: r.stamp,
-            index: r.verdict.index,
-            from: r.from,
-            start: r.verdict.span.start,
-            budget,
-        })
+        let record =
+            RecordCopy { text: Arc::clone(&self.text), options: self.options, index: r.verdict.index, from: r.from };
+        Some(Search { record, stamp: r.stamp, start: r.verdict.span.start, budget })
+    }
+
+    /// Record `index` (1-based) in the text as it stands, to work on in another thread.
+    pub fn copy_of(&self, index: usize) -> Option<RecordCopy> {
+        let from = self.records.get(index.checked_sub(1)?)?.from;
+        Some(RecordCopy { text: Arc::clone(&self.text), options: self.options, index, from })
+    }
+
+    /// The text as it stands, shared (an edit while it is held copies it).
+    pub fn shared_text(&self) -> Arc<String> {
+        Arc::clone(&self.text)
     }
 
     /// Whether the record `search` was given out for is still as it was then (edits elsewhere may

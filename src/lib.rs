@@ -219,6 +219,8 @@ pub mod games;
 pub mod geometry;
 pub mod judge;
 pub mod judged;
+#[cfg(feature = "lsp")]
+pub mod lsp;
 pub mod moves;
 pub mod perft;
 pub mod picture;

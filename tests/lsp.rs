@@ -1,5 +1,6 @@
 //! `referee lsp` as an editor meets it: the real process, JSON-RPC over its pipes.
 
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 
@@ -9,6 +10,8 @@ struct Client {
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
     next_id: i64,
+    /// The diagnostics last published for each text.
+    published: HashMap<String, Vec<Value>>,
 }
 
 impl Client {
@@ -33,7 +36,12 @@ impl Client {
         }
         let mut body = vec![0; length];
         self.stdout.read_exact(&mut body).unwrap();
-        serde_json::from_slice(&body).unwrap()
+        let message: Value = serde_json::from_slice(&body).unwrap();
+        if message["method"] == "textDocument/publishDiagnostics" {
+            let uri = message["params"]["uri"].as_str().unwrap().to_string();
+            self.published.insert(uri, message["params"]["diagnostics"].as_array().unwrap().clone());
+        }
+        message
     }
 
     /// Sends a request and returns its response (notifications on the way are passed over).
@@ -59,17 +67,16 @@ impl Client {
             "textDocument/didOpen",
             json!({"textDocument": {"uri": uri, "languageId": "referee", "version": 1, "text": text}}),
         );
-        self.diagnostics()
+        self.diagnostics(uri)
     }
 
-    /// The next diagnostics the server publishes.
-    fn diagnostics(&mut self) -> Vec<Value> {
-        loop {
-            let message = self.receive();
-            if message["method"] == "textDocument/publishDiagnostics" {
-                return message["params"]["diagnostics"].as_array().unwrap().clone();
-            }
-        }
+    /// The diagnostics of a text once the server has read all that was sent: it publishes a text's
+    /// diagnostics when they change, before it answers the next request (here one it does not
+    /// know, answered at once).
+    fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        let answer = self.request("referee/nothing", Value::Null);
+        assert_eq!(answer["error"]["code"], -32601, "{answer}");
+        self.published.get(uri).cloned().unwrap_or_default()
     }
 }
 
@@ -177,7 +184,7 @@ fn an_editor_opens_the_blog_page_hovers_completes_fixes_and_mends_it() {
             {"range": {"start": {"line": 27, "character": 31}, "end": {"line": 27, "character": 32}}, "text": "8"}
         ]}),
     );
-    let found = client.diagnostics();
+    let found = client.diagnostics(URI);
     assert!(!found.iter().any(|d| d["range"]["start"] == json!({"line": 27, "character": 30})), "{found:?}");
     let symbols = client.request("textDocument/documentSymbol", json!({"textDocument": {"uri": URI}}));
     assert_eq!(symbols["result"][0]["detail"], "illegal · 28 moves · and wins 40-39", "{symbols}");
@@ -212,8 +219,12 @@ fn start_with(options: Value) -> (std::process::Child, Client) {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut client =
-        Client { stdin: child.stdin.take().unwrap(), stdout: BufReader::new(child.stdout.take().unwrap()), next_id: 0 };
+    let mut client = Client {
+        stdin: child.stdin.take().unwrap(),
+        stdout: BufReader::new(child.stdout.take().unwrap()),
+        next_id: 0,
+        published: HashMap::new(),
+    };
     let init = client.request("initialize", json!({"capabilities": {}, "initializationOptions": options}));
     assert_eq!(init["result"]["capabilities"]["hoverProvider"], json!(true), "{init}");
     client.notify("initialized", json!({}));
@@ -309,7 +320,7 @@ fn an_editor_meets_a_broken_record_of_each_game_of_the_common_format() {
             "textDocument/didChange",
             json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": mended}]}),
         );
-        let found = client.diagnostics();
+        let found = client.diagnostics(&uri);
         assert!(
             !found.iter().any(|d| d["range"]["start"] == start && d["message"] == json!(problem.message)),
             "{game}: {found:?}"
@@ -380,7 +391,7 @@ fn random_edits_and_requests_are_always_answered() {
             "textDocument/didChange",
             json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}),
         );
-        last = client.diagnostics();
+        last = client.diagnostics(uri);
         let lines = now.lines().count().max(1);
         let position = json!({"line": rng.usize(..lines + 1), "character": rng.usize(..40)});
         let here = json!({"textDocument": {"uri": uri}, "position": position});
@@ -447,7 +458,7 @@ fn lenient_replay_is_a_setting_and_its_later_problems_are_hints() {
     assert_eq!(severity_at(&found, 58, 20), Some(4), "{found:?}");
 
     client.notify("workspace/didChangeConfiguration", json!({"settings": {"referee": {"lenient": false}}}));
-    let found = client.diagnostics();
+    let found = client.diagnostics(URI);
     assert_eq!(severity_at(&found, 27, 30), Some(1), "{found:?}");
     assert_eq!(severity_at(&found, 29, 3), None, "{found:?}");
     assert!(found.iter().all(|d| d["severity"] == 1), "{found:?}");
@@ -479,7 +490,7 @@ fn completion_offers_the_next_move_where_it_is_typed() {
             completion["result"].as_array().unwrap().iter().map(|c| c["label"].as_str().unwrap()).collect();
         assert_eq!(&labels, expected, "{text:?}");
         client.notify("textDocument/didClose", json!({"textDocument": {"uri": URI}}));
-        client.diagnostics();
+        client.diagnostics(URI);
     }
     stop(child, client);
 }

@@ -14,7 +14,6 @@ mod convert;
 pub mod file;
 mod generate;
 mod inputs;
-mod lsp;
 mod man;
 mod out;
 mod perft;
@@ -296,7 +295,7 @@ pub fn run() -> ExitCode {
         Command::Convert(args) => convert::run(args),
         Command::Perft(args) => perft::perft(args),
         Command::Moves(args) => perft::moves(args),
-        Command::Lsp => lsp::run(),
+        Command::Lsp => referee::lsp::stdio(),
     }
 }
 

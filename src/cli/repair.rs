@@ -15,7 +15,6 @@ use referee::repair::{
     self, Left, RecordRepair, RepairOptions, Rewrite, DEFAULT_MAX_BYTES, DEFAULT_MAX_EDITS, DEFAULT_MAX_POSITIONS,
 };
 use referee::report::{self, HumanStyle, Source};
-use referee::verdict::ProblemKind;
 use referee::verify::{VerifyOptions, DEFAULT_SEARCH_LIMIT};
 
 use super::file::OutFile;
@@ -256,43 +255,11 @@ impl Run<'_> {
 
     /// Why `--write` left a record as written, in words.
     fn left_words(&self, why: &Left, search: Option<&repair::Search>) -> String {
-        left_words(why, search, |span| {
+        report::left_words(why, search, |span| {
             let (line, col) = self.source.line_col(span.start);
             format!("{line}:{col}")
         })
     }
-}
-
-/// Why a record is left as written rather than repaired, in words; `at` writes where a span is.
-pub fn left_words(
-    why: &Left,
-    search: Option<&repair::Search>,
-    at: impl Fn(&referee::record::Span) -> String,
-) -> String {
-    let bound = match search.and_then(|s| s.stopped) {
-        Some(_) => " (the search stopped at a bound: `referee repair` says which)",
-        None => "",
-    };
-    match why {
-            Left::Unjudged(ProblemKind::Syntax) => "it has a syntax error (see `referee verify`)".into(),
-            Left::Unjudged(_) => "it cannot be judged (see `referee verify`)".into(),
-            Left::NoIllegalMove => "it has no illegal move to repair, but a claim (its result or final diagram) that does not hold (see `referee verify`)".into(),
-            Left::NoRepair => format!("no repair found{bound}"),
-            Left::Short(span) => format!("no repair found replays to the end: the best stops at {}{bound}", at(span)),
-            Left::Unwritable(span) => format!(
-                "its best repair needs play the notation cannot write (at {}: a phase that did not happen, or a pass with a move on the board), and no other repair found makes it stand",
-                at(span)
-            ),
-            Left::Diagram(n) => format!(
-                "its best repair replays to the end, but {n} cell{} of the final diagram differ{}",
-                if *n == 1 { "" } else { "s" },
-                if *n == 1 { "s" } else { "" }
-            ),
-            Left::Claim(text) => format!("its best repair replays to the end, but its claim `{text}` does not hold"),
-            Left::Unverified(why) => {
-                format!("its repair, once written, does not verify ({why}): a fault of referee, please report it")
-            }
-        }
 }
 
 /// Where `--write` writes: the file, or standard output for `-`.

@@ -15,7 +15,7 @@ mod short;
 
 pub use human::{human, HumanStyle};
 pub use json::{file_json_line, json_line, SCHEMA};
-pub use repair::{repair_human, repair_json};
+pub use repair::{left_words, repair_human, repair_json};
 pub use short::{file_short_line, short_lines};
 
 /// What a problem of kind `k` is called in reports: `illegal move`, `syntax error`, `false claim`,

@@ -5,9 +5,37 @@ use serde::Serialize;
 
 use super::json::{to_line, ClaimItem};
 use super::{escaped, painted, reach_words, status_name, HumanStyle, Source};
-use crate::repair::{Bound, Candidate, Change, ChangeKind, RecordRepair, Search};
+use crate::repair::{Bound, Candidate, Change, ChangeKind, Left, RecordRepair, Search};
 use crate::verdict::Reach;
 use crate::verdict::{ClaimStatus, Problem, ProblemKind, Status};
+
+/// Why a record is left as written rather than repaired, in words; `at` writes where a span is.
+pub fn left_words(why: &Left, search: Option<&Search>, at: impl Fn(&crate::record::Span) -> String) -> String {
+    let bound = match search.and_then(|s| s.stopped) {
+        Some(_) => " (the search stopped at a bound: `referee repair` says which)",
+        None => "",
+    };
+    match why {
+            Left::Unjudged(ProblemKind::Syntax) => "it has a syntax error (see `referee verify`)".into(),
+            Left::Unjudged(_) => "it cannot be judged (see `referee verify`)".into(),
+            Left::NoIllegalMove => "it has no illegal move to repair, but a claim (its result or final diagram) that does not hold (see `referee verify`)".into(),
+            Left::NoRepair => format!("no repair found{bound}"),
+            Left::Short(span) => format!("no repair found replays to the end: the best stops at {}{bound}", at(span)),
+            Left::Unwritable(span) => format!(
+                "its best repair needs play the notation cannot write (at {}: a phase that did not happen, or a pass with a move on the board), and no other repair found makes it stand",
+                at(span)
+            ),
+            Left::Diagram(n) => format!(
+                "its best repair replays to the end, but {n} cell{} of the final diagram differ{}",
+                if *n == 1 { "" } else { "s" },
+                if *n == 1 { "s" } else { "" }
+            ),
+            Left::Claim(text) => format!("its best repair replays to the end, but its claim `{text}` does not hold"),
+            Left::Unverified(why) => {
+                format!("its repair, once written, does not verify ({why}): a fault of referee, please report it")
+            }
+        }
+}
 
 /// Violations left that a candidate lists by place; the others are counted.
 const VIOLATIONS_LISTED: usize = 3;
