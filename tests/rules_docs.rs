@@ -338,6 +338,7 @@ fn every_reason_of_every_engine_names_one_of_its_documented_rules() {
                 GameOver(Ending::Quiet),
                 OffBoard { .. },
                 NoPiece { .. },
+                StepsOff { .. },
                 NotAStep { .. },
                 Returns { .. },
                 ChoiceNeeded { .. },
@@ -353,13 +354,14 @@ fn every_reason_of_every_engine_names_one_of_its_documented_rules() {
             GameOver(Ending::Quiet),
             OffBoard { cell: l("k1"), size: 10 },
             NoPiece { player: Player::Red, cell: from },
+            StepsOff { from: l("j5"), to: l("k5"), size: 10 },
             NotAStep { from, to: l("f6") },
             Returns { piece: Piece { player: Player::Blue, kind: Kind::Pawn }, at: from, back_to: to },
             ChoiceNeeded { after: vec![], groups: 2, size: 9, like: "d4e5/f7".into() },
             NotInLargest { cell: from },
             NoChoice { cell: from, ties: 0 },
         ];
-        names_its_rules(&examples, v, 11);
+        names_its_rules(&examples, v, 12);
     }
 }
 
