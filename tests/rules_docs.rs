@@ -20,6 +20,17 @@ fn explicit_anchors(text: &str) -> Vec<String> {
     text.split("<a id=\"").skip(1).filter_map(|rest| rest.split_once('"').map(|(id, _)| id.to_string())).collect()
 }
 
+/// The explicit anchors that stand alone on the line before a heading, as the rules pages give
+/// each section one (docs/rules/README.md, "Anchors"): a link to one lands on the heading.
+fn heading_explicit_anchors(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    lines
+        .windows(2)
+        .filter(|w| w[1].starts_with('#'))
+        .filter_map(|w| w[0].trim().strip_prefix("<a id=\"")?.strip_suffix("\"></a>").map(String::from))
+        .collect()
+}
+
 /// The anchors GitHub gives a Markdown file's headings: lowercase, punctuation dropped, spaces as
 /// hyphens (enough for this project's headings, which repeat none).
 fn heading_anchors(text: &str) -> Vec<String> {
@@ -43,10 +54,11 @@ fn heading_anchors(text: &str) -> Vec<String> {
     anchors
 }
 
-/// Every anchor of a Markdown file: explicit ones and its headings'.
+/// Every anchor of a Markdown file that a link may lead to: the explicit ones on the line before a
+/// heading, and its headings' own.
 fn anchors_of(path: &Path) -> BTreeSet<String> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    explicit_anchors(&text).into_iter().chain(heading_anchors(&text)).collect()
+    heading_explicit_anchors(&text).into_iter().chain(heading_anchors(&text)).collect()
 }
 
 /// The rules documents, by file name, with their anchors.
@@ -123,6 +135,123 @@ fn the_index_lists_every_game_and_anchors_follow_the_convention() {
         }
         assert!(docs.contains_key(&file));
     }
+}
+
+/// Every explicit anchor of a rules page stands on the line before a heading, so that every link
+/// to a rule (which the tests here resolve against those anchors) lands on the rule's heading.
+#[test]
+fn every_explicit_anchor_of_the_rules_pages_heads_a_section() {
+    let mut anchors = 0;
+    for (name, _) in documents() {
+        let text = std::fs::read_to_string(root().join("docs/rules").join(&name)).unwrap();
+        let on_headings = heading_explicit_anchors(&text);
+        for anchor in explicit_anchors(&text) {
+            assert!(on_headings.contains(&anchor), "{name}: <a id=\"{anchor}\"> is not on the line before a heading");
+            anchors += 1;
+        }
+    }
+    assert!(anchors >= 6 * 12, "{anchors} anchors");
+}
+
+/// The section of a rules page that an anchor heads: its text up to the next section's anchor.
+fn section<'t>(text: &'t str, anchor: &str) -> &'t str {
+    let start = text.find(&format!("<a id=\"{anchor}\">")).unwrap_or_else(|| panic!("no anchor {anchor}"));
+    let rest = &text[start + 1..];
+    &text[start..start + 1 + rest.find("<a id=\"").unwrap_or(rest.len())]
+}
+
+/// Whether a section cites ruling `n` (`ruling 5`, not `ruling 5b` nor `ruling 50`).
+fn cites_ruling(section: &str, n: &str) -> bool {
+    section
+        .match_indices(&format!("ruling {n}"))
+        .any(|(i, m)| !section[i + m.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
+}
+
+/// The links of a Markdown text: `(text, target)`.
+fn links(text: &str) -> Vec<(&str, &str)> {
+    text.split("](")
+        .zip(text.split("](").skip(1))
+        .filter_map(|(before, after)| {
+            let label = &before[before.rfind('[')? + 1..];
+            Some((label, after.split_once(')')?.0))
+        })
+        .collect()
+}
+
+/// Where a link from `from` (a file of the repository) leads: the file and the section's text.
+fn target_section(from: &Path, target: &str) -> (PathBuf, String) {
+    let (path, anchor) = target.split_once('#').unwrap_or_else(|| panic!("{target}: no anchor"));
+    let file = if path.is_empty() { from.to_path_buf() } else { from.parent().unwrap().join(path) };
+    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{target}: {e}"));
+    (file, section(&text, anchor).to_string())
+}
+
+/// A link that names a ruling leads to the section of the page that applies it: every link of a
+/// page's list of rulings (item N, or 5b) leads to a section that cites that ruling, and so does
+/// every link whose text says "ruling N" in the rules pages, the README and grammar.md.
+#[test]
+fn links_to_a_ruling_lead_to_a_section_that_states_it() {
+    let mut checked = 0;
+    for game in GameKind::ALL {
+        let page = root().join("docs/rules").join(format!("{}.md", game.name()));
+        let text = std::fs::read_to_string(&page).unwrap();
+        let rulings = format!("{}-rulings", game.name());
+        if !text.contains(&format!("<a id=\"{rulings}\">")) {
+            continue;
+        }
+        // The list's items: `N. ...` with its lines, and a sub-item `- 5b. ...` of its own.
+        let mut items: Vec<(String, String)> = Vec::new();
+        for line in section(&text, &rulings).lines() {
+            let item = line.trim_start().trim_start_matches("- ");
+            match item.split_once(". ").filter(|(n, _)| n.starts_with(|c: char| c.is_ascii_digit()) && n.len() <= 3) {
+                Some((n, rest)) => items.push((n.to_string(), rest.to_string())),
+                None => match items.last_mut() {
+                    Some(last) if line.starts_with(' ') => last.1.push_str(line),
+                    _ => {}
+                },
+            }
+        }
+        assert!(items.len() >= 4, "{}: {items:?}", page.display());
+        for (n, item) in &items {
+            for (label, target) in links(item) {
+                let (file, cited) = target_section(&page, target);
+                assert!(
+                    cites_ruling(&cited, n),
+                    "ruling {n} of {}: [{label}]({target}) leads to {} without citing it",
+                    game.name(),
+                    file.display()
+                );
+                checked += 1;
+            }
+        }
+    }
+    let mut named = 0;
+    let sources = ["README.md", "grammar.md"].map(|f| root().join(f));
+    let pages = documents().into_keys().map(|name| root().join("docs/rules").join(name));
+    for file in sources.into_iter().chain(pages) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (label, target) in links(&text) {
+            let Some(n) = label
+                .to_lowercase()
+                .split("ruling ")
+                .nth(1)
+                .map(|r| r.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap().to_string())
+            else {
+                continue;
+            };
+            let (to, cited) = target_section(&file, target);
+            assert!(
+                cites_ruling(&cited, &n),
+                "{}: [{label}]({target}) leads to {} without citing ruling {n}",
+                file.display(),
+                to.display()
+            );
+            named += 1;
+        }
+    }
+    // 11 Quadraphages rulings, 6 Quarod, 4 Petrify, 6 Vadrantir, 5 Splinter Quad, some with several
+    // sections; the README cites ruling 5b and 9 by link, Vadrantir's page Hexaphages' ruling 11.
+    assert!(checked >= 45 && named >= 8, "{checked} links of the rulings lists, {named} links naming a ruling");
 }
 
 /// Every link of the rules documents leads to a file of the repository, and to an anchor it has;
@@ -338,6 +467,7 @@ fn every_reason_of_every_engine_names_one_of_its_documented_rules() {
                 GameOver(Ending::Quiet),
                 OffBoard { .. },
                 NoPiece { .. },
+                StepsOff { .. },
                 NotAStep { .. },
                 Returns { .. },
                 ChoiceNeeded { .. },
@@ -353,13 +483,14 @@ fn every_reason_of_every_engine_names_one_of_its_documented_rules() {
             GameOver(Ending::Quiet),
             OffBoard { cell: l("k1"), size: 10 },
             NoPiece { player: Player::Red, cell: from },
+            StepsOff { from: l("j5"), to: l("k5"), size: 10 },
             NotAStep { from, to: l("f6") },
             Returns { piece: Piece { player: Player::Blue, kind: Kind::Pawn }, at: from, back_to: to },
             ChoiceNeeded { after: vec![], groups: 2, size: 9, like: "d4e5/f7".into() },
             NotInLargest { cell: from },
             NoChoice { cell: from, ties: 0 },
         ];
-        names_its_rules(&examples, v, 11);
+        names_its_rules(&examples, v, 12);
     }
 }
 

@@ -549,7 +549,7 @@ fn a_move_pushes_the_whole_line_in_front_of_it() {
     s.refused("a2a2", Illegal::NotAStep { from: label("a2"), to: label("a2") });
     s.refused("b2c2", Illegal::NoPiece { player: Player::Red, cell: label("b2") });
     s.refused("a3b3", Illegal::NoPiece { player: Player::Red, cell: label("a3") });
-    s.refused("a2f2", Illegal::OffBoard { cell: label("f2"), size: 5 });
+    s.refused("a2f2", Illegal::NotAStep { from: label("a2"), to: label("f2") });
     s.note("a2 is on the edge: its piece steps to the five squares around it, never off the board");
     assert_eq!(s.moves_from("a2"), strings(&["a2a1", "a2a3", "a2b1", "a2b2", "a2b3"]));
     let e = s.ok("a2b2");
@@ -564,6 +564,36 @@ fn a_move_pushes_the_whole_line_in_front_of_it() {
     let e = s.ok("d5c4");
     assert_eq!(e.pieces_gone(), 0);
     assert_eq!(["d5", "c4", "b3", "a2"].map(|c| s.glyph(c)), ["..", "2K", "3K", "1P"]);
+    insta::assert_snapshot!(s.transcript());
+}
+
+/// RULINGS Splinter Quad 2: a player steps their own piece only onto the board; a piece leaves it
+/// only pushed. A step off is refused as the step's rule (docs/rules/splinter.md#splinter-step),
+/// checked as a step onto the board would be: the mover's piece first, then a neighbouring square.
+#[test]
+fn a_player_may_not_step_their_own_piece_off_the_board() {
+    use referee::game::BreaksRule;
+
+    let mut s = Session::new(board(
+        2,
+        ".. .. .. ..
+         .. .. 2P 1R
+         .. .. 2K 1K
+         .. 1P 1B 2R",
+    ));
+    let steps_off = |from, to| Illegal::StepsOff { from: label(from), to: label(to), size: 4 };
+    s.refused("d2e2", steps_off("d2", "e2"));
+    s.refused("d3e4", steps_off("d3", "e4"));
+    s.refused("c4c5", steps_off("c4", "c5"));
+    assert_eq!(steps_off("d2", "e2").rule(), "step");
+    s.refused("d2f2", Illegal::NotAStep { from: label("d2"), to: label("f2") });
+    s.refused("d4e4", Illegal::NoPiece { player: Player::Red, cell: label("d4") });
+    s.note("a square off the board where no step is at stake breaks the board's rule");
+    s.refused("e2d2", Illegal::OffBoard { cell: label("e2"), size: 4 });
+    assert_eq!(Illegal::OffBoard { cell: label("e2"), size: 4 }.rule(), "board");
+    s.note("pushed, a piece leaves the board: Red's bishop steps east and pushes Blue's rook off");
+    let e = s.ok("c4d4");
+    assert_eq!(e.pushed_off, [(label("d4"), piece("2R"))]);
     insta::assert_snapshot!(s.transcript());
 }
 
@@ -1092,11 +1122,15 @@ fn notation_reads_and_writes_moves() {
         "`pass` is not a Splinter Quad move: there is no passing, since a player always has a step to make"
     );
     let pos = Splinter::start(None, None).unwrap();
-    for (tok, off) in [("j10k10", "k10"), ("c3c2/k1", "k1"), ("a11a10", "a11")] {
+    for (tok, off) in [("c3c2/k1", "k1"), ("a11a10", "a11")] {
         let e = pos.resolve(Splinter::parse_move(tok).unwrap()).unwrap_err();
         assert_eq!(e, Illegal::OffBoard { cell: label(off), size: 10 });
         log.push_str(&format!("{tok}: {e}\n"));
     }
+    // A step to a square off the board is read as a step: j10 holds no piece of Red's.
+    let e = pos.resolve(Splinter::parse_move("j10k10").unwrap()).unwrap_err();
+    assert_eq!(e, Illegal::NoPiece { player: Player::Red, cell: label("j10") });
+    log.push_str(&format!("j10k10: {e}\n"));
     for tok in ["c3c2", "c3b2", "j10i9/a1", "a1b2/c3/d4/e5"] {
         let m = pos.resolve(Splinter::parse_move(tok).unwrap()).unwrap();
         assert_eq!(pos.write_move(m), tok);

@@ -1,7 +1,6 @@
 // The VS Code client of `referee lsp`: starts the server for documents of the language `referee`
 // and passes it the `referee.lenient` setting; everything else the server does.
 
-const path = require("path");
 const vscode = require("vscode");
 const { LanguageClient, DidChangeConfigurationNotification } = require("vscode-languageclient/node");
 const options = require("./options");
@@ -10,20 +9,30 @@ const executable = require("./executable");
 /** @type {LanguageClient | undefined} */
 let client;
 
+/** An error about `referee.path`, with a button to the setting. Not awaited: the message stays until
+ * the user closes it, and activation should not wait. */
+function settingError(message) {
+  vscode.window.showErrorMessage(message, "Open Settings").then((choice) => {
+    if (choice === "Open Settings") {
+      vscode.commands.executeCommand("workbench.action.openSettings", "referee.path");
+    }
+  });
+}
+
 async function start() {
   const config = vscode.workspace.getConfiguration("referee");
-  const command = config.get("path", "referee") || "referee";
-  // A relative path with a directory part means the first workspace folder's.
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const wanted = folder && !path.isAbsolute(command) && /[\\/]/.test(command) ? path.join(folder, command) : command;
-  const found = executable.resolve(wanted);
+  // Only the user's value: see src/executable.js for why a workspace's is never run.
+  const { command, ignored } = executable.chosen(config.inspect("path"));
+  if (ignored !== undefined) {
+    vscode.window.showWarningMessage(executable.ignoredMessage(ignored));
+  }
+  if (executable.isRelativePath(command)) {
+    settingError(executable.relativeMessage(command));
+    return;
+  }
+  const found = executable.resolve(command);
   if (!found) {
-    // Not awaited: the message stays until the user closes it, and activation should not wait.
-    vscode.window.showErrorMessage(executable.missingMessage(command), "Open Settings").then((choice) => {
-      if (choice === "Open Settings") {
-        vscode.commands.executeCommand("workbench.action.openSettings", "referee.path");
-      }
-    });
+    settingError(executable.missingMessage(command));
     return;
   }
   client = new LanguageClient(

@@ -1,5 +1,5 @@
 // What the manifest promises: which files are records (firstLine), the language configuration,
-// and finding the executable.
+// that only the user chooses the executable, and finding it.
 
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -76,4 +76,54 @@ test("the executable is found on PATH or at its path, and a missing one is named
   } finally {
     fs.rmSync(dir, { recursive: true });
   }
+});
+
+test("referee.path is the user's alone: machine-scoped, and restricted in untrusted workspaces", () => {
+  const setting = manifest.contributes.configuration.properties["referee.path"];
+  // "machine": only user (or remote machine) settings may set it; a folder's settings.json cannot.
+  assert.equal(setting.scope, "machine");
+  const untrusted = manifest.capabilities.untrustedWorkspaces;
+  assert.equal(untrusted.supported, "limited");
+  assert.deepEqual(untrusted.restrictedConfigurations, ["referee.path"]);
+  assert.match(untrusted.description, /referee\.path.*never taken from a folder's settings/);
+  // referee.lenient changes only how records are judged: a folder may set it.
+  assert.equal(manifest.contributes.configuration.properties["referee.lenient"].scope, undefined);
+});
+
+test("the command is the user's value or the default; a workspace's value is only reported as ignored", () => {
+  const defaultValue = "referee";
+  assert.deepEqual(executable.chosen({ defaultValue }), { command: "referee", ignored: undefined });
+  assert.deepEqual(executable.chosen({ defaultValue, globalValue: "/opt/referee" }), { command: "/opt/referee", ignored: undefined });
+  assert.deepEqual(executable.chosen({ defaultValue, workspaceValue: "./tools/referee" }), {
+    command: "referee",
+    ignored: "./tools/referee",
+  });
+  assert.deepEqual(executable.chosen({ defaultValue, globalValue: "/opt/referee", workspaceFolderValue: "/srv/x/referee" }), {
+    command: "/opt/referee",
+    ignored: "/srv/x/referee",
+  });
+  // A workspace that says what the user says changes nothing, so there is nothing to report.
+  assert.deepEqual(executable.chosen({ defaultValue, globalValue: "/opt/referee", workspaceValue: "/opt/referee" }), {
+    command: "/opt/referee",
+    ignored: undefined,
+  });
+  // An empty user value, and no inspection at all (a setting VS Code does not know), mean the default.
+  assert.equal(executable.chosen({ defaultValue, globalValue: "" }).command, "referee");
+  assert.equal(executable.chosen(undefined).command, "referee");
+});
+
+test("a relative path is one with a directory part that is not absolute; a bare name is not one", () => {
+  for (const command of ["./tools/referee", "tools/referee", "../referee", "~/bin/referee"]) {
+    assert.equal(executable.isRelativePath(command, "linux"), true, command);
+  }
+  for (const command of ["referee", "/usr/local/bin/referee", "referee.exe"]) {
+    assert.equal(executable.isRelativePath(command, "linux"), false, command);
+  }
+  for (const command of ["tools\\referee.exe", ".\\referee.exe", "tools/referee"]) {
+    assert.equal(executable.isRelativePath(command, "win32"), true, command);
+  }
+  for (const command of ["C:\\Tools\\referee.exe", "\\\\server\\share\\referee.exe", "referee"]) {
+    assert.equal(executable.isRelativePath(command, "win32"), false, command);
+  }
+  assert.match(executable.relativeMessage("./tools/referee"), /relative path \.\/tools\/referee, which is not started.*full path/);
 });

@@ -16,7 +16,7 @@
 use std::fmt;
 
 use super::rules::{Illegal, Splinter, SplinterMove, MAX_CHOICES};
-use crate::geometry::{CellLabel, Geometry};
+use crate::geometry::{Cell, CellLabel, Geometry};
 
 /// A move as written, before it meets a board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -110,7 +110,12 @@ impl crate::game::Notation for Splinter {
     fn resolve(&self, written: Written) -> Result<SplinterMove, Illegal> {
         let g = self.geometry();
         let cell = |l: CellLabel| g.parse_label(l).ok_or(Illegal::OffBoard { cell: l, size: self.size() });
-        let mut m = SplinterMove::step(cell(written.from)?, cell(written.to)?);
+        let from = cell(written.from)?;
+        let to = match g.parse_label(written.to) {
+            Some(to) => to,
+            None => return Err(self.off_the_board(from, written.from, written.to)),
+        };
+        let mut m = SplinterMove::step(from, to);
         for (slot, l) in m.keep.iter_mut().zip(written.keep) {
             *slot = l.map(cell).transpose()?;
         }
@@ -122,6 +127,24 @@ impl crate::game::Notation for Splinter {
     }
 
     const WRITES_APART: bool = true;
+}
+
+impl Splinter {
+    /// Why a move from the square `from` (on the board, labelled `from_label`) to `to`, off the
+    /// board, is illegal, in the order [`Game::check`](crate::game::Game::check) would find it were `to` a square: a
+    /// square without the mover's piece, then a square that is no neighbour, and else a step of the
+    /// mover's own piece off the board. All three break the step's rule; only a square named off
+    /// the board where no step is at stake (`a11a10`, `/k1`) breaks the board's.
+    fn off_the_board(&self, from: Cell, from_label: CellLabel, to: CellLabel) -> Illegal {
+        if self.piece(from).map(|p| p.player) != Some(self.to_move()) {
+            return Illegal::NoPiece { player: self.to_move(), cell: from_label };
+        }
+        let neighbour = from_label.col.abs_diff(to.col) <= 1 && from_label.row.abs_diff(to.row) <= 1;
+        match neighbour {
+            true => Illegal::StepsOff { from: from_label, to, size: self.size() },
+            false => Illegal::NotAStep { from: from_label, to },
+        }
+    }
 }
 
 #[cfg(test)]

@@ -344,6 +344,16 @@ pub enum Illegal {
         /// The square.
         cell: CellLabel,
     },
+    /// A step of the mover's own piece to a neighbouring square off the board: only a pushed piece
+    /// may leave it.
+    StepsOff {
+        /// Where the piece stands.
+        from: CellLabel,
+        /// The square off the board it was to step to.
+        to: CellLabel,
+        /// The board's size.
+        size: u8,
+    },
     /// The two squares are not neighbours (one step in any of the 8 directions).
     NotAStep {
         /// Where the piece starts.
@@ -394,6 +404,9 @@ impl fmt::Display for Illegal {
             GameOver(e) => write!(f, "the game is over: {e}"),
             OffBoard { cell, size } => write!(f, "{cell} is not on the {size}x{size} board"),
             NoPiece { player, cell } => write!(f, "no {player} piece on {cell}"),
+            StepsOff { from, to, size } => {
+                write!(f, "{from} to {to} steps off the {size}x{size} board: only a pushed piece may leave it")
+            }
             NotAStep { from, to } => write!(f, "{from} to {to} is not a one-square step"),
             Returns { piece, at, back_to } => {
                 write!(f, "the {piece} on {at} would return to {back_to}, which it left on the previous turn")
@@ -440,7 +453,8 @@ impl BreaksRule for Illegal {
             GameOver(Ending::NoStart { .. }) => "start",
             GameOver(Ending::LastStanding(_) | Ending::AllOut(_) | Ending::Quiet) => "end",
             OffBoard { .. } => "board",
-            NoPiece { .. } | NotAStep { .. } => "step",
+            // Stepping off is the step's rule (docs/rules/splinter.md#splinter-step), not the board's.
+            NoPiece { .. } | StepsOff { .. } | NotAStep { .. } => "step",
             Returns { .. } => "no-return",
             ChoiceNeeded { .. } | NotInLargest { .. } | NoChoice { .. } => "splinter",
         }
