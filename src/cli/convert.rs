@@ -13,7 +13,7 @@ use referee::games::GameKind;
 use referee::report::{self, Source};
 use referee::verify::VerifyOptions;
 
-use super::file::OutFile;
+use super::file::{Name, OutFile};
 use super::out::{note, Out};
 use super::{inputs, GameParser};
 
@@ -47,7 +47,8 @@ pub struct ConvertArgs {
     /// Read the record as this game (see `verify --game`); a JSON document names its own.
     #[arg(long, value_parser = GameParser)]
     game: Option<GameKind>,
-    /// Write to this file rather than to standard output.
+    /// Write to this file rather than to standard output: whole or not at all, keeping its other
+    /// names (hard links); a read-only file is refused.
     #[arg(short, long, value_name = "FILE")]
     out: Option<PathBuf>,
 }
@@ -159,7 +160,7 @@ impl<'p> Sink<'p> {
         let out = match (&mut self.out, self.path) {
             (Some(out), _) => out,
             (None, None) => self.out.insert(Opened::Stdout(Out::new())),
-            (None, Some(path)) => match OutFile::create(path, self.input) {
+            (None, Some(path)) => match OutFile::create(path, self.input, Name::Given) {
                 Ok(file) => self.out.insert(Opened::File(file)),
                 Err(message) => return Err(file_failed(&message)),
             },

@@ -211,7 +211,7 @@ pub fn show(
         ShowFormat::Ascii | ShowFormat::Code => unreachable!("diagrams and codes are written by show.rs"),
     };
     let written = match out {
-        Some(path) => file::write_file(path, file, &bytes),
+        Some(path) => file::write_file(path, file, &bytes, file::Name::Given),
         None => {
             if format == ShowFormat::Png && std::io::stdout().is_terminal() {
                 note("a PNG is not for a terminal: name a file with -o, or redirect standard output");
@@ -243,7 +243,8 @@ pub struct RenderArgs {
     /// Which record of the file (1-based).
     #[arg(long, default_value_t = 1, value_parser = super::record_number)]
     record: usize,
-    /// The folder to write into (created if missing).
+    /// The folder to write into (created if missing). A picture already there is replaced; a link
+    /// at a picture's name is never followed, and it, or a read-only picture, is refused.
     #[arg(short, long, value_name = "DIR")]
     out: PathBuf,
     /// svg or png: one picture per position (and the error diagram); gif: one animation; html: one
@@ -319,7 +320,7 @@ pub fn render(args: RenderArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     for (name, bytes) in &files {
-        let code = file::write_file(&args.out.join(name), &args.file, bytes);
+        let code = file::write_file(&args.out.join(name), &args.file, bytes, file::Name::MadeUp);
         if code != ExitCode::SUCCESS {
             return failed(code);
         }
@@ -359,7 +360,7 @@ fn animation(path: &Path, input: &Path, frames: &[&Scene], options: &SvgOptions)
         let (w, h) = png::size(&svg::svg(scene, options)).map_err(|e| drawing(&e))?;
         (width, height) = (width.max(w), height.max(h));
     }
-    let out = file::OutFile::create(path, input)?;
+    let out = file::OutFile::create(path, input, file::Name::MadeUp)?;
     let mut gif = gif::Animation::new(out, width, height, Timing::default()).map_err(|e| drawing(&e))?;
     for (k, scene) in frames.iter().enumerate() {
         let (width, height, pixels) = png::rgba(&svg::svg(scene, options)).map_err(|e| drawing(&e))?;
