@@ -6,6 +6,7 @@
 //! to its end is converted: a record with a syntax error, an illegal move or a start that cannot be
 //! had gets [`ConvertError::NotReplayed`] with its verdict, as `referee verify` would report it.
 
+pub use crate::document::json::{json_documents, JsonDocuments, MAX_STRING};
 pub use crate::document::{canonical_tag_order, ConvertError, GameDocument, MoveEntry, OutcomeEntry};
 use serde::Serialize;
 
@@ -51,7 +52,14 @@ fn document_of(src: &str, found: &Found, options: VerifyOptions) -> Result<GameD
             record.document(start)
         }
     }
-    with_found(src, found, options, Work).unwrap_or_else(|u| Err(invalid(u.why.message)))
+    let doc = with_found(src, found, options, Work).unwrap_or_else(|u| Err(invalid(u.why.message)))?;
+    // A document is only made to be written, and what it writes must read back.
+    match crate::document::json::oversized(&doc) {
+        Some((what, len)) => Err(invalid(format!(
+            "{what} is {len} bytes: a document's strings hold at most {MAX_STRING} bytes (docs/json.md)"
+        ))),
+        None => Ok(doc),
+    }
 }
 
 /// Record `index` (1-based) of `src` in its notation's canonical layout: see [`canonical_of`].
@@ -59,12 +67,10 @@ pub fn canonical(src: &str, index: usize, options: VerifyOptions) -> Result<Stri
     canonical_of(&document(src, index, options)?)
 }
 
-/// The game documents of a JSON text: one object, or several one after the other (JSON Lines).
+/// The game documents of a JSON text: one object, or several one after the other (JSON Lines),
+/// all at once; [`json_documents`] reads them one at a time, and says what bounds hold.
 pub fn read_json(text: &str) -> Result<Vec<GameDocument>, ConvertError> {
-    serde_json::Deserializer::from_str(text)
-        .into_iter::<GameDocument>()
-        .map(|d| d.map_err(ConvertError::from))
-        .collect()
+    json_documents(text).collect()
 }
 
 /// A document as JSON, laid out for people as well as programs: one field per line, one move per

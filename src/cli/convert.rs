@@ -79,20 +79,16 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         }
     };
     let options = VerifyOptions { game: args.game, ..Default::default() };
-    let json = match args.from {
-        InputKind::Json => match convert::read_json(&src) {
-            Ok(docs) => docs,
-            Err(e) => return refuse(&name, &OnceCell::new(), &src, args.record.unwrap_or(1), e),
-        },
-        InputKind::Record => Vec::new(),
-    };
-    // Each record (or JSON document) asked for, with its 1-based index, converted one at a time
-    // and written as it comes: a large collection is never held whole in memory as output.
+    // Each record (or JSON document) asked for, with its 1-based index, read, converted and
+    // written one at a time: a large collection is never held whole in memory, as documents or as
+    // output. JSON that is no document stops the run where it is met.
     let docs: Box<dyn Iterator<Item = (usize, Result<GameDocument, ConvertError>)>> = match (args.from, args.record) {
         (InputKind::Record, Some(index)) => Box::new(std::iter::once((index, convert::document(&src, index, options)))),
         (InputKind::Record, None) => Box::new((1..).zip(convert::documents(&src, options))),
-        (InputKind::Json, Some(index)) => Box::new(std::iter::once((index, nth_document(&json, index)))),
-        (InputKind::Json, None) => Box::new((1..).zip(json.iter().map(convert::reread))),
+        (InputKind::Json, Some(index)) => Box::new(std::iter::once((index, nth_document(&src, index)))),
+        (InputKind::Json, None) => {
+            Box::new((1..).zip(convert::json_documents(&src).map(|doc| doc.and_then(|doc| convert::reread(&doc)))))
+        }
     };
     let mut sink = Sink::new(args.out.as_deref(), &args.file);
     // One source for every refused record's report: its lines are found once, not once per record.
@@ -130,10 +126,18 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     }
 }
 
-/// Document `index` (1-based) of those a JSON text holds, replayed as a record would be.
-fn nth_document(docs: &[GameDocument], index: usize) -> Result<GameDocument, ConvertError> {
-    let doc = docs.get(index.wrapping_sub(1)).ok_or(ConvertError::NoRecord { index, count: docs.len() })?;
-    convert::reread(doc)
+/// Document `index` (1-based) of those a JSON text holds, replayed as a record would be; those
+/// before it are read and let go of.
+fn nth_document(src: &str, index: usize) -> Result<GameDocument, ConvertError> {
+    let mut count = 0;
+    for doc in convert::json_documents(src) {
+        let doc = doc?;
+        count += 1;
+        if count == index {
+            return convert::reread(&doc);
+        }
+    }
+    Err(ConvertError::NoRecord { index, count })
 }
 
 /// Where the converted records go: standard output, or the `-o` file, begun at the first record
@@ -203,7 +207,7 @@ fn refuse(name: &str, source: &OnceCell<Source>, src: &Arc<String>, index: usize
             note(&format!("{name}: record {index}: {e}"));
             ExitCode::from(1)
         }
-        ConvertError::Json(_) | ConvertError::NoRecord { .. } => {
+        ConvertError::Json { .. } | ConvertError::NoRecord { .. } => {
             note(&format!("{name}: {e}"));
             ExitCode::from(2)
         }
