@@ -352,3 +352,43 @@ fn a_file_with_two_names_is_written_in_place_and_keeps_both() {
     assert_eq!(fs::read_to_string(dir.path().join("out-too.txt")).unwrap(), diagram);
     assert_eq!(hidden_files(dir.path()), Vec::<String>::new());
 }
+
+/// A line longer than `verify` holds at once (256 MiB) is skipped up to the blank line after it,
+/// said where it starts as a problem with the file (exit code 2), and the records after it are
+/// verified; before, it ended the file's verification there. The line is a sparse run of NUL
+/// bytes, which takes no disk; the run holds the 256 MiB, about twice that at its peak while the
+/// text grows (550 MB), and takes a few seconds.
+#[test]
+fn verify_skips_a_line_longer_than_it_holds_and_verifies_the_records_after_it() {
+    use std::io::{Seek, SeekFrom, Write};
+    let record = fs::read_to_string(VALID).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.txt");
+    let mut file = fs::File::create(&path).unwrap();
+    write!(file, "{record}\nNotes: ").unwrap();
+    file.seek(SeekFrom::Current(257 << 20)).unwrap();
+    write!(file, "\n\n{record}").unwrap();
+    drop(file);
+    let (code, out, err) = run(&["verify", "--format", "json", arg(&path)]);
+    assert_eq!(code, 2, "{err}");
+    let lines = support::json_lines(&out);
+    let said: Vec<(u64, &str, u64)> = lines
+        .iter()
+        .map(|l| (l["index"].as_u64().unwrap(), l["status"].as_str().unwrap(), l["line"].as_u64().unwrap()))
+        .collect();
+    let notes = record.lines().count() as u64 + 2;
+    assert_eq!(said, [(1, "valid", 1), (0, "unreadable", notes), (2, "valid", notes + 2)]);
+    assert_eq!(
+        lines[1]["errors"][0]["message"],
+        format!(
+            "line {notes} starts a line or record longer than 256 MiB, more than referee holds at once: skipped up to the blank line at line {}",
+            notes + 1
+        )
+    );
+    assert!(
+        err.contains(
+            "2 records in 1 file: 2 valid, 0 illegal, 0 refuted, 0 syntax errors, 0 undecided; 1 input unreadable"
+        ),
+        "{err}"
+    );
+}
