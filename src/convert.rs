@@ -77,31 +77,53 @@ pub fn read_json(text: &str) -> Result<Vec<GameDocument>, ConvertError> {
 /// line, one diagram row per line (what `serde_json::to_string_pretty` would spread over six lines
 /// a move). Ends with a newline.
 pub fn to_json(doc: &GameDocument) -> String {
-    fn json<T: Serialize + ?Sized>(value: &T) -> String {
-        serde_json::to_string(value).expect("a document is plain data")
+    // Written into one buffer, field after field: a document's tags may hold megabytes, which
+    // pieces joined would copy twice more.
+    fn json<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
+        serde_json::to_writer(out, value).expect("a document is plain data");
     }
-    fn list<T: Serialize>(items: &[T]) -> String {
+    fn list<T: Serialize>(out: &mut Vec<u8>, items: &[T]) {
         if items.is_empty() {
-            return "[]".into();
+            return out.extend_from_slice(b"[]");
         }
-        let lines: Vec<String> = items.iter().map(|i| format!("    {}", json(i))).collect();
-        format!("[\n{}\n  ]", lines.join(",\n"))
+        for (k, item) in items.iter().enumerate() {
+            out.extend_from_slice(if k == 0 { b"[\n    " } else { b",\n    " });
+            json(out, item);
+        }
+        out.extend_from_slice(b"\n  ]");
     }
-    let fields = [
-        ("game", json(&doc.game)),
-        ("size", json(&doc.size)),
-        ("players", json(&doc.players)),
-        ("first", json(&doc.first)),
-        ("tags", json(&doc.tags)),
-        ("setup", doc.setup.as_deref().map_or_else(|| "null".into(), list)),
-        ("start_code", json(&doc.start_code)),
-        ("moves", list(&doc.moves)),
-        ("result", json(&doc.result)),
-        ("final_position", list(&doc.final_position)),
-        ("outcome", json(&doc.outcome)),
-    ];
-    let body: Vec<String> = fields.iter().map(|(name, value)| format!("  \"{name}\": {value}")).collect();
-    format!("{{\n{}\n}}\n", body.join(",\n"))
+    fn field(out: &mut Vec<u8>, name: &str) {
+        out.extend_from_slice(if out.is_empty() { b"{\n" } else { b",\n" });
+        out.extend_from_slice(format!("  \"{name}\": ").as_bytes());
+    }
+    let mut out = Vec::new();
+    field(&mut out, "game");
+    json(&mut out, &doc.game);
+    field(&mut out, "size");
+    json(&mut out, &doc.size);
+    field(&mut out, "players");
+    json(&mut out, &doc.players);
+    field(&mut out, "first");
+    json(&mut out, &doc.first);
+    field(&mut out, "tags");
+    json(&mut out, &doc.tags);
+    field(&mut out, "setup");
+    match &doc.setup {
+        Some(rows) => list(&mut out, rows),
+        None => json(&mut out, &None::<()>),
+    }
+    field(&mut out, "start_code");
+    json(&mut out, &doc.start_code);
+    field(&mut out, "moves");
+    list(&mut out, &doc.moves);
+    field(&mut out, "result");
+    json(&mut out, &doc.result);
+    field(&mut out, "final_position");
+    list(&mut out, &doc.final_position);
+    field(&mut out, "outcome");
+    json(&mut out, &doc.outcome);
+    out.extend_from_slice(b"\n}\n");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 
 /// The position code of the last position of a document's game: after its last move, else its

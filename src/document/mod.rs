@@ -179,14 +179,14 @@ pub fn canonical_tag_order(name: &str, players: &[&str]) -> Option<usize> {
     })
 }
 
-/// Tags in [`canonical_tag_order`] (a stable sort: tags of one rank keep their order).
+/// Tags in [`canonical_tag_order`] (a stable sort: tags of one rank keep their order), not copied:
+/// a document's tags may hold megabytes.
 pub(crate) fn ordered_tags<'t>(
     tags: impl Iterator<Item = (&'t str, &'t str)>,
     players: &[&str],
-) -> Vec<(String, String)> {
-    let mut ranked: Vec<_> = tags
-        .filter_map(|(n, v)| canonical_tag_order(n, players).map(|rank| (rank, n.to_string(), v.to_string())))
-        .collect();
+) -> Vec<(&'t str, &'t str)> {
+    let mut ranked: Vec<_> =
+        tags.filter_map(|(n, v)| canonical_tag_order(n, players).map(|rank| (rank, n, v))).collect();
     ranked.sort_by_key(|t| t.0);
     ranked.into_iter().map(|(_, n, v)| (n, v)).collect()
 }
