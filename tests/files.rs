@@ -265,6 +265,14 @@ fn a_link_at_a_name_the_run_makes_up_is_refused_and_never_followed() {
             assert!(fs::symlink_metadata(&link).unwrap().is_file(), "{format}");
         }
     }
+    // A second name of another file, planted at a picture's name: the name gets the picture, and
+    // the file keeps its text.
+    fs::remove_file(out.join("game-1.html")).unwrap();
+    fs::hard_link(&victim, out.join("game-1.html")).unwrap();
+    let (code, _, err) = run(&["render", &game, "--format", "html", "--out", arg(&out)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(fs::read_to_string(out.join("game-1.html")).unwrap().contains("<html"));
+    assert!(fs::read_to_string(&victim).unwrap() == "not a picture\n", "the file's other name was written");
     // A man page: a link to a file, and a link to nothing (which must not be created).
     let pages = dir.path().join("pages");
     fs::create_dir(&pages).unwrap();

@@ -4,9 +4,9 @@
 //! - A file is written to a hidden temporary file beside the target and renamed into place only
 //!   when complete, so a failed run leaves the target as it was. A path the run did not create is
 //!   never removed.
-//! - A file with other names (hard links) is written in place instead, once its whole new text is
-//!   in the temporary file, so that every name shows it: its old text is copied aside first and
-//!   copied back if the write fails midway, so it is never left cut short.
+//! - A file the user named that has other names (hard links) is written in place instead, once its
+//!   whole new text is in the temporary file, so that every name shows it: its old text is copied
+//!   aside first and copied back if the write fails midway, so it is never left cut short.
 //! - A file that may not be written is refused, as `>` refuses it: one the user may not open for
 //!   writing (another owner's, read-only for this user), and one nobody may write (no write
 //!   permission at all, mode 0444), which root, who may write anything, is refused too: it was
@@ -122,8 +122,10 @@ impl OutFile {
                 }
                 let file = Counted { file: BufWriter::new(builder.tempfile_in(dir).map_err(failed)?), written: 0 };
                 match found {
-                    // Its old text is read too, to be put back should the write fail.
-                    Ok(meta) if meta.is_file() && other_names(&meta) => {
+                    // Its old text is read too, to be put back should the write fail. A name the
+                    // run made up is replaced, never written through: another name of the file
+                    // there may be anyone's.
+                    Ok(meta) if name == Name::Given && meta.is_file() && other_names(&meta) => {
                         let target = fs::OpenOptions::new().read(true).write(true).open(path).map_err(failed)?;
                         Sink::InPlace { file, target }
                     }
