@@ -490,7 +490,10 @@ fn common_document<G: CommonFormat>(r: &CommonRecord, start: G) -> Result<GameDo
         size: start.geometry().size(),
         players: names.iter().map(|n| n.to_string()).collect(),
         first: names[start.to_move()].to_string(),
-        tags: ordered_tags(r.tags.iter().map(|t| (t.name, t.value)), names),
+        tags: ordered_tags(r.tags.iter().map(|t| (t.name, t.value)), names)
+            .into_iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect(),
         setup: (write::start_form(&start) != write::StartForm::Empty).then(|| rows_of(&start)),
         start_code: Some(start.code()),
         moves: move_entries(&start, &game),
@@ -533,7 +536,7 @@ fn write_common<G: CommonFormat>(doc: &GameDocument) -> Result<String, ConvertEr
         replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
 
     let tags = ordered_tags(doc.tags.iter().map(|(n, v)| (n.as_str(), v.as_str())), names);
-    let mut out = write::record_head(&start, tags.iter().map(|(n, v)| (n.as_str(), v.as_str())));
+    let mut out = write::record_head(&start, tags);
     // One line per round: with two players a pair of moves, a pie swap and the move after it
     // included, as PGN numbers them; with more, a line ends where the turn order wraps around, so
     // that a player who is out leaves no gap.

@@ -6,6 +6,7 @@
 //! to its end is converted: a record with a syntax error, an illegal move or a start that cannot be
 //! had gets [`ConvertError::NotReplayed`] with its verdict, as `referee verify` would report it.
 
+pub use crate::document::json::{json_documents, JsonDocuments, MAX_STRING};
 pub use crate::document::{canonical_tag_order, ConvertError, GameDocument, MoveEntry, OutcomeEntry};
 use serde::Serialize;
 
@@ -51,7 +52,14 @@ fn document_of(src: &str, found: &Found, options: VerifyOptions) -> Result<GameD
             record.document(start)
         }
     }
-    with_found(src, found, options, Work).unwrap_or_else(|u| Err(invalid(u.why.message)))
+    let doc = with_found(src, found, options, Work).unwrap_or_else(|u| Err(invalid(u.why.message)))?;
+    // A document is only made to be written, and what it writes must read back.
+    match crate::document::json::oversized(&doc) {
+        Some((what, len)) => Err(invalid(format!(
+            "{what} is {len} bytes: a document's strings hold at most {MAX_STRING} bytes (docs/json.md)"
+        ))),
+        None => Ok(doc),
+    }
 }
 
 /// Record `index` (1-based) of `src` in its notation's canonical layout: see [`canonical_of`].
@@ -59,43 +67,63 @@ pub fn canonical(src: &str, index: usize, options: VerifyOptions) -> Result<Stri
     canonical_of(&document(src, index, options)?)
 }
 
-/// The game documents of a JSON text: one object, or several one after the other (JSON Lines).
+/// The game documents of a JSON text: one object, or several one after the other (JSON Lines),
+/// all at once; [`json_documents`] reads them one at a time, and says what bounds hold.
 pub fn read_json(text: &str) -> Result<Vec<GameDocument>, ConvertError> {
-    serde_json::Deserializer::from_str(text)
-        .into_iter::<GameDocument>()
-        .map(|d| d.map_err(ConvertError::from))
-        .collect()
+    json_documents(text).collect()
 }
 
 /// A document as JSON, laid out for people as well as programs: one field per line, one move per
 /// line, one diagram row per line (what `serde_json::to_string_pretty` would spread over six lines
 /// a move). Ends with a newline.
 pub fn to_json(doc: &GameDocument) -> String {
-    fn json<T: Serialize + ?Sized>(value: &T) -> String {
-        serde_json::to_string(value).expect("a document is plain data")
+    // Written into one buffer, field after field: a document's tags may hold megabytes, which
+    // pieces joined would copy twice more.
+    fn json<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
+        serde_json::to_writer(out, value).expect("a document is plain data");
     }
-    fn list<T: Serialize>(items: &[T]) -> String {
+    fn list<T: Serialize>(out: &mut Vec<u8>, items: &[T]) {
         if items.is_empty() {
-            return "[]".into();
+            return out.extend_from_slice(b"[]");
         }
-        let lines: Vec<String> = items.iter().map(|i| format!("    {}", json(i))).collect();
-        format!("[\n{}\n  ]", lines.join(",\n"))
+        for (k, item) in items.iter().enumerate() {
+            out.extend_from_slice(if k == 0 { b"[\n    " } else { b",\n    " });
+            json(out, item);
+        }
+        out.extend_from_slice(b"\n  ]");
     }
-    let fields = [
-        ("game", json(&doc.game)),
-        ("size", json(&doc.size)),
-        ("players", json(&doc.players)),
-        ("first", json(&doc.first)),
-        ("tags", json(&doc.tags)),
-        ("setup", doc.setup.as_deref().map_or_else(|| "null".into(), list)),
-        ("start_code", json(&doc.start_code)),
-        ("moves", list(&doc.moves)),
-        ("result", json(&doc.result)),
-        ("final_position", list(&doc.final_position)),
-        ("outcome", json(&doc.outcome)),
-    ];
-    let body: Vec<String> = fields.iter().map(|(name, value)| format!("  \"{name}\": {value}")).collect();
-    format!("{{\n{}\n}}\n", body.join(",\n"))
+    fn field(out: &mut Vec<u8>, name: &str) {
+        out.extend_from_slice(if out.is_empty() { b"{\n" } else { b",\n" });
+        out.extend_from_slice(format!("  \"{name}\": ").as_bytes());
+    }
+    let mut out = Vec::new();
+    field(&mut out, "game");
+    json(&mut out, &doc.game);
+    field(&mut out, "size");
+    json(&mut out, &doc.size);
+    field(&mut out, "players");
+    json(&mut out, &doc.players);
+    field(&mut out, "first");
+    json(&mut out, &doc.first);
+    field(&mut out, "tags");
+    json(&mut out, &doc.tags);
+    field(&mut out, "setup");
+    match &doc.setup {
+        Some(rows) => list(&mut out, rows),
+        None => json(&mut out, &None::<()>),
+    }
+    field(&mut out, "start_code");
+    json(&mut out, &doc.start_code);
+    field(&mut out, "moves");
+    list(&mut out, &doc.moves);
+    field(&mut out, "result");
+    json(&mut out, &doc.result);
+    field(&mut out, "final_position");
+    list(&mut out, &doc.final_position);
+    field(&mut out, "outcome");
+    json(&mut out, &doc.outcome);
+    out.extend_from_slice(b"\n}\n");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 
 /// The position code of the last position of a document's game: after its last move, else its

@@ -16,7 +16,12 @@
 //! are verified in parallel when asked (rayon), and their claims judged in file order, since a
 //! file's searches share one budget: the verdicts are the same as [`crate::verify::verify_source`]
 //! gives on the whole text, in the same order.
+//!
+//! A line or record longer than [`StreamOptions::max_held`] cannot be held: it is skipped, from
+//! where the reader waits (the record's first line) up to the next blank line, and said
+//! ([`Skipped`], in [`Stretch::skipped`]); the records after it are read and verified as any.
 
+use std::fmt;
 use std::io::{ErrorKind, Read};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -41,15 +46,19 @@ pub struct StreamOptions {
     /// never wait long, such as a file: a read that waits for a pipe's writer would hold up the
     /// end of a stream whose sink has failed until the writer writes again.
     pub read_ahead: bool,
+    /// Most text held at once (about; a read of `chunk` bytes more may pass it): a line or record
+    /// longer than this is skipped ([`Skipped`]). [`MAX_HELD`] by default.
+    pub max_held: usize,
 }
 
 impl Default for StreamOptions {
     fn default() -> Self {
-        StreamOptions { parallel: true, chunk: 1 << 20, read_ahead: false }
+        StreamOptions { parallel: true, chunk: 1 << 20, read_ahead: false, max_held: MAX_HELD }
     }
 }
 
-/// Most text held at once: a single line or record longer than this cannot be verified.
+/// Most text held at once by default: a single line or record longer than this cannot be verified,
+/// and is skipped.
 pub const MAX_HELD: usize = 256 << 20;
 
 /// A window of the text, as reports need it to locate and draw what its verdicts point at (spans
@@ -65,6 +74,37 @@ pub struct Stretch<'t> {
     /// Whether these are the window's last verdicts: a sink lets go of the text then, since the
     /// stream keeps what it still needs of it.
     pub last: bool,
+    /// A part of the input skipped here, in file order between the verdicts before and those
+    /// after: a line or record too long to hold. The stretch then has no text and no verdicts, and
+    /// `first_line` is the lines before the part.
+    pub skipped: Option<Skipped>,
+}
+
+/// A part of the input that was not verified: a line, or a record, longer than
+/// [`StreamOptions::max_held`], skipped from where it starts up to the next blank line (or the
+/// end of the input), where reading starts again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// The 1-based line where it starts: the record's first line, or the line itself.
+    pub line: usize,
+    /// The blank line that ends it; `None` when it runs to the end of the input.
+    pub blank: Option<usize>,
+    /// The most text held at once.
+    pub max_held: usize,
+}
+
+impl fmt::Display for Skipped {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let held = match self.max_held {
+            n if n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+            n => format!("{n} bytes"),
+        };
+        write!(f, "line {} starts a line or record longer than {held}, more than referee holds at once: ", self.line)?;
+        match self.blank {
+            Some(blank) => write!(f, "skipped up to the blank line at line {blank}"),
+            None => write!(f, "skipped to the end of the input"),
+        }
+    }
 }
 
 /// Why the text could not be read to its end (the records before were handed on).
@@ -82,12 +122,6 @@ pub enum InputError {
         line: usize,
         /// Its 1-based column (in characters) on that line.
         column: usize,
-    },
-    /// A line or record longer than [`MAX_HELD`]; the records before it were verified.
-    #[error("line {line} starts a line or record longer than {} MiB, more than referee holds at once", MAX_HELD >> 20)]
-    TooLong {
-        /// The 1-based line where it starts.
-        line: usize,
     },
 }
 
@@ -127,7 +161,7 @@ pub fn verify_stream_with<R: Read + Send, W: Sync, T: Send, E>(
     mut sink: impl FnMut(&Stretch, Vec<T>) -> Result<(), E>,
 ) -> Result<usize, StreamError<E>> {
     let chunk_size = stream.chunk.max(1);
-    let mut held = Held::new(chunk_size);
+    let mut held = Held::new(chunk_size, stream.max_held);
     let mut from = Resume::default();
     let mut handed_on = 0;
     let mut budget = options.file_budget();
@@ -143,9 +177,12 @@ pub fn verify_stream_with<R: Read + Send, W: Sync, T: Send, E>(
             continue;
         }
         read_upto = held.whole;
-        let may_close = paused && held.broken.is_none() && held.whole == held.text.len();
+        // A line or record too long to hold: the whole lines before it are read as at a pause,
+        // and what the reader still waits at then is skipped, below.
+        let overflow = held.overflow.is_some();
+        let may_close = (paused || overflow) && held.broken.is_none() && held.whole == held.text.len();
         let text = Arc::new(std::mem::take(&mut held.text));
-        let last = held.eof && held.broken.is_none();
+        let last = held.eof && held.broken.is_none() && !overflow;
         let end = if last { text.len() } else { held.whole };
         // Fresh flags for a read again: the first read may have raised its own.
         let (flags, again) = (open_flags(stream), open_flags(stream));
@@ -163,7 +200,7 @@ pub fn verify_stream_with<R: Read + Send, W: Sync, T: Send, E>(
         }
         let records = found.len() + more.len();
         let broken = held.broken.take();
-        let done = broken.is_some() || (held.eof && !stopped);
+        let done = broken.is_some() || (held.eof && !stopped && !overflow);
         // Start again where the reader could (after a closed window, at its end), with more text;
         // when it could not move on, the window holds one long record: read twice as much before
         // trying again (unless a pause cut the window short).
@@ -177,7 +214,7 @@ pub fn verify_stream_with<R: Read + Send, W: Sync, T: Send, E>(
         from = Resume { offset: 0, found: resume.found };
         // The next window is read while this one is judged, when the input's reads never wait
         // long and the window moved on (one long record is held in place instead, not twice).
-        let ahead = stream.read_ahead && stream.parallel && !done && resume.offset > 0;
+        let ahead = stream.read_ahead && stream.parallel && !done && !overflow && resume.offset > 0;
         let first_line = held.first_line;
         let read_ahead = std::thread::scope(|scope| {
             let reading = ahead.then(|| {
@@ -194,7 +231,7 @@ pub fn verify_stream_with<R: Read + Send, W: Sync, T: Send, E>(
             let mut made = None;
             for k in 0..batches {
                 let batch: Vec<Found> = records.by_ref().take(VERDICTS_HELD).collect();
-                let stretch = Stretch { text: &text, first_line, first: k == 0, last: k + 1 == batches };
+                let stretch = Stretch { text: &text, first_line, first: k == 0, last: k + 1 == batches, skipped: None };
                 let made = &*made.get_or_insert_with(|| window(&stretch));
                 let rendered = judge_records(&text[..end], batch, options, stream, &mut budget, |v| render(made, v));
                 handed_on += rendered.len();
@@ -215,6 +252,19 @@ pub fn verify_stream_with<R: Read + Send, W: Sync, T: Send, E>(
                 // made it large.
                 spare = Arc::try_unwrap(text).ok().filter(|t| t.capacity() <= 4 * chunk_size).unwrap_or_default();
                 read
+            }
+            None if overflow => {
+                let skipped = held.skip(&mut input, &text, resume.offset).map_err(StreamError::Input)?;
+                let nothing = Arc::default();
+                let first_line = skipped.line - 1;
+                let stretch = Stretch { text: &nothing, first_line, first: true, last: true, skipped: Some(skipped) };
+                sink(&stretch, Vec::new()).map_err(StreamError::Sink)?;
+                // What follows is new text: every record before it has been handed on.
+                (read_upto, want, from) = (0, chunk_size, Resume { offset: 0, found: handed_on });
+                match held.broken {
+                    Some(_) => Ok(false),
+                    None => held.read(&mut input, want),
+                }
             }
             None => {
                 held.keep_from(Arc::try_unwrap(text).unwrap_or_else(|shared| (*shared).clone()), resume.offset);
@@ -242,10 +292,14 @@ struct Held {
     eof: bool,
     /// Where the input stopped being UTF-8, if it did: the text is held up to the line before.
     broken: Option<InputError>,
+    /// Most text held: past it, the text is cut to its whole lines, and the line it was cut in
+    /// looked through for the blank line that ends what is skipped ([`Held::skip`]).
+    max: usize,
+    overflow: Option<BlankLine>,
 }
 
 impl Held {
-    fn new(chunk_size: usize) -> Held {
+    fn new(chunk_size: usize, max: usize) -> Held {
         Held {
             text: String::new(),
             first_line: 0,
@@ -254,6 +308,8 @@ impl Held {
             whole: 0,
             eof: false,
             broken: None,
+            max,
+            overflow: None,
         }
     }
 
@@ -273,11 +329,51 @@ impl Held {
             if !self.decode(n) {
                 break;
             }
-            if self.text.len() > MAX_HELD {
-                return Err(InputError::TooLong { line: self.first_line + 1 });
+            if self.text.len() > self.max {
+                // The line cut short is dropped, what it held looked through as what follows will be.
+                let mut blank = BlankLine::default();
+                let cut = [&self.text.as_bytes()[self.whole..], &self.raw].into_iter().find_map(|b| blank.end_in(b));
+                debug_assert!(
+                    cut.is_none(),
+                    "a blank line ends only after a line end, and the text's last one is kept"
+                );
+                self.text.truncate(self.whole);
+                self.raw.clear();
+                self.overflow = Some(blank);
+                return Ok(false);
             }
         }
         Ok(paused)
+    }
+
+    /// Skips what a window could not hold: its text from `from` on (the record or line the reader
+    /// waits at), the rest of the line it was cut in, and all that follows up to the end of the
+    /// next blank line; reading starts again after it, with that text held. `text` is the window,
+    /// judged and let go of.
+    fn skip(&mut self, input: &mut impl Read, text: &str, from: usize) -> Result<Skipped, InputError> {
+        let line = self.first_line + count_lines(&text[..from]) + 1;
+        let mut blank = self.overflow.take().unwrap_or_default();
+        self.first_line += count_lines(text);
+        (self.text, self.whole) = (String::new(), 0);
+        loop {
+            let n = match input.read(&mut self.chunk) {
+                Ok(n) => n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e.into()),
+            };
+            if n == 0 {
+                self.eof = true;
+                self.first_line += blank.lines;
+                let blank = blank.ending.then_some(self.first_line);
+                return Ok(Skipped { line, blank, max_held: self.max });
+            }
+            if let Some(end) = blank.end_in(&self.chunk[..n]) {
+                self.first_line += blank.lines;
+                self.chunk.copy_within(end..n, 0);
+                self.decode(n - end);
+                return Ok(Skipped { line, blank: Some(self.first_line), max_held: self.max });
+            }
+        }
     }
 
     /// Moves the whole characters of the `n` bytes just read into `chunk` (after those held back
@@ -333,6 +429,60 @@ impl Held {
         text.drain(..offset);
         self.whole = whole_lines(&text);
         self.text = text;
+    }
+}
+
+/// Looks for the end of the next blank line (nothing but spaces and tabs) in bytes read piece after
+/// piece, from the start of a line, counting the line ends on the way: `\n`, `\r\n` and a lone
+/// `\r` each once, as [`count_lines`] does.
+#[derive(Default)]
+struct BlankLine {
+    /// The current line holds more than blanks.
+    filled: bool,
+    /// The last byte was a `\r`, which a `\n` may complete.
+    cr: bool,
+    /// That `\r` ended a blank line: it is over once the next byte shows whether a `\n` is its.
+    ending: bool,
+    /// Line ends met.
+    lines: usize,
+}
+
+impl BlankLine {
+    /// Where in `bytes` (what follows those given before) the blank line ends, past its line end.
+    fn end_in(&mut self, bytes: &[u8]) -> Option<usize> {
+        let mut i = 0;
+        while i < bytes.len() {
+            // Of a line that holds more than blanks only its end matters: a long line (what is
+            // skipped) is passed over at memchr's pace.
+            if self.filled && !self.cr {
+                i += memchr::memchr2(b'\n', b'\r', &bytes[i..])?;
+            }
+            let b = bytes[i];
+            i += 1;
+            if std::mem::take(&mut self.cr) && b == b'\n' {
+                if std::mem::take(&mut self.ending) {
+                    return Some(i);
+                }
+                continue;
+            }
+            if std::mem::take(&mut self.ending) {
+                return Some(i - 1);
+            }
+            match b {
+                b'\n' | b'\r' => {
+                    self.lines += 1;
+                    let blank = !std::mem::take(&mut self.filled);
+                    match b {
+                        b'\r' => (self.cr, self.ending) = (true, blank),
+                        _ if blank => return Some(i),
+                        _ => {}
+                    }
+                }
+                b' ' | b'\t' => {}
+                _ => self.filled = true,
+            }
+        }
+        None
     }
 }
 
@@ -683,7 +833,7 @@ mod tests {
             .replacen("1. ", "1. {é ∑ 🎲} ", 1);
         let text = format!("{common}\n").repeat(3);
         assert!((0..text.len()).step_by(7).any(|at| !text.is_char_boundary(at)), "a character is cut");
-        let stream = StreamOptions { parallel: false, chunk: 7, read_ahead: false };
+        let stream = StreamOptions { parallel: false, chunk: 7, read_ahead: false, ..StreamOptions::default() };
         let mut verdicts = Vec::new();
         verify_stream(text.as_bytes(), VerifyOptions::default(), stream, |_, v| {
             verdicts.extend(v);
@@ -725,6 +875,34 @@ mod tests {
                     whole = whole_lines_since(&text[..j], i, whole);
                     whole = whole_lines_since(text, j, whole);
                     assert_eq!(whole, whole_lines(text), "{text:?} read as {i}, {j}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_blank_line_is_found_wherever_the_reads_cut_the_text() {
+        // Where the blank line ends, and the line ends before that point, read in one piece.
+        let texts = [
+            ("long line\n\nnext", Some(11), 2),
+            ("long\r\n \t\r\nnext", Some(10), 2),
+            ("long\r\rnext", Some(6), 2),
+            ("long\r\r\nnext", Some(7), 2),
+            ("\nnext", Some(1), 1),
+            ("a\nb\n  c\n", None, 3),
+            ("a\r", None, 1),
+        ];
+        for (text, end, lines) in texts {
+            let b = text.as_bytes();
+            for i in 0..=b.len() {
+                for j in i..=b.len() {
+                    let mut blank = BlankLine::default();
+                    let found = [(0, &b[..i]), (i, &b[i..j]), (j, &b[j..])]
+                        .into_iter()
+                        .find_map(|(at, piece)| blank.end_in(piece).map(|e| at + e));
+                    // A `\r` that ends a blank line at the very end waits for what follows it.
+                    let found = found.or((blank.ending && i == b.len()).then_some(b.len()));
+                    assert_eq!((found, blank.lines), (end, lines), "{text:?} read as {i}, {j}");
                 }
             }
         }

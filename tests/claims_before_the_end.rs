@@ -408,7 +408,7 @@ fn the_searches_of_a_file_share_one_budget_in_file_order_however_it_is_read() {
     );
     // Read as a stream in small chunks, records judged side by side: the same verdicts.
     let mut streamed = Vec::new();
-    let stream = StreamOptions { parallel: true, chunk: 300, read_ahead: true };
+    let stream = StreamOptions { parallel: true, chunk: 300, read_ahead: true, ..StreamOptions::default() };
     verify_stream(text.as_bytes(), options, stream, |_, verdicts| {
         streamed.extend(verdicts.into_iter().map(|v| (v.status, result_claim(&v).clone())));
         Ok::<(), ()>(())

@@ -67,7 +67,7 @@ fn gist(v: &Verdict) -> (Option<&'static str>, Status, usize, bool, Option<Strin
 /// read while one is judged.
 fn streamed(text: &str, chunk: usize, parallel: bool) -> Vec<(usize, Verdict)> {
     let mut out = Vec::new();
-    let stream = StreamOptions { parallel, chunk, read_ahead: parallel };
+    let stream = StreamOptions { parallel, chunk, read_ahead: parallel, ..StreamOptions::default() };
     verify_stream(text.as_bytes(), VerifyOptions::default(), stream, |s, verdicts| {
         for v in verdicts {
             let before = &s.text[..v.span.start];
@@ -174,7 +174,7 @@ fn a_stream_stops_at_a_byte_that_is_not_utf8_and_says_where() {
     let lines = std::str::from_utf8(&bytes[..bytes.iter().position(|&b| b == 0xE9).unwrap()]).unwrap().lines().count();
     // Read one window at a time, or the next one read while one is judged: the same stop.
     for (parallel, chunk) in [(false, 64), (true, 64), (true, 300)] {
-        let stream = StreamOptions { parallel, chunk, read_ahead: parallel };
+        let stream = StreamOptions { parallel, chunk, read_ahead: parallel, ..StreamOptions::default() };
         let mut seen = 0;
         let result = verify_stream(&bytes[..], VerifyOptions::default(), stream, |_, v| {
             seen += v.len();
@@ -188,4 +188,53 @@ fn a_stream_stops_at_a_byte_that_is_not_utf8_and_says_where() {
         }
         assert_eq!(seen, 1, "the record before the bad byte is verified (chunk {chunk})");
     }
+}
+
+/// A line or record longer than the stream holds at once (`StreamOptions::max_held`: 256 MiB in
+/// `verify`, 4 KiB here) is skipped up to the blank line after it, and said where it starts and
+/// where reading starts again; the records before and after it are verified, as they are
+/// without it. Before, it ended the file's verification there.
+#[test]
+fn a_line_or_record_too_long_to_hold_is_skipped_and_the_records_after_it_are_verified() {
+    let max_held = 4096;
+    let kept = [record(2, 1), record(0, 2), record(3, 3), record(4, 4)];
+    let stays = "---- ".repeat(2000);
+    // A published record with a line of 10 KB; a common record whose tag is as long; a record of
+    // many short lines, 8 KB in all; and a line of prose as long after a short one (which is read,
+    // as prose), ended by CRLF, then a blank line of blanks. The part skipped starts at the
+    // record's first line, or at the long line.
+    let too_long = [
+        format!("_xx_ _oo_\n1. .... .... 1 a7a8 i3i2\n2. {stays}\n3. a2a3\n\n"),
+        format!("[Game \"Quarod\"]\n[Annotator \"{stays}\"]\n[Size \"4\"]\n1. d1d2 a2a3 *\n\n"),
+        format!("[Game \"Quarod\"]\n[Size \"4\"]\n\n{}1. d1d2 a2a3 *\n\n", "{a comment}\n".repeat(700)),
+        format!("Some words.\nNotes: {stays}\r\n \t\r\n"),
+    ];
+    let mut text = String::new();
+    let mut skipped = Vec::new();
+    for ((record, long), read) in kept.iter().zip(&too_long).zip([0, 0, 0, 1]) {
+        text.push_str(record);
+        text.push('\n');
+        let line = lines(&text) + 1 + read;
+        text.push_str(long);
+        skipped.push(format!("line {line} starts a line or record longer than 4096 bytes, more than referee holds at once: skipped up to the blank line at line {}", lines(&text)));
+    }
+    let expected = verify_source(&kept.map(|r| r + "\n").concat(), VerifyOptions::default());
+    for (parallel, chunk) in [(false, 64), (true, 64), (false, 1000), (true, 3000)] {
+        let stream = StreamOptions { parallel, chunk, read_ahead: parallel, max_held };
+        let (mut verdicts, mut said) = (Vec::new(), Vec::new());
+        verify_stream(text.as_bytes(), VerifyOptions::default(), stream, |s, v| {
+            said.extend(s.skipped.map(|s| s.to_string()));
+            verdicts.extend(v);
+            Ok::<(), ()>(())
+        })
+        .expect("reads to the end");
+        assert_eq!(said, skipped, "chunk {chunk}");
+        let summary = |v: &[Verdict]| v.iter().map(|v| (v.index, gist(v))).collect::<Vec<_>>();
+        assert_eq!(summary(&verdicts), summary(&expected), "chunk {chunk}");
+    }
+}
+
+/// How many lines `text` ends: `\n`, `\r\n` and a lone `\r` each count once.
+fn lines(text: &str) -> usize {
+    text.matches('\n').count() + text.matches('\r').count() - text.matches("\r\n").count()
 }

@@ -608,34 +608,119 @@ fn convert_says_what_a_document_holds_with_its_hidden_characters_escaped() {
     );
 }
 
+/// A document made in code is held to the limits of a record: at most `MAX_TOKENS` moves, and a
+/// setup counted before any cell is held. (Read from JSON, such a document is refused sooner, as
+/// its lists and strings are read: `json_past_its_bounds_is_refused_where_it_stands`.)
 #[test]
 fn a_document_past_the_limits_of_a_record_is_refused_from_its_counts() {
-    // As in a text: at most `MAX_TOKENS` moves, and a setup is counted before any cell is held.
-    let moves = |doc: &mut serde_json::Value| {
-        let first = doc["moves"][0].clone();
-        doc["moves"] = serde_json::Value::Array(vec![first; referee::record::MAX_TOKENS + 1]);
+    let changed = |change: &dyn Fn(&mut GameDocument)| {
+        let mut doc = convert::document(QUAROD, 1, options()).unwrap();
+        change(&mut doc);
+        convert::reread(&doc).map(|_| ()).unwrap_err().to_string()
     };
-    let e = reread_changed(QUAROD, moves).map(|_| ()).unwrap_err().to_string();
+    let e = changed(&|doc| doc.moves = vec![doc.moves[0].clone(); referee::record::MAX_TOKENS + 1]);
     assert!(e.contains("the document has 100001 moves: referee reads at most 100000 of one record"), "{e}");
-    let rows = |rows: serde_json::Value| {
-        move |doc: &mut serde_json::Value| {
-            doc["setup"] = rows.clone();
-            doc["start_code"] = serde_json::Value::Null;
+    let rows = |rows: Vec<String>| {
+        move |doc: &mut GameDocument| {
+            doc.setup = Some(rows.clone());
+            doc.start_code = None;
         }
     };
     let wide = ". ".repeat(1_000_000);
-    let e = reread_changed(QUAROD, rows(serde_json::json!([wide, ". . . .", ". . . .", ". . . ."]))).unwrap_err();
+    let four = ". . . .".to_string();
+    let e = changed(&rows(vec![wide.clone(), four.clone(), four.clone(), four.clone()]));
     assert_eq!(
-        e.to_string(),
+        e,
         "the setup has 4 rows of [1000000, 4, 4, 4] cells, which do not draw the game's board (4 rows of [4, 4, 4, 4])"
     );
-    let e = reread_changed(QUAROD, rows(serde_json::json!(vec![". . . ."; 100_000]))).unwrap_err();
-    assert_eq!(e.to_string(), "the setup has 100000 rows, which do not draw the game's board (4 rows of [4, 4, 4, 4])");
+    let e = changed(&rows(vec![four.clone(); 100_000]));
+    assert_eq!(e, "the setup has 100000 rows, which do not draw the game's board (4 rows of [4, 4, 4, 4])");
     // Beside a start code, a setup is compared with the code's board word by word.
-    let beside =
-        |doc: &mut serde_json::Value| doc["setup"] = serde_json::json!([wide, ". . . .", ". . . .", ". . . ."]);
-    let e = reread_changed(QUAROD, beside).unwrap_err();
-    assert_eq!(e.to_string(), "the setup does not draw the start_code's board");
+    let e = changed(&|doc| doc.setup = Some(vec![wide.clone(), four.clone(), four.clone(), four.clone()]));
+    assert_eq!(e, "the setup does not draw the start_code's board");
+}
+
+/// JSON is read within bounds, so that memory follows the text: a string of more than
+/// `MAX_STRING` bytes, or a list longer than any record holds (moves, tags, a diagram's rows), is
+/// refused where it stands, with its line and column. A record whose document would hold such a
+/// string is not converted, so that every document written reads back.
+#[test]
+fn json_past_its_bounds_is_refused_where_it_stands() {
+    let json = convert::to_json(&convert::document(QUAROD, 1, options()).unwrap());
+    let changed = |change: &dyn Fn(&mut serde_json::Value)| {
+        let mut doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+        change(&mut doc);
+        // One line: the column is where the string or list is refused, from the text's start.
+        let text = doc.to_string();
+        (convert::read_json(&text).map(|_| ()).map_err(|e| e.to_string()), text)
+    };
+    let tag = |len: usize| move |doc: &mut serde_json::Value| doc["tags"][0][1] = "a".repeat(len).into();
+    assert_eq!(changed(&tag(convert::MAX_STRING)).0, Ok(()));
+    let (e, text) = changed(&tag(convert::MAX_STRING + 1));
+    let end = text.find(&"a".repeat(convert::MAX_STRING + 1)).unwrap() + convert::MAX_STRING + 2;
+    assert_eq!(
+        e.unwrap_err(),
+        format!("not a game document: a string of 65537 bytes: a document's strings hold at most 65536 bytes at line 1 column {end}")
+    );
+    let many = |field: &'static str, n: usize| {
+        move |doc: &mut serde_json::Value| {
+            let one = doc[field][0].clone();
+            doc[field] = serde_json::Value::Array(vec![one; n]);
+        }
+    };
+    let (e, _) = changed(&many("moves", referee::record::MAX_TOKENS + 1));
+    let e = e.unwrap_err();
+    assert!(e.starts_with("not a game document: more than 100000 moves: referee reads at most as many of one record, far more than any real game has at line 1 column "), "{e}");
+    let (e, _) = changed(&many("tags", referee::record::MAX_TAGS + 1));
+    assert!(e.unwrap_err().contains(": more than 1000 tags: "));
+    let (e, _) = changed(&many("final_position", 27));
+    assert!(e.unwrap_err().contains(": more than 26 rows: no board has more at line 1 column "));
+    assert_eq!(changed(&many("moves", 1000)).0, Ok(()), "long lists within bounds are read");
+
+    // From the command line, exit code 2, as for any JSON that is no game document; and the other
+    // way, a record whose tag no document may hold is not converted (exit code 1).
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("long.json");
+    std::fs::write(&file, changed(&tag(1 << 20)).1).unwrap();
+    let (code, out, err) = run(&["convert", "--from", "json", arg(&file), "--to", "canonical"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("long.json: not a game document: a string of 1048576 bytes: a document's strings hold at most 65536 bytes at line 1 column "), "{err}");
+    let record = dir.path().join("long.txt");
+    std::fs::write(&record, QUAROD.replace("[Seed \"4\"]", &format!("[Annotator \"{}\"]", "a".repeat(100_000))))
+        .unwrap();
+    let (code, out, err) = run(&["convert", arg(&record), "--to", "json"]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(err.contains("long.txt: record 1: the value of the Annotator tag is 100000 bytes: a document's strings hold at most 65536 bytes"), "{err}");
+}
+
+/// A byte-order mark before a JSON document is passed over, as before a record: at the start of
+/// the file, and at the start of each document of files joined with `cat`. Lines and columns in
+/// errors are still the whole text's, the mark no column.
+#[test]
+fn a_byte_order_mark_before_a_json_document_is_passed_over() {
+    let json = convert::to_json(&convert::document(QUAROD, 1, options()).unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("marked.json");
+    let convert_file = |text: &str| {
+        std::fs::write(&file, text).unwrap();
+        run(&["convert", "--from", "json", arg(&file), "--to", "code"])
+    };
+    let (code, plain, err) = convert_file(&json);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(convert_file(&format!("\u{feff}{json}")), (0, plain.clone(), String::new()));
+    let joined = format!("\u{feff}{json}\u{feff}{json}\n\u{feff}{json}");
+    assert_eq!(convert_file(&joined), (0, plain.repeat(3), String::new()));
+    assert_eq!(convert::read_json(&joined).unwrap().len(), 3);
+    // A fault in the second document, on its first line and on its second.
+    let lines = json.lines().count();
+    for (bad, at) in [
+        ("{\"game\": four}", format!("line {} column 11", lines + 1)),
+        ("{\"game\": \"quarod\",\n \"size\": four}", format!("line {} column 11", lines + 2)),
+    ] {
+        let (code, out, err) = convert_file(&format!("\u{feff}{json}\u{feff}{bad}\n"));
+        assert_eq!((code, out), (2, plain.clone()), "the first document is converted");
+        assert!(err.contains(&format!("marked.json: not a game document: expected ident at {at}")), "{err}");
+    }
 }
 
 /// A document that draws no final position is written with the board its replay reaches, not an

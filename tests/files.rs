@@ -225,3 +225,178 @@ fn convert_reports_refused_records_as_verify_does() {
     assert_eq!(reports, short);
     assert_eq!(short.lines().count(), 5);
 }
+
+/// A Quadraphages record whose last line has a slip that `repair --write` can mend (its last
+/// tokens deleted): the file is rewritten.
+fn repairable() -> String {
+    let head: String = fs::read_to_string(VALID).unwrap().lines().take(11).map(|l| format!("{l}\n")).collect();
+    format!("{head}10. ---- ---- 3 f6f3 b6e6 h2h5 ---- 5  \n")
+}
+
+/// The names a run makes up (`render --out`'s pictures, `man --dir`'s pages) are never followed
+/// through a link: a link planted there is refused, naming it, and the file it points to is left as
+/// it was, as is the link. Without a link the same names are written, and written again.
+#[cfg(unix)]
+#[test]
+fn a_link_at_a_name_the_run_makes_up_is_refused_and_never_followed() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    // The first three turns: 29 pictures, drawn quickly.
+    let head: String = fs::read_to_string(VALID).unwrap().lines().take(5).map(|l| format!("{l}\n")).collect();
+    let game = written(dir.path(), "game.txt", &head);
+    let victim = written(dir.path(), "victim.txt", "not a picture\n");
+    let out = dir.path().join("out");
+    fs::create_dir(&out).unwrap();
+    for (format, name) in
+        [("svg", "game-1-ply000.svg"), ("png", "game-1-ply003.png"), ("gif", "game-1.gif"), ("html", "game-1.html")]
+    {
+        let link = out.join(name);
+        symlink(&victim, &link).unwrap();
+        let (code, _, err) = run(&["render", &game, "--format", format, "--out", arg(&out), "--width", "120"]);
+        assert_eq!(code, 2, "{format}: {err}");
+        assert!(err.contains(&format!("{}: is a link", link.display())), "{format}: {err}");
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "not a picture\n", "{format} wrote through the link");
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "{format} removed the link");
+        fs::remove_file(&link).unwrap();
+        // Without the link, the same pictures are written, and a second run replaces them.
+        for _ in 0..2 {
+            let (code, _, err) = run(&["render", &game, "--format", format, "--out", arg(&out), "--width", "120"]);
+            assert_eq!(code, 0, "{format}: {err}");
+            assert!(fs::symlink_metadata(&link).unwrap().is_file(), "{format}");
+        }
+    }
+    // A second name of another file, planted at a picture's name: the name gets the picture, and
+    // the file keeps its text.
+    fs::remove_file(out.join("game-1.html")).unwrap();
+    fs::hard_link(&victim, out.join("game-1.html")).unwrap();
+    let (code, _, err) = run(&["render", &game, "--format", "html", "--out", arg(&out)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(fs::read_to_string(out.join("game-1.html")).unwrap().contains("<html"));
+    assert!(fs::read_to_string(&victim).unwrap() == "not a picture\n", "the file's other name was written");
+    // A man page: a link to a file, and a link to nothing (which must not be created).
+    let pages = dir.path().join("pages");
+    fs::create_dir(&pages).unwrap();
+    symlink(&victim, pages.join("referee.1")).unwrap();
+    let (code, _, err) = run(&["man", "--dir", arg(&pages)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&format!("{}: is a link", pages.join("referee.1").display())), "{err}");
+    assert_eq!(fs::read_to_string(&victim).unwrap(), "not a picture\n");
+    let nowhere = dir.path().join("nowhere.1");
+    symlink(&nowhere, pages.join("referee-verify.1")).unwrap();
+    let (code, _, err) = run(&["man", "verify", "--dir", arg(&pages)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(!nowhere.exists(), "the link's target was created");
+    assert_eq!(hidden_files(&pages), Vec::<String>::new());
+    assert_eq!(hidden_files(&out), Vec::<String>::new());
+}
+
+/// A file without write permission is refused, as the shell's `>` refuses it, and left as it
+/// was; the folder it is in being writable does not matter. Root may write any file, so the tests
+/// (which may run as root) show the rule that holds for root too: a file nobody may write (mode
+/// 0444) is never replaced.
+#[cfg(unix)]
+#[test]
+fn a_read_only_file_is_refused_and_left_as_it_was() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let read_only = |path: &str| fs::set_permissions(path, fs::Permissions::from_mode(0o444)).unwrap();
+    let slip = written(dir.path(), "slip.txt", &repairable());
+    read_only(&slip);
+    let (code, _, err) = run(&["repair", "--write", "--time-limit", "600", &slip]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&format!("cannot write {slip}: it is read-only (mode 0444)")), "{err}");
+    assert_eq!(fs::read_to_string(&slip).unwrap(), repairable());
+    let out = written(dir.path(), "out.txt", "kept\n");
+    read_only(&out);
+    for args in [
+        vec!["show", VALID, "-o", &out],
+        vec!["show", VALID, "--format", "svg", "-o", &out],
+        vec!["convert", VALID, "--to", "json", "-o", &out],
+    ] {
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(&format!("cannot write {out}: it is read-only (mode 0444)")), "{err}");
+        assert_eq!(fs::read_to_string(&out).unwrap(), "kept\n", "{args:?}");
+        assert_eq!(fs::metadata(&out).unwrap().permissions().mode() & 0o777, 0o444);
+    }
+    // A picture or a page of an earlier run, made read-only since, is refused too.
+    let pages = dir.path().join("pages");
+    fs::create_dir(&pages).unwrap();
+    let page = written(&pages, "referee-show.1", "kept\n");
+    read_only(&page);
+    let (code, _, err) = run(&["man", "show", "--dir", arg(&pages)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("referee-show.1: it is read-only"), "{err}");
+    assert_eq!(fs::read_to_string(&page).unwrap(), "kept\n");
+    assert_eq!(hidden_files(dir.path()), Vec::<String>::new());
+    assert_eq!(hidden_files(&pages), Vec::<String>::new());
+}
+
+/// A file with a second name (a hard link) keeps it: `repair --write` and `-o` write the new text
+/// into the file itself, so that both names show it, where a file renamed into place would have
+/// left the other name with the old text.
+#[cfg(unix)]
+#[test]
+fn a_file_with_two_names_is_written_in_place_and_keeps_both() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let slip = written(dir.path(), "slip.txt", &repairable());
+    let other = dir.path().join("other-name.txt");
+    fs::hard_link(&slip, &other).unwrap();
+    let inode = fs::metadata(&slip).unwrap().ino();
+    let (code, _, err) = run(&["repair", "--write", "--time-limit", "600", &slip]);
+    assert_eq!(code, 0, "{err}");
+    let repaired = fs::read_to_string(&slip).unwrap();
+    assert!(repaired.ends_with("10. b6b3 ----  \n"), "{repaired}");
+    assert_eq!(fs::read_to_string(&other).unwrap(), repaired, "the other name shows the repair");
+    assert_eq!((fs::metadata(&slip).unwrap().ino(), fs::metadata(&slip).unwrap().nlink()), (inode, 2));
+    // A shorter text written over a longer one leaves nothing of the old one after it.
+    let out = written(dir.path(), "out.txt", &"old text\n".repeat(10_000));
+    fs::hard_link(&out, dir.path().join("out-too.txt")).unwrap();
+    let (code, _, err) = run(&["show", VALID, "-o", &out]);
+    assert_eq!(code, 0, "{err}");
+    let (_, diagram, _) = run(&["show", VALID]);
+    assert_eq!(fs::read_to_string(&out).unwrap(), diagram);
+    assert_eq!(fs::read_to_string(dir.path().join("out-too.txt")).unwrap(), diagram);
+    assert_eq!(hidden_files(dir.path()), Vec::<String>::new());
+}
+
+/// A line longer than `verify` holds at once (256 MiB) is skipped up to the blank line after it,
+/// said where it starts as a problem with the file (exit code 2), and the records after it are
+/// verified; before, it ended the file's verification there. The line is a sparse run of NUL
+/// bytes, which takes no disk; the run holds the 256 MiB, about twice that at its peak while the
+/// text grows (550 MB), and takes a few seconds.
+#[test]
+fn verify_skips_a_line_longer_than_it_holds_and_verifies_the_records_after_it() {
+    use std::io::{Seek, SeekFrom, Write};
+    let record = fs::read_to_string(VALID).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.txt");
+    let mut file = fs::File::create(&path).unwrap();
+    write!(file, "{record}\nNotes: ").unwrap();
+    file.seek(SeekFrom::Current(257 << 20)).unwrap();
+    write!(file, "\n\n{record}").unwrap();
+    drop(file);
+    let (code, out, err) = run(&["verify", "--format", "json", arg(&path)]);
+    assert_eq!(code, 2, "{err}");
+    let lines = support::json_lines(&out);
+    let said: Vec<(u64, &str, u64)> = lines
+        .iter()
+        .map(|l| (l["index"].as_u64().unwrap(), l["status"].as_str().unwrap(), l["line"].as_u64().unwrap()))
+        .collect();
+    let notes = record.lines().count() as u64 + 2;
+    assert_eq!(said, [(1, "valid", 1), (0, "unreadable", notes), (2, "valid", notes + 2)]);
+    assert_eq!(
+        lines[1]["errors"][0]["message"],
+        format!(
+            "line {notes} starts a line or record longer than 256 MiB, more than referee holds at once: skipped up to the blank line at line {}",
+            notes + 1
+        )
+    );
+    assert!(
+        err.contains(
+            "2 records in 1 file: 2 valid, 0 illegal, 0 refuted, 0 syntax errors, 0 undecided; 1 input unreadable"
+        ),
+        "{err}"
+    );
+}

@@ -99,6 +99,59 @@ fn render_makes_a_gif_with_a_frame_per_move() {
     assert_eq!(frames, moves + 1, "the start and one frame per move");
 }
 
+/// A GIF's time grows with its frames' pixels (2.4 s for one frame of a 9x9 board 4096 pixels
+/// wide): one past `gif::MAX_PIXELS` is refused before any frame is drawn or any file made, with
+/// a width at which it fits, and does.
+#[test]
+fn a_gif_too_large_to_draw_in_reasonable_time_is_refused_at_once_with_a_width_that_fits() {
+    let dir = tempfile::tempdir().unwrap();
+    // The first three turns of a Quadraphages game: 29 positions.
+    let head: String = std::fs::read_to_string("samples/quadraphages/random-seed-1.txt")
+        .unwrap()
+        .lines()
+        .take(5)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let game = dir.path().join("game.txt");
+    std::fs::write(&game, head).unwrap();
+    let out = dir.path().join("out");
+    let render = |format: &str, width: &str| {
+        // A run that draws the GIF takes minutes here: it is stopped, and fails the test.
+        support::outcome(
+            support::referee()
+                .args(["render", arg(&game), "--format", format, "--width", width, "--out", arg(&out)])
+                .timeout(std::time::Duration::from_secs(60))
+                .output()
+                .unwrap(),
+        )
+    };
+    let (code, _, err) = render("gif", "4096");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(
+            "a GIF of 29 frames of 4096x4105 pixels is 488 megapixels to draw and encode, past the limit of 400"
+        ),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing is written");
+    // The width it names: the frames' pixels, from their SVGs (which cost little), are within the
+    // limit, and not far below it.
+    let fits = err.split("--width ").nth(1).and_then(|w| w.split(' ').next()).unwrap();
+    assert_eq!(render("svg", fits).0, 0);
+    let (mut width, mut height) = (0, 0);
+    for picture in std::fs::read_dir(&out).unwrap() {
+        let svg = std::fs::read_to_string(picture.unwrap().path()).unwrap();
+        let number = |name: &str| -> u64 {
+            let at = svg.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            svg[at..].split('"').next().unwrap().parse().unwrap()
+        };
+        (width, height) = (number("width").max(width), number("height").max(height));
+    }
+    let pixels = 29 * width * height;
+    assert!(pixels <= referee::render::gif::MAX_PIXELS, "{pixels} pixels at --width {fits}");
+    assert!(pixels > referee::render::gif::MAX_PIXELS * 4 / 5, "{pixels} pixels at --width {fits}");
+}
+
 #[test]
 fn render_makes_a_self_contained_replay_page() {
     let dir = tempfile::tempdir().unwrap();

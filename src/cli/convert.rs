@@ -13,7 +13,7 @@ use referee::games::GameKind;
 use referee::report::{self, Source};
 use referee::verify::VerifyOptions;
 
-use super::file::OutFile;
+use super::file::{Name, OutFile};
 use super::out::{note, Out};
 use super::{inputs, GameParser};
 
@@ -47,7 +47,8 @@ pub struct ConvertArgs {
     /// Read the record as this game (see `verify --game`); a JSON document names its own.
     #[arg(long, value_parser = GameParser)]
     game: Option<GameKind>,
-    /// Write to this file rather than to standard output.
+    /// Write to this file rather than to standard output: whole or not at all, keeping its other
+    /// names (hard links); a read-only file is refused.
     #[arg(short, long, value_name = "FILE")]
     out: Option<PathBuf>,
 }
@@ -78,20 +79,16 @@ pub fn run(args: ConvertArgs) -> ExitCode {
         }
     };
     let options = VerifyOptions { game: args.game, ..Default::default() };
-    let json = match args.from {
-        InputKind::Json => match convert::read_json(&src) {
-            Ok(docs) => docs,
-            Err(e) => return refuse(&name, &OnceCell::new(), &src, args.record.unwrap_or(1), e),
-        },
-        InputKind::Record => Vec::new(),
-    };
-    // Each record (or JSON document) asked for, with its 1-based index, converted one at a time
-    // and written as it comes: a large collection is never held whole in memory as output.
+    // Each record (or JSON document) asked for, with its 1-based index, read, converted and
+    // written one at a time: a large collection is never held whole in memory, as documents or as
+    // output. JSON that is no document stops the run where it is met.
     let docs: Box<dyn Iterator<Item = (usize, Result<GameDocument, ConvertError>)>> = match (args.from, args.record) {
         (InputKind::Record, Some(index)) => Box::new(std::iter::once((index, convert::document(&src, index, options)))),
         (InputKind::Record, None) => Box::new((1..).zip(convert::documents(&src, options))),
-        (InputKind::Json, Some(index)) => Box::new(std::iter::once((index, nth_document(&json, index)))),
-        (InputKind::Json, None) => Box::new((1..).zip(json.iter().map(convert::reread))),
+        (InputKind::Json, Some(index)) => Box::new(std::iter::once((index, nth_document(&src, index)))),
+        (InputKind::Json, None) => {
+            Box::new((1..).zip(convert::json_documents(&src).map(|doc| doc.and_then(|doc| convert::reread(&doc)))))
+        }
     };
     let mut sink = Sink::new(args.out.as_deref(), &args.file);
     // One source for every refused record's report: its lines are found once, not once per record.
@@ -129,10 +126,18 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     }
 }
 
-/// Document `index` (1-based) of those a JSON text holds, replayed as a record would be.
-fn nth_document(docs: &[GameDocument], index: usize) -> Result<GameDocument, ConvertError> {
-    let doc = docs.get(index.wrapping_sub(1)).ok_or(ConvertError::NoRecord { index, count: docs.len() })?;
-    convert::reread(doc)
+/// Document `index` (1-based) of those a JSON text holds, replayed as a record would be; those
+/// before it are read and let go of.
+fn nth_document(src: &str, index: usize) -> Result<GameDocument, ConvertError> {
+    let mut count = 0;
+    for doc in convert::json_documents(src) {
+        let doc = doc?;
+        count += 1;
+        if count == index {
+            return convert::reread(&doc);
+        }
+    }
+    Err(ConvertError::NoRecord { index, count })
 }
 
 /// Where the converted records go: standard output, or the `-o` file, begun at the first record
@@ -159,7 +164,7 @@ impl<'p> Sink<'p> {
         let out = match (&mut self.out, self.path) {
             (Some(out), _) => out,
             (None, None) => self.out.insert(Opened::Stdout(Out::new())),
-            (None, Some(path)) => match OutFile::create(path, self.input) {
+            (None, Some(path)) => match OutFile::create(path, self.input, Name::Given) {
                 Ok(file) => self.out.insert(Opened::File(file)),
                 Err(message) => return Err(file_failed(&message)),
             },
@@ -202,7 +207,7 @@ fn refuse(name: &str, source: &OnceCell<Source>, src: &Arc<String>, index: usize
             note(&format!("{name}: record {index}: {e}"));
             ExitCode::from(1)
         }
-        ConvertError::Json(_) | ConvertError::NoRecord { .. } => {
+        ConvertError::Json { .. } | ConvertError::NoRecord { .. } => {
             note(&format!("{name}: {e}"));
             ExitCode::from(2)
         }

@@ -11,7 +11,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory};
 use clap_mangen::roff::{bold, roman, Roff};
 
-use super::file::OutFile;
+use super::file::{Name, OutFile};
 use super::out::note;
 
 pub const EXIT_CODES: &str = "\
@@ -28,7 +28,8 @@ pub struct ManArgs {
     command: Option<String>,
     /// Write the pages into this folder (created if missing) instead of printing one: referee.1
     /// and referee-<command>.1 for every command, or only the page of the command named. A page
-    /// already there is replaced, each page whole or not at all.
+    /// already there is replaced, each page whole or not at all; a link at a page's name is never
+    /// followed, and it, or a read-only page, is refused.
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
 }
@@ -119,7 +120,7 @@ fn exit_status(roff: &mut Roff, codes: &str) {
 fn write_pages(dir: &Path, pages: &[Page]) -> Result<ExitCode, String> {
     fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
     for page in pages {
-        let mut file = OutFile::open(&dir.join(&page.name))?;
+        let mut file = OutFile::open(&dir.join(&page.name), Name::MadeUp)?;
         file.write_bytes(&page.text)?;
         file.commit()?;
     }

@@ -189,7 +189,8 @@ pub struct ShowArgs {
     /// file's extension, else ascii.
     #[arg(long, value_enum)]
     format: Option<picture::ShowFormat>,
-    /// Write to this file rather than to standard output.
+    /// Write to this file rather than to standard output: whole or not at all, keeping its other
+    /// names (hard links); a read-only file is refused.
     #[arg(short, long, value_name = "FILE")]
     out: Option<PathBuf>,
     #[command(flatten)]

@@ -211,7 +211,7 @@ pub fn show(
         ShowFormat::Ascii | ShowFormat::Code => unreachable!("diagrams and codes are written by show.rs"),
     };
     let written = match out {
-        Some(path) => file::write_file(path, file, &bytes),
+        Some(path) => file::write_file(path, file, &bytes, file::Name::Given),
         None => {
             if format == ShowFormat::Png && std::io::stdout().is_terminal() {
                 note("a PNG is not for a terminal: name a file with -o, or redirect standard output");
@@ -243,10 +243,12 @@ pub struct RenderArgs {
     /// Which record of the file (1-based).
     #[arg(long, default_value_t = 1, value_parser = super::record_number)]
     record: usize,
-    /// The folder to write into (created if missing).
+    /// The folder to write into (created if missing). A picture already there is replaced; a link
+    /// at a picture's name is never followed, and it, or a read-only picture, is refused.
     #[arg(short, long, value_name = "DIR")]
     out: PathBuf,
-    /// svg or png: one picture per position (and the error diagram); gif: one animation; html: one
+    /// svg or png: one picture per position (and the error diagram); gif: one animation, of at most
+    /// 400 megapixels in all (frames x width x height), about a minute's work; html: one
     /// self-contained replay page.
     #[arg(long, value_enum, default_value_t = RenderFormat::Svg)]
     format: RenderFormat,
@@ -276,6 +278,9 @@ pub fn render(args: RenderArgs) -> ExitCode {
     let stem = args.file.file_stem().and_then(|s| s.to_str()).unwrap_or("record").to_string();
     let base = format!("{stem}-{}", args.record);
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    // The GIF's frames end on the error diagram; their canvas is known before any is drawn.
+    let frames: Vec<&Scene> = scenes.iter().copied().chain(pictures.error.as_ref().map(|e| &e.0)).collect();
+    let mut canvas = (0, 0);
     let drawn = (|| -> Result<(), String> {
         match args.format {
             RenderFormat::Svg | RenderFormat::Png => {
@@ -290,7 +295,7 @@ pub fn render(args: RenderArgs) -> ExitCode {
                 }
             }
             // Encoded into its file frame by frame, below: never held whole.
-            RenderFormat::Gif => {}
+            RenderFormat::Gif => canvas = gif_canvas(&frames, &options, args.per_turn)?,
             RenderFormat::Html => {
                 let verdict = verify::verify_records(&src, VerifyOptions { game: args.game, ..Default::default() })
                     .nth(args.record - 1)
@@ -319,15 +324,14 @@ pub fn render(args: RenderArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     for (name, bytes) in &files {
-        let code = file::write_file(&args.out.join(name), &args.file, bytes);
+        let code = file::write_file(&args.out.join(name), &args.file, bytes, file::Name::MadeUp);
         if code != ExitCode::SUCCESS {
             return failed(code);
         }
     }
     let what = if args.format == RenderFormat::Gif {
-        let frames: Vec<&Scene> = scenes.iter().copied().chain(pictures.error.as_ref().map(|e| &e.0)).collect();
         let name = format!("{base}.gif");
-        if let Err(message) = animation(&args.out.join(&name), &args.file, &frames, &options) {
+        if let Err(message) = animation(&args.out.join(&name), &args.file, &frames, canvas, &options) {
             note(&message);
             return failed(ExitCode::from(2));
         }
@@ -349,17 +353,73 @@ pub fn render(args: RenderArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The GIF of `frames` written to `path` one frame at a time: the memory of one picture, whatever
-/// the length of the game. Its size is the largest picture's, known before the first frame from
-/// the pictures' SVGs, which cost little next to their pixels.
-fn animation(path: &Path, input: &Path, frames: &[&Scene], options: &SvgOptions) -> Result<(), String> {
-    let drawing = |e: &dyn std::fmt::Display| format!("cannot draw the pictures: {e}");
+/// The size of the GIF of `frames`: the largest picture's, known from the pictures' SVGs, which
+/// cost little next to their pixels. A GIF whose frames hold more than [`gif::MAX_PIXELS`] in all
+/// is refused before any is drawn, with what would bring it under: its time grows with them.
+fn gif_canvas(frames: &[&Scene], options: &SvgOptions, per_turn: bool) -> Result<(u32, u32), String> {
+    let (width, height) = canvas_of(frames, options)?;
+    let pixels = gif::pixels(frames.len(), width, height);
+    if pixels <= gif::MAX_PIXELS {
+        return Ok((width, height));
+    }
+    let megapixels = |p: u64| p.div_ceil(1_000_000);
+    let mut help = vec![match narrower(frames, options, pixels)? {
+        Some(fits) => format!("smaller frames (--width {fits} fits)"),
+        None => format!("fewer frames (even at the narrowest, --width {}, they are past it)", svg::MIN_WIDTH),
+    }];
+    if !per_turn {
+        help.push("one a turn rather than one a move (--per-turn, where a turn has several moves)".into());
+    }
+    help.push("pictures rather than an animation (--format png or svg)".into());
+    let last = help.pop().unwrap_or_default();
+    Err(format!(
+        "a GIF of {} frames of {width}x{height} pixels is {} megapixels to draw and encode, past the limit of {} \
+         (about a minute's work): draw {}, or {last}",
+        frames.len(),
+        megapixels(pixels),
+        gif::MAX_PIXELS / 1_000_000,
+        help.join(", "),
+    ))
+}
+
+/// The largest picture's width and height among `frames`.
+fn canvas_of(frames: &[&Scene], options: &SvgOptions) -> Result<(u32, u32), String> {
     let (mut width, mut height) = (0, 0);
     for scene in frames {
-        let (w, h) = png::size(&svg::svg(scene, options)).map_err(|e| drawing(&e))?;
+        let (w, h) = png::size(&svg::svg(scene, options)).map_err(|e| e.to_string())?;
         (width, height) = (width.max(w), height.max(h));
     }
-    let out = file::OutFile::create(path, input)?;
+    Ok((width, height))
+}
+
+/// The widest `--width` (a multiple of 10) at which the GIF of `frames`, `pixels` at
+/// `options.width`, is within [`gif::MAX_PIXELS`], or `None` when not even the narrowest is. The
+/// height follows the width but for the caption's lines, so the guess from the square root is
+/// checked, and narrowed until it fits.
+fn narrower(frames: &[&Scene], options: &SvgOptions, pixels: u64) -> Result<Option<u32>, String> {
+    let scale = (gif::MAX_PIXELS as f64 / pixels as f64).sqrt();
+    let mut width = (f64::from(options.width) * scale) as u32 / 10 * 10;
+    while width >= svg::MIN_WIDTH {
+        let (w, h) = canvas_of(frames, &SvgOptions { width, ..*options })?;
+        if gif::pixels(frames.len(), w, h) <= gif::MAX_PIXELS {
+            return Ok(Some(width));
+        }
+        width = (width * 19 / 20) / 10 * 10;
+    }
+    Ok(None)
+}
+
+/// The GIF of `frames` written to `path` one frame at a time: the memory of one picture, whatever
+/// the length of the game. `canvas` is its size, the largest picture's ([`gif_canvas`]).
+fn animation(
+    path: &Path,
+    input: &Path,
+    frames: &[&Scene],
+    (width, height): (u32, u32),
+    options: &SvgOptions,
+) -> Result<(), String> {
+    let drawing = |e: &dyn std::fmt::Display| format!("cannot draw the pictures: {e}");
+    let out = file::OutFile::create(path, input, file::Name::MadeUp)?;
     let mut gif = gif::Animation::new(out, width, height, Timing::default()).map_err(|e| drawing(&e))?;
     for (k, scene) in frames.iter().enumerate() {
         let (width, height, pixels) = png::rgba(&svg::svg(scene, options)).map_err(|e| drawing(&e))?;

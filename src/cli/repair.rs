@@ -17,7 +17,7 @@ use referee::repair::{
 use referee::report::{self, HumanStyle, Source};
 use referee::verify::{VerifyOptions, DEFAULT_SEARCH_LIMIT};
 
-use super::file::OutFile;
+use super::file::{Name, OutFile};
 use super::out::{self, note, Out};
 use super::{inputs, GameParser};
 
@@ -46,8 +46,9 @@ pub struct RepairArgs {
     format: RepairFormat,
     /// Write the whole file again, each record with an illegal move replaced by its best repair
     /// that makes it stand (replays to the end, diagram and claims confirmed) and that the notation
-    /// can write; every other byte as it was. Into FILE, whole or not at all (standard output for
-    /// `-`); standard error names each record repaired or left as written, and why.
+    /// can write; every other byte as it was. Into FILE, whole or not at all, keeping its other
+    /// names (hard links), and never into a read-only FILE (standard output for `-`); standard
+    /// error names each record repaired or left as written, and why.
     #[arg(long, conflicts_with = "format")]
     write: bool,
     /// Repairs shown per record, best first.
@@ -172,7 +173,7 @@ impl Run<'_> {
         let mut sink = if self.args.file == Path::new("-") {
             Sink::Out(Out::new())
         } else {
-            match OutFile::open(&self.args.file) {
+            match OutFile::open(&self.args.file, Name::Given) {
                 Ok(f) => Sink::File(f),
                 Err(message) => {
                     note(&message);

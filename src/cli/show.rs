@@ -83,7 +83,7 @@ fn text(
                 None => {}
             }
             let written = match out {
-                Some(path) => file::write_file(path, file, diagram.as_bytes()),
+                Some(path) => file::write_file(path, file, diagram.as_bytes(), file::Name::Given),
                 None => Out::new().finish(&diagram).map_or_else(|closed| closed.exit_code(), |()| ExitCode::SUCCESS),
             };
             if written == ExitCode::SUCCESS {

@@ -94,7 +94,11 @@ fn verify_input(
         stream,
         |stretch| Source::window(name.clone(), stretch.text.clone(), stretch.first_line),
         |source, v| (render.record(source, &v), v.status),
-        |_, written| {
+        |stretch, written| {
+            // A part too long to hold is said where it stands, and the file read on.
+            if let Some(skipped) = stretch.skipped {
+                emit(problem(skipped.to_string(), Some((skipped.line, 1))))?;
+            }
             let mut text = String::with_capacity(written.iter().map(|w| w.0.len()).sum());
             for (record, status) in written {
                 emit(Piece::Record(status))?;

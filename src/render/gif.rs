@@ -56,6 +56,20 @@ pub enum AnimationError {
     Encoding(#[from] ::gif::EncodingError),
 }
 
+/// Most pixels the frames of one animation may hold in all (frames x width x height of the
+/// animation, each frame drawn on its whole canvas): what drawing and encoding it take grows
+/// with, and `referee render --format gif` refuses an animation past this before drawing any of
+/// it. Rasterising, quantising to 256 colours and encoding took about 0.15 s a megapixel on this
+/// project's machine (a 4096-pixel-wide frame of a 9x9 board, 16.7 megapixels, 2.4 s), so the
+/// limit is about a minute's work: some 1,500 frames of the default 480 pixels, 23 of 4096.
+pub const MAX_PIXELS: u64 = 400_000_000;
+
+/// The pixels of an animation of `frames` pictures of `width` x `height`, which its cost grows
+/// with; compare with [`MAX_PIXELS`].
+pub fn pixels(frames: usize, width: u32, height: u32) -> u64 {
+    (frames as u64).saturating_mul(u64::from(width) * u64::from(height))
+}
+
 /// How long each frame shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Timing {

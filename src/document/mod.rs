@@ -2,6 +2,8 @@
 //! each record format replays a record into and writes a record from (docs/json.md has the
 //! schema). The checks and layouts here are shared by both formats.
 
+pub mod json;
+
 use serde::{Deserialize, Serialize};
 
 use crate::game::{BoardView, Game};
@@ -14,41 +16,51 @@ use crate::verdict::{ProblemKind, Verdict};
 /// A whole game as `referee convert --to json` writes it and `--from json` reads it back
 /// (docs/json.md). Derived fields (each move's `ply`, `mover` and `canonical`, and the `outcome`)
 /// are written for readers and recomputed on reading, so they may be left out.
+///
+/// Each field is read within the bounds of [`json`] (a field read by a function of its own is no
+/// longer optional by its type alone: `default` keeps an absent `null`able field `None`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameDocument {
     /// The game, as `--game` names it: `quadraphages`, `hexaphages`, `quarod`, `petrify`,
     /// `vadrantir` or `splinter`.
+    #[serde(deserialize_with = "json::text")]
     pub game: String,
     /// The board's side: of the square, or of the hexagon.
     pub size: u8,
     /// The players' colours in turn order from the start, as records name them (`X`, `Black`,
     /// `Red`); as many as the game has players.
+    #[serde(deserialize_with = "json::players")]
     pub players: Vec<String>,
     /// The colour that plays the first move (in the published notation, the column header and the
     /// `....` of the first line say it; in the common format the first colour always begins).
+    #[serde(deserialize_with = "json::text")]
     pub first: String,
     /// The record's tags as `[name, value]` pairs in the canonical order (see
     /// [`canonical_tag_order`]), without `Game`, `Size` and `Players`, which the fields above hold.
     /// The published notation has none.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "json::tags")]
     pub tags: Vec<(String, String)>,
     /// The start position when it is not the board's default: one string per row, top row first,
     /// the glyphs of its cells separated by single spaces, as the record's diagrams draw them.
+    #[serde(default, deserialize_with = "json::optional_rows")]
     pub setup: Option<Vec<String>>,
     /// The start position's code (grammar.md, Part V), always written. On reading, when given, it
     /// is the start (and `setup`, if given too, must draw its board); else `setup` is, else the
     /// board's default. A start in the middle of a game (a `[Position]` tag, a `Startup:` code)
     /// needs it: a diagram shows only the board.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "json::optional_text")]
     pub start_code: Option<String>,
     /// Every move played, in order.
+    #[serde(deserialize_with = "json::moves")]
     pub moves: Vec<MoveEntry>,
     /// The result the record claims, as written: the common format's result token (else its
     /// `[Result]` tag's value), the published notation's claim (`and wins 40-39`, `resign`); `null`
     /// when the record claims none. Not the computed result: that is [`GameDocument::outcome`].
+    #[serde(default, deserialize_with = "json::optional_text")]
     pub result: Option<String>,
     /// The final position the record draws, as [`GameDocument::setup`] writes rows; when it draws
     /// none, the position the replay reached.
+    #[serde(deserialize_with = "json::rows")]
     pub final_position: Vec<String>,
     /// How the game ended, as the rules compute it; `null` while it is not over. Recomputed on
     /// reading.
@@ -64,15 +76,16 @@ pub struct MoveEntry {
     #[serde(default)]
     pub ply: usize,
     /// The colour that played it. Recomputed on reading.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "json::text")]
     pub mover: String,
     /// The token as the record writes it: what `--from json` reads.
+    #[serde(deserialize_with = "json::text")]
     pub token: String,
     /// The token as referee writes the move. Recomputed on reading.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "json::text")]
     pub canonical: String,
     /// The position code after the move (grammar.md, Part V). Recomputed on reading.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "json::text")]
     pub code: String,
 }
 
@@ -80,11 +93,14 @@ pub struct MoveEntry {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OutcomeEntry {
     /// The winner's colour; `null` if nobody won.
+    #[serde(default, deserialize_with = "json::optional_text")]
     pub winner: Option<String>,
     /// Each player's points, in the order of [`GameDocument::players`] (Quadraphages and
     /// Hexaphages: marked cells).
+    #[serde(deserialize_with = "json::points")]
     pub points: Vec<f64>,
     /// How the winner was decided, in the game's words.
+    #[serde(deserialize_with = "json::text")]
     pub detail: String,
 }
 
@@ -103,9 +119,18 @@ pub enum ConvertError {
     /// be had): its verdict, with the problems that stop it.
     #[error("{}", first_stop(.0))]
     NotReplayed(Box<Verdict>),
-    /// The JSON is not a game document; serde_json's error says where (line and column).
-    #[error("not a game document: {0}")]
-    Json(#[from] serde_json::Error),
+    /// The JSON is not a game document, or holds a string or a list past its bounds
+    /// ([`json::MAX_STRING`]): serde_json's message, and where in the text (1-based line, and
+    /// column in bytes; none for a failure that has no place).
+    #[error("not a game document: {message}{}", .line.zip(*.column).map(|(l, c)| format!(" at line {l} column {c}")).unwrap_or_default())]
+    Json {
+        /// What is wrong.
+        message: String,
+        /// Its line.
+        line: Option<usize>,
+        /// Its column, in bytes.
+        column: Option<usize>,
+    },
     /// The document is well formed but holds no game that can be replayed to its end: an unknown
     /// game, a setup that does not fit the board, an illegal move (at `ply`).
     #[error("{}{message}", .ply.map(|p| format!("move {p}: ")).unwrap_or_default())]
@@ -154,14 +179,14 @@ pub fn canonical_tag_order(name: &str, players: &[&str]) -> Option<usize> {
     })
 }
 
-/// Tags in [`canonical_tag_order`] (a stable sort: tags of one rank keep their order).
+/// Tags in [`canonical_tag_order`] (a stable sort: tags of one rank keep their order), not copied:
+/// a document's tags may hold megabytes.
 pub(crate) fn ordered_tags<'t>(
     tags: impl Iterator<Item = (&'t str, &'t str)>,
     players: &[&str],
-) -> Vec<(String, String)> {
-    let mut ranked: Vec<_> = tags
-        .filter_map(|(n, v)| canonical_tag_order(n, players).map(|rank| (rank, n.to_string(), v.to_string())))
-        .collect();
+) -> Vec<(&'t str, &'t str)> {
+    let mut ranked: Vec<_> =
+        tags.filter_map(|(n, v)| canonical_tag_order(n, players).map(|rank| (rank, n, v))).collect();
     ranked.sort_by_key(|t| t.0);
     ranked.into_iter().map(|(_, n, v)| (n, v)).collect()
 }
