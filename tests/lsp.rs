@@ -1,84 +1,10 @@
 //! `referee lsp` as an editor meets it: the real process, JSON-RPC over its pipes.
 
-use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+#[path = "support/lsp_client.rs"]
+mod lsp_client;
 
+use lsp_client::{place, start, start_with, stop};
 use serde_json::{json, Value};
-
-struct Client {
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next_id: i64,
-    /// The diagnostics last published for each text.
-    published: HashMap<String, Vec<Value>>,
-}
-
-impl Client {
-    fn send(&mut self, message: Value) {
-        let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn receive(&mut self) -> Value {
-        let mut length = 0;
-        loop {
-            let mut line = String::new();
-            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "the server closed its output");
-            let line = line.trim_end();
-            if line.is_empty() {
-                break;
-            }
-            if let Some(n) = line.strip_prefix("Content-Length: ") {
-                length = n.parse().unwrap();
-            }
-        }
-        let mut body = vec![0; length];
-        self.stdout.read_exact(&mut body).unwrap();
-        let message: Value = serde_json::from_slice(&body).unwrap();
-        if message["method"] == "textDocument/publishDiagnostics" {
-            let uri = message["params"]["uri"].as_str().unwrap().to_string();
-            self.published.insert(uri, message["params"]["diagnostics"].as_array().unwrap().clone());
-        }
-        message
-    }
-
-    /// Sends a request and returns its response (notifications on the way are passed over).
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        self.next_id += 1;
-        let id = self.next_id;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let message = self.receive();
-            if message["id"] == json!(id) {
-                return message;
-            }
-        }
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
-    }
-
-    /// Opens a text as an editor does, and gives the diagnostics the server publishes for it.
-    fn open(&mut self, uri: &str, text: &str) -> Vec<Value> {
-        self.notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {"uri": uri, "languageId": "referee", "version": 1, "text": text}}),
-        );
-        self.diagnostics(uri)
-    }
-
-    /// The diagnostics of a text once the server has read all that was sent: it publishes a text's
-    /// diagnostics when they change, before it answers the next request (here one it does not
-    /// know, answered at once).
-    fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
-        let answer = self.request("referee/nothing", Value::Null);
-        assert_eq!(answer["error"]["code"], -32601, "{answer}");
-        self.published.get(uri).cloned().unwrap_or_default()
-    }
-}
 
 const URI: &str = "file:///blog-page.txt";
 
@@ -205,39 +131,6 @@ fn claim_at(text: &str, word: &str) -> (u32, u32) {
     (p["line"].as_u64().unwrap() as u32, p["character"].as_u64().unwrap() as u32)
 }
 
-/// A client of a new `referee lsp` process, initialized.
-fn start() -> (std::process::Child, Client) {
-    start_with(Value::Null)
-}
-
-/// The same, the server given `options` as the client's initialization options (its settings).
-fn start_with(options: Value) -> (std::process::Child, Client) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .arg("lsp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut client = Client {
-        stdin: child.stdin.take().unwrap(),
-        stdout: BufReader::new(child.stdout.take().unwrap()),
-        next_id: 0,
-        published: HashMap::new(),
-    };
-    let init = client.request("initialize", json!({"capabilities": {}, "initializationOptions": options}));
-    assert_eq!(init["result"]["capabilities"]["hoverProvider"], json!(true), "{init}");
-    client.notify("initialized", json!({}));
-    (child, client)
-}
-
-/// The protocol position of byte `at` of an ASCII text: line and column from 0.
-fn place(text: &str, at: usize) -> Value {
-    let line = text[..at].matches('\n').count();
-    let character = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
-    json!({"line": line, "character": character})
-}
-
 /// For a broken record of each game of the common format: the diagnostic at its illegal move, the
 /// hovers on it and on the first move (snapshots), the alternative among the completions and as
 /// the preferred fix, and the diagnostic gone once the fix is made.
@@ -327,15 +220,6 @@ fn an_editor_meets_a_broken_record_of_each_game_of_the_common_format() {
         );
         stop(child, client);
     }
-}
-
-/// Shuts the server down as an editor does: it answers, then exits with 0.
-fn stop(mut child: std::process::Child, mut client: Client) {
-    let shutdown = client.request("shutdown", Value::Null);
-    assert!(shutdown.get("error").is_none(), "{shutdown}");
-    client.notify("exit", Value::Null);
-    drop(client);
-    assert!(child.wait().unwrap().success());
 }
 
 /// Formatting writes a record that replays in its canonical layout, and leaves one that does not
