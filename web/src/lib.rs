@@ -36,6 +36,8 @@ use referee::GameKind;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
 
+#[doc(hidden)]
+pub mod fuzz;
 pub mod places;
 
 use places::Places;
