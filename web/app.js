@@ -1,7 +1,7 @@
 // The page: an editor whose records referee judges as they are typed, the board of any position
 // of the selected record, its repairs, and its downloads. referee itself is the WebAssembly
-// module in pkg/ (web/src/lib.rs): every answer comes from it as JSON.
-import init, * as referee from './pkg/referee_web.js';
+// module in pkg/ (web/src/lib.rs), run in workers (worker.js), never on the page's thread: every
+// answer comes from it as JSON, in a message.
 import { SAMPLES } from './samples.js';
 import { RULES } from './rules.js';
 
@@ -18,25 +18,116 @@ const state = {
   frame: 0,
   game: null,
   repairsFor: null,
+  // Frames asked for: an answer for an earlier one is not shown.
+  asked: 0,
+  // What the notice under the status line says: `judge`, `refusal` or null (showNotice).
+  notice: null,
 };
 
-// Figures the browser tests read: the last judging's time, how many were made, the last repair
-// search's time; and `time(text, n)`, the fastest of n judgings of a text, in milliseconds.
+// Figures the browser tests read: the last judging's time (in the worker), how many judgements
+// were shown, whether one is running, how many boards were drawn, the last repair search's time,
+// how many workers were replaced after a trap; `time(text, n)`, the fastest of n judgings of a
+// text in milliseconds; `trap(engine)`, a trap in that engine's module, as a bug would make one
+// (for `judge`, while it judges the editor's text).
 const stats = {
   verifyMs: null,
   verifications: 0,
+  judging: false,
+  drawn: 0,
   repairMs: null,
-  time(text, n = 5) {
-    let best = Infinity;
-    for (let i = 0; i < n; i++) {
-      const t0 = performance.now();
-      referee.verify(text);
-      best = Math.min(best, performance.now() - t0);
-    }
-    return best;
+  restarts: 0,
+  async time(text, n = 5) {
+    return (await engines.view.call('time', text, n)).out;
+  },
+  trap(engine) {
+    return engine === 'judge' ? judge('trap') : engines[engine].call('trap');
+  },
+  // Nothing waits: no judgement, drawing or repair search running, no typing about to be judged.
+  idle() {
+    return timer === null && !Object.values(engines).some((e) => e.busy);
   },
 };
 window.refereeStats = stats;
+
+// ---- referee, in workers ----
+
+// The module is compiled once; each worker instantiates it.
+const compiled = fetch(new URL('./pkg/referee_web_bg.wasm', import.meta.url))
+  .then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(`pkg/referee_web_bg.wasm: ${r.status}`))))
+  .then((bytes) => WebAssembly.compile(bytes));
+
+// One worker and the questions it has not answered yet, started at the first question. `call`
+// answers { out, ms }; or { trap } when the module trapped, and the worker is ended (the next
+// question starts a fresh one); or { cancelled: true } when `restart` ended the worker first,
+// because a newer text made its work useless.
+class Engine {
+  // The compiled module, which each worker instantiates.
+  static module = null;
+
+  constructor() {
+    this.worker = null;
+    this.pending = new Map();
+    this.asked = 0;
+  }
+
+  get busy() {
+    return this.pending.size > 0;
+  }
+
+  start() {
+    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    this.worker.postMessage({ module: Engine.module });
+    this.worker.onmessage = (e) => {
+      const waiting = this.pending.get(e.data.id);
+      if (!waiting) return;
+      this.pending.delete(e.data.id);
+      if (e.data.trap) {
+        stats.restarts += 1;
+        this.restart({ trap: e.data.trap });
+      }
+      waiting(e.data);
+    };
+    // The worker itself failed (its script did not load): the questions waiting fail with it.
+    this.worker.onerror = (e) => {
+      e.preventDefault();
+      this.restart({ trap: e.message || 'the worker stopped' });
+    };
+  }
+
+  // Ends the worker; the questions it had not answered are answered `answer`.
+  restart(answer = { cancelled: true }) {
+    this.worker?.terminate();
+    this.worker = null;
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const w of waiting) w(answer);
+  }
+
+  call(op, ...args) {
+    if (!this.worker) this.start();
+    const id = ++this.asked;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.worker.postMessage({ id, op, args });
+    });
+  }
+}
+
+// `judge` judges texts, `view` draws and converts the record shown, `repairs` searches repairs.
+const engines = { judge: new Engine(), view: new Engine(), repairs: new Engine() };
+
+// What a trap in the module is told as.
+function trapWords(doing, trap) {
+  return `referee stopped while ${doing} (${trap}): a bug, or it ran out of memory. Your text is kept, and a `
+    + 'change to it is judged afresh.';
+}
+
+// A question to the view engine whose answer is JSON; a trap is answered { ok: false, message }.
+async function view(op, ...args) {
+  const answer = await engines.view.call(op, ...args);
+  if (answer.trap) return { ok: false, message: trapWords('drawing this record', answer.trap) };
+  return answer.cancelled ? { ok: false, message: '' } : JSON.parse(answer.out);
+}
 
 // ---- the text and the link ----
 
@@ -55,6 +146,39 @@ function decodeText(b64) {
   const binary = atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4));
   const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
   return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+}
+
+// Bytes of `text` in UTF-8, as referee counts a text's size, without encoding it.
+function utf8Length(text) {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // A surrogate pair is four bytes, counted at its first half.
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c < 0xdc00 ? 4 : c >= 0xdc00 && c < 0xe000 ? 0 : 3;
+  }
+  return n;
+}
+
+// The page's bounds (web/src/lib.rs, limits): the most text it judges, in bytes, and the search's.
+let limits = { text: Infinity };
+
+// Whether the page turns down a text of `bytes` bytes that `what` would put in the editor (a
+// file, a link, a paste); if it does, the notice says why, and that the editor keeps its text.
+function refuses(what, bytes) {
+  if (bytes <= limits.text) return false;
+  engines.view.call('refusal', what, bytes).then((answer) => {
+    showNotice(`${answer.out || `${what} is too large.`} It was not opened: the editor keeps its text.`, 'refusal');
+  });
+  return true;
+}
+
+// The notice under the status line, and what it is about (`from`): a text turned down stays said
+// until the editor's text changes; a judgement's note, until the next judgement.
+function showNotice(text, from = null) {
+  const notice = $('notice');
+  notice.hidden = !text;
+  notice.replaceChildren(...(text ? withCode(text) : []));
+  state.notice = text ? from : null;
 }
 
 function readHash() {
@@ -84,38 +208,77 @@ function escapeHtml(s) {
   return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 }
 
+// The line starts of the editor's text, kept for the text last asked about.
+let lines = { text: null, starts: [0] };
+
+function lineStarts(text) {
+  if (lines.text !== text) {
+    const starts = [0];
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+    lines = { text, starts };
+  }
+  return lines.starts;
+}
+
+function lineHeight() {
+  return parseFloat(getComputedStyle(editor).lineHeight) || 18;
+}
+
+// Draws the marks of the lines in view, and of a screen's worth either side: a text of a hundred
+// thousand lines takes seconds to lay out whole, and this runs at every keystroke and scroll. The
+// lines drawn are moved under the editor's own (lines are of one height).
 function paintMirror() {
   const text = editor.value;
+  const starts = lineStarts(text);
+  const height = lineHeight();
+  const screen = Math.ceil(editor.clientHeight / height) + 1;
+  const first = Math.max(0, Math.floor(editor.scrollTop / height) - screen);
+  const last = Math.min(starts.length, first + 3 * screen);
+  const from = starts[first];
+  const to = last < starts.length ? starts[last] : text.length;
   const marks = [];
+  const mark = (start, end, cls) => {
+    if (end > from && start < to) marks.push({ from: Math.max(start, from), to: Math.min(end, to), cls });
+  };
   for (const r of state.records) {
     for (const p of r.problems) {
       // A problem with no token (a missing tag, the end of the text) is marked on one character.
-      const to = Math.max(p.at.to, Math.min(p.at.from + 1, text.length));
-      marks.push({ from: p.at.from, to, cls: `problem ${p.kind}`, title: `${p.at.line}:${p.at.column} ${p.message}` });
+      mark(p.at.from, Math.max(p.at.to, Math.min(p.at.from + 1, text.length)), `problem ${p.kind}`);
     }
   }
   const frame = state.frames[state.frame];
-  if (frame && frame.move) {
-    marks.push({ from: frame.move.from, to: frame.move.to, cls: frame.illegal ? 'current illegal' : 'current', title: '' });
-  }
+  if (frame && frame.move) mark(frame.move.from, frame.move.to, frame.illegal ? 'current illegal' : 'current');
   marks.sort((a, b) => a.from - b.from || b.to - a.to);
   let html = '';
-  let at = 0;
+  let at = from;
   for (const m of marks) {
     if (m.from < at) continue; // overlapping marks: the first one wins
     html += escapeHtml(text.slice(at, m.from));
     html += `<mark class="${m.cls}">${escapeHtml(text.slice(m.from, m.to))}</mark>`;
     at = m.to;
   }
-  html += escapeHtml(text.slice(at));
-  // A final line end needs something after it to take its height.
-  mirror.innerHTML = html + '\n ';
-  syncScroll();
+  html += escapeHtml(text.slice(at, to));
+  mirror.innerHTML = `<div class="lines">${html}</div>`;
+  mirror.dataset.first = first;
+  mirror.dataset.last = last;
+  placeMirror();
 }
 
+function placeMirror() {
+  if (!mirror.firstElementChild) return;
+  const top = Number(mirror.dataset.first) * lineHeight() - editor.scrollTop;
+  mirror.firstElementChild.style.transform = `translate(${-editor.scrollLeft}px, ${top}px)`;
+}
+
+// Follows the editor's scrolling: the lines drawn move with it, and are drawn again once the
+// editor shows lines past them.
 function syncScroll() {
-  mirror.scrollTop = editor.scrollTop;
-  mirror.scrollLeft = editor.scrollLeft;
+  const height = lineHeight();
+  const top = Math.floor(editor.scrollTop / height);
+  const bottom = top + Math.ceil(editor.clientHeight / height);
+  const [first, last] = [Number(mirror.dataset.first), Number(mirror.dataset.last)];
+  if (top < first || (bottom > last && last < lines.starts.length)) paintMirror();
+  else placeMirror();
 }
 
 function selectInEditor(from, to) {
@@ -145,29 +308,53 @@ const STATUS_WORDS = {
   undecided: 'undecided',
 };
 
-function judge() {
+// Judges the editor's text in the judge engine (with `op`, the function of web/src/lib.rs that
+// judges: `verify`, or `trap` for the tests); a newer text cancels a judgement still running.
+// Resolves true when the verdicts shown are this text's.
+async function judge(op = 'verify') {
   const text = editor.value;
+  if (engines.judge.busy) engines.judge.restart();
+  stats.judging = true;
+  const shown = setTimeout(() => { $('status').textContent = 'Judging…'; }, 200);
+  const answer = await engines.judge.call(op, text);
+  clearTimeout(shown);
+  if (answer.cancelled) return false;
+  stats.judging = false;
   if (state.fresh) {
     state.fresh = false;
     state.frames = [];
     state.record = 1;
   }
   state.text = text;
-  const t0 = performance.now();
-  const answer = JSON.parse(referee.verify(text));
-  const ms = performance.now() - t0;
-  stats.verifyMs = ms;
+  const verdicts = answer.trap
+    ? { records: [], total: 0, note: trapWords('judging this text', answer.trap) }
+    : JSON.parse(answer.out);
+  stats.verifyMs = answer.ms ?? null;
   stats.verifications += 1;
-  state.records = answer.records;
+  state.records = verdicts.records;
   if (state.record > state.records.length) state.record = Math.max(1, state.records.length);
-  const n = state.records.length;
+  const n = verdicts.total;
   const bad = state.records.filter((r) => r.status !== 'valid').length;
+  const cut = state.records.length < n ? `, the first ${state.records.length} shown` : '';
   $('status').textContent = n === 0
-    ? (text.trim() ? 'No record found in this text.' : 'No text yet.')
-    : `${n} record${n === 1 ? '' : 's'}: ${n - bad} valid, ${bad} with a problem. Judged in ${ms.toFixed(1)} ms.`;
+    ? (verdicts.note ? 'Not judged.' : (text.trim() ? 'No record found in this text.' : 'No text yet.'))
+    : `${n} record${n === 1 ? '' : 's'}${cut}: ${state.records.length - bad} valid, ${bad} with a problem. Judged in ${answer.ms.toFixed(1)} ms.`;
+  if (verdicts.note) showNotice(verdicts.note, 'judge');
+  else if (state.notice === 'judge') showNotice(null);
   showVerdicts();
   paintMirror();
-  selectRecord(state.record, null);
+  await selectRecord(state.record, null);
+  return true;
+}
+
+// Text with its `code` spans as code elements.
+function withCode(text) {
+  return text.split('`').map((part, k) => {
+    if (k % 2 === 0) return part;
+    const code = document.createElement('code');
+    code.textContent = part;
+    return code;
+  });
 }
 
 function place(at) {
@@ -179,112 +366,137 @@ function rulesLink(game) {
   return `rules/${game}.html`;
 }
 
+// Verdict cards are made a hundred at a time: thousands take seconds to lay out.
+const CARDS = 100;
+
 function showVerdicts() {
+  $('verdicts').textContent = '';
+  state.cards = 0;
+  moreVerdicts();
+}
+
+// The next hundred verdict cards, and a button for the hundred after them.
+function moreVerdicts() {
   const box = $('verdicts');
-  box.textContent = '';
-  for (const r of state.records) {
-    const card = document.createElement('article');
-    card.className = `verdict ${r.status}${r.index === state.record ? ' selected' : ''}`;
-    card.dataset.record = r.index;
-    const head = document.createElement('h3');
-    const title = r.title || 'unknown game';
-    head.innerHTML = `<span class="badge ${r.status}">${STATUS_WORDS[r.status] || r.status}</span> `
-      + `Record ${r.index} · <span class="game">${escapeHtml(title)}</span> · line ${r.at.line} · ${r.moves} move${r.moves === 1 ? '' : 's'}`;
-    const link = rulesLink(r.game);
-    if (link) head.innerHTML += ` · <a href="${link}" target="_blank" rel="noopener">rules</a>`;
-    card.append(head);
-    if (r.score) {
-      const p = document.createElement('p');
-      p.className = 'score';
-      p.textContent = (r.game_over ? 'Final score: ' : 'Score where the replay ends: ') + r.score;
-      card.append(p);
-    }
-    const list = document.createElement('ul');
-    for (const [k, p] of r.problems.entries()) {
-      const li = document.createElement('li');
-      li.className = `problem ${p.kind}`;
-      const where = document.createElement('button');
-      where.type = 'button';
-      where.className = 'where';
-      where.textContent = place(p.at);
-      where.addEventListener('click', (e) => {
-        e.stopPropagation();
-        selectRecord(r.index, p.kind === 'illegal' && k === r.problems.findIndex((q) => q.kind === 'illegal') ? 'error' : null);
-        selectInEditor(p.at.from, p.at.to);
-      });
-      li.append(where, ` ${p.kind}${p.token ? ' ' : ''}`);
-      if (p.token) {
-        const code = document.createElement('code');
-        code.textContent = p.token;
-        li.append(code);
-      }
-      li.append(`: ${p.message}`);
-      if (p.rule) {
-        // The section of the game's rules the move breaks.
-        const rule = document.createElement('a');
-        rule.className = 'rule';
-        rule.href = p.rule;
-        rule.target = '_blank';
-        rule.textContent = 'the rule';
-        li.append(' (', rule, ')');
-      }
-      if (p.alternatives.length) {
-        const alts = document.createElement('ul');
-        alts.className = 'alternatives';
-        for (const a of p.alternatives) {
-          const ali = document.createElement('li');
-          const code = document.createElement('code');
-          code.textContent = a.move;
-          ali.append('instead ', code, ': ', a.replays_to_end
-            ? 'the rest replays to the end'
-            : `the rest replays up to ${a.stops_at.token} at ${place(a.stops_at.at)}`);
-          alts.append(ali);
-        }
-        li.append(alts);
-      }
-      if (p.legal.length) {
-        const legal = document.createElement('p');
-        legal.className = 'legal';
-        const more = p.legal_count > p.legal.length ? ` (${p.legal_count} in all)` : '';
-        legal.textContent = `legal there${more}: ${p.legal.join(' ')}`;
-        li.append(legal);
-      }
-      list.append(li);
-    }
-    for (const c of r.claims) {
-      const li = document.createElement('li');
-      li.className = `claim ${c.status}`;
-      li.textContent = `${place(c.at)} claim “${c.text}”: ${c.status}: ${c.detail}`;
-      list.append(li);
-    }
-    for (const note of r.notes) {
-      const li = document.createElement('li');
-      li.className = 'note';
-      li.textContent = note;
-      list.append(li);
-    }
-    if (list.children.length) card.append(list);
-    card.addEventListener('click', (e) => {
-      if (e.target.closest('a')) return;
-      selectRecord(r.index, null);
-      scrollEditorTo(r.at.from);
-    });
-    box.append(card);
+  box.querySelector('button.more')?.remove();
+  const upto = Math.min(state.records.length, state.cards + CARDS);
+  for (const r of state.records.slice(state.cards, upto)) box.append(verdictCard(r));
+  state.cards = upto;
+  if (upto < state.records.length) {
+    const more = document.createElement('button');
+    more.type = 'button';
+    more.className = 'more';
+    more.textContent = `Show the next ${Math.min(CARDS, state.records.length - upto)} verdicts (${upto} of ${state.records.length} shown)`;
+    more.addEventListener('click', moreVerdicts);
+    box.append(more);
   }
+}
+
+function verdictCard(r) {
+  const card = document.createElement('article');
+  card.className = `verdict ${r.status}${r.index === state.record ? ' selected' : ''}`;
+  card.dataset.record = r.index;
+  const head = document.createElement('h3');
+  const title = r.title || 'unknown game';
+  head.innerHTML = `<span class="badge ${r.status}">${STATUS_WORDS[r.status] || r.status}</span> `
+    + `Record ${r.index} · <span class="game">${escapeHtml(title)}</span> · line ${r.at.line} · ${r.moves} move${r.moves === 1 ? '' : 's'}`;
+  const link = rulesLink(r.game);
+  if (link) head.innerHTML += ` · <a href="${link}" target="_blank" rel="noopener">rules</a>`;
+  card.append(head);
+  if (r.score) {
+    const p = document.createElement('p');
+    p.className = 'score';
+    p.textContent = (r.game_over ? 'Final score: ' : 'Score where the replay ends: ') + r.score;
+    card.append(p);
+  }
+  const list = document.createElement('ul');
+  for (const [k, p] of r.problems.entries()) {
+    const li = document.createElement('li');
+    li.className = `problem ${p.kind}`;
+    const where = document.createElement('button');
+    where.type = 'button';
+    where.className = 'where';
+    where.textContent = place(p.at);
+    where.addEventListener('click', (e) => {
+      e.stopPropagation();
+      selectRecord(r.index, p.kind === 'illegal' && k === r.problems.findIndex((q) => q.kind === 'illegal') ? 'error' : null);
+      selectInEditor(p.at.from, p.at.to);
+    });
+    li.append(where, ` ${p.kind}${p.token ? ' ' : ''}`);
+    if (p.token) {
+      const code = document.createElement('code');
+      code.textContent = p.token;
+      li.append(code);
+    }
+    li.append(`: ${p.message}`);
+    if (p.rule) {
+      // The section of the game's rules the move breaks.
+      const rule = document.createElement('a');
+      rule.className = 'rule';
+      rule.href = p.rule;
+      rule.target = '_blank';
+      rule.textContent = 'the rule';
+      li.append(' (', rule, ')');
+    }
+    if (p.alternatives.length) {
+      const alts = document.createElement('ul');
+      alts.className = 'alternatives';
+      for (const a of p.alternatives) {
+        const ali = document.createElement('li');
+        const code = document.createElement('code');
+        code.textContent = a.move;
+        ali.append('instead ', code, ': ', a.replays_to_end
+          ? 'the rest replays to the end'
+          : `the rest replays up to ${a.stops_at.token} at ${place(a.stops_at.at)}`);
+        alts.append(ali);
+      }
+      li.append(alts);
+    }
+    if (p.legal.length) {
+      const legal = document.createElement('p');
+      legal.className = 'legal';
+      const more = p.legal_count > p.legal.length ? ` (${p.legal_count} in all)` : '';
+      legal.textContent = `legal there${more}: ${p.legal.join(' ')}`;
+      li.append(legal);
+    }
+    list.append(li);
+  }
+  for (const c of r.claims) {
+    const li = document.createElement('li');
+    li.className = `claim ${c.status}${c.reason ? ` ${c.reason}` : ''}`;
+    li.append(`${place(c.at)} claim “${c.text}”: ${c.status}: `, ...withCode(c.detail));
+    list.append(li);
+  }
+  for (const note of r.notes) {
+    const li = document.createElement('li');
+    li.className = 'note';
+    li.textContent = note;
+    list.append(li);
+  }
+  if (list.children.length) card.append(list);
+  card.addEventListener('click', (e) => {
+    if (e.target.closest('a')) return;
+    selectRecord(r.index, null);
+    scrollEditorTo(r.at.from);
+  });
+  return card;
 }
 
 // ---- the board ----
 
 // `frame`: a frame index, 'error' for the error diagram, or null to keep the frame shown (the
 // last one for a record newly selected).
-function selectRecord(index, frame) {
+async function selectRecord(index, frame) {
   const changed = index !== state.record || state.framesText !== state.text;
   state.record = index;
   for (const card of document.querySelectorAll('.verdict')) {
     card.classList.toggle('selected', Number(card.dataset.record) === index);
   }
   if (changed || state.frames.length === 0) {
-    const answer = state.records.length ? JSON.parse(referee.positions(state.text, index)) : { ok: false, message: '' };
+    const text = state.text;
+    const answer = state.records.length ? await view('positions', text, index) : { ok: false, message: '' };
+    // A newer text or another record was asked for meanwhile: its answer shows instead.
+    if (text !== state.text || index !== state.record) return;
     // The same record edited keeps its frame; another record, or a new text, opens at its last
     // frame: the final position, or the error diagram.
     const keep = state.frames.length > 0 && index === state.shownRecord;
@@ -314,7 +526,7 @@ function selectRecord(index, frame) {
   } else if (typeof frame === 'number') {
     state.frame = Math.max(0, Math.min(frame, state.frames.length - 1));
   }
-  showFrame();
+  await showFrame();
 }
 
 function showMoves() {
@@ -338,13 +550,16 @@ function showMoves() {
   });
 }
 
-function showFrame() {
+// Shows frame `state.frame`: its caption, counter and move at once, its board and position code
+// once the view engine has drawn them (unless another frame was asked for meanwhile).
+async function showFrame() {
   const count = state.frames.length;
   const slider = $('slider');
   slider.max = Math.max(0, count - 1);
   slider.value = state.frame;
   slider.disabled = count < 2;
   for (const id of ['first', 'prev', 'next', 'last']) $(id).disabled = count < 2;
+  const asked = ++state.asked;
   if (!count) {
     $('caption').textContent = '';
     $('counter').textContent = '0 / 0';
@@ -353,8 +568,6 @@ function showFrame() {
     return;
   }
   const f = state.frames[state.frame];
-  $('board').innerHTML = referee.board(state.text, state.record, state.frame, 480, false);
-  $('board').classList.toggle('illegal', f.illegal);
   $('caption').textContent = f.caption;
   $('counter').textContent = f.illegal ? `ply ${f.ply} · illegal move` : `ply ${f.ply} / ${lastPly()}`;
   for (const li of $('moves').children) {
@@ -362,9 +575,16 @@ function showFrame() {
     li.classList.toggle('current', on);
     if (on) li.scrollIntoView({ block: 'nearest' });
   }
-  const code = JSON.parse(referee.position_code(state.text, state.record, f.ply));
-  $('code').textContent = code.ok ? code.code : '';
   paintMirror();
+  const [drawn, code] = await Promise.all([
+    engines.view.call('board', state.text, state.record, state.frame, 480, false),
+    view('position_code', state.text, state.record, f.ply),
+  ]);
+  if (asked !== state.asked) return;
+  $('board').innerHTML = drawn.out ?? `<p class="error">${escapeHtml(code.message || '')}</p>`;
+  $('board').classList.toggle('illegal', f.illegal);
+  $('code').textContent = code.ok ? code.code : '';
+  stats.drawn += 1;
 }
 
 function lastPly() {
@@ -373,21 +593,18 @@ function lastPly() {
 }
 
 function go(frame) {
-  if (!state.frames.length) return;
+  if (!state.frames.length) return Promise.resolve();
   state.frame = Math.max(0, Math.min(frame, state.frames.length - 1));
-  showFrame();
+  return showFrame();
 }
 
-// ---- repairs, searched in a worker so that typing never waits for them ----
+// ---- repairs, searched in their own worker, ended when the text or the record changes ----
 
-let worker = null;
-let asked = 0;
-
-function findRepairs() {
+async function findRepairs() {
   const r = state.records[state.record - 1];
   const box = $('repairs');
   if (!r || !r.problems.some((p) => p.kind === 'illegal')) {
-    if (worker) { worker.terminate(); worker = null; }
+    if (engines.repairs.busy) engines.repairs.restart();
     box.innerHTML = '<p class="muted">A record with an illegal move gets its best repairs here.</p>';
     state.repairsFor = null;
     return;
@@ -395,22 +612,17 @@ function findRepairs() {
   const key = `${state.record}\u0000${state.text}`;
   if (state.repairsFor === key) return;
   state.repairsFor = key;
-  // A search still running is for a text that has changed: stop it.
-  if (worker) worker.terminate();
-  worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-  const id = ++asked;
+  // A search still running is for a text or a record no longer shown: stop it.
+  if (engines.repairs.busy) engines.repairs.restart();
   box.innerHTML = '<p class="muted searching">Searching for repairs…</p>';
-  worker.onmessage = (e) => {
-    if (e.data.id !== id) return;
-    stats.repairMs = e.data.ms;
-    showRepairs(JSON.parse(e.data.out), e.data.ms);
-    worker.terminate();
-    worker = null;
-  };
-  worker.onerror = (e) => {
-    box.innerHTML = `<p class="error">The repair search failed: ${escapeHtml(e.message || 'unknown error')}</p>`;
-  };
-  worker.postMessage({ id, text: state.text, index: state.record });
+  const answer = await engines.repairs.call('repairs', state.text, state.record);
+  if (answer.cancelled || state.repairsFor !== key) return;
+  if (answer.trap) {
+    box.innerHTML = `<p class="error">${escapeHtml(trapWords('searching for repairs', answer.trap))}</p>`;
+    return;
+  }
+  stats.repairMs = answer.ms;
+  showRepairs(JSON.parse(answer.out), answer.ms);
 }
 
 function editWords(e) {
@@ -492,14 +704,14 @@ function baseName() {
   return `${state.game || 'record'}-record-${state.record}${at}`;
 }
 
-function converted() {
-  const answer = JSON.parse(referee.convert(state.text, state.record));
+async function converted() {
+  const answer = await view('convert', state.text, state.record);
   $('convert-note').textContent = answer.ok ? '' : `Cannot convert record ${state.record}: ${answer.message}`;
   return answer.ok ? answer : null;
 }
 
-function fullSvg() {
-  return referee.board(state.text, state.record, state.frame, 640, true);
+async function fullSvg() {
+  return (await engines.view.call('board', state.text, state.record, state.frame, 640, true)).out || '';
 }
 
 function pngOf(svgText) {
@@ -522,23 +734,23 @@ function pngOf(svgText) {
 }
 
 function wireDownloads() {
-  $('dl-canonical').addEventListener('click', () => {
-    const c = converted();
+  $('dl-canonical').addEventListener('click', async () => {
+    const c = await converted();
     if (c) download(`${state.game}-record-${state.record}.txt`, c.canonical, 'text/plain');
   });
-  $('dl-json').addEventListener('click', () => {
-    const c = converted();
+  $('dl-json').addEventListener('click', async () => {
+    const c = await converted();
     if (c) download(`${state.game}-record-${state.record}.json`, c.json, 'application/json');
   });
   $('dl-code').addEventListener('click', () => {
     if ($('code').textContent) download(`${baseName()}.code.txt`, `${$('code').textContent}\n`, 'text/plain');
   });
-  $('dl-svg').addEventListener('click', () => {
-    const svg = fullSvg();
+  $('dl-svg').addEventListener('click', async () => {
+    const svg = await fullSvg();
     if (svg) download(`${baseName()}.svg`, svg, 'image/svg+xml');
   });
   $('dl-png').addEventListener('click', async () => {
-    const svg = fullSvg();
+    const svg = await fullSvg();
     if (!svg) return;
     try {
       download(`${baseName()}.png`, await pngOf(svg));
@@ -552,23 +764,32 @@ function wireDownloads() {
 
 let timer = null;
 
-function setText(text, { keepRecord = false, record = null, ply = null } = {}) {
+async function setText(text, { keepRecord = false, record = null, ply = null } = {}) {
+  showNotice(null);
   editor.value = text;
   editor.scrollTop = 0;
   if (!keepRecord) state.record = record || 1;
   state.frames = [];
   state.shownRecord = null;
-  judge();
-  if (ply !== null) go(ply);
+  if ((await judge()) && ply !== null) await go(ply);
+}
+
+// A file opened or dropped: its text, unless it is larger than the page judges.
+async function openFile(file) {
+  if (!refuses(file.name, file.size)) await setText(await file.text());
 }
 
 function wire() {
   editor.addEventListener('input', (e) => {
     // A text pasted or dropped in is a new one: shown from its first record, at its end.
     if (e.inputType === 'insertFromPaste' || e.inputType === 'insertFromDrop') state.fresh = true;
+    if (state.notice === 'refusal') showNotice(null);
     paintMirror();
     clearTimeout(timer);
-    timer = setTimeout(judge, 300);
+    timer = setTimeout(() => {
+      timer = null;
+      judge();
+    }, 300);
   });
   editor.addEventListener('scroll', syncScroll);
   // The record under the caret is the one shown.
@@ -585,13 +806,20 @@ function wire() {
     e.preventDefault();
     box.classList.remove('drop');
     const file = e.dataTransfer.files[0];
-    if (file) setText(await file.text());
+    if (file) openFile(file);
   });
   $('open').addEventListener('click', () => $('file').click());
   $('file').addEventListener('change', async () => {
     const file = $('file').files[0];
-    if (file) setText(await file.text());
+    if (file) openFile(file);
     $('file').value = '';
+  });
+  // A text larger than the page judges is not pasted: a browser's text box holding megabytes
+  // takes seconds to lay out, at every keystroke.
+  editor.addEventListener('paste', (e) => {
+    const pasted = e.clipboardData?.getData('text/plain') ?? '';
+    const kept = editor.value.slice(0, editor.selectionStart) + editor.value.slice(editor.selectionEnd);
+    if (refuses('The text with the paste', utf8Length(kept) + utf8Length(pasted))) e.preventDefault();
   });
 
   const menu = $('samples');
@@ -666,15 +894,17 @@ function loadHash() {
     $('status').textContent = h.error;
     return true;
   }
+  if (refuses("The link's text", utf8Length(h.text))) return false;
   setText(h.text, { record: h.record, ply: h.ply });
   return true;
 }
 
 async function main() {
-  await init();
+  Engine.module = await compiled;
+  limits = JSON.parse((await engines.view.call('limits')).out);
   wire();
-  if (!loadHash()) judge();
   document.body.dataset.ready = 'true';
+  if (!loadHash()) await judge();
 }
 
 main().catch((e) => {

@@ -5,8 +5,16 @@
 //! and `board` (the pictures of one record), `position_code`, `convert` and `repairs`. Every
 //! place in the text is given three ways: 1-based line and column (as the command line prints
 //! them), `from`/`to`, offsets in UTF-16 code units, which is how JavaScript indexes a string,
-//! and `bytes`, the range in the UTF-8 text, as the library's spans give it. Nothing here panics on any input: a record that cannot be drawn or converted gives
-//! `{"ok": false, "message": ...}`.
+//! and `bytes`, the range in the UTF-8 text, as the library's spans give it ([`places`]). Nothing
+//! here panics on any input: a record that cannot be drawn or converted gives `{"ok": false,
+//! "message": ...}`.
+//!
+//! A page has less to spend than the command line, and whatever it is sent must not make it hang
+//! or run out of memory: texts of more than [`MAX_TEXT`] bytes are refused, `verify` answers with
+//! at most [`MAX_ANSWER`] bytes of verdicts (the records past that are counted, not judged), and a
+//! claim made before the end of a game is searched within [`SEARCH_PER_CLAIM`] positions,
+//! [`SearchBudget::CLAIMS_PER_FILE`] times that for a whole text, in at most [`SEARCH_BYTES`]; a
+//! claim those bounds leave unchecked says so and sends the reader to the command line.
 //!
 //! The library is built without its `parallel` feature (a browser's WebAssembly has no threads)
 //! and repairs are searched with no time limit (it has no clock either): their bound is the
@@ -14,80 +22,131 @@
 
 use std::cell::RefCell;
 use std::ops::Range;
-use std::sync::Arc;
 
 use referee::convert;
 use referee::picture::{pictures, Pictures};
+use referee::record;
 use referee::render::svg::{svg, SvgOptions};
 use referee::repair::{repair_source, repaired_text, Candidate, ChangeKind, RepairOptions};
-use referee::report::{status_name, Source};
+use referee::report::status_name;
+use referee::search::{mib, SearchBudget};
 use referee::verdict::{ClaimCheck, Problem, ProblemKind, Reach, Status, Verdict};
-use referee::verify::{self, ShowNote, VerifyOptions};
+use referee::verify::{self, ShowNote, VerifyOptions, DEFAULT_SEARCH_LIMIT};
 use referee::GameKind;
-use serde::Serialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
 
-/// Byte offsets of one text turned into UTF-16 offsets; asked in increasing order, each answer
-/// scans only the text since the last one.
-struct Utf16<'t> {
-    text: &'t str,
-    ascii: bool,
-    byte: usize,
-    unit: usize,
+#[doc(hidden)]
+pub mod fuzz;
+pub mod places;
+
+use places::Places;
+
+/// The most text, in bytes of UTF-8, that the page judges: about 20,000 short records. Every
+/// answer about a text holds a few copies of it at most, so that with [`MAX_ANSWER`] and
+/// [`SEARCH_BYTES`] a text the page accepts keeps the module's memory under a hundred MiB or so,
+/// far from the 4 GiB a browser gives WebAssembly; the command line judges files of any size.
+pub const MAX_TEXT: usize = 2 << 20;
+
+/// The most JSON `verify` answers with: the verdicts of the records that fit, in text order, a few
+/// thousand short ones. The page parses the answer on its own thread, where 8 MiB took 75 to 140
+/// ms in headless Chromium on the project's machine: 2 MiB keeps it to a few tens.
+pub const MAX_ANSWER: usize = 2 << 20;
+
+/// Positions one claim's search may solve on the page (the command line: 250,000); a text's
+/// searches may solve [`SearchBudget::CLAIMS_PER_FILE`] times that in all. Enough for the claims
+/// of real endgames (the samples' need at most a few thousand), while a hopeless search on the
+/// largest board, 26x26, ends within a second or two.
+pub const SEARCH_PER_CLAIM: usize = 5_000;
+
+/// Positions all the claims of one text may solve on the page.
+pub const SEARCH_PER_TEXT: usize = SEARCH_PER_CLAIM * SearchBudget::CLAIMS_PER_FILE;
+
+/// Most bytes one claim's search may hold on the page: [`SEARCH_PER_CLAIM`] positions of the
+/// largest board fit in less.
+pub const SEARCH_BYTES: usize = 64 << 20;
+
+/// The options every function judges with: those of `referee verify`, but searching within the
+/// page's bounds.
+fn options() -> VerifyOptions {
+    VerifyOptions { search_limit: SEARCH_PER_CLAIM, search_bytes: SEARCH_BYTES, ..VerifyOptions::default() }
 }
 
-impl<'t> Utf16<'t> {
-    fn new(text: &'t str) -> Self {
-        Utf16 { text, ascii: text.is_ascii(), byte: 0, unit: 0 }
-    }
+/// Why a text is not judged, when it is larger than [`MAX_TEXT`].
+fn too_large(text: &str) -> Option<String> {
+    Some(refusal("This text", text.len())).filter(|why| !why.is_empty())
+}
 
-    fn at(&mut self, byte: usize) -> usize {
-        let mut byte = byte.min(self.text.len());
-        if self.ascii {
-            return byte;
+/// Why the page does not take `what` (`This text`, a file's name), of `bytes` bytes of UTF-8: empty
+/// when it is within [`MAX_TEXT`]. The page asks before it opens a file or a link.
+#[wasm_bindgen]
+pub fn refusal(what: &str, bytes: usize) -> String {
+    if bytes <= MAX_TEXT {
+        return String::new();
+    }
+    format!(
+        "{what} is {} bytes: the page judges texts of up to {} ({} bytes), so that it never runs out of memory. \
+         `referee verify FILE` judges files of any size.",
+        grouped(bytes),
+        mib(MAX_TEXT),
+        grouped(MAX_TEXT)
+    )
+}
+
+/// A number with its thousands grouped: `2,097,152`.
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (k, d) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k) % 3 == 0 {
+            out.push(',');
         }
-        while !self.text.is_char_boundary(byte) {
-            byte -= 1;
-        }
-        if byte < self.byte {
-            (self.byte, self.unit) = (0, 0);
-        }
-        self.unit += self.text[self.byte..byte].encode_utf16().count();
-        self.byte = byte;
-        self.unit
+        out.push(d);
     }
+    out
 }
 
-/// Where a span of the text is, every way the page needs it: 1-based line and column (in
-/// characters), the UTF-16 offsets `from` and `to`, and the byte range `bytes` in the UTF-8 text.
-#[derive(Serialize)]
-struct Place {
-    line: usize,
-    column: usize,
-    from: usize,
-    to: usize,
-    bytes: [usize; 2],
+/// The answer of a function that gives `{"ok": ...}`, for a text larger than [`MAX_TEXT`].
+fn refused(text: &str) -> Option<String> {
+    too_large(text).map(|why| json!({ "ok": false, "message": why }).to_string())
 }
 
-/// The text, indexed once for lines and UTF-16 offsets.
-struct Text<'t> {
-    source: Source,
-    utf16: RefCell<Utf16<'t>>,
+/// The bounds the page works within, for the page to say: `{"text": ..., "answer": ...,
+/// "per_claim": ..., "per_text": ...}`.
+#[wasm_bindgen]
+pub fn limits() -> String {
+    json!({
+        "text": MAX_TEXT,
+        "answer": MAX_ANSWER,
+        "per_claim": SEARCH_PER_CLAIM,
+        "per_text": SEARCH_PER_TEXT,
+    })
+    .to_string()
 }
 
-impl<'t> Text<'t> {
-    fn new(text: &'t str) -> Self {
-        Text { source: Source::new("", Arc::new(text.to_string())), utf16: RefCell::new(Utf16::new(text)) }
-    }
+/// Panics, which in the browser traps the module (`RuntimeError: unreachable`) as a bug or memory
+/// running out would: the page's tests check that the page recovers. For nothing else.
+#[doc(hidden)]
+#[wasm_bindgen]
+pub fn trap() {
+    panic!("the trap the page's tests ask for");
+}
 
-    fn place(&self, span: &Range<usize>) -> Place {
-        let (line, column) = self.source.line_col(span.start);
-        let mut utf16 = self.utf16.borrow_mut();
-        let from = utf16.at(span.start);
-        let to = utf16.at(span.end.max(span.start));
-        Place { line, column, from, to, bytes: [span.start, span.end.max(span.start)] }
+/// A claim's detail as the page gives it: where a search bound stopped the search, the command
+/// line's advice (`raise it with --search-limit`) becomes the page's, which cannot raise it.
+fn claim_detail(c: &ClaimCheck) -> String {
+    if !c.detail.contains("--search-limit") {
+        return c.detail.clone();
     }
+    let detail = c
+        .detail
+        .replace(" (raise it with --search-limit)", "")
+        .replace(", whatever --search-limit says", "")
+        .replace("this file's searches", "this text's searches");
+    format!(
+        "{detail}: the page searches at most {SEARCH_PER_CLAIM} positions a claim and {SEARCH_PER_TEXT} a text; open it in the \
+         CLI (`referee verify`, {DEFAULT_SEARCH_LIMIT} positions a claim) to search further"
+    )
 }
 
 fn kind_name(k: ProblemKind) -> &'static str {
@@ -99,7 +158,7 @@ fn kind_name(k: ProblemKind) -> &'static str {
     }
 }
 
-fn problem_json(t: &Text, p: &Problem, alternatives: &[referee::verdict::Alternative]) -> Value {
+fn problem_json(t: &Places, p: &Problem, alternatives: &[referee::verdict::Alternative]) -> Value {
     let alternatives: Vec<Value> = alternatives
         .iter()
         .map(|a| {
@@ -123,17 +182,18 @@ fn problem_json(t: &Text, p: &Problem, alternatives: &[referee::verdict::Alterna
     })
 }
 
-fn claim_json(t: &Text, c: &ClaimCheck) -> Value {
+fn claim_json(t: &Places, c: &ClaimCheck) -> Value {
     json!({
         "kind": c.kind,
         "text": c.text,
         "status": c.status.name(),
-        "detail": c.detail,
+        "reason": c.status.reason().map(|r| r.name()),
+        "detail": claim_detail(c),
         "at": t.place(&c.span),
     })
 }
 
-fn verdict_json(t: &Text, v: &Verdict) -> Value {
+fn verdict_json(t: &Places, v: &Verdict) -> Value {
     let illegal = v.problems.iter().position(|p| p.kind == ProblemKind::Illegal);
     let problems: Vec<Value> = v
         .problems
@@ -158,19 +218,49 @@ fn verdict_json(t: &Text, v: &Verdict) -> Value {
     })
 }
 
-/// The options every function judges with: those of `referee verify` by default.
-fn options() -> VerifyOptions {
-    VerifyOptions::default()
-}
-
-/// Every record of `text` with its verdict: `{"records": [...]}`, each with its game, status,
-/// place, moves, score, problems (each with its place, message, legal moves and, at the first
-/// illegal move, the alternatives and how far the rest replays with each) and claims.
+/// Every record of `text` with its verdict: `{"records": [...], "total": N, "note": ...}`, each
+/// record with its game, status, place, moves, score, problems (each with its place, message,
+/// legal moves and, at the first illegal move, the alternatives and how far the rest replays with
+/// each) and claims. `records` holds the verdicts that fit in [`MAX_ANSWER`], in text order, of
+/// the `total` records of the text; `note` says why not all (none, for a text larger than
+/// [`MAX_TEXT`], with `refused: true`).
 #[wasm_bindgen]
 pub fn verify(text: &str) -> String {
-    let t = Text::new(text);
-    let records: Vec<Value> = referee::verify_records(text, options()).map(|v| verdict_json(&t, &v)).collect();
-    json!({ "records": records }).to_string()
+    verify_within(text, MAX_ANSWER)
+}
+
+/// [`verify`], its answer within `answer` bytes.
+fn verify_within(text: &str, answer: usize) -> String {
+    if let Some(why) = too_large(text) {
+        return json!({ "records": [], "total": 0, "refused": true, "note": why }).to_string();
+    }
+    let t = Places::new(text);
+    let mut records = String::new();
+    let mut shown = 0;
+    let mut cut = false;
+    for v in referee::verify_records(text, options()) {
+        let verdict = verdict_json(&t, &v).to_string();
+        if records.len() + verdict.len() + 1 > answer {
+            cut = true;
+            break;
+        }
+        if shown > 0 {
+            records.push(',');
+        }
+        records.push_str(&verdict);
+        shown += 1;
+    }
+    // The records past the limit are only counted: reading is fast, judging is what costs.
+    let total = if cut { record::read(text, None).count() } else { shown };
+    let note = cut.then(|| {
+        format!(
+            "The page shows the verdicts of the first {shown} of these {total} records: the others would pass its \
+             limit of {} of answers. `referee verify FILE` judges them all.",
+            mib(answer)
+        )
+    });
+    let tail = json!({ "total": total, "refused": false, "note": note }).to_string();
+    format!("{{\"records\":[{records}],{}", &tail[1..])
 }
 
 /// The games the page knows: name, title and alias, in the registry's order.
@@ -203,7 +293,7 @@ fn with_pictures<T>(text: &str, index: usize, work: impl FnOnce(&Pictures) -> T)
     })
 }
 
-fn failure(t: &Text, (span, message): (Range<usize>, String)) -> Value {
+fn failure(t: &Places, (span, message): (Range<usize>, String)) -> Value {
     json!({ "ok": false, "message": message, "at": t.place(&span) })
 }
 
@@ -212,7 +302,10 @@ fn failure(t: &Text, (span, message): (Range<usize>, String)) -> Value {
 /// diagram (`illegal: true`: the position before that move, with the move in red).
 #[wasm_bindgen]
 pub fn positions(text: &str, index: usize) -> String {
-    let t = Text::new(text);
+    if let Some(refused) = refused(text) {
+        return refused;
+    }
+    let t = Places::new(text);
     let drawn = with_pictures(text, index, |p| {
         let mut frames: Vec<Value> = p
             .scenes
@@ -252,6 +345,9 @@ pub fn positions(text: &str, index: usize) -> String {
 /// `caption`; empty when there is no such frame.
 #[wasm_bindgen]
 pub fn board(text: &str, index: usize, frame: usize, width: u32, caption: bool) -> String {
+    if too_large(text).is_some() {
+        return String::new();
+    }
     let options = SvgOptions { width, caption, ..SvgOptions::default() };
     with_pictures(text, index, |p| {
         let scene = match p.scenes.get(frame) {
@@ -268,7 +364,10 @@ pub fn board(text: &str, index: usize, frame: usize, width: u32, caption: bool) 
 /// "note": ...}`, the note saying when that position could not be reached.
 #[wasm_bindgen]
 pub fn position_code(text: &str, index: usize, ply: usize) -> String {
-    let t = Text::new(text);
+    if let Some(refused) = refused(text) {
+        return refused;
+    }
+    let t = Places::new(text);
     match verify::position_code(text, index, Some(ply), options()) {
         Ok((code, note)) => {
             let note = note.map(|n| match n {
@@ -290,6 +389,9 @@ pub fn position_code(text: &str, index: usize, ply: usize) -> String {
 /// does not replay to its end).
 #[wasm_bindgen]
 pub fn convert(text: &str, index: usize) -> String {
+    if let Some(refused) = refused(text) {
+        return refused;
+    }
     let result = convert::document(text, index, options())
         .and_then(|doc| Ok((convert::canonical_of(&doc)?, convert::to_json(&doc))));
     match result {
@@ -305,7 +407,7 @@ fn stands(c: &Candidate) -> bool {
     c.replays_to_end && c.final_cells_differing.unwrap_or(0) == 0 && c.claims_hold()
 }
 
-fn candidate_json(t: &Text, text: &str, record: &Range<usize>, c: &Candidate) -> Value {
+fn candidate_json(t: &Places, text: &str, record: &Range<usize>, c: &Candidate) -> Value {
     let edits: Vec<Value> = c
         .changes
         .iter()
@@ -337,7 +439,7 @@ fn candidate_json(t: &Text, text: &str, record: &Range<usize>, c: &Candidate) ->
         "violations": c.violations.len(),
         "final_position": c.final_position().map(|s| s.name()),
         "final_cells_differing": c.final_cells_differing,
-        "claims": c.claims.iter().map(|k| json!({ "text": k.text, "status": k.status.name(), "detail": k.detail })).collect::<Vec<_>>(),
+        "claims": c.claims.iter().map(|k| json!({ "text": k.text, "status": k.status.name(), "detail": claim_detail(k) })).collect::<Vec<_>>(),
         "stands": stands(c),
         "verifies": verifies,
         "text": whole,
@@ -349,9 +451,16 @@ fn candidate_json(t: &Text, text: &str, record: &Range<usize>, c: &Candidate) ->
 /// and the whole text with the repair made (`text`).
 #[wasm_bindgen]
 pub fn repairs(text: &str, index: usize) -> String {
-    let t = Text::new(text);
     // No time limit: a browser's WebAssembly has no clock; the positions bound the search.
-    let repair = RepairOptions { time_limit: None, ..RepairOptions::default() };
+    repairs_within(text, index, RepairOptions { time_limit: None, ..RepairOptions::default() })
+}
+
+/// [`repairs`], searched within `repair`'s bounds.
+pub(crate) fn repairs_within(text: &str, index: usize, repair: RepairOptions) -> String {
+    if let Some(refused) = refused(text) {
+        return refused;
+    }
+    let t = Places::new(text);
     let found = match repair_source(text, options(), repair, Some(index)) {
         Ok(found) => found,
         Err(message) => return json!({ "ok": false, "message": message }).to_string(),
@@ -381,18 +490,6 @@ mod tests {
 
     fn parse(s: String) -> Value {
         serde_json::from_str(&s).expect("every answer is JSON")
-    }
-
-    #[test]
-    fn utf16_offsets_count_code_units_and_may_go_back() {
-        let text = "é𝄞a";
-        let mut u = Utf16::new(text);
-        assert_eq!(u.at(2), 1);
-        assert_eq!(u.at(6), 3);
-        assert_eq!(u.at(7), 4);
-        assert_eq!(u.at(0), 0);
-        // Inside a character: its start.
-        assert_eq!(u.at(3), 1);
     }
 
     #[test]
@@ -433,5 +530,117 @@ mod tests {
         let best = &r["search"]["candidates"][0];
         assert_eq!(best["verifies"], true);
         assert!(verify(best["text"].as_str().unwrap()).contains("\"status\":\"valid\""));
+    }
+
+    /// Ten records of the largest Quarod board that each claim a result two moves in: the link of
+    /// issue 31 that froze the page for a minute.
+    pub(crate) fn hopeless_claims() -> String {
+        "[Game \"Quarod\"]\n[Size \"26\"]\n\n1. c1d1 d3c3 1-0\n\n".repeat(10)
+    }
+
+    #[test]
+    fn claims_past_the_page_s_search_bounds_say_so_and_send_the_reader_to_the_cli() {
+        let v = parse(verify(&hopeless_claims()));
+        let records = v["records"].as_array().unwrap();
+        assert_eq!(records.len(), 10);
+        let details: Vec<&str> = records.iter().map(|r| r["claims"][0]["detail"].as_str().unwrap()).collect();
+        for (r, detail) in records.iter().zip(&details) {
+            assert_eq!(r["claims"][0]["status"], "unchecked");
+            assert_eq!(r["claims"][0]["reason"], "search_limit");
+            assert!(!detail.contains("--search-limit"), "the page cannot raise a bound: {detail}");
+            assert!(
+                detail.ends_with("open it in the CLI (`referee verify`, 250000 positions a claim) to search further")
+            );
+        }
+        // The first four claims use up the text's budget, each stopped by its own bound; the others
+        // are not searched.
+        let stopped = format!("stopped at {SEARCH_PER_CLAIM} positions");
+        assert!(details[..4].iter().all(|d| d.contains(&stopped)), "{details:#?}");
+        let spent = format!("this text's searches have used up their budget of {SEARCH_PER_TEXT} positions: the page");
+        assert!(details[4..].iter().all(|d| d.contains(&spent)), "{details:#?}");
+    }
+
+    #[test]
+    fn a_memory_bound_s_advice_is_the_page_s_too() {
+        let c = ClaimCheck {
+            detail: "the record stops before the game is over; the search of every continuation stopped at 458752 \
+                     positions / 174 MiB, as its table would grow to 311 MiB, past its memory ceiling of 192 MiB, \
+                     whatever --search-limit says"
+                .into(),
+            ..parse_claim()
+        };
+        let detail = claim_detail(&c);
+        assert!(detail.contains("past its memory ceiling of 192 MiB: the page searches at most"), "{detail}");
+        assert!(!detail.contains("--search-limit"), "{detail}");
+    }
+
+    /// A claim the replay confirms, as a model to change.
+    fn parse_claim() -> ClaimCheck {
+        let text = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 1-0\n";
+        let v = referee::verify_source(text, options());
+        v[0].claims[0].clone()
+    }
+
+    #[test]
+    fn a_text_past_the_limit_is_refused_by_every_function() {
+        let text = format!("{QUAROD}\n{}", " ".repeat(MAX_TEXT));
+        let v = parse(verify(&text));
+        assert_eq!(v["refused"], true);
+        assert_eq!(v["records"].as_array().unwrap().len(), 0);
+        let note = v["note"].as_str().unwrap();
+        assert!(
+            note.starts_with("This text is 2,097,209 bytes: the page judges texts of up to 2 MiB (2,097,152 bytes)"),
+            "{note}"
+        );
+        assert!(note.contains("`referee verify FILE` judges files of any size"), "{note}");
+        for answer in [positions(&text, 1), position_code(&text, 1, 0), convert(&text, 1), repairs(&text, 1)] {
+            let answer = parse(answer);
+            assert_eq!(answer["ok"], false);
+            assert_eq!(answer["message"], note);
+        }
+        assert_eq!(board(&text, 1, 0, 300, false), "");
+        // What the page says of a file before it opens it.
+        assert_eq!(refusal("game.txt", MAX_TEXT), "");
+        assert!(refusal("game.txt", 6_000_005).starts_with("game.txt is 6,000,005 bytes: the page judges"));
+        // At the limit, it is judged.
+        let text = format!("{QUAROD}{}", " ".repeat(MAX_TEXT - QUAROD.len()));
+        assert_eq!(parse(verify(&text))["records"][0]["status"], "valid");
+    }
+
+    #[test]
+    fn verdicts_past_the_answer_s_limit_are_counted_not_shown() {
+        let text = format!("{QUAROD}\n").repeat(10);
+        let whole = verify_within(&text, MAX_ANSWER);
+        let all = parse(whole);
+        // Room for three verdicts and their commas, not four.
+        let three: usize = all["records"].as_array().unwrap()[..3].iter().map(|r| r.to_string().len() + 1).sum();
+        let v = parse(verify_within(&text, three));
+        assert_eq!(v["records"].as_array().unwrap().len(), 3);
+        assert_eq!(v["total"], 10);
+        assert_eq!(v["refused"], false);
+        let note = v["note"].as_str().unwrap();
+        assert!(note.starts_with("The page shows the verdicts of the first 3 of these 10 records"), "{note}");
+        assert_eq!(all["records"].as_array().unwrap().len(), 10);
+        assert_eq!(all["total"], 10);
+        assert_eq!(all["note"], Value::Null);
+    }
+
+    /// Each record's place after characters outside ASCII, many records in: the UTF-16 offsets
+    /// point at the record's own text.
+    #[test]
+    fn places_stay_right_many_records_past_a_character_outside_ascii() {
+        let text = format!("Parties notées à la main 𝄞\n\n{}", format!("{BROKEN}\n").repeat(300));
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let v = parse(verify(&text));
+        let records = v["records"].as_array().unwrap();
+        assert_eq!(records.len(), 300);
+        for r in records {
+            let p = &r["problems"][0]["at"];
+            let (from, to) = (p["from"].as_u64().unwrap() as usize, p["to"].as_u64().unwrap() as usize);
+            assert_eq!(String::from_utf16(&units[from..to]).unwrap(), "c1d1");
+            let at = &r["at"];
+            let from = at["from"].as_u64().unwrap() as usize;
+            assert_eq!(String::from_utf16(&units[from..from + 6]).unwrap(), "[Game ");
+        }
     }
 }

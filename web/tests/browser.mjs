@@ -88,6 +88,12 @@ async function test(name, body) {
   console.log(results[results.length - 1]);
 }
 
+// Waits until the page has nothing left to do: no judgement, drawing or repair search running in
+// its workers, no typing about to be judged.
+async function settle(page, timeout = 60000) {
+  await page.waitForFunction(() => window.refereeStats.idle(), null, { timeout });
+}
+
 const errors = [];
 async function open(hash = '') {
   const page = await context.newPage();
@@ -95,14 +101,24 @@ async function open(hash = '') {
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   await page.goto(base + hash);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  await settle(page);
   return page;
 }
 
-// Types `text` as a paste would put it, and waits for the judging that follows (debounced).
+// Puts `text` in the editor as a paste does, and waits for the judging that follows (debounced).
+// A text of many lines is set at once: typed in, it takes the browser minutes.
 async function paste(page, text) {
   const before = await page.evaluate(() => window.refereeStats.verifications);
-  await page.locator('#text').fill(text);
+  if (text.length < 100000) {
+    await page.locator('#text').fill(text);
+  } else {
+    await page.locator('#text').evaluate((t, value) => {
+      t.value = value;
+      t.dispatchEvent(new InputEvent('input', { inputType: 'insertFromPaste', bubbles: true }));
+    }, text);
+  }
   await page.waitForFunction((n) => window.refereeStats.verifications > n, before, { timeout: 10000 });
+  await settle(page);
 }
 
 const encode = (text) => Buffer.from(text, 'utf8').toString('base64url');
@@ -126,7 +142,9 @@ await test('the blog page pasted: an illegal move at 28:31, with d8d5 offered', 
   const [pageUrl, anchor] = rule.split('#');
   const rulesHtml = await page.evaluate(async (u) => (await fetch(u)).text(), pageUrl);
   assert.ok(rulesHtml.includes(`id="${anchor}"`), `${pageUrl} has no anchor ${anchor}`);
-  // The problem is underlined in the text, over the token itself.
+  // The problem is underlined in the text, over the token itself (the editor at its top: the
+  // marks are drawn for the lines in view).
+  await page.locator('#text').evaluate((t) => { t.scrollTop = 0; t.dispatchEvent(new Event('scroll')); });
   const marked = await page.locator('#mirror mark.problem').first().innerText();
   assert.equal(marked, 'd2d5');
   assert.equal(await page.locator('.verdict').count(), 2);
@@ -142,6 +160,7 @@ await test('how long the blog page takes to judge', async () => {
 await test('at the illegal move: the error diagram, the move in red', async () => {
   await page.locator('.verdict').first().locator('li.problem.illegal button.where').first().click();
   await page.waitForSelector('#board svg .sign.illegal');
+  await settle(page);
   assert.match(await page.locator('#caption').innerText(), /Illegal: d2d5/);
   assert.match(await page.locator('#counter').innerText(), /illegal move/);
   assert.ok(await page.locator('#board svg .sign.alternative').count() > 0, 'the legal moves drawn faint');
@@ -160,6 +179,7 @@ await test('stepping: keys, buttons and the slider agree with the caption and th
   await page.keyboard.press('Home');
   assert.match(await page.locator('#counter').innerText(), /^ply 0 \//);
   for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+  await settle(page);
   assert.match(await page.locator('#counter').innerText(), /^ply 5 \//);
   assert.match(await page.locator('#caption').innerText(), /Quadraphages · ply 5 /);
   assert.match(await page.locator('#board svg title').textContent(), /ply 5/);
@@ -168,7 +188,9 @@ await test('stepping: keys, buttons and the slider agree with the caption and th
   await page.locator('#next').click();
   assert.match(await page.locator('#caption').innerText(), /ply 6 /);
   await page.locator('#slider').fill('12');
+  await settle(page);
   assert.match(await page.locator('#caption').innerText(), /ply 12 /);
+  assert.match(await page.locator('#board svg title').textContent(), /ply 12/);
   assert.ok(await page.locator('#board svg .figure').count() > 0, 'stones drawn');
   assert.ok((await page.locator('#code').innerText()).length > 10, 'the position code shown');
   await page.screenshot({ path: join(shots, 'blog-page-ply-12.png') });
@@ -188,6 +210,7 @@ await test('the blog page: its best repair applied with one click replays past 2
   const before = await page.evaluate(() => window.refereeStats.verifications);
   await best.locator('button.apply').click();
   await page.waitForFunction((n) => window.refereeStats.verifications > n, before);
+  await settle(page);
   const text = await page.locator('#text').inputValue();
   assert.match(text.split('\n')[27], /d8d5/);
   const first = page.locator('.verdict').first().locator('li.problem button.where').first();
@@ -202,6 +225,7 @@ await test('a record repaired with one click then verifies (Quarod, a placement 
   const before = await page.evaluate(() => window.refereeStats.verifications);
   await page.locator('ol.repairs > li button.apply').first().click();
   await page.waitForFunction((n) => window.refereeStats.verifications > n, before);
+  await settle(page);
   assert.match(await page.locator('.verdict .badge').first().innerText(), /^valid$/);
 });
 
@@ -231,6 +255,7 @@ await test('the share link carries the text and the position', async () => {
   const text = await sample('petrify/random-size-6.txt');
   await paste(page, text);
   await page.locator('#slider').fill('4');
+  await settle(page);
   await page.locator('#share').click();
   const link = await page.locator('#share-link').inputValue();
   assert.match(link, /#r=[A-Za-z0-9_-]+&ply=4$/);
@@ -259,12 +284,14 @@ await test('the samples menu, a file opened, a file dropped, and typing', async 
   const count = await page.locator('#samples option').count();
   assert.equal(count, 1 + JSON.parse(await readFile(join(root, 'web', 'samples.json'), 'utf8')).length);
   await page.selectOption('#samples', { label: 'The blog page (Quadraphages and Hexaphages)' });
+  await settle(page);
   assert.equal(await page.locator('#text').inputValue(), blog);
   assert.equal(await page.locator('.verdict').count(), 2);
 
   const quarod = await sample('quarod/random-size-4.txt');
   await page.locator('#file').setInputFiles({ name: 'game.txt', mimeType: 'text/plain', buffer: Buffer.from(quarod) });
   await page.waitForFunction((t) => document.getElementById('text').value === t, quarod);
+  await settle(page);
   assert.equal(await page.locator('.verdict .game').first().innerText(), 'Quarod');
 
   const vadrantir = await sample('vadrantir/random-side-6.txt');
@@ -274,6 +301,7 @@ await test('the samples menu, a file opened, a file dropped, and typing', async 
     document.getElementById('editor').dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
   }, vadrantir);
   await page.waitForFunction((t) => document.getElementById('text').value === t, vadrantir);
+  await settle(page);
   assert.equal(await page.locator('.verdict .game').first().innerText(), 'Vadrantir');
   assert.match(await page.locator('.verdict .badge').first().innerText(), /^valid$/);
 
@@ -282,6 +310,7 @@ await test('the samples menu, a file opened, a file dropped, and typing', async 
   await page.locator('#text').press('Control+End');
   await page.locator('#text').type('\n[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 c1d1 *\n');
   await page.waitForFunction((n) => window.refereeStats.verifications > n, before);
+  await settle(page);
   await page.waitForFunction(() => document.querySelectorAll('.verdict').length === 2);
   const after = await page.evaluate(() => window.refereeStats.verifications);
   assert.ok(after - before < 5, `typing is judged once it pauses, not at every key (${after - before} judgings)`);
@@ -302,6 +331,185 @@ await test('every rules link the page shows opens a page of the build', async ()
     assert.equal(response.status(), 200, href);
   }
   console.log(`     ${links.size} rules links checked${links.size ? '' : ' (no docs/rules/*.md in this build)'}`);
+});
+
+// Issue 31: ten records of the largest Quarod board that each claim a result two moves in, whose
+// searches froze the page for a minute when it judged on its own thread.
+const claims = '[Game "Quarod"]\n[Size "26"]\n\n1. c1d1 d3c3 1-0\n\n'.repeat(10);
+
+await test('the claims link of issue 31: keystrokes answered within 100 ms while the page judges, each claim said unchecked with where to search further', async () => {
+  const link = `#r=${encode(claims)}`;
+  const p = await context.newPage();
+  p.on('pageerror', (e) => errors.push(String(e)));
+  await p.goto(base + link);
+  await p.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  // From each key pressed (the event's time stamp) to the first frame drawn after the page has
+  // handled it: what a reader waits for the key to show. And the longest gap between frames.
+  await p.evaluate(() => {
+    window.keys = [];
+    window.frameGap = 0;
+    const editor = document.getElementById('text');
+    editor.addEventListener('keydown', (e) => {
+      const judging = window.refereeStats.judging;
+      requestAnimationFrame(() => window.keys.push({ ms: performance.now() - e.timeStamp, judging }));
+    });
+    let last = performance.now();
+    const frame = (now) => {
+      window.frameGap = Math.max(window.frameGap, now - last);
+      last = now;
+      if (!window.stopFrames) requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+    editor.focus();
+    editor.setSelectionRange(editor.value.length, editor.value.length);
+  });
+  // Each key after the first comes while the text it changed is being judged (typing is judged
+  // 300 ms after it pauses, and one judgement of this text takes longer than the 100 ms left).
+  for (let i = 0; i < 10; i++) {
+    await p.keyboard.type(' ');
+    await p.waitForTimeout(400);
+  }
+  const keys = await p.evaluate(() => { window.stopFrames = true; return window.keys; });
+  const gap = await p.evaluate(() => window.frameGap);
+  const worst = Math.max(...keys.map((k) => k.ms));
+  const during = keys.filter((k) => k.judging).length;
+  console.log(`     ${link.length}-character link: ${keys.length} keys, ${during} while judging, the slowest answered in ${worst.toFixed(0)} ms; longest gap between frames ${gap.toFixed(0)} ms`);
+  assert.equal(keys.length, 10);
+  assert.ok(during >= 5, `keys pressed while the page judged: ${during}`);
+  assert.ok(worst < 100, `a key took ${worst.toFixed(0)} ms to show`);
+  await settle(p);
+  assert.equal(await p.locator('#text').inputValue(), `${claims}${' '.repeat(10)}`);
+  const found = p.locator('.verdict li.claim.search_limit');
+  assert.equal(await found.count(), 10);
+  for (let k = 0; k < 10; k++) {
+    const said = await found.nth(k).innerText();
+    assert.match(said, /claim “1-0”: unchecked: the record stops before the game is over/);
+    assert.match(said, k < 4 ? /stopped at 5000 positions/ : /this text's searches have used up their budget of 20000 positions/);
+    assert.match(said, /open it in the CLI \(referee verify, 250000 positions a claim\) to search further$/);
+    assert.doesNotMatch(said, /--search-limit/);
+  }
+  await p.screenshot({ path: join(shots, 'claims-link.png'), fullPage: true });
+  await p.close();
+});
+
+const quarod = await sample('quarod/random-size-4.txt');
+
+// Types at the end of the editor's text and waits for the judgement of what it then holds.
+async function typeAtEnd(page, text) {
+  const before = await page.evaluate(() => window.refereeStats.verifications);
+  await page.locator('#text').press('Control+End');
+  await page.locator('#text').type(text);
+  await page.waitForFunction((n) => window.refereeStats.verifications > n, before);
+  await settle(page);
+}
+
+await test('a 6 MB file of syntax errors is not opened, the editor keeps its text, and the page goes on judging', async () => {
+  await paste(page, quarod);
+  const big = Buffer.from('[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 zz9 *\n\n'.repeat(150000));
+  assert.ok(big.length > 6_000_000);
+  await page.locator('#file').setInputFiles({ name: 'syntax-errors.txt', mimeType: 'text/plain', buffer: big });
+  await page.waitForSelector('#notice:not([hidden])');
+  assert.equal(
+    await page.locator('#notice').innerText(),
+    `syntax-errors.txt is ${big.length.toLocaleString('en-US')} bytes: the page judges texts of up to 2 MiB (2,097,152 bytes), so that it never `
+      + 'runs out of memory. referee verify FILE judges files of any size. It was not opened: the editor keeps its text.',
+  );
+  assert.equal(await page.locator('#text').inputValue(), quarod);
+  await page.screenshot({ path: join(shots, 'too-large-file.png') });
+  // Dropped, likewise.
+  await page.evaluate(() => { document.getElementById('notice').hidden = true; });
+  await page.evaluate((size) => {
+    const data = new DataTransfer();
+    data.items.add(new File(['x'.repeat(size)], 'dropped.txt', { type: 'text/plain' }));
+    document.getElementById('editor').dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, 3 << 20);
+  await page.waitForSelector('#notice:not([hidden])');
+  assert.match(await page.locator('#notice').innerText(), /^dropped\.txt is 3,145,728 bytes: /);
+  // Pasted, likewise: the paste is not made.
+  const made = await page.evaluate((size) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', 'é'.repeat(size));
+    const paste = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+    document.getElementById('text').dispatchEvent(paste);
+    return !paste.defaultPrevented;
+  }, 1 << 20);
+  assert.equal(made, false);
+  await page.waitForFunction(() => /^The text with the paste is 2,\d{3},\d{3} bytes: /.test(document.getElementById('notice').innerText));
+  // The page goes on: a record typed in is judged, and the notice goes.
+  await typeAtEnd(page, '\n[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 c1d1 *\n');
+  assert.equal(await page.locator('.verdict').count(), 2);
+  assert.match(await page.locator('.verdict .badge').nth(1).innerText(), /illegal/);
+  assert.equal(await page.locator('#notice').isHidden(), true);
+});
+
+await test('a text grown past 2 MiB in the editor is not judged, says why, and the next text is', async () => {
+  const text = `${quarod}\n${' '.repeat(2 << 20)}`;
+  await paste(page, text);
+  assert.equal(await page.locator('#status').innerText(), 'Not judged.');
+  assert.match(await page.locator('#notice').innerText(), /^This text is 2,097,\d{3} bytes: the page judges texts of up to 2 MiB/);
+  assert.equal(await page.locator('.verdict').count(), 0);
+  await page.screenshot({ path: join(shots, 'too-large-text.png') });
+  await paste(page, quarod);
+  assert.match(await page.locator('.verdict .badge').first().innerText(), /^valid$/);
+  assert.equal(await page.locator('#notice').isHidden(), true);
+});
+
+await test('a trap in referee is recovered: the text is kept, the page says so, and judges, draws and repairs again', async () => {
+  await paste(page, quarod);
+  const restarts = await page.evaluate(() => window.refereeStats.restarts);
+  await page.evaluate(() => window.refereeStats.trap('judge'));
+  assert.equal(await page.locator('#status').innerText(), 'Not judged.');
+  assert.equal(
+    await page.locator('#notice').innerText(),
+    'referee stopped while judging this text (RuntimeError: unreachable): a bug, or it ran out of memory. Your text '
+      + 'is kept, and a change to it is judged afresh.',
+  );
+  assert.equal(await page.locator('#text').inputValue(), quarod);
+  await page.screenshot({ path: join(shots, 'trap.png') });
+  await typeAtEnd(page, '\n');
+  assert.match(await page.locator('.verdict .badge').first().innerText(), /^valid$/);
+  assert.equal(await page.locator('#notice').isHidden(), true);
+  // The drawing and the repair workers, likewise: the next question goes to a fresh one.
+  for (const engine of ['view', 'repairs']) {
+    const answer = await page.evaluate((e) => window.refereeStats.trap(e), engine);
+    assert.equal(answer.trap, 'RuntimeError: unreachable');
+  }
+  assert.equal(await page.evaluate(() => window.refereeStats.restarts), restarts + 3);
+  await page.locator('#first').click();
+  await settle(page);
+  assert.match(await page.locator('#board svg title').textContent(), /ply 0/);
+  await paste(page, await sample('quarod/broken/illegal-placement-not-empty.txt'));
+  assert.match(await page.locator('ol.repairs > li').first().getAttribute('class'), /verifies/);
+});
+
+// Records of a 4x4 Quarod game, the first move played twice: illegal, so each has a problem marked
+// in the text.
+const broken = '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 c1d1 *\n\n';
+
+await test('20,000 records: judged as fast after a character outside ASCII, the verdicts shown a hundred at a time, the marks in place', async () => {
+  const valid = '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 2. b4a4 a3b3 *\n\n'.repeat(20000);
+  const ascii = await page.evaluate((t) => window.refereeStats.time(t, 3), valid);
+  const accented = await page.evaluate((t) => window.refereeStats.time(`Parties notées à la main\n\n${t}`, 3), valid);
+  console.log(`     20,000 records (${valid.length} bytes) judged in ${ascii.toFixed(0)} ms, ${accented.toFixed(0)} ms after an é (best of 3; the verdicts that fit in the answer)`);
+  await paste(page, `Parties notées à la main\n\n${broken.repeat(20000)}`);
+  assert.match(await page.locator('#status').innerText(), /^20000 records, the first \d+ shown: 0 valid, \d+ with a problem\./);
+  assert.match(await page.locator('#notice').innerText(), /^The page shows the verdicts of the first \d+ of these 20000 records: the others would pass its limit of 2 MiB of answers\./);
+  assert.equal(await page.locator('.verdict').count(), 100);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(shots, 'many-records.png') });
+  await page.locator('#verdicts button.more').click();
+  assert.equal(await page.locator('.verdict').count(), 200);
+  // Each problem marked over its token, past the é, the first records and some way down.
+  const marks = page.locator('#mirror mark.problem');
+  assert.ok(await marks.count() > 5);
+  for (const m of await marks.all()) assert.equal(await m.innerText(), 'c1d1');
+  await page.locator('.verdict').nth(150).locator('button.where').click();
+  await settle(page);
+  assert.equal(await page.evaluate(() => {
+    const t = document.getElementById('text');
+    return t.value.slice(t.selectionStart, t.selectionEnd);
+  }), 'c1d1');
+  for (const m of await marks.all()) assert.equal(await m.innerText(), 'c1d1');
 });
 
 await test('the page fetched nothing outside its own server, and logged no error', async () => {
