@@ -14,7 +14,7 @@ use lsp_client::{framed, place, start, stop, Client};
 use serde_json::{json, Value};
 
 const URI: &str = "file:///quarod.txt";
-const RECORD: &str = "[Game \"Quarod\"]\n[Size \"4\"]\n\nSome prose.\n1. c1d1 d3c3 2. b4a4 a3b3 *\n";
+const RECORD: &str = "Some prose.\n[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 2. b4a4 a3b3 *\n";
 
 fn hover_at(client: &mut Client, uri: &str, position: Value) -> Value {
     client.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": position}))
@@ -47,10 +47,18 @@ fn every_broken_message_is_answered_and_the_next_request_too() {
         ("truncated JSON", framed(&hover.as_bytes()[..30]), Some(-32700)),
         ("a body that is not UTF-8", framed(b"{\"method\":\"x\",\"params\":\"\xff\xfe\"}"), Some(-32700)),
         ("a JSON-RPC batch", framed(format!("[{hover},{hover}]").as_bytes()), Some(-32600)),
-        ("no Content-Length", format!("Content-Type: application/json\r\n\r\n{notification}").into_bytes(), Some(-32600)),
+        (
+            "no Content-Length",
+            format!("Content-Type: application/json\r\n\r\n{notification}").into_bytes(),
+            Some(-32600),
+        ),
         ("a Content-Length too short", [b"Content-Length: 12\r\n\r\n", hover.as_bytes()].concat(), Some(-32700)),
         ("5,000-deep nesting", framed(format!("{}{}", "[".repeat(5000), "]".repeat(5000)).as_bytes()), Some(-32700)),
-        ("an id of null", framed(br#"{"jsonrpc":"2.0","id":null,"method":"textDocument/hover","params":{}}"#), Some(-32600)),
+        (
+            "an id of null",
+            framed(br#"{"jsonrpc":"2.0","id":null,"method":"textDocument/hover","params":{}}"#),
+            Some(-32600),
+        ),
         ("an id that is an object", framed(br#"{"jsonrpc":"2.0","id":{},"method":"shutdown"}"#), Some(-32600)),
         ("a method that is no string", framed(br#"{"jsonrpc":"2.0","id":5,"method":[]}"#), Some(-32600)),
         ("text where a header should be", b"GET / HTTP/1.1\r\nHost: referee\r\n\r\n".to_vec(), Some(-32700)),
@@ -63,12 +71,19 @@ fn every_broken_message_is_answered_and_the_next_request_too() {
         ),
     ];
     for (what, bytes, code) in cases {
+        // The broken bytes and a hover right after them, as a client sends on: text where a header
+        // should be ends only where the next header begins.
         client.send_raw(&bytes);
+        client.send(json!({"jsonrpc": "2.0", "id": 1000, "method": "textDocument/hover",
+            "params": {"textDocument": {"uri": URI}, "position": move_place()}}));
         if let Some(code) = code {
-            let error = client.until(|m| m.get("error").is_some() && m["id"] == json!(null));
+            // Answered with the message's id where it could be read (only the last case's), else null.
+            let error = client.until(|m| m.get("error").is_some() && (m["id"].is_null() || m["id"] == 5));
             assert_eq!(error["error"]["code"], code, "{what}: {error}");
         }
-        hovers_the_move(&mut client, move_place());
+        let hover = client.until(|m| m["id"] == 1000);
+        let shown = hover["result"]["contents"]["value"].as_str().unwrap_or_default();
+        assert!(shown.contains("plays `d3c3`"), "{what}: {hover}");
         // A request the server does not know: answered with an error, at once.
         let unknown = client.request("referee/unknown", json!({}));
         assert_eq!(unknown["error"]["code"], -32601, "{what}: {unknown}");
@@ -84,13 +99,13 @@ fn a_lone_surrogate_in_an_edit_keeps_the_text_in_step() {
     let (child, mut client) = start();
     client.open(URI, RECORD);
     let p = move_place();
-    let line = p["line"].clone();
-    // `\ud83d` inserted at the line's start: one code unit, as the editor counts it.
+    let (line, character) = (p["line"].clone(), p["character"].clone());
+    // A comment holding `\ud83d` typed before the move: four code units, as the editor counts them.
     let edit = format!(
-        r#"{{"jsonrpc":"2.0","method":"textDocument/didChange","params":{{"textDocument":{{"uri":"{URI}","version":2}},"contentChanges":[{{"range":{{"start":{{"line":{line},"character":0}},"end":{{"line":{line},"character":0}}}},"text":"\ud83d"}}]}}}}"#
+        r#"{{"jsonrpc":"2.0","method":"textDocument/didChange","params":{{"textDocument":{{"uri":"{URI}","version":2}},"contentChanges":[{{"range":{{"start":{{"line":{line},"character":{character}}},"end":{{"line":{line},"character":{character}}}}},"text":"{{\ud83d}} "}}]}}}}"#
     );
     client.send_raw(&framed(edit.as_bytes()));
-    let shifted = json!({"line": line, "character": p["character"].as_u64().unwrap() + 1});
+    let shifted = json!({"line": line, "character": character.as_u64().unwrap() + 4});
     hovers_the_move(&mut client, shifted);
     stop(child, client);
 }

@@ -125,7 +125,6 @@ pub fn stop(mut child: Child, mut client: Client) {
     assert!(child.wait().unwrap().success());
 }
 
-
 impl Client {
     /// Sends bytes as they are: a message framed wrong, or no message at all.
     pub fn send_raw(&mut self, bytes: &[u8]) {
