@@ -257,3 +257,128 @@ pub fn repair(data: &[u8]) -> usize {
     }
     repaired.len()
 }
+
+/// Where a session's messages part in the bytes [`lsp`] takes: each piece between two is one
+/// message's body, framed as the protocol says (mutations of a piece garble its body, not the
+/// framing); bytes that open with [`LSP_RAW`] are sent as they are, framing and all.
+pub const LSP_SEPARATOR: u8 = 0;
+
+/// See [`LSP_SEPARATOR`].
+pub const LSP_RAW: &[u8] = b"RAW";
+
+/// A session of the language server (`referee lsp`): `initialize`, the messages `data` holds (see
+/// [`LSP_SEPARATOR`]), then `shutdown` and `exit`, through the server's whole loop over in-memory
+/// streams. Nothing panics; the server ends with 0 or 1; everything it writes is framed JSON-RPC;
+/// every request it read before `exit` is answered. Returns how many messages it wrote.
+#[cfg(feature = "lsp")]
+pub fn lsp(data: &[u8]) -> usize {
+    use serde_json::{json, Value};
+
+    let frame = |body: &[u8]| [format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes(), body].concat();
+    let message = |v: Value| frame(v.to_string().as_bytes());
+    let mut input =
+        message(json!({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {"capabilities": {}}}));
+    input.extend(message(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}})));
+    // The ids of the requests the server must answer: those read before an `exit`.
+    let mut asked: Vec<Value> = vec![json!("init")];
+    let mut exited = false;
+    match data.strip_prefix(LSP_RAW) {
+        Some(raw) => input.extend_from_slice(raw),
+        None => {
+            for body in data.split(|&b| b == LSP_SEPARATOR) {
+                input.extend(frame(body));
+                let Ok(Value::Object(m)) = serde_json::from_slice::<Value>(body) else { continue };
+                match (m.get("method").and_then(Value::as_str), m.get("id")) {
+                    (Some("exit"), None) => exited = true,
+                    (Some(_), Some(id)) if !exited && (id.is_number() || id.is_string()) => asked.push(id.clone()),
+                    _ => {}
+                }
+            }
+        }
+    }
+    input.extend(message(json!({"jsonrpc": "2.0", "id": "bye", "method": "shutdown"})));
+    input.extend(message(json!({"jsonrpc": "2.0", "method": "exit"})));
+    if !exited && !data.starts_with(LSP_RAW) {
+        asked.push(json!("bye"));
+    }
+    let written = Written::default();
+    let code = crate::lsp::serve(std::io::Cursor::new(input), written.clone(), options(false));
+    assert!(code <= 1, "exit code {code}");
+    let output = written.0.lock().map(|o| o.clone()).unwrap_or_default();
+    let mut answered = std::collections::HashSet::new();
+    let bodies = framed_bodies(&output);
+    for &body in &bodies {
+        let v: Value = serde_json::from_slice(body).expect("JSON");
+        assert_eq!(v["jsonrpc"], "2.0", "{v}");
+        if v.get("result").is_some() || v.get("error").is_some() {
+            answered.insert(v["id"].to_string());
+        }
+    }
+    for id in asked {
+        assert!(answered.contains(&id.to_string()), "request {id} was not answered");
+    }
+    bodies.len()
+}
+
+/// The bodies of framed messages, as the server writes them.
+#[cfg(feature = "lsp")]
+fn framed_bodies(mut output: &[u8]) -> Vec<&[u8]> {
+    let mut bodies = Vec::new();
+    while let Some(rest) = output.strip_prefix(b"Content-Length: ") {
+        let end = rest.iter().position(|&b| b == b'\r').expect("a header line");
+        let length: usize = std::str::from_utf8(&rest[..end]).expect("digits").parse().expect("a length");
+        let body = &rest[end + 4..];
+        bodies.push(&body[..length]);
+        output = &body[length..];
+    }
+    assert!(output.is_empty(), "the output ends with a whole message");
+    bodies
+}
+
+/// What the server writes, kept.
+#[cfg(feature = "lsp")]
+#[derive(Clone, Default)]
+struct Written(Arc<std::sync::Mutex<Vec<u8>>>);
+
+#[cfg(feature = "lsp")]
+impl std::io::Write for Written {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().map_err(|_| std::io::Error::other("poisoned"))?.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A session an editor might hold with the server on `text`, in the form [`lsp`] takes: the text
+/// opened, requests at places in it (hover, completion, code actions, symbols, formatting), an
+/// edit in it, and the requests again.
+#[cfg(feature = "lsp")]
+pub fn lsp_session(text: &str, at: usize) -> Vec<u8> {
+    use serde_json::json;
+
+    let uri = "file:///fuzz.txt";
+    let lines = crate::lsp::lines::Lines::of(text);
+    let p = lines.position(text, at);
+    let here = json!({"line": p.line, "character": p.character});
+    let document = json!({"uri": uri});
+    let requests = |id: u32| {
+        [
+            json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover", "params": {"textDocument": document, "position": here}}),
+            json!({"jsonrpc": "2.0", "id": id + 1, "method": "textDocument/completion", "params": {"textDocument": document, "position": here}}),
+            json!({"jsonrpc": "2.0", "id": id + 2, "method": "textDocument/codeAction", "params": {"textDocument": document, "range": {"start": here, "end": here}, "context": {"diagnostics": []}}}),
+            json!({"jsonrpc": "2.0", "id": id + 3, "method": "textDocument/documentSymbol", "params": {"textDocument": document}}),
+            json!({"jsonrpc": "2.0", "id": id + 4, "method": "textDocument/formatting", "params": {"textDocument": document, "options": {"tabSize": 4, "insertSpaces": true}}}),
+        ]
+    };
+    let mut messages = vec![
+        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "referee", "version": 1, "text": text}}}),
+    ];
+    messages.extend(requests(1));
+    messages.push(json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"range": {"start": here, "end": here}, "text": "x\n"}]}}));
+    messages.extend(requests(10));
+    let bodies: Vec<Vec<u8>> = messages.iter().map(|m| m.to_string().into_bytes()).collect();
+    bodies.join(&LSP_SEPARATOR)
+}

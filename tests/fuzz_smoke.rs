@@ -96,3 +96,31 @@ fn mutated_codes_and_json_documents_never_panic() {
     }
     assert!(reread > 100, "some mutated documents still reread: {reread}");
 }
+
+/// Sessions of the language server on mutated samples, their messages mutated too now and then,
+/// and mutated raw bytes through its framing: nothing panics, the server ends as it should, writes
+/// nothing but framed JSON-RPC, and answers every request it read.
+#[test]
+fn mutated_language_server_sessions_are_answered_whole() {
+    let samples = samples();
+    let mut rng = fastrand::Rng::with_seed(23);
+    let mut written = 0;
+    for round in 0..300 {
+        let text = mutate(&samples[round % samples.len()], &mut rng);
+        let session = fuzz_bodies::lsp_session(&text, rng.usize(..=text.len()));
+        let session = match round % 3 {
+            0 => session,
+            // The session's bytes mutated: a message's body garbled, or two messages run together.
+            1 => mutate(&String::from_utf8_lossy(&session), &mut rng).into_bytes(),
+            _ => {
+                let framed: Vec<u8> = session
+                    .split(|&b| b == fuzz_bodies::LSP_SEPARATOR)
+                    .flat_map(|body| [format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes(), body].concat())
+                    .collect();
+                [fuzz_bodies::LSP_RAW, mutate(&String::from_utf8_lossy(&framed), &mut rng).as_bytes()].concat()
+            }
+        };
+        written += fuzz_bodies::lsp(&session);
+    }
+    assert!(written > 3000, "the sessions are answered: {written} messages written");
+}
