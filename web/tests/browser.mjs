@@ -151,11 +151,12 @@ await test('the blog page pasted: an illegal move at 28:31, with d8d5 offered', 
   await page.screenshot({ path: join(shots, 'blog-page.png'), fullPage: true });
 });
 
-await test('how long the blog page takes to judge', async () => {
+// A figure for the README, not a test: how long the blog page takes to judge.
+{
   const first = await page.evaluate(() => window.refereeStats.verifyMs);
   const ms = await page.evaluate((t) => window.refereeStats.time(t, 20), blog);
   console.log(`     blog page (${Buffer.byteLength(blog)} bytes, 2 records) judged in ${first.toFixed(1)} ms when pasted, ${ms.toFixed(1)} ms at best of 20`);
-});
+}
 
 await test('at the illegal move: the error diagram, the move in red', async () => {
   await page.locator('.verdict').first().locator('li.problem.illegal button.where').first().click();
