@@ -7,10 +7,10 @@
 mod lsp_client;
 
 use std::io::Read;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use lsp_client::{framed, place, start, stop, Client};
+use lsp_client::{framed, place, server, start, stop, Client};
 use serde_json::{json, Value};
 
 const URI: &str = "file:///quarod.txt";
@@ -155,13 +155,7 @@ fn exit_without_shutdown_is_code_1() {
 /// quietly, with no panic.
 #[test]
 fn a_closed_output_ends_the_server_quietly() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .arg("lsp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = server(Stdio::piped());
     drop(child.stdout.take());
     let mut stdin = child.stdin.take().unwrap();
     let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}});

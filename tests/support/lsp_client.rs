@@ -88,15 +88,20 @@ pub fn start() -> (Child, Client) {
     start_with(Value::Null)
 }
 
-/// The same, the server given `options` as the client's initialization options (its settings).
-pub fn start_with(options: Value) -> (Child, Client) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+/// A new `referee lsp` process, its input and output piped, its standard error to `stderr`.
+pub fn server(stderr: Stdio) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_referee"))
         .arg("lsp")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// The same, the server given `options` as the client's initialization options (its settings).
+pub fn start_with(options: Value) -> (Child, Client) {
+    let mut child = server(Stdio::null());
     let mut client = Client {
         stdin: child.stdin.take().unwrap(),
         stdout: BufReader::new(child.stdout.take().unwrap()),
