@@ -297,6 +297,26 @@ fn the_problems_published_are_capped_and_the_rest_counted() {
     stop(child, client);
 }
 
+/// A text opened with a message longer than any the server reads: refused by its header, its
+/// body skipped, and the user told which text was not opened.
+#[test]
+fn a_text_in_a_message_too_long_is_refused_by_its_header() {
+    let (child, mut client) = start();
+    let open = json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": URI, "languageId": "referee", "version": 1, "text": RECORD}}});
+    // The header says 300 MB: the body after it is not read as a message, but skipped.
+    client.send_raw(&[b"Content-Length: 300000000\r\n\r\n".as_slice(), open.to_string().as_bytes(), b"\r\n"].concat());
+    // The body ends where the next message's header begins: a hover, sent at once.
+    let params = json!({"textDocument": {"uri": URI}, "position": move_place()});
+    client.send(json!({"jsonrpc": "2.0", "id": 1000, "method": "textDocument/hover", "params": params}));
+    let told = client.until(|m| m["method"] == "window/showMessage");
+    let message = told["params"]["message"].as_str().unwrap();
+    assert!(message.contains(URI) && message.contains("at most 160 MiB"), "{told}");
+    let hover = client.until(|m| m["id"] == 1000);
+    assert!(hover["error"]["message"].as_str().unwrap().contains("not open"), "{hover}");
+    stop(child, client);
+}
+
 /// A text over 64 MiB is not opened: the user is told, and a request on it says it is not open.
 #[test]
 fn a_text_too_large_is_refused_with_a_message() {

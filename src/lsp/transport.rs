@@ -14,9 +14,9 @@ use std::io::{self, BufRead, Read, Write};
 use serde_json::{Map, Value};
 
 /// Most bytes of one message's body: a message that says it is longer is skipped, read in pieces
-/// and let go of, and answered with an error. A document of [`super::MAX_DOCUMENT`] bytes fits,
-/// written as JSON.
-pub const MAX_MESSAGE: usize = 256 << 20;
+/// and let go of, and answered with an error. A text of [`super::MAX_DOCUMENT`] bytes fits,
+/// written as JSON, even one of line breaks only (each written `\n`, two bytes).
+pub const MAX_MESSAGE: usize = 160 << 20;
 
 /// Most bytes of one header line: a longer line is no header, and is skipped.
 const MAX_HEADER_LINE: usize = 8 << 10;
@@ -75,6 +75,8 @@ pub struct Reader<R> {
     /// Bytes read already that belong to the messages to come (a body that said it was longer
     /// than it was swallowed the start of the next message), read again first.
     again: VecDeque<u8>,
+    /// Why the last message was refused by its headers: what is skipped next is its body.
+    refused: Option<String>,
 }
 
 /// What the headers of a message said.
@@ -131,11 +133,12 @@ impl Line {
 impl<R: Read> Reader<R> {
     /// A reader of `input`.
     pub fn new(input: R) -> Reader<R> {
-        Reader { input: io::BufReader::with_capacity(64 << 10, input), again: VecDeque::new() }
+        Reader { input: io::BufReader::with_capacity(64 << 10, input), again: VecDeque::new(), refused: None }
     }
 
     /// The next message, or [`Incoming::End`] when the input ends.
     pub fn read(&mut self) -> Incoming {
+        let refused = self.refused.take();
         match self.headers() {
             Headers::End => Incoming::End,
             Headers::Missing => broken(
@@ -143,12 +146,20 @@ impl<R: Read> Reader<R> {
                 "a message without a Content-Length header: skipped up to the next header".into(),
                 &[],
             ),
-            Headers::Refused(why) => broken(INVALID_REQUEST, why, &[]),
-            Headers::Skipped(n, head) => broken(
-                PARSE_ERROR,
-                format!("{n} bytes that are no message (a Content-Length header was expected) were skipped"),
-                &head,
-            ),
+            Headers::Refused(why) => {
+                self.refused = Some(why.clone());
+                broken(INVALID_REQUEST, why, &[])
+            }
+            // The body of a message refused by its headers: the refusal is said again, with what
+            // the body held (which tells what it was about).
+            Headers::Skipped(n, head) => match refused {
+                Some(why) => broken(INVALID_REQUEST, format!("{why}; its body was skipped"), &head),
+                None => broken(
+                    PARSE_ERROR,
+                    format!("{n} bytes that are no message (a Content-Length header was expected) were skipped"),
+                    &head,
+                ),
+            },
             Headers::Length(length) => match self.body(length) {
                 Some(body) => self.message(body),
                 None => Incoming::End,
@@ -382,11 +393,8 @@ fn split_header(line: &[u8]) -> Option<(&str, &str)> {
 fn parse_length(value: &str) -> Result<usize, String> {
     match value.parse::<u64>() {
         Ok(n) if n <= MAX_MESSAGE as u64 => Ok(n as usize),
-        Ok(n) => Err(format!(
-            "a message of {n} bytes: referee reads messages of at most {} MiB (skipped up to the next header)",
-            MAX_MESSAGE >> 20
-        )),
-        Err(_) => Err(format!("Content-Length `{value}` is no number of bytes (skipped up to the next header)")),
+        Ok(n) => Err(format!("a message of {n} bytes: referee reads messages of at most {} MiB", MAX_MESSAGE >> 20)),
+        Err(_) => Err(format!("Content-Length `{value}` is no number of bytes")),
     }
 }
 
@@ -441,12 +449,12 @@ mod tests {
             (
                 "a huge length",
                 format!("Content-Length: 18446744073709551615\r\n\r\n{HOVER}"),
-                vec![INVALID_REQUEST, PARSE_ERROR],
+                vec![INVALID_REQUEST, INVALID_REQUEST],
             ),
             (
                 "a length past any number",
                 "Content-Length: 99999999999999999999999\r\n\r\n{}".into(),
-                vec![INVALID_REQUEST, PARSE_ERROR],
+                vec![INVALID_REQUEST, INVALID_REQUEST],
             ),
             ("noise", "GET / HTTP/1.1\r\nHost: x\r\n\r\n".into(), vec![PARSE_ERROR]),
             ("an id of null", framed(r#"{"jsonrpc":"2.0","id":null,"method":"x"}"#), vec![INVALID_REQUEST]),
