@@ -26,14 +26,15 @@ use crate::format::{RecordFormat, WithFormat};
 use crate::games::GameKind;
 use crate::judge::with_found;
 use crate::record::{self, Found, Span};
-use crate::search::{SearchBudget, Stop};
+use crate::search::{Scope, SearchBudget, Stop};
 use crate::verdict::{ClaimStatus, ProblemKind, Verdict};
 use crate::verify::{self, VerifyOptions};
 
 /// The claims of every candidate judged share twice the bound of one claim, so that a record that
 /// stops before the end costs a bounded time to repair.
 fn candidates_budget(options: VerifyOptions, stop: &Stop) -> SearchBudget {
-    SearchBudget { file_left: options.search_limit.saturating_mul(2), stop: stop.clone(), ..options.file_budget() }
+    let total = options.search_limit.saturating_mul(2);
+    SearchBudget { file_left: total, total, scope: Scope::Repairs, stop: stop.clone(), ..options.file_budget() }
 }
 
 /// One record of a file: `verify`'s verdict on it as written, and the repairs found when it has an

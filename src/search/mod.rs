@@ -508,28 +508,62 @@ pub(crate) fn table_bytes(capacity: usize, entry: usize, growing: bool) -> usize
     }
 }
 
-/// How many positions the searches may visit: per claim, and over all the claims of one file, so
-/// that a file of many records that each stop early cannot take unbounded time; and how many bytes
-/// one search may hold (searches run one at a time in a file, each freeing its table).
+/// How many positions the searches may visit: per claim, and over all the claims that share the
+/// budget (a file's, or a run's over all its files: see [`Scope`]), so that many records that each
+/// stop early cannot take unbounded time; and how many bytes one search may hold (searches that
+/// share a budget run one at a time, each freeing its table).
 #[derive(Clone, Debug)]
 pub struct SearchBudget {
     /// Most positions one claim's search may solve.
     pub per_claim: usize,
-    /// Positions the file's searches may still solve, all claims together.
+    /// Positions the searches that share the budget may still solve, all claims together (the
+    /// file's, in the budget of a file; the run's, in the budget of a run).
     pub file_left: usize,
+    /// Positions they may solve in all: what a claim past the budget says it was.
+    pub total: usize,
+    /// Whose searches share the budget, as a claim past it says.
+    pub scope: Scope,
     /// Most bytes one search may hold.
     pub bytes: usize,
     /// The signal that stops the searches from outside ([`Stop::never`] on the command line).
     pub stop: Stop,
 }
 
+/// Whose searches share a budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// The searches of one text: a file verified by the library ([`crate::verify::verify_source`]),
+    /// an editor's text.
+    File,
+    /// The searches of one run of the command line, all its files together, spent in input order.
+    Run,
+    /// The searches that judge the claims of one record's repairs, as they are searched
+    /// ([`crate::repair`]).
+    Repairs,
+}
+
+impl Scope {
+    /// The searches that share the budget, as a claim past it names them.
+    fn searches(self) -> &'static str {
+        match self {
+            Scope::File => "this file's searches",
+            Scope::Run => "this run's searches",
+            Scope::Repairs => "the searches of this record's repairs",
+        }
+    }
+}
+
 /// Why a claim was not searched to the end.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Unsearched {
-    /// The file's searches had used up their budget of this many positions.
+    /// The searches that share the budget had used it up, before the claim's search or during it.
     Spent {
-        /// The budget, in positions, of the whole file.
-        per_file: usize,
+        /// The budget, in positions, of all the searches that share it.
+        total: usize,
+        /// Whose searches share it.
+        scope: Scope,
+        /// The claim's search, stopped where the budget ran out: `None` when none was left for it.
+        during: Option<Stopped>,
     },
     /// The claim's own search stopped at a bound.
     Stopped(Stopped),
@@ -538,9 +572,18 @@ pub enum Unsearched {
 impl fmt::Display for Unsearched {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Unsearched::Spent { per_file } => write!(
+            Unsearched::Spent { total, scope, during: None } => write!(
                 f,
-                "the record stops before the game is over, and this file's searches have used up their budget of {per_file} positions (raise it with --search-limit)"
+                "the record stops before the game is over, and {} have used up their budget of {total} positions (raise it with --search-limit)",
+                scope.searches()
+            ),
+            // Not "its bound": the bound was what the searches before it had left.
+            Unsearched::Spent { total, scope, during: Some(s) } => write!(
+                f,
+                "the record stops before the game is over, and {} used up their budget of {total} positions during the search of every continuation, which stopped at {} positions / {} (raise it with --search-limit)",
+                scope.searches(),
+                s.positions,
+                mib(s.bytes)
             ),
             Unsearched::Stopped(s) => write!(
                 f,
@@ -554,31 +597,36 @@ impl fmt::Display for Unsearched {
 }
 
 impl SearchBudget {
-    /// A file may search as much as this many claims at their full bound.
-    pub const CLAIMS_PER_FILE: usize = 4;
+    /// A file's searches, or a run's, may search as much as this many claims at their full bound.
+    pub const CLAIMS_PER_BUDGET: usize = 4;
 
-    /// The budget of a file: `per_claim` positions a claim, four times that in all, and `bytes` for
-    /// each search.
+    /// The budget of a file: `per_claim` positions a claim, [`Self::CLAIMS_PER_BUDGET`] times that
+    /// in all, and `bytes` for each search.
     pub fn for_file(per_claim: usize, bytes: usize) -> SearchBudget {
-        SearchBudget {
-            per_claim,
-            file_left: per_claim.saturating_mul(Self::CLAIMS_PER_FILE),
-            bytes,
-            stop: Stop::never(),
-        }
+        SearchBudget::shared(Scope::File, per_claim, bytes)
     }
 
-    /// The positions all the file's searches may solve: [`Self::CLAIMS_PER_FILE`] claims' worth.
-    pub fn per_file(&self) -> usize {
-        self.per_claim.saturating_mul(Self::CLAIMS_PER_FILE)
+    /// The budget of a run of the command line, all its files together: as much as a file's, so
+    /// that a run's searches take bounded time whatever the number of files, and a run of one file
+    /// judges it as [`SearchBudget::for_file`] does.
+    pub fn for_run(per_claim: usize, bytes: usize) -> SearchBudget {
+        SearchBudget::shared(Scope::Run, per_claim, bytes)
     }
 
-    /// Runs one search within what is left of the file's positions and the byte budget, and takes
-    /// the positions it solved off what is left.
+    /// [`Self::CLAIMS_PER_BUDGET`] claims' worth, shared by the searches of `scope`.
+    fn shared(scope: Scope, per_claim: usize, bytes: usize) -> SearchBudget {
+        let total = per_claim.saturating_mul(Self::CLAIMS_PER_BUDGET);
+        SearchBudget { per_claim, file_left: total, total, scope, bytes, stop: Stop::never() }
+    }
+
+    /// Runs one search within what is left of the budget's positions and its bytes, and takes the
+    /// positions it solved off what is left.
     pub fn spend<T: Solved>(&mut self, run: impl FnOnce(Limits) -> Result<T, Stopped>) -> Result<T, Unsearched> {
+        let spent = |during| Unsearched::Spent { total: self.total, scope: self.scope, during };
         if self.file_left == 0 {
-            return Err(Unsearched::Spent { per_file: self.per_file() });
+            return Err(spent(None));
         }
+        let cut = self.file_left < self.per_claim;
         let found =
             run(Limits { positions: self.per_claim.min(self.file_left), bytes: self.bytes, stop: self.stop.clone() });
         let used = match &found {
@@ -586,7 +634,10 @@ impl SearchBudget {
             Err(s) => s.positions,
         };
         self.file_left -= used.min(self.file_left);
-        found.map_err(Unsearched::Stopped)
+        found.map_err(|s| match s.bound {
+            Bound::Positions if cut => spent(Some(s)),
+            _ => Unsearched::Stopped(s),
+        })
     }
 }
 
@@ -622,6 +673,39 @@ mod tests {
         let buckets: Vec<usize> = seen.iter().map(|&c| table_bytes(c, 8, false) / 9).collect();
         assert_eq!(buckets, [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192]);
         assert_eq!(seen[4..], [56, 112, 224, 448, 896, 1792, 3584, 7168]);
+    }
+
+    #[test]
+    fn a_shared_budget_cuts_the_search_that_uses_it_up_and_refuses_the_rest() {
+        // Searches that need 70 positions each, at 100 a claim: a budget of 400 holds five, cuts
+        // the sixth at the 50 left, and has nothing for the seventh.
+        let needs_70 = |limits: Limits| -> Result<Searched<u8>, Stopped> {
+            if limits.positions >= 70 {
+                return Ok(Searched { results: vec![0], best: None, positions: 70, bytes: 0 });
+            }
+            let positions = limits.positions;
+            Err(Stopped { bound: Bound::Positions, positions, bytes: 1 << 19, needed: 0, limits })
+        };
+        let mut budget = SearchBudget::for_run(100, 1 << 20);
+        for _ in 0..5 {
+            assert_eq!(budget.spend(needs_70).map(|s| s.positions), Ok(70));
+        }
+        let cut = budget.spend(needs_70).unwrap_err();
+        assert!(
+            matches!(&cut, Unsearched::Spent { total: 400, scope: Scope::Run, during: Some(s) } if s.positions == 50)
+        );
+        assert!(cut.to_string().ends_with(
+            "this run's searches used up their budget of 400 positions during the search of every continuation, \
+             which stopped at 50 positions / 0.5 MiB (raise it with --search-limit)"
+        ));
+        let spent = budget.spend(needs_70).unwrap_err();
+        assert_eq!(spent, Unsearched::Spent { total: 400, scope: Scope::Run, during: None });
+        assert!(spent.to_string().ends_with(
+            "this run's searches have used up their budget of 400 positions (raise it with --search-limit)"
+        ));
+        // A claim's own bound, with the budget's positions still to spare, is its own.
+        let stopped = SearchBudget::for_file(50, 1 << 20).spend(needs_70).unwrap_err();
+        assert!(stopped.to_string().ends_with("its bound of 50 positions (raise it with --search-limit)"), "{stopped}");
     }
 
     #[test]

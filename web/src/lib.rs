@@ -13,7 +13,7 @@
 //! or run out of memory: texts of more than [`MAX_TEXT`] bytes are refused, `verify` answers with
 //! at most [`MAX_ANSWER`] bytes of verdicts (the records past that are counted, not judged), and a
 //! claim made before the end of a game is searched within [`SEARCH_PER_CLAIM`] positions,
-//! [`SearchBudget::CLAIMS_PER_FILE`] times that for a whole text, in at most [`SEARCH_BYTES`]; a
+//! [`SearchBudget::CLAIMS_PER_BUDGET`] times that for a whole text, in at most [`SEARCH_BYTES`]; a
 //! claim those bounds leave unchecked says so and sends the reader to the command line.
 //!
 //! The library is built without its `parallel` feature (a browser's WebAssembly has no threads)
@@ -54,13 +54,13 @@ pub const MAX_TEXT: usize = 2 << 20;
 pub const MAX_ANSWER: usize = 2 << 20;
 
 /// Positions one claim's search may solve on the page (the command line: 250,000); a text's
-/// searches may solve [`SearchBudget::CLAIMS_PER_FILE`] times that in all. Enough for the claims
+/// searches may solve [`SearchBudget::CLAIMS_PER_BUDGET`] times that in all. Enough for the claims
 /// of real endgames (the samples' need at most a few thousand), while a hopeless search on the
 /// largest board, 26x26, ends within a second or two.
 pub const SEARCH_PER_CLAIM: usize = 5_000;
 
 /// Positions all the claims of one text may solve on the page.
-pub const SEARCH_PER_TEXT: usize = SEARCH_PER_CLAIM * SearchBudget::CLAIMS_PER_FILE;
+pub const SEARCH_PER_TEXT: usize = SEARCH_PER_CLAIM * SearchBudget::CLAIMS_PER_BUDGET;
 
 /// Most bytes one claim's search may hold on the page: [`SEARCH_PER_CLAIM`] positions of the
 /// largest board fit in less.
