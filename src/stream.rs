@@ -13,9 +13,12 @@
 //! record whose end its notation marks (a common record's result token or final diagram, a
 //! published record's final diagram or a blank line after its moves) is read as if the input
 //! ended there, so that the last record written is judged too. The records of a window
-//! are verified in parallel when asked (rayon), and their claims judged in file order, since a
-//! file's searches share one budget: the verdicts are the same as [`crate::verify::verify_source`]
-//! gives on the whole text, in the same order.
+//! are verified in parallel when asked (rayon). A record whose claims need a search is handed on
+//! waiting for it ([`Judged::Waiting`]): searches share a budget (a file's, or a run's over many
+//! files), and spending it in input order, as the caller does, keeps the verdicts independent of
+//! which thread finished first. [`verify_stream`] spends a budget of the text's own, and its
+//! verdicts are the same as [`crate::verify::verify_source`] gives on the whole text, in the same
+//! order.
 //!
 //! A line or record longer than [`StreamOptions::max_held`] cannot be held: it is skipped, from
 //! where the reader waits (the record's first line) up to the next blank line, and said
@@ -135,7 +138,8 @@ pub enum StreamError<E> {
 }
 
 /// Verifies every record of `input`, handing the verdicts of each window to `sink` in file order;
-/// returns how many records there were.
+/// returns how many records there were. The claims that need a search share the text's budget
+/// ([`VerifyOptions::file_budget`]), spent in file order.
 ///
 /// The text is held a window at a time: read until it holds `want` bytes of whole lines (or the
 /// input pauses or ends), verified, handed on, and dropped but for what a record still open needs.
@@ -143,28 +147,36 @@ pub fn verify_stream<R: Read + Send, E>(
     input: R,
     options: VerifyOptions,
     stream: StreamOptions,
-    sink: impl FnMut(&Stretch, Vec<Verdict>) -> Result<(), E>,
+    mut sink: impl FnMut(&Stretch, Vec<Verdict>) -> Result<(), E>,
 ) -> Result<usize, StreamError<E>> {
-    verify_stream_with(input, options, stream, |_| (), |(), v| v, sink)
+    let mut budget = options.file_budget();
+    verify_stream_with(
+        input,
+        options,
+        stream,
+        |_| (),
+        |(), judged| judged,
+        |stretch, judged| sink(stretch, judged.into_iter().map(|j| j.finish(&mut budget)).collect()),
+    )
 }
 
-/// [`verify_stream`], each verdict turned into what `sink` takes (a report) by `render` on the
-/// thread that judged it, side by side as the records are judged, and let go of there. `window`
-/// makes what `render` needs of a window (where its lines start), once, before the window's first
-/// verdict.
+/// [`verify_stream`], each record turned into what `sink` takes (a report) by `render` on the
+/// thread that judged it, side by side as the records are judged, and let go of there; a record
+/// whose claims wait for a search comes to `render` as [`Judged::Waiting`], for the caller to
+/// judge in file order with its budget. `window` makes what `render` needs of a window (where its
+/// lines start), once, before the window's first verdict.
 pub fn verify_stream_with<R: Read + Send, W: Sync, T: Send, E>(
     mut input: R,
     options: VerifyOptions,
     stream: StreamOptions,
     mut window: impl FnMut(&Stretch) -> W,
-    render: impl Fn(&W, Verdict) -> T + Sync,
+    render: impl Fn(&W, Judged) -> T + Sync,
     mut sink: impl FnMut(&Stretch, Vec<T>) -> Result<(), E>,
 ) -> Result<usize, StreamError<E>> {
     let chunk_size = stream.chunk.max(1);
     let mut held = Held::new(chunk_size, stream.max_held);
     let mut from = Resume::default();
     let mut handed_on = 0;
-    let mut budget = options.file_budget();
     let mut want = chunk_size;
     // The whole lines held when a window was last read: a pause that adds none reads nothing.
     let mut read_upto = 0;
@@ -195,7 +207,7 @@ pub fn verify_stream_with<R: Read + Send, W: Sync, T: Send, E>(
         let mut closing = false;
         if may_close && stopped && ends_with_a_record(&text[resume.offset..end], options.game) {
             closing = true;
-            let before = found.last().map_or(handed_on, Found::index);
+            let before = found.last().map_or(handed_on, |l| l.record.index());
             (more, resume, stopped) = window_records(&text[..end], options, resume, true, before, &again);
         }
         let records = found.len() + more.len();
@@ -230,10 +242,10 @@ pub fn verify_stream_with<R: Read + Send, W: Sync, T: Send, E>(
             let mut records = found.into_iter().chain(more);
             let mut made = None;
             for k in 0..batches {
-                let batch: Vec<Found> = records.by_ref().take(VERDICTS_HELD).collect();
+                let batch: Vec<Located> = records.by_ref().take(VERDICTS_HELD).collect();
                 let stretch = Stretch { text: &text, first_line, first: k == 0, last: k + 1 == batches, skipped: None };
                 let made = &*made.get_or_insert_with(|| window(&stretch));
-                let rendered = judge_records(&text[..end], batch, options, stream, &mut budget, |v| render(made, v));
+                let rendered = judge_records(&text, end, batch, options, stream, |j| render(made, j));
                 handed_on += rendered.len();
                 sink(&stretch, rendered).map_err(StreamError::Sink)?;
             }
@@ -502,11 +514,77 @@ fn window_records<'w>(
     last: bool,
     handed_on: usize,
     flags: &'w [AtomicBool],
-) -> (Vec<Found<'w>>, Resume, bool) {
+) -> (Vec<Located<'w>>, Resume, bool) {
     let parts = flags.len() - 1;
     let (mut found, resume, stopped) = find(window, options.game, from, last, parts, flags);
-    found.retain(|f| f.index() > handed_on);
+    found.retain(|l| l.record.index() > handed_on);
     (found, resume, stopped)
+}
+
+/// A record found in a window, and a point before it where a reader of the window can start again
+/// and find it (the reader's [`Resume`] once it had handed the record on), so that a record left
+/// waiting can be found again without reading the window from its start.
+struct Located<'w> {
+    record: Found<'w>,
+    from: Resume,
+}
+
+/// A record as the stream hands it to be rendered: judged, or waiting for the search of its
+/// claims.
+pub enum Judged {
+    /// The record's verdict, whole.
+    Verdict(Verdict),
+    /// The record's claims need a search, which draws on a budget that searches share: the caller
+    /// judges it ([`Waiting::finish`]) when its turn comes, in input order.
+    Waiting(Waiting),
+}
+
+impl Judged {
+    /// The verdict, a waiting record's claims judged within `budget`.
+    pub fn finish(self, budget: &mut SearchBudget) -> Verdict {
+        match self {
+            Judged::Verdict(v) => v,
+            Judged::Waiting(w) => w.finish(budget),
+        }
+    }
+}
+
+/// A record whose claims wait for a search: the window it stands in (shared with the stream, which
+/// copies what it still holds of the window if a waiting record outlives it) and where a reader
+/// can find it again. It is found, prepared again and judged when its turn comes: cheaper than
+/// keeping every record until then, and such records are few (a claim only a search can judge).
+pub struct Waiting {
+    text: Arc<String>,
+    /// The end of the window's text the record was read in.
+    end: usize,
+    /// Where a reader of the window finds the record again.
+    from: Resume,
+    index: usize,
+    span: record::Span,
+    options: VerifyOptions,
+}
+
+impl Waiting {
+    /// The record's number in its text (1-based).
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The record's verdict, its claims judged within `budget`.
+    pub fn finish(self, budget: &mut SearchBudget) -> Verdict {
+        let window = &self.text[..self.end];
+        let format = self.options.game.map(|g| g.about().format);
+        let found = record::read_window(window, format, self.from, None).find(|f| f.index() == self.index);
+        match found {
+            Some(found) => prepare(window, &found, self.options).finish(budget),
+            None => {
+                // Never expected: the reader finds the same records from a point where it could
+                // start again, whatever came before (see `record::read_window`).
+                debug_assert!(false, "record {} not found again from {:?}", self.index, self.from);
+                Verdict::new(self.index, self.span, None)
+            }
+        }
+    }
 }
 
 /// The flags the readers of a window's pieces raise at its open end: one per piece, and one for a
@@ -516,29 +594,30 @@ fn open_flags(stream: StreamOptions) -> Vec<AtomicBool> {
     (0..=parts).map(|_| AtomicBool::new(false)).collect()
 }
 
-/// The verdicts on records of `window`, each `render`ed: verified side by side when
-/// `stream.parallel`, their claims judged in file order with the file's `budget`.
+/// The records of `text[..end]`, each judged and `render`ed, side by side when `stream.parallel`;
+/// a record whose claims need a search is rendered as [`Judged::Waiting`].
 ///
 /// Each record and its verdict are let go of on the thread that judged it (a record's lists and
-/// diagrams freed one after another on this thread took a tenth of its time). A record whose
-/// claims wait for the budget comes back whole and is prepared again here, in file order: rare (a
-/// claim only a search can judge), and cheaper than keeping every record until its turn.
+/// diagrams freed one after another on one thread took a tenth of its time).
 fn judge_records<T: Send>(
-    window: &str,
-    records: Vec<Found>,
+    text: &Arc<String>,
+    end: usize,
+    records: Vec<Located>,
     options: VerifyOptions,
     stream: StreamOptions,
-    budget: &mut SearchBudget,
-    render: impl Fn(Verdict) -> T + Sync + Send,
+    render: impl Fn(Judged) -> T + Sync + Send,
 ) -> Vec<T> {
-    let judged = map_in_order(records, stream.parallel, |f| {
-        let done = match prepare(window, &f, options) {
-            Prepared::Done(v) => Some(v),
-            Prepared::Pending { .. } => None,
+    let window = &text[..end];
+    map_in_order(records, stream.parallel, |Located { record, from }| {
+        let judged = match prepare(window, &record, options) {
+            Prepared::Done(v) => Judged::Verdict(v),
+            Prepared::Pending { .. } => {
+                let (index, span) = (record.index(), record.span());
+                Judged::Waiting(Waiting { text: Arc::clone(text), end, from, index, span, options })
+            }
         };
-        done.map(&render).ok_or(f)
-    });
-    judged.into_iter().map(|j| j.unwrap_or_else(|f| render(prepare(window, &f, options).finish(budget)))).collect()
+        render(judged)
+    })
 }
 
 /// [`whole_lines`] of `text` when `before` was that of `text[..from]`: only what follows `from` is
@@ -573,8 +652,9 @@ fn ends_with_a_record(text: &str, game: Option<crate::games::GameKind>) -> bool 
     }
 }
 
-/// The records a reader finds in `window[..end]` from `from` on, numbered from 1, where it could
-/// resume, and whether it stopped at an open end (`last`: the window ends the text).
+/// The records a reader finds in `window[..end]` from `from` on, numbered from 1, each with where
+/// the reader could resume once it was handed on; where it could resume at the end, and whether it
+/// stopped at an open end (`last`: the window ends the text).
 #[allow(clippy::too_many_arguments)]
 fn read_piece<'a>(
     window: &'a str,
@@ -583,11 +663,14 @@ fn read_piece<'a>(
     from: usize,
     last: bool,
     open: &'a AtomicBool,
-) -> (Vec<Found<'a>>, Resume, bool) {
+) -> (Vec<Located<'a>>, Resume, bool) {
     let start = Resume { offset: from, found: 0 };
     let mut reader =
         record::read_window(&window[..end], game.map(|g| g.about().format), start, (!last).then_some(open));
-    let found = reader.by_ref().collect();
+    let mut found = Vec::new();
+    while let Some(record) = reader.next() {
+        found.push(Located { record, from: reader.resume() });
+    }
     (found, reader.resume(), reader.needs_more())
 }
 
@@ -627,7 +710,7 @@ fn find<'a>(
     last: bool,
     parts: usize,
     flags: &'a [AtomicBool],
-) -> (Vec<Found<'a>>, Resume, bool) {
+) -> (Vec<Located<'a>>, Resume, bool) {
     let mut starts = vec![from.offset];
     // One flag per piece, the last one kept for a read again.
     let parts = parts.min(flags.len() - 1);
@@ -641,10 +724,11 @@ fn find<'a>(
     let mut before = from.found;
     let count = pieces.len();
     for (i, (records, resume, stopped)) in pieces.into_iter().enumerate() {
-        let numbered = |records: Vec<Found<'a>>, before: usize| {
-            records.into_iter().map(move |mut f| {
-                f.set_index(before + f.index());
-                f
+        let numbered = |records: Vec<Located<'a>>, before: usize| {
+            records.into_iter().map(move |mut l| {
+                l.record.set_index(before + l.record.index());
+                l.from.found += before;
+                l
             })
         };
         if i + 1 == count {
@@ -658,7 +742,7 @@ fn find<'a>(
             continue;
         }
         // Something was still waiting at the cut: read on from where this piece could resume.
-        found.extend(numbered(records.into_iter().filter(|f| f.index() <= resume.found).collect(), before));
+        found.extend(numbered(records.into_iter().filter(|l| l.record.index() <= resume.found).collect(), before));
         let at = before + resume.found;
         let again = &flags[flags.len() - 1];
         let (rest, r, stopped) = read_piece(window, window.len(), game, resume.offset, last, again);
@@ -734,13 +818,19 @@ fn count_lines(text: &str) -> usize {
 mod tests {
     use super::*;
 
-    /// The records `find` gives, read in pieces, against one reader over the whole text.
+    /// The records `find` gives, read in pieces, against one reader over the whole text; and each
+    /// found again, the same, by a reader that starts where it was located (as a waiting record
+    /// is).
     fn same_as_one_reader(text: &str, parts: usize) -> usize {
         let flags: Vec<AtomicBool> = (0..=parts).map(|_| AtomicBool::new(false)).collect();
         let (found, _, stopped) = find(text, None, Resume::default(), true, parts, &flags);
         let whole: Vec<Found> = record::read(text, None).collect();
         assert!(!stopped);
-        assert_eq!(found, whole);
+        assert!(found.iter().map(|l| &l.record).eq(whole.iter()));
+        for Located { record, from } in &found {
+            let again = record::read_window(text, None, *from, None).find(|f| f.index() == record.index());
+            assert_eq!(again.as_ref(), Some(record), "record {} from {from:?}", record.index());
+        }
         cuts(text, 0, parts).len()
     }
 
@@ -822,6 +912,53 @@ mod tests {
         assert_eq!(verdicts.len(), 5);
         // Each record is judged on its own, before the next one is read.
         assert_eq!(windows, [1; 5]);
+    }
+
+    #[test]
+    fn records_waiting_for_a_search_are_found_again_wherever_their_window_starts() {
+        // Published records that stop before the end (one ended by a blank line, one by the next
+        // title) and a common one, between prose: each claim needs a search, and the file's budget
+        // (4 x 2,000 positions) runs out in the second round.
+        let open = include_str!("../samples/quadraphages/claim-before-the-end-open.txt");
+        let confirmed = include_str!("../samples/quadraphages/claim-before-the-end-confirmed.txt");
+        let refuted = include_str!("../samples/quadraphages/broken/claim-before-the-end-refuted.txt");
+        let opening = "[Game \"Quarod\"]\n[Size \"8\"]\n\n1. b6b7 a5a4 1-0\n";
+        let round = format!("{open}\nSome prose.\n\n{opening}\n{confirmed}{refuted}\n");
+        let options = VerifyOptions { search_limit: 2_000, ..VerifyOptions::default() };
+        let summary = |v: &[Verdict]| {
+            let claims = |v: &Verdict| v.claims.iter().map(|c| (c.status, c.detail.clone())).collect::<Vec<_>>();
+            v.iter().map(|v| (v.index, v.status, claims(v))).collect::<Vec<_>>()
+        };
+        for text in [round.repeat(4), round.repeat(4).replace('\n', "\r\n")] {
+            let whole = summary(&crate::verify::verify_source(&text, options));
+            assert_eq!(whole.len(), 16);
+            let details: Vec<&str> =
+                whole.iter().flat_map(|(_, _, c)| c.iter().map(|(_, detail)| detail.as_str())).collect();
+            assert!(details.iter().any(|d| d.ends_with("positions searched)")), "{details:#?}");
+            assert!(
+                details.iter().any(|d| d.contains("this file's searches have used up their budget")),
+                "{details:#?}"
+            );
+            let mut readings: Vec<(String, Box<dyn Read + Send>, StreamOptions)> = Vec::new();
+            for chunk in [64, 333, 1 << 20] {
+                for parallel in [false, true] {
+                    let stream = StreamOptions { parallel, chunk, read_ahead: parallel, ..StreamOptions::default() };
+                    readings.push((format!("chunk {chunk}, parallel {parallel}"), Box::new(text.as_bytes()), stream));
+                }
+            }
+            // A line a read, as a pipe gives records while they are written: windows end at pauses.
+            let lines = Pieces(text.split_inclusive('\n').map(str::to_string).collect());
+            readings.push(("a line a read".into(), Box::new(lines), StreamOptions::default()));
+            for (how, input, stream) in readings {
+                let mut verdicts = Vec::new();
+                verify_stream(input, options, stream, |_, v| {
+                    verdicts.extend(v);
+                    Ok::<(), ()>(())
+                })
+                .expect("the text is UTF-8");
+                assert_eq!(summary(&verdicts), whole, "{how}");
+            }
+        }
     }
 
     #[test]

@@ -12,7 +12,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use referee::report::{self, FileProblem, FileStatus, HumanStyle, Source};
-use referee::stream::{verify_stream_with, InputError, StreamError, StreamOptions};
+use referee::search::SearchBudget;
+use referee::stream::{verify_stream_with, InputError, Judged, StreamError, StreamOptions, Waiting};
 use referee::verdict::{Status, Verdict};
 use referee::verify::VerifyOptions;
 
@@ -53,17 +54,26 @@ enum Piece {
     Problem(FileProblem),
 }
 
+/// A record as the thread that judged it hands it on: its report and status, or the record waiting
+/// for the search of its claims.
+enum Written {
+    Record(String, Status),
+    Waiting(Waiting, Arc<Source>),
+}
+
 /// Inputs at most this large are verified side by side, one per thread, their output held until
 /// it is their turn; larger ones one at a time, their records verified side by side as they are
 /// read.
 const SMALL: u64 = 1 << 20;
 
 /// Verifies one input (a file, or `-` for standard input) as a stream, handing what it gives to
-/// `emit` window by window.
+/// `emit` window by window. The claims that need a search are judged within `budget`, in file
+/// order.
 fn verify_input(
     path: &Path,
     options: VerifyOptions,
     stream: StreamOptions,
+    budget: &mut SearchBudget,
     render: Render,
     emit: &mut dyn FnMut(Piece) -> Result<(), Closed>,
 ) -> Result<(), Closed> {
@@ -92,17 +102,30 @@ fn verify_input(
         input,
         options,
         stream,
-        |stretch| Source::window(name.clone(), stretch.text.clone(), stretch.first_line),
-        |source, v| (render.record(source, &v), v.status),
+        |stretch| Arc::new(Source::window(name.clone(), stretch.text.clone(), stretch.first_line)),
+        |source, judged| match judged {
+            Judged::Verdict(v) => Written::Record(render.record(source, &v), v.status),
+            Judged::Waiting(w) => Written::Waiting(w, Arc::clone(source)),
+        },
         |stretch, written| {
             // A part too long to hold is said where it stands, and the file read on.
             if let Some(skipped) = stretch.skipped {
                 emit(problem(skipped.to_string(), Some((skipped.line, 1))))?;
             }
-            let mut text = String::with_capacity(written.iter().map(|w| w.0.len()).sum());
-            for (record, status) in written {
-                emit(Piece::Record(status))?;
-                text.push_str(&record);
+            let reports = written.iter().map(|w| if let Written::Record(r, _) = w { r.len() } else { 0 });
+            let mut text = String::with_capacity(reports.sum());
+            for w in written {
+                match w {
+                    Written::Record(record, status) => {
+                        emit(Piece::Record(status))?;
+                        text.push_str(&record);
+                    }
+                    Written::Waiting(waiting, source) => {
+                        let v = waiting.finish(budget);
+                        emit(Piece::Record(v.status))?;
+                        text.push_str(&render.record(&source, &v));
+                    }
+                }
             }
             emit(Piece::Text(text))
         },
@@ -351,7 +374,8 @@ impl Run {
                 .map(|input| {
                     let mut pieces = Vec::new();
                     if let Input::File(path) = input {
-                        let _ = verify_input(path, options, stream, render, &mut |p| {
+                        let budget = &mut options.file_budget();
+                        let _ = verify_input(path, options, stream, budget, render, &mut |p| {
                             pieces.push(p);
                             Ok(())
                         });
@@ -384,7 +408,7 @@ impl Run {
     fn stream(&mut self, path: &Path) -> Result<(), Closed> {
         let stream = StreamOptions { parallel: self.parallel, ..StreamOptions::default() };
         let (options, render) = (self.options, self.render);
-        verify_input(path, options, stream, render, &mut |p| self.apply(p))
+        verify_input(path, options, stream, &mut options.file_budget(), render, &mut |p| self.apply(p))
     }
 
     fn file_started(&mut self, input: &Input) {
