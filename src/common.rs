@@ -300,7 +300,7 @@ fn claimed_result(r: &CommonRecord, v: &mut Verdict) -> Option<(Option<TokenKind
 /// many violations a lenient replay went past to judge it. A result claimed before the game is
 /// over is settled here where the rules say so; else `search_later` is called with the winner
 /// claimed, and the claim
-/// waits for its search, in file order, since the file's searches share one budget.
+/// waits for its search, in input order, since the searches of a file (or a run) share one budget.
 fn judge_result<G: CommonFormat>(
     kind: Option<TokenKind>,
     text: &str,

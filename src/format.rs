@@ -41,7 +41,7 @@ pub trait RecordFormat<'r> {
         let _ = v;
     }
     /// Judges the record's claims against its replay into `v`, and gives `v` its score; claims
-    /// that draw on the file's search budget come back, to judge in file order.
+    /// that draw on a search budget (a file's, or a run's) come back, to judge in input order.
     fn judge(&self, replay: Replay<Self::Game>, v: &mut Verdict) -> Option<PendingClaims<'r>>;
     /// The judge of the record's claims on repaired replays, whose searches spend `budget`.
     fn judge_repairs(&self, budget: SearchBudget) -> Self::Judge;
@@ -105,7 +105,7 @@ pub trait Judge<G> {
 }
 
 /// A record's verdict as far as it can be taken on its own: all of it, or all but its claims that
-/// draw on the search budget its file shares, and so are judged in file order.
+/// draw on the search budget its file (or run) shares, and so are judged in input order.
 pub enum Prepared<'r> {
     /// The verdict is whole.
     Done(Verdict),
@@ -119,7 +119,7 @@ pub enum Prepared<'r> {
 }
 
 impl Prepared<'_> {
-    /// The verdict, its claims judged with the file's `budget`.
+    /// The verdict, its claims judged with the `budget` its file (or run) shares.
     pub fn finish(self, budget: &mut SearchBudget) -> Verdict {
         match self {
             Prepared::Done(v) => v,
@@ -154,7 +154,7 @@ impl<'r> PendingClaims<'r> {
     }
 }
 
-/// Claims to judge once the file's budget can be spent on them.
+/// Claims to judge once the budget they share can be spent on them.
 pub trait JudgeLater: Send {
     /// Judges the claims with `budget`, and settles what follows from them in `v`.
     fn judge(self: Box<Self>, v: &mut Verdict, budget: &mut SearchBudget);

@@ -45,6 +45,12 @@ impl VerifyOptions {
     pub fn file_budget(&self) -> SearchBudget {
         SearchBudget::for_file(self.search_limit, self.search_bytes)
     }
+
+    /// What the searches of one run of the command line may spend, all its files together: as
+    /// much as one file's ([`SearchBudget::for_run`]).
+    pub fn run_budget(&self) -> SearchBudget {
+        SearchBudget::for_run(self.search_limit, self.search_bytes)
+    }
 }
 
 /// Enough for real endgames (thousands of positions) while a hopeless search stops in about a

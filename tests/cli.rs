@@ -2,7 +2,7 @@
 
 mod support;
 
-use support::{referee, run};
+use support::{arg, json_lines, referee, run};
 
 #[test]
 fn exit_code_is_0_when_every_record_is_valid() {
@@ -241,20 +241,20 @@ fn quarod_and_petrify_play_verify_and_show() {
     assert!(err.contains("too small for the default start") && err.contains("--size"), "{err}");
 }
 
+/// The claims' details of `--format json` output, one a record, in order.
+fn claim_details(out: &str) -> Vec<String> {
+    json_lines(out).iter().map(|v| v["claims"][0]["detail"].as_str().expect("a claim").to_string()).collect()
+}
+
 #[test]
-fn the_searches_of_one_file_share_a_bounded_budget() {
+fn the_searches_of_standard_input_share_the_runs_bounded_budget() {
     let records = "_xx_ _oo_\n1. .... .... 1 a7a8 i3i2 X wins\n\n".repeat(7);
     let out = referee()
         .args(["verify", "--format", "json", "--search-limit", "50", "-"])
         .write_stdin(records)
         .output()
         .unwrap();
-    let details: Vec<String> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["claims"][0]["detail"].as_str().unwrap().to_string()
-        })
-        .collect();
+    let details = claim_details(&String::from_utf8_lossy(&out.stdout));
     assert_eq!(details.len(), 7);
     assert!(
         details[..4].iter().all(|d| d.contains("stopped at 50 positions / ")
@@ -262,9 +262,95 @@ fn the_searches_of_one_file_share_a_bounded_budget() {
         "{details:?}"
     );
     assert!(
-        details[4..].iter().all(|d| d.contains("this file's searches have used up their budget of 200 positions")),
+        details[4..].iter().all(|d| d.ends_with(
+            "this run's searches have used up their budget of 200 positions (raise it with --search-limit)"
+        )),
         "{details:?}"
     );
+}
+
+/// A Quarod 4x4 record cut two moves before its end, claiming White's win: every continuation
+/// gives it, as a search of 18 positions finds.
+const CONFIRMED_IN_18: &str =
+    "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 2. b4a4 a3b3 3. b1b2 d4c4 4. a3xa4 a2a1 5. a3xa2 d2c2 0-1\n";
+
+/// A folder of `n` files, `000.txt` on, each holding `text`.
+fn folder_of_files(n: usize, text: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..n {
+        std::fs::write(dir.path().join(format!("{i:03}.txt")), text).unwrap();
+    }
+    dir
+}
+
+/// The positions a claim's search solved, as its detail says: `(N positions searched)`, or
+/// `stopped at N positions`; none when it was not searched.
+fn positions_searched(detail: &str) -> usize {
+    let count = |s: &str| s.rsplit([' ', '(']).next().and_then(|n| n.parse().ok()).expect("a count");
+    if let Some((before, _)) = detail.split_once(" positions searched)") {
+        count(before)
+    } else if let Some((before, _)) = detail.split_once(" positions / ") {
+        count(before)
+    } else {
+        0
+    }
+}
+
+#[test]
+fn a_folder_of_many_claim_files_is_searched_within_one_budget_for_the_run() {
+    // Issue 31: each file had a budget of its own, so that a run's searches grew with its files.
+    // At 20 positions a claim, the run's budget is 80: four claims of 18 positions each, the fifth
+    // cut short where the budget runs out, and the files after it say that it is spent.
+    let dir = folder_of_files(60, CONFIRMED_IN_18);
+    let (code, out, err) = run(&["verify", "--format", "json", "--search-limit", "20", arg(dir.path())]);
+    assert_eq!(code, 0, "{err}");
+    let details = claim_details(&out);
+    assert_eq!(details.len(), 60);
+    assert!(details[..4].iter().all(|d| d.ends_with("every continuation gives White wins (18 positions searched)")));
+    assert!(
+        details[4].ends_with(
+            "this run's searches used up their budget of 80 positions during the search of every continuation, \
+             which stopped at 8 positions / 0.0 MiB (raise it with --search-limit)"
+        ),
+        "{}",
+        details[4]
+    );
+    let spent = "this run's searches have used up their budget of 80 positions (raise it with --search-limit)";
+    assert!(details[5..].iter().all(|d| d.ends_with(spent)), "{details:#?}");
+    assert_eq!(details.iter().map(|d| positions_searched(d)).sum::<usize>(), 80);
+}
+
+#[test]
+fn a_run_gives_the_same_bytes_on_one_thread_as_on_many() {
+    // Small files verified side by side, a file past a megabyte streamed between them, claims that
+    // need a search in each, and a budget that runs out two thirds of the way: the budget is spent
+    // in input order whatever thread verifies a file first.
+    let dir = folder_of_files(40, CONFIRMED_IN_18);
+    let valid = std::fs::read_to_string("samples/quarod/random-size-4.txt").unwrap();
+    let mut big = String::new();
+    while big.len() <= 1 << 20 {
+        big.push_str(&format!("{valid}\n{CONFIRMED_IN_18}\n").repeat(50));
+    }
+    std::fs::write(dir.path().join("020-big.txt"), big).unwrap();
+    for format in ["human", "json", "short"] {
+        let args = |jobs: &'static str| {
+            ["verify", "-j", jobs, "--format", format, "--search-limit", "200", arg(dir.path())].map(String::from)
+        };
+        let (code, one, err) = run(&args("1").each_ref().map(String::as_str));
+        assert_eq!(code, 0, "{err}");
+        if format == "json" {
+            // 20 files before the big one, 24 claims in it; the 45th cut short, the rest spent.
+            let details = claim_details(&one);
+            let before_the_end: Vec<&String> = details.iter().filter(|d| d.contains("stops before")).collect();
+            assert!(before_the_end[..44].iter().all(|d| d.ends_with("(18 positions searched)")));
+            assert!(before_the_end[44].contains("used up their budget of 800 positions during the search"));
+            assert!(before_the_end[45..].iter().all(|d| d.contains("have used up their budget of 800 positions")));
+        }
+        for jobs in ["2", "3", "8"] {
+            let (_, many, _) = run(&args(jobs).each_ref().map(String::as_str));
+            assert!(one == many, "{format}, -j {jobs}: the output differs from -j 1");
+        }
+    }
 }
 
 #[test]

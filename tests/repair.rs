@@ -628,6 +628,36 @@ fn repairs_are_printed_record_by_record() {
     assert_eq!(printed, [1, 2]);
 }
 
+/// A run's claims share one budget, lent to each record in file order: what the records before
+/// spent, and what the caller spent with them (`repair --write` verifies the text it writes), the
+/// records after cannot.
+#[test]
+fn the_records_of_a_run_and_what_is_done_with_them_share_one_budget() {
+    // Claims refuted by a search of 18 positions, at 20 a claim: a budget of 80 for the run.
+    let record = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 2. b4a4 a3b3 3. b1b2 d4c4 4. a3xa4 a2a1 \
+                  5. a3xa2 d2c2 1-0\n\n";
+    let verify = VerifyOptions { search_limit: 20, ..VerifyOptions::default() };
+    let judged = |spend_after: Option<usize>| {
+        let mut budget = verify.run_budget();
+        let mut seen = Vec::new();
+        referee::repair::repair_each_within(&record.repeat(6), verify, options(), None, &mut budget, |r, budget| {
+            seen.push((r.verdict.status, budget.file_left));
+            if Some(r.verdict.index) == spend_after {
+                let positions = budget.file_left;
+                let searched = referee::search::Searched { results: vec![()], best: None, positions, bytes: 0 };
+                budget.spend(|_| Ok(searched)).unwrap();
+            }
+            std::ops::ControlFlow::Continue(())
+        })
+        .unwrap();
+        seen
+    };
+    let (refuted, valid) = (Status::Refuted, Status::Valid);
+    let four_searched = [(refuted, 62), (refuted, 44), (refuted, 26), (refuted, 8), (valid, 0), (valid, 0)];
+    assert_eq!(judged(None), four_searched);
+    assert_eq!(judged(Some(1)), [(refuted, 62), (valid, 0), (valid, 0), (valid, 0), (valid, 0), (valid, 0)]);
+}
+
 /// The command prints each record's report as soon as its repair is found: the first record's
 /// report arrives while the second record's search, which its bounds let run for a minute or up
 /// to 512 MiB (seconds at the least), is still going; were the reports collected first, it would

@@ -163,7 +163,8 @@ pub struct VerifyArgs {
     /// Read every record as this game, whatever its text suggests.
     #[arg(long, value_parser = GameParser)]
     game: Option<GameKind>,
-    /// Most positions searched to judge a result claimed before the game is over.
+    /// Most positions searched to judge a result claimed before the game is over; all the searches
+    /// of a run share four times that, whatever the number of files.
     #[arg(long, default_value_t = DEFAULT_SEARCH_LIMIT)]
     search_limit: usize,
     /// Threads to verify with (1: one thread); default: one per core. Output is in input order

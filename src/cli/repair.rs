@@ -15,6 +15,7 @@ use referee::repair::{
     self, Left, RecordRepair, RepairOptions, Rewrite, DEFAULT_MAX_BYTES, DEFAULT_MAX_EDITS, DEFAULT_MAX_POSITIONS,
 };
 use referee::report::{self, HumanStyle, Source};
+use referee::search::SearchBudget;
 use referee::verify::{VerifyOptions, DEFAULT_SEARCH_LIMIT};
 
 use super::file::{Name, OutFile};
@@ -70,7 +71,9 @@ pub struct RepairArgs {
     /// Read every record as this game, whatever its text suggests.
     #[arg(long, value_parser = GameParser)]
     game: Option<GameKind>,
-    /// Most positions searched to judge a result claimed before the game is over (see `verify`).
+    /// Most positions searched to judge a result claimed before the game is over (see `verify`);
+    /// the claims of the records as written, and of the text --write writes, share four times
+    /// that, and those of one record's repairs twice that.
     #[arg(long, default_value_t = DEFAULT_SEARCH_LIMIT)]
     search_limit: usize,
     /// Colour the status words: auto, always or never (see `verify --color`).
@@ -139,7 +142,7 @@ impl Run<'_> {
         let style = HumanStyle { color: out::color_wanted(self.args.color), ..HumanStyle::default() };
         let mut out = Out::new();
         let mut closed = None;
-        let tally = self.each(|r, tally| {
+        let tally = self.each(|r, tally, _| {
             tally.short += usize::from(!r.stands());
             // By default, only the records that need a repair; a record asked for is always reported.
             if self.args.record.is_none() && r.verdict.status == referee::verdict::Status::Valid {
@@ -183,10 +186,10 @@ impl Run<'_> {
         };
         let (mut at, mut repaired, mut failed) = (0, 0, None);
         let name = self.source.name();
-        let tally = self.each(|r, tally| {
+        let tally = self.each(|r, tally, budget| {
             let v = &r.verdict;
             let record = format!("{name}: record {} (line {})", v.index, self.source.line_col(v.span.start).0);
-            match repair::rewrite(src, &r, self.options) {
+            match repair::rewrite_within(src, &r, self.options, budget) {
                 Rewrite::Unchanged => {}
                 Rewrite::Left(why) => {
                     tally.short += 1;
@@ -223,12 +226,19 @@ impl Run<'_> {
         }
     }
 
-    /// Repairs every record (or the one asked for), handing each to `each` with the tally so far.
-    fn each(&self, mut each: impl FnMut(RecordRepair, &mut Tally) -> ControlFlow<()>) -> Result<Tally, String> {
+    /// Repairs every record (or the one asked for), handing each to `each` with the tally so far
+    /// and what the run's searches may still spend: the claims of the records as written, and of
+    /// the text `--write` writes, share one budget, in file order.
+    fn each(
+        &self,
+        mut each: impl FnMut(RecordRepair, &mut Tally, &mut SearchBudget) -> ControlFlow<()>,
+    ) -> Result<Tally, String> {
         let mut tally = Tally::default();
-        repair::repair_each(self.source.text(), self.options, self.repair.clone(), self.args.record, |r| {
+        let (text, repair, only) = (self.source.text(), self.repair.clone(), self.args.record);
+        let mut budget = self.options.run_budget();
+        repair::repair_each_within(text, self.options, repair, only, &mut budget, |r, budget| {
             tally.records += 1;
-            each(r, &mut tally)
+            each(r, &mut tally, budget)
         })?;
         Ok(tally)
     }

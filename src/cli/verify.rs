@@ -51,6 +51,9 @@ enum Piece {
     Opened,
     Text(String),
     Record(Status),
+    /// A record whose claims wait for the run's budget, and the window it is reported from: judged
+    /// when its turn comes, in input order.
+    Waiting(Waiting, Arc<Source>),
     Problem(FileProblem),
 }
 
@@ -68,12 +71,12 @@ const SMALL: u64 = 1 << 20;
 
 /// Verifies one input (a file, or `-` for standard input) as a stream, handing what it gives to
 /// `emit` window by window. The claims that need a search are judged within `budget`, in file
-/// order.
+/// order; without one, their records are handed on waiting ([`Piece::Waiting`]).
 fn verify_input(
     path: &Path,
     options: VerifyOptions,
     stream: StreamOptions,
-    budget: &mut SearchBudget,
+    mut budget: Option<&mut SearchBudget>,
     render: Render,
     emit: &mut dyn FnMut(Piece) -> Result<(), Closed>,
 ) -> Result<(), Closed> {
@@ -115,15 +118,21 @@ fn verify_input(
             let reports = written.iter().map(|w| if let Written::Record(r, _) = w { r.len() } else { 0 });
             let mut text = String::with_capacity(reports.sum());
             for w in written {
-                match w {
-                    Written::Record(record, status) => {
+                match (w, budget.as_deref_mut()) {
+                    (Written::Record(record, status), _) => {
                         emit(Piece::Record(status))?;
                         text.push_str(&record);
                     }
-                    Written::Waiting(waiting, source) => {
+                    (Written::Waiting(waiting, source), Some(budget)) => {
                         let v = waiting.finish(budget);
                         emit(Piece::Record(v.status))?;
                         text.push_str(&render.record(&source, &v));
+                    }
+                    (Written::Waiting(waiting, source), None) => {
+                        if !text.is_empty() {
+                            emit(Piece::Text(std::mem::take(&mut text)))?;
+                        }
+                        emit(Piece::Waiting(waiting, source))?;
                     }
                 }
             }
@@ -345,6 +354,9 @@ struct Run {
     render: Render,
     /// Whether records and files are verified on all of rayon's threads.
     parallel: bool,
+    /// What the run's searches may still spend, all its files together, in input order: the same
+    /// verdicts whatever the number of threads.
+    budget: SearchBudget,
     out: Out,
     tally: Tally,
     progress: Progress,
@@ -369,13 +381,17 @@ impl Run {
             }
             let (options, render) = (self.options, self.render);
             let stream = StreamOptions { parallel: false, ..StreamOptions::default() };
+            // Files verified side by side cannot spend the run's budget in input order: their
+            // records whose claims need a search wait, to be judged here in turn (`apply`). Once
+            // the budget is spent nothing changes what it says, and they are judged at once.
+            let spent = (self.budget.file_left == 0).then(|| self.budget.clone());
             let outcomes: Vec<Vec<Piece>> = now
                 .par_iter()
                 .map(|input| {
                     let mut pieces = Vec::new();
+                    let mut spent = spent.clone();
                     if let Input::File(path) = input {
-                        let budget = &mut options.file_budget();
-                        let _ = verify_input(path, options, stream, budget, render, &mut |p| {
+                        let _ = verify_input(path, options, stream, spent.as_mut(), render, &mut |p| {
                             pieces.push(p);
                             Ok(())
                         });
@@ -408,7 +424,11 @@ impl Run {
     fn stream(&mut self, path: &Path) -> Result<(), Closed> {
         let stream = StreamOptions { parallel: self.parallel, ..StreamOptions::default() };
         let (options, render) = (self.options, self.render);
-        verify_input(path, options, stream, &mut options.file_budget(), render, &mut |p| self.apply(p))
+        // Lent to the file, whose records are judged in file order as they come, and taken back.
+        let mut budget = self.budget.clone();
+        let done = verify_input(path, options, stream, Some(&mut budget), render, &mut |p| self.apply(p));
+        self.budget = budget;
+        done
     }
 
     fn file_started(&mut self, input: &Input) {
@@ -441,6 +461,12 @@ impl Run {
                 self.tally.record(status);
                 Ok(())
             }
+            Piece::Waiting(waiting, source) => {
+                let v = waiting.finish(&mut self.budget);
+                self.tally.record(v.status);
+                let text = self.render.record(&source, &v);
+                self.apply(Piece::Text(text))
+            }
             Piece::Problem(p) => {
                 self.tally.file_problem(p.status);
                 let render = self.render;
@@ -472,13 +498,15 @@ pub fn run(args: VerifyArgs) -> ExitCode {
         // Only the first pool set up counts; a second call can only fail, harmlessly.
         let _ = rayon::ThreadPoolBuilder::new().num_threads(jobs as usize).build_global();
     }
+    let options = VerifyOptions {
+        lenient: args.lenient,
+        game: args.game,
+        search_limit: args.search_limit,
+        ..VerifyOptions::default()
+    };
     let mut run = Run {
-        options: VerifyOptions {
-            lenient: args.lenient,
-            game: args.game,
-            search_limit: args.search_limit,
-            ..VerifyOptions::default()
-        },
+        options,
+        budget: options.run_budget(),
         render: Render { format: args.format, quiet: args.quiet, style: HumanStyle { color, width: 80 } },
         parallel: rayon::current_num_threads() > 1,
         out: Out::behind(),

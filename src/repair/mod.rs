@@ -84,9 +84,23 @@ pub fn repair_each(
     only: Option<usize>,
     mut each: impl FnMut(RecordRepair) -> ControlFlow<()>,
 ) -> Result<(), String> {
+    repair_each_within(src, options, repair, only, &mut options.file_budget(), |r, _| each(r))
+}
+
+/// [`repair_each`], the claims of the records as written searched within `budget`, in file order,
+/// which `each` is lent too: a run's searches share one budget (`referee repair --write` verifies
+/// the text it writes within it, [`rewrite_within`]). The claims of a record's repairs have a
+/// budget of their own, a bound of the record's search.
+pub fn repair_each_within(
+    src: &str,
+    options: VerifyOptions,
+    repair: RepairOptions,
+    only: Option<usize>,
+    budget: &mut SearchBudget,
+    mut each: impl FnMut(RecordRepair, &mut SearchBudget) -> ControlFlow<()>,
+) -> Result<(), String> {
     // Repairs are judged on strict replays, as `verify` judges records by default.
     let options = VerifyOptions { lenient: false, ..options };
-    let mut budget = options.file_budget();
     let (mut count, mut handed) = (0, false);
     for found in record::read(src, options.game.map(GameKind::about)) {
         count += 1;
@@ -94,7 +108,8 @@ pub fn repair_each(
             continue;
         }
         handed = true;
-        if each(repair_record(src, &found, options, repair.clone(), &mut budget)).is_break() {
+        let repaired = repair_record(src, &found, options, repair.clone(), budget);
+        if each(repaired, budget).is_break() {
             return Ok(());
         }
     }

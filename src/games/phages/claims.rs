@@ -38,11 +38,11 @@ fn result_words(marks: (u16, u16), stones: u16) -> String {
     )
 }
 
-/// The budget the searches of one file share: see [`crate::search::SearchBudget`].
+/// The budget the searches of one file, or one run, share: see [`crate::search::SearchBudget`].
 pub use crate::search::SearchBudget;
 
 /// Whether checking the claims of a record searches continuations (RULINGS 9), and so draws on
-/// its file's budget: a claimed result of a record that replays to its end (without fault, or
+/// a search budget: a claimed result of a record that replays to its end (without fault, or
 /// leniently past its faults) and stops before the game is over.
 pub fn needs_search(tokens: &[Token], replay: &Replay<Phages>) -> bool {
     let claim = tokens.iter().find(|t| t.kind.is_claim());
