@@ -131,13 +131,13 @@ impl Search {
     /// budget.
     pub fn run(mut self) -> Searched {
         let (record, index) = (&self.record, self.record.index);
-        let left = self.budget.file_left;
+        let left = self.budget.left;
         let verdict = match record.found() {
             Some(found) => prepare(record.text(), &found, record.options).finish(&mut self.budget),
             // Never expected: the record was found at this point of this text before.
             None => Verdict::new(index, self.start..self.start, None),
         };
-        Searched { stamp: self.stamp, index, start: self.start, verdict, spent: left - self.budget.file_left }
+        Searched { stamp: self.stamp, index, start: self.start, verdict, spent: left - self.budget.left }
     }
 }
 
@@ -226,7 +226,7 @@ impl JudgedText {
         let r = self.records.iter().find(|r| r.waits)?;
         let spent: usize = self.records.iter().map(|r| r.spent).sum();
         let mut budget = self.options.file_budget();
-        budget.file_left = budget.file_left.saturating_sub(spent);
+        budget.left = budget.left.saturating_sub(spent);
         budget.stop = Stop::new();
         let record =
             RecordCopy { text: Arc::clone(&self.text), options: self.options, index: r.verdict.index, from: r.from };

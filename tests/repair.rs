@@ -641,9 +641,9 @@ fn the_records_of_a_run_and_what_is_done_with_them_share_one_budget() {
         let mut budget = verify.run_budget();
         let mut seen = Vec::new();
         referee::repair::repair_each_within(&record.repeat(6), verify, options(), None, &mut budget, |r, budget| {
-            seen.push((r.verdict.status, budget.file_left));
+            seen.push((r.verdict.status, budget.left));
             if Some(r.verdict.index) == spend_after {
-                let positions = budget.file_left;
+                let positions = budget.left;
                 let searched = referee::search::Searched { results: vec![()], best: None, positions, bytes: 0 };
                 budget.spend(|_| Ok(searched)).unwrap();
             }

@@ -384,7 +384,7 @@ impl Run {
             // Files verified side by side cannot spend the run's budget in input order: their
             // records whose claims need a search wait, to be judged here in turn (`apply`). Once
             // the budget is spent nothing changes what it says, and they are judged at once.
-            let spent = (self.budget.file_left == 0).then(|| self.budget.clone());
+            let spent = (self.budget.left == 0).then(|| self.budget.clone());
             let outcomes: Vec<Vec<Piece>> = now
                 .par_iter()
                 .map(|input| {

@@ -34,7 +34,7 @@ use crate::verify::{self, VerifyOptions};
 /// stops before the end costs a bounded time to repair.
 fn candidates_budget(options: VerifyOptions, stop: &Stop) -> SearchBudget {
     let total = options.search_limit.saturating_mul(2);
-    SearchBudget { file_left: total, total, scope: Scope::Repairs, stop: stop.clone(), ..options.file_budget() }
+    SearchBudget { left: total, total, scope: Scope::Repairs, stop: stop.clone(), ..options.file_budget() }
 }
 
 /// One record of a file: `verify`'s verdict on it as written, and the repairs found when it has an

@@ -518,7 +518,7 @@ pub struct SearchBudget {
     pub per_claim: usize,
     /// Positions the searches that share the budget may still solve, all claims together (the
     /// file's, in the budget of a file; the run's, in the budget of a run).
-    pub file_left: usize,
+    pub left: usize,
     /// Positions they may solve in all: what a claim past the budget says it was.
     pub total: usize,
     /// Whose searches share the budget, as a claim past it says.
@@ -616,24 +616,24 @@ impl SearchBudget {
     /// [`Self::CLAIMS_PER_BUDGET`] claims' worth, shared by the searches of `scope`.
     fn shared(scope: Scope, per_claim: usize, bytes: usize) -> SearchBudget {
         let total = per_claim.saturating_mul(Self::CLAIMS_PER_BUDGET);
-        SearchBudget { per_claim, file_left: total, total, scope, bytes, stop: Stop::never() }
+        SearchBudget { per_claim, left: total, total, scope, bytes, stop: Stop::never() }
     }
 
     /// Runs one search within what is left of the budget's positions and its bytes, and takes the
     /// positions it solved off what is left.
     pub fn spend<T: Solved>(&mut self, run: impl FnOnce(Limits) -> Result<T, Stopped>) -> Result<T, Unsearched> {
         let spent = |during| Unsearched::Spent { total: self.total, scope: self.scope, during };
-        if self.file_left == 0 {
+        if self.left == 0 {
             return Err(spent(None));
         }
-        let cut = self.file_left < self.per_claim;
+        let cut = self.left < self.per_claim;
         let found =
-            run(Limits { positions: self.per_claim.min(self.file_left), bytes: self.bytes, stop: self.stop.clone() });
+            run(Limits { positions: self.per_claim.min(self.left), bytes: self.bytes, stop: self.stop.clone() });
         let used = match &found {
             Ok(s) => s.positions(),
             Err(s) => s.positions,
         };
-        self.file_left -= used.min(self.file_left);
+        self.left -= used.min(self.left);
         found.map_err(|s| match s.bound {
             Bound::Positions if cut => spent(Some(s)),
             _ => Unsearched::Stopped(s),
