@@ -17,10 +17,10 @@
 //!
 //! A claim that needs a search of every continuation (a record that stops before the game is over)
 //! is not searched while the text is judged: the record waits, with its claim not yet judged,
-//! until its search is run ([`JudgedText::next_search`], on any thread, with a copy of the text)
+//! until its search is run ([`JudgedText::next_search`], on any thread, with the text as it stood)
 //! and its verdict put in ([`JudgedText::settle`]), if the record is still as it was. The searches
 //! of a text share one budget ([`VerifyOptions::file_budget`]), spent in text order as `verify`
-//! spends a file's: a record judged again gives back what its search spent.
+//! spends a run's: a record judged again gives back what its search spent.
 
 use std::sync::Arc;
 
