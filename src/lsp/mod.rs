@@ -16,7 +16,7 @@
 //! - **Edits cost what they touch.** A change judges again the records it touches
 //!   ([`crate::judged`]) and moves the line index ([`lines`]); edits that arrive together are made
 //!   together, and a text's diagnostics are published once after them, only when they changed, at
-//!   most [`answers::MAX_DIAGNOSTICS`] of them.
+//!   most 1,000 of them (`answers::MAX_DIAGNOSTICS`).
 //! - **Bounded.** A message holds at most [`transport::MAX_MESSAGE`] bytes and a text
 //!   [`MAX_DOCUMENT`]: a larger one is refused with a message that says so.
 
