@@ -179,6 +179,10 @@ impl<'r, G: CommonFormat> RecordFormat<'r> for Common<'_, 'r, '_, G> {
         &self.record.tokens
     }
 
+    fn variations(&self) -> &[crate::record::notes::Variation<'_>] {
+        &self.record.notes.variations
+    }
+
     fn start(&self) -> Result<G, Problem> {
         if let Some(e) = self.record.syntax_errors.first() {
             return Err(syntax_problem(self.src, e));
@@ -199,7 +203,9 @@ impl<'r, G: CommonFormat> RecordFormat<'r> for Common<'_, 'r, '_, G> {
 
     fn check_moves(&self, v: &mut Verdict) {
         let r = self.record;
-        let mut errors = r.tokens.iter().filter(|t| t.kind == TokenKind::Written).filter_map(|t| {
+        // The main line's tokens, then each variation's.
+        let tokens = r.tokens.iter().chain(r.notes.variations.iter().flat_map(|v| &v.tokens));
+        let mut errors = tokens.filter(|t| t.kind == TokenKind::Written).filter_map(|t| {
             G::parse_move(t.text).err().map(|message| problem(ProblemKind::Syntax, t.span.clone(), t.text, message))
         });
         v.problems.extend(errors.by_ref().take(record::MAX_SYNTAX_ERRORS));
@@ -480,9 +486,8 @@ impl<G: CommonFormat> GameFormat for G {
 // The common format.
 
 fn common_document<G: CommonFormat>(r: &CommonRecord, start: G) -> Result<GameDocument, ConvertError> {
-    let tokens: Vec<Token> = r.tokens.iter().filter(|t| !t.kind.is_claim()).cloned().collect();
-    let game =
-        replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
+    let mut tree = tree::tree_of(r)?;
+    let end = crate::movetext::fill(&start, &mut tree.moves)?;
     let names = start.player_names();
     let result = r.tokens.iter().find(|t| t.kind.is_claim()).map(|t| t.text).or(r.tag("Result").map(|t| t.value));
     Ok(GameDocument {
@@ -496,13 +501,15 @@ fn common_document<G: CommonFormat>(r: &CommonRecord, start: G) -> Result<GameDo
             .collect(),
         setup: (write::start_form(&start) != write::StartForm::Empty).then(|| rows_of(&start)),
         start_code: Some(start.code()),
-        moves: move_entries(&start, &game),
+        before: tree.before,
+        moves: tree.moves,
+        after_result: tree.after_result,
         result: result.map(str::to_string),
         final_position: match &r.final_position {
             Some(d) => d.rows.iter().map(|row| row.iter().map(|g| g.0).collect::<Vec<_>>().join(" ")).collect(),
-            None => rows_of(&game.end),
+            None => rows_of(&end),
         },
-        outcome: game.end.outcome().map(|o| OutcomeEntry {
+        outcome: end.outcome().map(|o| OutcomeEntry {
             winner: o.winner.map(|w| names[w].to_string()),
             points: o.points,
             detail: o.detail,
@@ -531,43 +538,17 @@ fn write_common<G: CommonFormat>(doc: &GameDocument) -> Result<String, ConvertEr
             )));
         }
     }
-    let tokens = tokens_of(doc, |_| Some(TokenKind::Written))?;
-    let game =
-        replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
+    // The limit of a record's tokens holds for a document's moves.
+    tokens_of(doc, |_| Some(TokenKind::Written))?;
+    let mut moves = doc.moves.clone();
+    let end = crate::movetext::fill(&start, &mut moves)?;
 
     let tags = ordered_tags(doc.tags.iter().map(|(n, v)| (n.as_str(), v.as_str())), names);
     let mut out = write::record_head(&start, tags);
-    // One line per round: with two players a pair of moves, a pie swap and the move after it
-    // included, as PGN numbers them; with more, a line ends where the turn order wraps around, so
-    // that a player who is out leaves no gap.
-    let mut position = start.clone();
-    let mut lines: Vec<String> = Vec::new();
-    let mut last_mover = None;
-    for (i, (m, _)) in game.moves.iter().enumerate() {
-        let mover = position.to_move();
-        let new_round = match last_mover {
-            None => true,
-            Some(_) if names.len() == 2 => i % 2 == 0,
-            Some(last) => mover <= last,
-        };
-        if new_round {
-            lines.push(format!("{}.", lines.len() + 1));
-        }
-        let line = lines.last_mut().expect("a line was opened");
-        line.push(' ');
-        line.push_str(&position.write_move(*m));
-        last_mover = Some(mover);
-        position.play_unchecked(*m);
-    }
-    if let Some(result) = doc.result.as_deref().filter(|r| record::common::result_kind(r).is_some()) {
-        match lines.last_mut() {
-            Some(line) => line.push_str(&format!(" {}", result.trim())),
-            None => lines.push(result.trim().to_string()),
-        }
-    }
-    out.push_str(&lines.join("\n"));
+    let result = doc.result.as_deref().filter(|r| record::common::result_kind(r).is_some());
+    out.push_str(&crate::movetext::write(&start, &doc.before, &moves, result, &doc.after_result)?);
     out.push_str("\n\nFinal Position:\n");
-    out.push_str(&layout(&final_rows(doc, &game.end), game.end.geometry()));
+    out.push_str(&layout(&final_rows(doc, &end), end.geometry()));
     Ok(out)
 }
 

@@ -41,7 +41,8 @@ fn document_of(src: &str, found: &Found, options: VerifyOptions) -> Result<GameD
     let options = VerifyOptions { lenient: false, ..options };
     // The verdict before its claims are judged (no search is made): what stops the replay.
     let verdict = verify::prepare(src, found, options).verdict();
-    if verdict.problems.iter().any(|p| stops(p.kind)) {
+    // An illegal move in a variation stops no conversion: the variation is kept as written.
+    if verdict.problems.iter().any(|p| stops(p.kind) && p.variation.is_none()) {
         return Err(ConvertError::NotReplayed(Box::new(verdict)));
     }
     struct Work;
@@ -114,8 +115,16 @@ pub fn to_json(doc: &GameDocument) -> String {
     }
     field(&mut out, "start_code");
     json(&mut out, &doc.start_code);
+    if !doc.before.is_empty() {
+        field(&mut out, "before");
+        json(&mut out, &doc.before);
+    }
     field(&mut out, "moves");
     list(&mut out, &doc.moves);
+    if !doc.after_result.is_empty() {
+        field(&mut out, "after_result");
+        json(&mut out, &doc.after_result);
+    }
     field(&mut out, "result");
     json(&mut out, &doc.result);
     field(&mut out, "final_position");

@@ -27,6 +27,10 @@ pub trait RecordFormat<'r> {
     fn verdict(&self) -> Verdict;
     /// The record's move tokens, in order.
     fn tokens(&self) -> &[Token<'_>];
+    /// The record's variations (see [`crate::record::notes`]): none by default.
+    fn variations(&self) -> &[crate::record::notes::Variation<'_>] {
+        &[]
+    }
     /// The record's start position; `Err` is the record's first syntax error, or why its start
     /// cannot be had.
     fn start(&self) -> Result<Self::Game, Problem>;

@@ -222,6 +222,7 @@ pub mod judged;
 #[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod moves;
+mod movetext;
 pub mod perft;
 pub mod picture;
 pub mod random;
@@ -232,6 +233,7 @@ pub mod replay;
 pub mod report;
 pub mod search;
 pub mod stream;
+mod variations;
 pub mod verdict;
 pub mod verify;
 pub mod write;

@@ -59,6 +59,9 @@ pub struct Problem {
     /// The board before an illegal move, which the report draws under the problem; `None` for
     /// other problems.
     pub board: Option<BoardGlyphs>,
+    /// The variation the problem is in, as the variations from the main line to it, each named by
+    /// its first move (`12... c3`, `10. d4 > 12... c3`); `None` in the main line.
+    pub variation: Option<String>,
 }
 
 /// A board as data, not as a drawing: its shape and what each cell shows, as the game's diagrams
@@ -108,6 +111,15 @@ impl BoardGlyphs {
 }
 
 impl Problem {
+    /// What is wrong, with the variation it is in when it is in one: `... (in the variation at
+    /// 12... c3)`. What reports print; the JSON report gives the two apart.
+    pub fn said(&self) -> std::borrow::Cow<'_, str> {
+        match &self.variation {
+            None => self.message.as_str().into(),
+            Some(path) => format!("{} (in the variation at {path})", self.message).into(),
+        }
+    }
+
     /// A problem that is no illegal move, at `span` of the text: no rule broken, no legal moves
     /// listed, no board.
     pub fn new(kind: ProblemKind, span: Span, token: &str, message: String) -> Problem {
@@ -120,6 +132,7 @@ impl Problem {
             legal: Vec::new(),
             legal_count: 0,
             board: None,
+            variation: None,
         }
     }
 }

@@ -58,16 +58,20 @@ fn prepare_format<'r, F: RecordFormat<'r>>(record: &F, options: VerifyOptions) -
         return settled(v, None);
     }
     let tokens = record.tokens();
-    let mut rep = replay(start, tokens, ReplayOptions { lenient: options.lenient, max_moves: None });
+    let replay_options = ReplayOptions { lenient: options.lenient, max_moves: None };
+    let lines = crate::variations::check(&start, tokens, record.variations(), replay_options);
+    let mut rep = replay(start, tokens, replay_options);
     // Syntax errors stop a record before replay, but only a replay that met a fault can have passed
     // one: a replay to the end read every move token as the syntax check reads it.
-    if !rep.violations.is_empty() || rep.stopped_at.is_some() {
+    if !rep.violations.is_empty() || rep.stopped_at.is_some() || lines.faulted {
         record.check_moves(&mut v);
         if !v.problems.is_empty() {
             return settled(v, None);
         }
     }
     v.problems.extend(rep.violations.iter_mut().map(illegal_move));
+    v.problems.extend(lines.problems);
+    v.notes.extend(lines.notes);
     with_alternatives(&mut v, || record.start().ok(), tokens, &rep, options);
     v.notes.extend(cap_note(&rep));
     let pending = record.judge(rep, &mut v);
@@ -99,7 +103,7 @@ fn with_alternatives<G: Repairable>(
     rep: &Replay<G>,
     options: VerifyOptions,
 ) {
-    if !v.problems.iter().any(|p| p.kind == ProblemKind::Illegal) {
+    if !v.problems.iter().any(|p| p.kind == ProblemKind::Illegal && p.variation.is_none()) {
         return;
     }
     let Some(start) = start() else { return };
@@ -114,7 +118,7 @@ fn with_alternatives<G: Repairable>(
 }
 
 /// The problem of a violation, which takes its board: the replay's claims do not need it.
-fn illegal_move(viol: &mut crate::replay::Violation) -> Problem {
+pub(crate) fn illegal_move(viol: &mut crate::replay::Violation) -> Problem {
     Problem {
         kind: ProblemKind::Illegal,
         span: viol.span.clone(),
@@ -124,6 +128,7 @@ fn illegal_move(viol: &mut crate::replay::Violation) -> Problem {
         legal: viol.legal.clone(),
         legal_count: viol.legal_count,
         board: viol.board.take(),
+        variation: None,
     }
 }
 

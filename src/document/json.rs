@@ -17,8 +17,9 @@ use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, Deserializer, SeqAccess, Visitor};
 
-use super::{ConvertError, GameDocument, MoveEntry};
+use super::{ConvertError, GameDocument, MoveEntry, NoteEntry};
 use crate::geometry::MAX_SQUARE;
+use crate::record::common::MAX_NOTES;
 use crate::record::{MAX_TAGS, MAX_TOKENS};
 
 /// The longest string a document may hold, in bytes: a tag's value, a move's token or code, a
@@ -54,6 +55,7 @@ impl Iterator for JsonDocuments<'_> {
         }
         let rest = &self.text[self.at..];
         self.at += rest.len() - rest.trim_start_matches([' ', '\t', '\n', '\r', '\u{feff}']).len();
+        NOTES_LEFT.set(MAX_NOTES);
         // A document is read from where it starts, so that a mark between two is never met.
         let mut documents = serde_json::Deserializer::from_str(&self.text[self.at..]).into_iter::<GameDocument>();
         let read = documents.next()?;
@@ -82,6 +84,33 @@ impl JsonDocuments<'_> {
         let mark = if self.text[line_start..].starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
         let column = if e.line() == 1 { self.at - line_start - mark + e.column() } else { e.column() };
         ConvertError::Json { message, line: Some(lines + e.line()), column: Some(column) }
+    }
+}
+
+thread_local! {
+    /// How many more notes (comments, glyphs, variations and the variations' moves) the document
+    /// being read may hold: as many as a record ([`MAX_NOTES`]), in all its lines together, so
+    /// that variations nested in variations hold no more than one list would.
+    static NOTES_LEFT: std::cell::Cell<usize> = const { std::cell::Cell::new(MAX_NOTES) };
+}
+
+/// An item read by `S` that counts as one of the document's notes (see [`NOTES_LEFT`]).
+#[derive(Clone, Copy)]
+struct Noted<S>(S);
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Noted<S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        let left = NOTES_LEFT.get();
+        if left == 0 {
+            return Err(de::Error::custom(format!(
+                "more than {MAX_NOTES} comments, glyphs, variations and moves of variations: a record holds at most \
+                 as many, far more than real records have"
+            )));
+        }
+        NOTES_LEFT.set(left - 1);
+        self.0.deserialize(d)
     }
 }
 
@@ -237,7 +266,17 @@ read_by! {
         why: "referee reads at most as many of one record, far more than any real game has",
     };
     points: Vec<f64> = List { item: PhantomData::<f64>, max: MAX_ROWS, what: "points", why: "no game has as many players" };
+    notes: Vec<NoteEntry> = List { item: Noted(PhantomData::<NoteEntry>), max: MAX_NOTES, what: "notes", why: NOTES_WHY };
+    glyphs: Vec<u8> = List { item: Noted(PhantomData::<u8>), max: MAX_NOTES, what: "glyphs", why: NOTES_WHY };
+    variation_moves: Vec<MoveEntry> = List {
+        item: Noted(PhantomData::<MoveEntry>),
+        max: MAX_TOKENS,
+        what: "moves",
+        why: "referee reads at most as many of one record, far more than any real game has",
+    };
 }
+
+const NOTES_WHY: &str = "a record holds at most as many, far more than real records have";
 
 /// The first string of `doc` longer than [`MAX_STRING`], in words, and its length: a document
 /// written with it would not read back.
@@ -250,7 +289,7 @@ pub(crate) fn oversized(doc: &GameDocument) -> Option<(String, usize)> {
     fn each<'d>(what: &'static str, list: &'d [String]) -> impl Iterator<Item = (&'static str, usize, &'d String)> {
         list.iter().enumerate().map(move |(k, s)| (what, k, s))
     }
-    let (what, k, s) = [("game", 0, &doc.game), ("first", 0, &doc.first)]
+    let found = [("game", 0, &doc.game), ("first", 0, &doc.first)]
         .into_iter()
         .chain(each("player", &doc.players))
         .chain(doc.tags.iter().enumerate().flat_map(|(k, (n, v))| [("tag name", k, n), ("tag value", k, v)]))
@@ -265,7 +304,12 @@ pub(crate) fn oversized(doc: &GameDocument) -> Option<(String, usize)> {
         .chain(one("start_code", &doc.start_code))
         .chain(one("result", &doc.result))
         .chain(doc.outcome.iter().flat_map(|o| one("outcome", &o.winner).chain([("outcome", 0, &o.detail)])))
-        .find(|(_, _, s)| s.len() > MAX_STRING)?;
+        .find(|(_, _, s)| s.len() > MAX_STRING);
+    let Some((what, k, s)) = found else {
+        return oversized_note(&doc.before)
+            .or_else(|| doc.moves.iter().find_map(oversized_in_move))
+            .or_else(|| oversized_note(&doc.after_result));
+    };
     let words = match what {
         "player" => format!("player {}", k + 1),
         "tag name" => format!("the name of tag {}", k + 1),
@@ -276,4 +320,21 @@ pub(crate) fn oversized(doc: &GameDocument) -> Option<(String, usize)> {
         field => field.to_string(),
     };
     Some((words, s.len()))
+}
+
+/// The first string longer than [`MAX_STRING`] among notes (a comment, or a move of a variation),
+/// in words, and its length.
+fn oversized_note(notes: &[NoteEntry]) -> Option<(String, usize)> {
+    notes.iter().find_map(|n| match n {
+        NoteEntry::Comment(text) | NoteEntry::LineComment(text) => {
+            (text.len() > MAX_STRING).then(|| (format!("the comment opening `{:.40}`", text), text.len()))
+        }
+        NoteEntry::Variation(v) => oversized_note(&v.before).or_else(|| v.moves.iter().find_map(oversized_in_move)),
+    })
+}
+
+/// The first string longer than [`MAX_STRING`] in a move or the notes after it.
+fn oversized_in_move(m: &MoveEntry) -> Option<(String, usize)> {
+    let long = [&m.mover, &m.token, &m.canonical, &m.code].into_iter().find(|s| s.len() > MAX_STRING);
+    long.map(|s| (format!("the move `{:.40}`", m.token), s.len())).or_else(|| oversized_note(&m.after))
 }

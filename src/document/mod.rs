@@ -3,6 +3,7 @@
 //! schema). The checks and layouts here are shared by both formats.
 
 pub mod json;
+pub mod tree;
 
 use serde::{Deserialize, Serialize};
 
@@ -50,9 +51,16 @@ pub struct GameDocument {
     /// needs it: a diagram shows only the board.
     #[serde(default, deserialize_with = "json::optional_text")]
     pub start_code: Option<String>,
-    /// Every move played, in order.
+    /// The comments written before the first move (grammar.md, "Comments, glyphs and
+    /// variations"); left out of the JSON when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "json::notes")]
+    pub before: Vec<NoteEntry>,
+    /// Every move of the main line, in order: the moves the game was played with.
     #[serde(deserialize_with = "json::moves")]
     pub moves: Vec<MoveEntry>,
+    /// The comments written after the result token; left out of the JSON when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "json::notes")]
+    pub after_result: Vec<NoteEntry>,
     /// The result the record claims, as written: the common format's result token (else its
     /// `[Result]` tag's value), the published notation's claim (`and wins 40-39`, `resign`); `null`
     /// when the record claims none. Not the computed result: that is [`GameDocument::outcome`].
@@ -87,6 +95,59 @@ pub struct MoveEntry {
     /// The position code after the move (grammar.md, Part V). Recomputed on reading.
     #[serde(default, deserialize_with = "json::text")]
     pub code: String,
+    /// The glyphs written after the move, as numbers (1 `!`, 2 `?`, 3 `!!`, 4 `??`, 5 `!?`,
+    /// 6 `?!`, others `$N`); left out of the JSON when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "json::glyphs")]
+    pub glyphs: Vec<u8>,
+    /// The comments and variations written after the move, in the order written; left out of the
+    /// JSON when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "json::notes")]
+    pub after: Vec<NoteEntry>,
+}
+
+impl MoveEntry {
+    /// A move as written, not yet replayed: its derived fields empty, nothing after it.
+    pub fn written(token: &str) -> MoveEntry {
+        MoveEntry {
+            ply: 0,
+            mover: String::new(),
+            token: token.to_string(),
+            canonical: String::new(),
+            code: String::new(),
+            glyphs: Vec::new(),
+            after: Vec::new(),
+        }
+    }
+
+    /// Whether the move was played: a variation's moves are played as far as they are legal, and
+    /// from its first illegal move on they are kept as written, with no `mover` or `code`.
+    pub fn played(&self) -> bool {
+        !self.code.is_empty()
+    }
+}
+
+/// What a writer put at a place among the moves: a comment, or a variation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoteEntry {
+    /// A comment written `{...}`: its text between the braces, exactly as written.
+    Comment(#[serde(deserialize_with = "json::text")] String),
+    /// A comment written `;...` to the end of its line: its text after the `;`.
+    LineComment(#[serde(deserialize_with = "json::text")] String),
+    /// A variation: moves that could have been played instead of the move it follows, from the
+    /// position before that move.
+    Variation(LineEntry),
+}
+
+/// A variation's moves, and the comments written before its first move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LineEntry {
+    /// The comments before its first move; left out of the JSON when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "json::notes")]
+    pub before: Vec<NoteEntry>,
+    /// Its moves, in order: played as far as they are legal (see [`MoveEntry::played`]).
+    #[serde(deserialize_with = "json::variation_moves")]
+    pub moves: Vec<MoveEntry>,
 }
 
 /// How a game ended, in a [`GameDocument`].
@@ -225,7 +286,7 @@ pub(crate) fn move_entries<G: Reader>(start: &G, game: &Replayed<G>) -> Vec<Move
             let mover = names[position.mover()].to_string();
             let canonical = position.write_move(*m);
             position.play_unchecked(*m);
-            MoveEntry { ply: i + 1, mover, token: token.clone(), canonical, code: position.code() }
+            MoveEntry { ply: i + 1, mover, canonical, code: position.code(), ..MoveEntry::written(token) }
         })
         .collect()
 }

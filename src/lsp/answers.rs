@@ -67,7 +67,7 @@ pub fn diagnostics(uri: &Uri, d: &Document) -> Vec<Diagnostic> {
 /// legal moves there as related information. In a lenient replay, the illegal moves after the
 /// first are hints: the replay went on past the first as if it were legal.
 fn problems(uri: &Uri, positions: &mut Positions, v: &Verdict) -> Vec<Diagnostic> {
-    let first_illegal = v.problems.iter().position(|p| p.kind == ProblemKind::Illegal);
+    let first_illegal = v.problems.iter().position(|p| p.kind == ProblemKind::Illegal && p.variation.is_none());
     v.problems
         .iter()
         .enumerate()
@@ -93,7 +93,7 @@ fn problems(uri: &Uri, positions: &mut Positions, v: &Verdict) -> Vec<Diagnostic
                 range,
                 severity: Some(severity),
                 source: Some("referee".into()),
-                message: p.message.clone(),
+                message: p.said().into_owned(),
                 related_information: (!related.is_empty()).then_some(related),
                 ..Diagnostic::default()
             }
@@ -109,7 +109,7 @@ pub fn hover(d: &Document, p: Position) -> Option<Hover> {
     let v = d.judged.record_at(at)?;
     let holds = |span: &Span| span.start <= at && at < span.end.max(span.start + 1);
     if let Some(problem) = v.problems.iter().find(|q| holds(&q.span)) {
-        let mut text = format!("**{}**: {}", crate::report::problem_name(problem.kind), problem.message);
+        let mut text = format!("**{}**: {}", crate::report::problem_name(problem.kind), problem.said());
         if let Some(rule) = &problem.rule {
             text.push_str(&format!("\n\nthe rule: {rule}"));
         }

@@ -5,6 +5,7 @@
 //! Only syntax is checked here; move tokens are handed to their game as text with spans.
 
 use super::cursor::Lines;
+use super::notes::{glyph_of, split_glued_glyph, Comment, Glyph, Notes, Place, Variation};
 use super::{
     cap_syntax_errors, push_capped, row_past_any_board, rows_past_any_board, Capped, Span, SyntaxError, Token,
     TokenKind, Tokens,
@@ -51,8 +52,10 @@ pub struct CommonRecord<'a> {
     pub tags: Vec<Tag<'a>>,
     /// The diagram before the moves (`Setup:`), when the game does not start on an empty board.
     pub setup: Option<TextDiagram<'a>>,
-    /// Moves and the result token, in order (move numbers and comments are left out).
+    /// Moves and the result token of the main line, in order (move numbers are left out).
     pub tokens: Vec<Token<'a>>,
+    /// The comments, glyphs and variations written among the moves.
+    pub notes: Notes<'a>,
     /// The diagram after the moves (`Final Position:`), which the replay must reach.
     pub final_position: Option<TextDiagram<'a>>,
     /// Every syntax error of the record, in text order.
@@ -338,11 +341,11 @@ fn opens_movetext(line: &str) -> bool {
     carries_movetext_on(line) || line.split_ascii_whitespace().next().is_some_and(|w| result_token(w).is_some())
 }
 
-/// Whether a line after a blank one carries the movetext on: it opens with a move number or a
-/// comment. Anything else after a blank line is prose and ends a record that has begun its moves.
+/// Whether a line after a blank one carries the movetext on: it opens with a move number, a
+/// comment, or a parenthesis of a variation. Anything else after a blank line is prose and ends a record that has begun its moves.
 fn carries_movetext_on(line: &str) -> bool {
     let first = line.split_ascii_whitespace().next().unwrap_or("");
-    strip_move_number(first).is_some() || first.starts_with(['{', ';'])
+    strip_move_number(first).is_some() || first.starts_with(['{', ';', '(', ')'])
 }
 
 /// Reads the record of the common format that opens at the next line of `lines` (its tag lines,
@@ -366,6 +369,7 @@ pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, scratch: &mut Vec<Token<
         tags: Vec::new(),
         setup: None,
         tokens: Vec::new(),
+        notes: Notes::default(),
         final_position: None,
         syntax_errors: Vec::new(),
     };
@@ -384,14 +388,14 @@ pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, scratch: &mut Vec<Token<
         let message = repeated_tag_message(first.name, first.value, "a record");
         push_capped(&mut r.syntax_errors, SyntaxError { span: again.span.clone(), message });
     }
-    let mut in_comment: Option<usize> = None;
+    let mut open = Open::default();
     let mut begun = false;
     let mut tokens = Tokens::tokens_in(std::mem::take(scratch));
     loop {
         // The cursor past the next line: each line is read once.
         let mut after = *lines;
         let mut read = None;
-        if in_comment.is_none() {
+        if open.comment.is_none() {
             let Some((at, line)) = after.next() else { break };
             read = Some((at, line));
             if line.trim().is_empty() {
@@ -431,7 +435,7 @@ pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, scratch: &mut Vec<Token<
         *lines = after;
         begun = true;
         r.span.end = at + line.len();
-        if movetext_line(&mut r, &mut tokens, line, at, &mut in_comment) == Line::Result {
+        if movetext_line(&mut r, &mut tokens, lines.source(), (at, line), &mut open) == Line::Result {
             // A final diagram may follow the result, after blank lines (as many as a published
             // record waits for its diagram).
             let mut past = *lines;
@@ -444,11 +448,16 @@ pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, scratch: &mut Vec<Token<
             break;
         }
     }
-    if let Some(start) = in_comment {
+    if let Some(start) = open.comment {
         push_capped(
             &mut r.syntax_errors,
             SyntaxError { span: start..start + 1, message: "this comment is never closed with `}`".into() },
         );
+    }
+    if let Some(&k) = open.variations.first() {
+        let start = r.notes.variations[k - 1].span.start;
+        let message = "this variation is never closed with `)`".into();
+        push_capped(&mut r.syntax_errors, SyntaxError { span: start..start + 1, message });
     }
     (r.tokens, *scratch) = tokens.into_exact();
     if r.final_position.is_some() && r.tokens.is_empty() && r.setup.is_none() {
@@ -490,33 +499,183 @@ enum Line {
     Result,
 }
 
-/// Tokens of one movetext line: moves, the result, move numbers and comments.
+/// What a record's movetext holds open from one line to the next as it is read.
+#[derive(Default)]
+struct Open<'a> {
+    /// The `{` of a comment not yet closed.
+    comment: Option<usize>,
+    /// The variations not yet closed, innermost last, as lines (see [`Place`]).
+    variations: Vec<usize>,
+    /// Variations opened past the limit of notes, not kept: only counted, to close them.
+    uncounted: usize,
+    /// A move number just read, which the first move of a variation may follow (`(12... c3`).
+    number: Option<&'a str>,
+    /// How many notes the record holds: comments, glyphs, variations and the variations' moves.
+    notes: usize,
+    /// Whether a note past [`MAX_NOTES`] was met (and its error given).
+    full: bool,
+}
+
+/// Most notes (comments, glyphs, variations and the variations' moves) read of one record: as
+/// many as its tokens ([`super::MAX_TOKENS`]), far more than the most annotated real record has,
+/// so that a record costs what its text costs and no more.
+pub const MAX_NOTES: usize = super::MAX_TOKENS;
+
+impl<'a> Open<'a> {
+    /// The line of play being written: the innermost open variation's, or the main line.
+    fn line(&self) -> usize {
+        self.variations.last().copied().unwrap_or(0)
+    }
+
+    /// Counts one more note: `false`, and the record's error at `span` once, past [`MAX_NOTES`].
+    fn count(&mut self, span: &Span, errors: &mut Vec<SyntaxError>) -> bool {
+        if self.notes < MAX_NOTES {
+            self.notes += 1;
+            return true;
+        }
+        if !self.full {
+            self.full = true;
+            let message = format!(
+                "this is note {} of the record: referee reads at most {MAX_NOTES} comments, glyphs, variations and \
+                 moves of variations of one record, far more than any real record has, so this record is not verified",
+                MAX_NOTES + 1
+            );
+            push_capped(errors, SyntaxError { span: span.clone(), message });
+        }
+        false
+    }
+}
+
+/// Where the writer is: after so many tokens of the line being written.
+fn place<'a>(r: &CommonRecord<'a>, tokens: &Tokens<'a>, open: &Open<'a>) -> Place {
+    let line = open.line();
+    let after = match line {
+        0 => tokens.len(),
+        k => r.notes.variations[k - 1].tokens.len(),
+    };
+    Place { line, after }
+}
+
+/// Keeps a move (or the result) of the line being written.
+fn push_move<'a>(r: &mut CommonRecord<'a>, tokens: &mut Tokens<'a>, open: &mut Open<'a>, token: Token<'a>) {
+    let number = open.number.take();
+    match open.line() {
+        0 => tokens.push_token(token, &mut r.syntax_errors),
+        k => {
+            if open.count(&token.span, &mut r.syntax_errors) {
+                let v = &mut r.notes.variations[k - 1];
+                if v.tokens.is_empty() {
+                    v.number = number;
+                }
+                v.tokens.push(token);
+            }
+        }
+    }
+}
+
+/// Keeps a glyph written at `span`, after the move of the line being written.
+fn push_glyph<'a>(r: &mut CommonRecord<'a>, tokens: &Tokens<'a>, open: &mut Open<'a>, word: &str, span: Span) {
+    let at = place(r, tokens, open);
+    let nag = match glyph_of(word) {
+        Some(Ok(_)) if at.after == 0 => Err(format!("`{word}` judges a move, so it follows one")),
+        Some(glyph) => glyph,
+        None => return,
+    };
+    match nag {
+        Ok(nag) if open.count(&span, &mut r.syntax_errors) => r.notes.glyphs.push(Glyph { at, nag, span }),
+        Ok(_) => {}
+        Err(message) => push_capped(&mut r.syntax_errors, SyntaxError { span, message }),
+    }
+}
+
+/// Keeps a comment written at `span`, whose text is `text`.
+fn push_comment<'a>(
+    r: &mut CommonRecord<'a>,
+    tokens: &Tokens<'a>,
+    open: &mut Open<'a>,
+    text: &'a str,
+    span: Span,
+    to_line_end: bool,
+) {
+    let at = place(r, tokens, open);
+    if open.count(&span, &mut r.syntax_errors) {
+        r.notes.comments.push(Comment { at, text, span, to_line_end });
+    }
+}
+
+/// Opens a variation at the `(` at `start`.
+fn open_variation<'a>(r: &mut CommonRecord<'a>, tokens: &Tokens<'a>, open: &mut Open<'a>, start: usize) {
+    let span = start..start + 1;
+    if open.uncounted > 0 || !open.count(&span, &mut r.syntax_errors) {
+        open.uncounted += 1;
+        return;
+    }
+    let at = place(r, tokens, open);
+    if at.after == 0 {
+        let message = "a variation is an alternative to the move before it, but no move comes before this one \
+                       (write it after the move it replaces)"
+            .into();
+        push_capped(&mut r.syntax_errors, SyntaxError { span: span.clone(), message });
+    }
+    r.notes.variations.push(Variation { at, span, number: None, tokens: Vec::new() });
+    open.variations.push(r.notes.variations.len());
+    open.number = None;
+}
+
+/// Closes the innermost open variation at the `)` at `start`.
+fn close_variation(r: &mut CommonRecord<'_>, open: &mut Open<'_>, start: usize) {
+    if open.uncounted > 0 {
+        open.uncounted -= 1;
+        return;
+    }
+    let Some(k) = open.variations.pop() else {
+        let message = "this `)` closes no variation: a variation opens with `(`".into();
+        return push_capped(&mut r.syntax_errors, SyntaxError { span: start..start + 1, message });
+    };
+    let v = &mut r.notes.variations[k - 1];
+    v.span.end = start + 1;
+    if v.tokens.is_empty() {
+        let message = "this variation has no moves: write the moves that could have been played instead".into();
+        push_capped(&mut r.syntax_errors, SyntaxError { span: v.span.clone(), message });
+    }
+    open.number = None;
+}
+
+/// Tokens of one movetext line (`line`, at offset `at` of `src`): moves, the result, move numbers,
+/// comments, glyphs and the parentheses of variations.
 fn movetext_line<'a>(
     r: &mut CommonRecord<'a>,
     tokens: &mut Tokens<'a>,
-    line: &'a str,
-    at: usize,
-    in_comment: &mut Option<usize>,
+    src: &'a str,
+    (at, line): (usize, &'a str),
+    open: &mut Open<'a>,
 ) -> Line {
+    let offset = |s: &str| at + (s.as_ptr() as usize - line.as_ptr() as usize);
     let mut rest = line;
     let mut result = false;
     loop {
-        if in_comment.is_some() {
+        if let Some(start) = open.comment {
             match rest.find('}') {
                 Some(close) => {
+                    let end = offset(rest) + close;
+                    push_comment(r, tokens, open, &src[start + 1..end], start..end + 1, false);
                     rest = &rest[close + 1..];
-                    *in_comment = None;
+                    open.comment = None;
                 }
                 None => break,
             }
         }
         let trimmed = trim_start(rest);
-        if trimmed.is_empty() || trimmed.starts_with(';') {
+        if trimmed.is_empty() {
             break;
         }
-        let start = at + (trimmed.as_ptr() as usize - line.as_ptr() as usize);
+        let start = offset(trimmed);
+        if let Some(text) = trimmed.strip_prefix(';') {
+            push_comment(r, tokens, open, text, start..start + trimmed.len(), true);
+            break;
+        }
         if let Some(body) = trimmed.strip_prefix('{') {
-            *in_comment = Some(start);
+            open.comment = Some(start);
             rest = body;
             continue;
         }
@@ -527,36 +686,73 @@ fn movetext_line<'a>(
             push_capped(&mut r.syntax_errors, SyntaxError { span: start..start + text.len(), message });
             break;
         }
-        let len = trimmed.bytes().position(|c| c.is_ascii_whitespace() || c == b'{').unwrap_or(trimmed.len());
+        if let Some(body) = trimmed.strip_prefix('(') {
+            open_variation(r, tokens, open, start);
+            rest = body;
+            continue;
+        }
+        if let Some(body) = trimmed.strip_prefix(')') {
+            close_variation(r, open, start);
+            rest = body;
+            continue;
+        }
+        let len = trimmed
+            .bytes()
+            .position(|c| c.is_ascii_whitespace() || matches!(c, b'{' | b'(' | b')'))
+            .unwrap_or(trimmed.len());
         let mut word = &trimmed[..len];
         rest = &trimmed[len..];
         if surely_a_move(word) {
-            tokens.push_token(
-                Token { text: word, span: start..start + len, kind: TokenKind::Written },
-                &mut r.syntax_errors,
-            );
+            let (mv, glyph) = split_glued_glyph(word);
+            push_move(r, tokens, open, Token { text: mv, span: start..start + mv.len(), kind: TokenKind::Written });
+            if !glyph.is_empty() {
+                push_glyph(r, tokens, open, glyph, start + mv.len()..start + len);
+            }
             continue;
         }
         if is_move_number(word) {
+            open.number = Some(word);
+            continue;
+        }
+        if glyph_of(word).is_some() {
+            push_glyph(r, tokens, open, word, start..start + len);
             continue;
         }
         // Before the move number is taken off: `0.5-0.5` is no `0.` glued to a move.
         if let Some(message) = not_a_result(word) {
-            // Meant as the result, so the movetext ends here too.
+            // Meant as the result, so the movetext ends here too (in the main line).
             push_capped(&mut r.syntax_errors, SyntaxError { span: start..start + word.len(), message });
-            result = true;
+            result = open.line() == 0;
             continue;
         }
         if let Some(after) = strip_move_number(word) {
             if after.is_empty() {
                 continue;
             }
+            open.number = Some(&word[..word.len() - after.len()]);
             word = after;
         }
-        let word_start = at + (word.as_ptr() as usize - line.as_ptr() as usize);
+        let word_start = offset(word);
+        let (word, glyph) = split_glued_glyph(word);
         let kind = result_token(word).unwrap_or(TokenKind::Written);
+        if kind.is_claim() && open.line() != 0 {
+            let message = format!(
+                "`{word}` is a result, which ends the record: a variation holds moves, comments and glyphs, and the \
+                 result belongs to the main line"
+            );
+            push_capped(&mut r.syntax_errors, SyntaxError { span: word_start..word_start + word.len(), message });
+            continue;
+        }
         result = kind.is_claim();
-        tokens.push_token(Token { text: word, span: word_start..word_start + word.len(), kind }, &mut r.syntax_errors);
+        push_move(r, tokens, open, Token { text: word, span: word_start..word_start + word.len(), kind });
+        if result && !glyph.is_empty() {
+            let glyph_start = word_start + word.len();
+            let message = format!("`{glyph}` judges a move, not the result: write it after the last move");
+            push_capped(&mut r.syntax_errors, SyntaxError { span: glyph_start..glyph_start + glyph.len(), message });
+        } else if !glyph.is_empty() {
+            let glyph_start = word_start + word.len();
+            push_glyph(r, tokens, open, glyph, glyph_start..glyph_start + glyph.len());
+        }
     }
     if result {
         Line::Result
@@ -706,6 +902,86 @@ mod tests {
         let d = r.final_position.as_ref().unwrap();
         assert_eq!(d.glyphs(), [".", "#", "B", "O", ".", "."]);
         assert!(r.syntax_errors.is_empty());
+    }
+
+    #[test]
+    fn comments_glyphs_and_nested_variations_are_kept_in_place() {
+        let text = "[Game \"Petrify\"]\n{before any move} 1. c3!? d4 {a comment\nover two lines} $14\n\
+                    (1... e5? {why not} (1... f6 2. a1) 2. b2) ; to the line's end\n2. c3xd4 ?! 1-0 {after it}\n";
+        let r = &parse(text)[0];
+        assert_eq!(r.syntax_errors, []);
+        let texts: Vec<&str> = r.tokens.iter().map(|t| t.text).collect();
+        assert_eq!(texts, ["c3", "d4", "c3xd4", "1-0"]);
+        let comments: Vec<_> =
+            r.notes.comments.iter().map(|c| (c.at.line, c.at.after, c.text, c.to_line_end)).collect();
+        assert_eq!(
+            comments,
+            [
+                (0, 0, "before any move", false),
+                (0, 2, "a comment\nover two lines", false),
+                (1, 1, "why not", false),
+                (0, 2, " to the line's end", true),
+                (0, 4, "after it", false),
+            ]
+        );
+        assert_eq!(&text[r.notes.comments[2].span.clone()], "{why not}");
+        let glyphs: Vec<_> = r.notes.glyphs.iter().map(|g| (g.at.line, g.at.after, g.nag)).collect();
+        assert_eq!(glyphs, [(0, 1, 5), (0, 2, 14), (1, 1, 2), (0, 3, 6)]);
+        let variations: Vec<_> = r
+            .notes
+            .variations
+            .iter()
+            .map(|v| (v.at.line, v.at.after, v.number, v.tokens.iter().map(|t| t.text).collect::<Vec<_>>()))
+            .collect();
+        assert_eq!(variations, [(0, 2, Some("1..."), vec!["e5", "b2"]), (1, 1, Some("1..."), vec!["f6", "a1"])]);
+        assert_eq!(&text[r.notes.variations[1].span.clone()], "(1... f6 2. a1)");
+        assert_eq!(r.notes.path(2), [1, 2]);
+    }
+
+    #[test]
+    fn broken_variations_and_glyphs_are_located() {
+        let errors = |text: &str| {
+            parse(text)[0].syntax_errors.iter().map(|e| (e.span.start, e.message.clone())).collect::<Vec<_>>()
+        };
+        let head = "[Game \"Quarod\"]\n";
+        let at = head.len();
+        for (movetext, offset, words) in [
+            ("1. (a1b1) b2c2 *", 3, "no move comes before"),
+            ("1. a1b1 () *", 8, "has no moves"),
+            ("1. a1b1 (b1c1", 8, "never closed"),
+            ("1. a1b1 ) *", 8, "closes no variation"),
+            ("1. a1b1 (b1c1 1-0) *", 14, "the result belongs to the main line"),
+            ("1. a1b1!!! *", 7, "not a move glyph"),
+            ("1. ! a1b1 *", 3, "follows one"),
+            ("1. a1b1 $300 *", 8, "0 to 255"),
+            ("1. a1b1 *!", 9, "not the result"),
+        ] {
+            let found = errors(&format!("{head}{movetext}\n"));
+            assert_eq!(found.len(), 1, "{movetext}: {found:?}");
+            assert_eq!(found[0].0, at + offset, "{movetext}: {found:?}");
+            assert!(found[0].1.contains(words), "{movetext}: {found:?}");
+        }
+    }
+
+    #[test]
+    fn a_variation_may_go_on_after_a_blank_line() {
+        let r = &parse("[Game \"Quarod\"]\n1. a1b1 b2c2\n\n(1... c3d3\n\n) 2. d4c4 *\n")[0];
+        assert_eq!(r.syntax_errors, []);
+        assert_eq!(r.tokens.len(), 4);
+        assert_eq!(r.notes.variations.len(), 1);
+    }
+
+    #[test]
+    fn deep_nesting_costs_no_recursion_and_notes_are_bounded() {
+        let text = format!("[Game \"Quarod\"]\n1. a1b1 {}{} *\n", "(b1c1 ".repeat(200_000), ")".repeat(200_000));
+        let r = &parse(&text)[0];
+        assert_eq!(
+            r.notes.variations.len() + r.notes.variations.iter().map(|v| v.tokens.len()).sum::<usize>(),
+            MAX_NOTES
+        );
+        assert_eq!(r.syntax_errors.len(), 1, "{:?}", r.syntax_errors);
+        assert!(r.syntax_errors[0].message.starts_with("this is note 100001 of the record"));
+        assert_eq!(r.tokens.len(), 2);
     }
 
     #[test]

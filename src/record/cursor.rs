@@ -38,6 +38,11 @@ impl<'a> Lines<'a> {
         self.pos + rest.len() - without_bom(rest).len()
     }
 
+    /// The whole text (or window) the cursor reads: what its offsets are offsets into.
+    pub fn source(&self) -> &'a str {
+        self.src
+    }
+
     /// The offset of the end of the text (or of the window).
     pub fn end(&self) -> usize {
         self.src.len()

@@ -12,6 +12,7 @@
 pub mod common;
 mod cursor;
 mod lines;
+pub mod notes;
 
 use std::ops::Range;
 

@@ -230,7 +230,7 @@ fn to_report(p: &Problem, source: &Source, alternatives: &[Alternative]) -> Prob
     let (words, code) = kind_words(p.kind);
     let (snippet, span) = Snippet::around(source, &p.span);
     let len = span.len().max(1).min(snippet.text.len() - span.offset());
-    let message = escaped(&p.message).into_owned();
+    let message = escaped(&p.said()).into_owned();
     ProblemReport {
         message: format!("{words}: {message}"),
         labels: vec![LabeledSpan::new(Some(message), span.offset(), len)],
@@ -262,7 +262,7 @@ pub fn human(source: &Source, v: &Verdict, style: HumanStyle) -> String {
             let count = v.problems.len();
             out.push_str(&format!("{status} ({count} problem{})\n", if count == 1 { "" } else { "s" }));
             // The alternatives' reach belongs to the record's first illegal move.
-            let illegal = v.problems.iter().position(|p| p.kind == ProblemKind::Illegal);
+            let illegal = v.problems.iter().position(|p| p.kind == ProblemKind::Illegal && p.variation.is_none());
             let alternatives = |i| if Some(i) == illegal { &v.alternatives[..] } else { &[] };
             const SHOWN: usize = 12;
             let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };

@@ -126,7 +126,7 @@ impl<'a> ClaimItem<'a> {
 /// its buffer as it went. `tests::lines_are_written_as_serde_writes_them` holds the two alike.
 pub fn json_line(source: &Source, v: &Verdict) -> String {
     let mut out = String::with_capacity(LINE_CAPACITY);
-    let illegal = v.problems.iter().position(|p| p.kind == ProblemKind::Illegal);
+    let illegal = v.problems.iter().position(|p| p.kind == ProblemKind::Illegal && p.variation.is_none());
     let mut line = Obj::open(&mut out);
     line.head(source.name(), v.index, Some(source.line_col(v.span.start).0), v.game.map(|g| g.name));
     line.key("status").str(status_name(v.status));
@@ -187,6 +187,9 @@ fn error_item(out: &mut String, p: &Problem, source: &Source, alternatives: &[cr
     e.key("column").num(column);
     e.key("token").str(&p.token);
     e.key("message").str(&p.message);
+    if let Some(path) = &p.variation {
+        e.key("variation").str(path);
+    }
     match p.rule {
         Some(rule) => e.key("rule").str(&rule.to_string()),
         None => e.key("rule").null(),
@@ -470,6 +473,9 @@ mod reference {
         column: Option<usize>,
         token: &'a str,
         message: &'a str,
+        /// The variation the problem is in (`12... c3`), when it is in one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        variation: Option<&'a str>,
         /// An illegal move's rule, as a link from the repository's root into `docs/rules/`
         /// (`docs/rules/quarod.md#quarod-placement`); `null` for other problems.
         rule: Option<String>,
@@ -534,6 +540,7 @@ mod reference {
                 column: Some(column),
                 token: &p.token,
                 message: &p.message,
+                variation: p.variation.as_deref(),
                 rule: p.rule.map(|r| r.to_string()),
                 legal: &p.legal,
                 legal_count: p.legal_count,
@@ -544,7 +551,7 @@ mod reference {
 
     /// One JSON object for a record, on one line.
     pub(super) fn json_line(source: &Source, v: &Verdict) -> String {
-        let illegal = v.problems.iter().position(|p| p.kind == ProblemKind::Illegal);
+        let illegal = v.problems.iter().position(|p| p.kind == ProblemKind::Illegal && p.variation.is_none());
         let errors = v
             .problems
             .iter()
@@ -594,6 +601,7 @@ mod reference {
                 column,
                 token: "",
                 message: &p.message,
+                variation: None,
                 rule: None,
                 legal: &[],
                 legal_count: 0,

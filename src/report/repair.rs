@@ -170,14 +170,14 @@ pub fn repair_human(source: &Source, r: &RecordRepair, style: HumanStyle) -> Str
             out.push_str(&format!(
                 "{status} at {}: {}\n  referee repairs the moves of records it can read and judge, so this one is left as it is\n",
                 at(source, p.span.start),
-                escaped(&p.message)
+                escaped(&p.said())
             ));
         }
         (None, _) => {
             out.push_str(&format!("{status}\n"));
             match first_illegal(&v.problems) {
                 Some(p) => {
-                    out.push_str(&escaped(&format!("  illegal move at {}: {}\n", at(source, p.span.start), p.message)))
+                    out.push_str(&escaped(&format!("  illegal move at {}: {}\n", at(source, p.span.start), p.said())))
                 }
                 None => out.push_str("  every move is legal: repair edits moves, and only where one is illegal\n"),
             }

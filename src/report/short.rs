@@ -14,7 +14,7 @@ pub fn short_lines(source: &Source, v: &Verdict, color: bool) -> String {
     if v.problems.is_empty() && v.status != crate::verdict::Status::Valid {
         return line(v.span.start, &format!("record {}", v.index));
     }
-    v.problems.iter().map(|p| line(p.span.start, &p.message)).collect()
+    v.problems.iter().map(|p| line(p.span.start, &p.said())).collect()
 }
 
 /// The line for a file that could not be read or holds no record.

@@ -173,7 +173,7 @@ fn problem_json(t: &Places, p: &Problem, alternatives: &[referee::verdict::Alter
         "kind": kind_name(p.kind),
         "at": t.place(&p.span),
         "token": p.token,
-        "message": p.message,
+        "message": p.said(),
         // The rule the move breaks, as a page of the build: `rules/quarod.html#quarod-placement`.
         "rule": p.rule.map(|r| format!("rules/{}.html#{}", r.game.name, r.anchor())),
         "legal": p.legal,

@@ -287,7 +287,9 @@ fn published_document(r: &Record, start: Phages) -> Result<GameDocument, Convert
         tags: Vec::new(),
         setup: (notation::start_form(&start) != notation::StartForm::Default).then(|| rows_of(&start)),
         start_code: Some(start.code()),
+        before: Vec::new(),
         moves: move_entries(&start, &game),
+        after_result: Vec::new(),
         result: r.tokens.iter().find(|t| t.kind.is_claim()).map(|t| t.text.to_string()),
         final_position: match &r.final_position {
             Some(d) => {

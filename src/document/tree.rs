@@ -1,0 +1,103 @@
+//! The moves of a record of the common format as a document's tree: each line of play a list of
+//! moves, each move with its glyphs and the comments and variations written after it, in the order
+//! written (grammar.md, "Comments, glyphs and variations"). Built from the record alone, with no
+//! game: the moves are as written, and [`crate::movetext`] replays them.
+
+use super::{invalid, ConvertError, LineEntry, MoveEntry, NoteEntry};
+use crate::record::common::CommonRecord;
+
+/// Most variations nested in one another that a document holds: JSON read back nests five levels
+/// a variation, and serde_json reads at most 128 levels. Real records nest two or three.
+pub const MAX_NESTING: usize = 20;
+
+/// A record's moves as a document holds them.
+pub(crate) struct Tree {
+    /// The comments before the first move.
+    pub(crate) before: Vec<NoteEntry>,
+    /// The main line's moves (the result token is none).
+    pub(crate) moves: Vec<MoveEntry>,
+    /// The comments after the result token.
+    pub(crate) after_result: Vec<NoteEntry>,
+}
+
+/// The tree of a record's moves, glyphs, comments and variations; `Err` for variations nested
+/// deeper than [`MAX_NESTING`].
+pub(crate) fn tree_of(r: &CommonRecord) -> Result<Tree, ConvertError> {
+    let notes = &r.notes;
+    let lines = notes.variations.len() + 1;
+    let mut depth = vec![0; lines];
+    for (k, v) in notes.variations.iter().enumerate() {
+        depth[k + 1] = depth[v.at.line] + 1;
+        if depth[k + 1] > MAX_NESTING {
+            return Err(invalid(format!(
+                "the variation at byte {} lies {} variations deep: a document holds variations nested at most \
+                 {MAX_NESTING} deep",
+                v.span.start,
+                depth[k + 1]
+            )));
+        }
+    }
+    let mut built: Vec<LineEntry> = (0..lines)
+        .map(|k| LineEntry {
+            before: Vec::new(),
+            moves: notes
+                .line(&r.tokens, k)
+                .iter()
+                .filter(|t| !t.kind.is_claim())
+                .map(|t| MoveEntry::written(t.text))
+                .collect(),
+        })
+        .collect();
+    for g in &notes.glyphs {
+        if let Some(m) = g.at.after.checked_sub(1).and_then(|i| built[g.at.line].moves.get_mut(i)) {
+            m.glyphs.push(g.nag);
+        }
+    }
+    // Comments and variations in text order within each line, the lines deepest-numbered first: a
+    // variation opens after the line it branches from, so its own notes are in place before it is
+    // moved into that line.
+    enum Item {
+        Comment(usize),
+        Variation(usize),
+    }
+    let mut items: Vec<(usize, usize, usize, Item)> = notes
+        .comments
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.at.line, c.at.after, c.span.start, Item::Comment(i)))
+        .chain(
+            notes
+                .variations
+                .iter()
+                .enumerate()
+                .map(|(k, v)| (v.at.line, v.at.after, v.span.start, Item::Variation(k + 1))),
+        )
+        .collect();
+    items.sort_by_key(|&(line, _, start, _)| (std::cmp::Reverse(line), start));
+    let mut after_result = Vec::new();
+    for (line, after, _, item) in items {
+        let note = match item {
+            Item::Comment(i) => {
+                let c = &notes.comments[i];
+                if c.to_line_end {
+                    NoteEntry::LineComment(c.text.to_string())
+                } else {
+                    NoteEntry::Comment(c.text.to_string())
+                }
+            }
+            Item::Variation(k) => NoteEntry::Variation(std::mem::replace(
+                &mut built[k],
+                LineEntry { before: Vec::new(), moves: Vec::new() },
+            )),
+        };
+        let target = &mut built[line];
+        match after.checked_sub(1) {
+            None => target.before.push(note),
+            Some(i) if i < target.moves.len() => target.moves[i].after.push(note),
+            // Past the main line's moves: after its result token.
+            Some(_) => after_result.push(note),
+        }
+    }
+    let main = built.swap_remove(0);
+    Ok(Tree { before: main.before, moves: main.moves, after_result })
+}

@@ -1,0 +1,230 @@
+//! The movetext of a game document in the common format: its lines of play replayed
+//! ([`fill`]) and written in the canonical layout ([`write`]), with every glyph, comment and
+//! variation in its place (grammar.md, Part IV).
+
+use crate::document::tree::MAX_NESTING;
+use crate::document::{invalid, ConvertError, MoveEntry, NoteEntry};
+use crate::game::CommonFormat;
+use crate::record::notes::glyph_text;
+
+/// Replays a document's main line from `start`, giving each move its derived fields (`ply`,
+/// `mover`, `canonical`, `code`), and each variation's as far as its moves are legal (the rest
+/// kept as written: see [`MoveEntry::played`]). `Err` at the main line's first illegal move, or
+/// for variations nested deeper than [`MAX_NESTING`]. The position the main line reaches.
+pub(crate) fn fill<G: CommonFormat>(start: &G, moves: &mut [MoveEntry]) -> Result<G, ConvertError> {
+    fill_line(Some(start), 0, moves, 0)
+}
+
+/// The moves of one line from `start` (`None`: a line that branches where its own line was no
+/// longer played, so that none of its moves can be), its first move being ply `ply0 + 1`; `depth`
+/// is how many variations it lies in (0: the main line).
+fn fill_line<G: CommonFormat>(
+    start: Option<&G>,
+    ply0: usize,
+    moves: &mut [MoveEntry],
+    depth: usize,
+) -> Result<G, ConvertError> {
+    if depth > MAX_NESTING {
+        return Err(invalid(format!(
+            "variations nested {depth} deep: a document holds them at most {MAX_NESTING} deep"
+        )));
+    }
+    let mut position = start.cloned();
+    let names = start.map(|s| s.player_names()).unwrap_or_default();
+    for (i, e) in moves.iter_mut().enumerate() {
+        let branches = e.after.iter().any(|n| matches!(n, NoteEntry::Variation(_)));
+        let before = position.as_ref().filter(|_| branches).cloned();
+        e.ply = ply0 + i + 1;
+        let played = match position.as_mut() {
+            Some(p) => match play(p, &e.token) {
+                Ok(played) => Some(played),
+                Err(why) if depth == 0 => {
+                    return Err(ConvertError::Document {
+                        ply: Some(i + 1),
+                        message: format!("`{}` is not a legal move here: {why}", e.token),
+                    })
+                }
+                Err(_) => None,
+            },
+            None => None,
+        };
+        match (played, position.as_ref()) {
+            (Some((canonical, mover)), Some(p)) => {
+                e.mover = names[mover].to_string();
+                e.canonical = canonical;
+                e.code = p.code();
+            }
+            _ => {
+                position = None;
+                e.mover.clear();
+                e.canonical.clone_from(&e.token);
+                e.code.clear();
+            }
+        }
+        for note in &mut e.after {
+            if let NoteEntry::Variation(v) = note {
+                fill_line(before.as_ref(), ply0 + i, &mut v.moves, depth + 1)?;
+            }
+        }
+    }
+    // Only the main line's end is asked for, and the main line is played to its end.
+    position.or_else(|| start.cloned()).ok_or_else(|| invalid("the line was not played".into()))
+}
+
+/// Plays the move `token` writes, if it is legal in `position`: the move as the engine writes it,
+/// and who played it (by place in turn order); else why not.
+fn play<G: CommonFormat>(position: &mut G, token: &str) -> Result<(String, usize), String> {
+    let written = G::parse_move(token)?;
+    let m = position.resolve(written).map_err(|why| why.to_string())?;
+    position.check(m).map_err(|why| why.to_string())?;
+    let canonical = position.write_move(m);
+    let mover = position.to_move();
+    position.play_unchecked(m);
+    Ok((canonical, mover))
+}
+
+/// Where the numbering of moves stands: the number of the round under way and who played last.
+#[derive(Clone, Copy)]
+struct Round {
+    number: usize,
+    last: Option<usize>,
+}
+
+/// The movetext being written.
+struct Writer<'n> {
+    out: String,
+    /// The players' names, in turn order.
+    names: &'n [&'n str],
+    /// Whether the next move is written with its number, as a move after a variation or a comment
+    /// to the line's end is, even when it opens no round (`12... c3`).
+    number_next: bool,
+}
+
+impl Writer<'_> {
+    /// A blank before the next word, unless it opens a line or follows a `(`.
+    fn space(&mut self) {
+        if !self.out.is_empty() && !self.out.ends_with(['\n', '(']) {
+            self.out.push(' ');
+        }
+    }
+
+    fn note(&mut self, note: &NoteEntry, round: Round, depth: usize) -> Result<(), ConvertError> {
+        self.space();
+        match note {
+            NoteEntry::Comment(text) => {
+                if text.contains('}') {
+                    return Err(invalid(format!("the comment `{text}` holds a `}}`, which would close it early")));
+                }
+                self.out.push('{');
+                self.out.push_str(text);
+                self.out.push('}');
+            }
+            NoteEntry::LineComment(text) => {
+                if text.contains(['\n', '\r']) {
+                    return Err(invalid(format!(
+                        "the comment `;{text}` runs to the end of its line, but holds a line end"
+                    )));
+                }
+                self.out.push(';');
+                self.out.push_str(text);
+                self.out.push('\n');
+                self.number_next = true;
+            }
+            NoteEntry::Variation(v) => {
+                self.out.push('(');
+                for n in &v.before {
+                    if matches!(n, NoteEntry::Variation(_)) {
+                        return Err(invalid("a variation is an alternative to a move, so it follows one".into()));
+                    }
+                    self.note(n, round, depth + 1)?;
+                }
+                self.line(&v.moves, round, depth + 1)?;
+                self.out.push(')');
+                self.number_next = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes a line of moves, numbered on from `round`: the main line (`depth` 0) one round a
+    /// line, a variation on the line it stands in.
+    fn line(&mut self, moves: &[MoveEntry], mut round: Round, depth: usize) -> Result<(), ConvertError> {
+        if moves.is_empty() && depth > 0 {
+            return Err(invalid("a variation has no moves".into()));
+        }
+        self.number_next = true;
+        let two = self.names.len() == 2;
+        for e in moves {
+            let before = round;
+            let mover = self.names.iter().position(|n| *n == e.mover).filter(|_| e.played());
+            // With two players a round is a pair of moves, as PGN numbers them; with more, a round
+            // ends where the turn order wraps around, so that a player who is out leaves no gap.
+            let opens = if two { e.ply % 2 == 1 } else { mover.is_some_and(|m| round.last.is_none_or(|l| m <= l)) };
+            if two {
+                round.number = e.ply.div_ceil(2);
+            } else if opens {
+                round.number += 1;
+            }
+            if mover.is_some() {
+                round.last = mover;
+            }
+            if depth == 0 && opens && !self.out.is_empty() && !self.out.ends_with('\n') {
+                self.out.push('\n');
+            }
+            self.space();
+            if opens {
+                self.out.push_str(&format!("{}. ", round.number));
+            } else if self.number_next {
+                self.out.push_str(&format!("{}... ", round.number.max(1)));
+            }
+            self.number_next = false;
+            self.out.push_str(if e.played() { &e.canonical } else { &e.token });
+            for (k, &nag) in e.glyphs.iter().enumerate() {
+                if k > 0 || nag > 6 {
+                    self.out.push(' ');
+                }
+                self.out.push_str(&glyph_text(nag));
+            }
+            for note in &e.after {
+                self.note(note, before, depth)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The movetext of a document's moves: the comments before the first move, one numbered line per
+/// round of the main line with each move's glyphs, comments and variations after it, the result
+/// token (if any) and the comments after it. The moves are [`fill`]ed.
+pub(crate) fn write<G: CommonFormat>(
+    start: &G,
+    before: &[NoteEntry],
+    moves: &[MoveEntry],
+    result: Option<&str>,
+    after_result: &[NoteEntry],
+) -> Result<String, ConvertError> {
+    let names = start.player_names();
+    let mut w = Writer { out: String::new(), names, number_next: true };
+    let round = Round { number: 0, last: None };
+    for n in before {
+        if matches!(n, NoteEntry::Variation(_)) {
+            return Err(invalid("a variation is an alternative to a move, so it follows one".into()));
+        }
+        w.note(n, round, 0)?;
+    }
+    if !w.out.is_empty() && !w.out.ends_with('\n') {
+        w.out.push('\n');
+    }
+    w.line(moves, round, 0)?;
+    if let Some(result) = result {
+        w.space();
+        w.out.push_str(result.trim());
+    }
+    for n in after_result {
+        if matches!(n, NoteEntry::Variation(_)) {
+            return Err(invalid("a variation follows a move, not the result".into()));
+        }
+        w.note(n, round, 0)?;
+    }
+    Ok(w.out.trim_end_matches('\n').to_string())
+}

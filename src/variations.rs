@@ -1,0 +1,123 @@
+//! Every line of a record checked: each variation replayed from the position before the move it
+//! is an alternative to (grammar.md, "Comments, glyphs and variations"). The record's claims and
+//! final diagram are the main line's; an illegal move in a variation is a problem of the record,
+//! which says which variation it is in.
+
+use crate::record::notes::Variation;
+use crate::record::Token;
+use crate::replay::{replay_observed, Event, Reader, ReplayOptions};
+use crate::verdict::Problem;
+
+/// What the variations of a record come to.
+#[derive(Default)]
+pub(crate) struct Checked {
+    /// Their illegal moves, each naming its variation.
+    pub(crate) problems: Vec<Problem>,
+    /// The variations that could not be checked, and why.
+    pub(crate) notes: Vec<String>,
+    /// Whether a variation's replay met a fault (whose token may be a syntax error).
+    pub(crate) faulted: bool,
+}
+
+/// Replays each variation of a record whose main line is `main`, from `start`: every line once,
+/// a variation from the position its line had before the move it replaces.
+pub(crate) fn check<G: Reader>(start: &G, main: &[Token], variations: &[Variation], options: ReplayOptions) -> Checked {
+    let mut out = Checked::default();
+    if variations.is_empty() {
+        return out;
+    }
+    // Each line's variations, as (line, the index of the token each replaces), in text order,
+    // which is the order of that index within a line.
+    let mut children: Vec<Vec<(usize, usize)>> = vec![Vec::new(); variations.len() + 1];
+    for (k, v) in variations.iter().enumerate() {
+        // A variation with no move before it is a syntax error, which stops the record first.
+        if let Some(at) = v.at.after.checked_sub(1) {
+            children[v.at.line].push((k + 1, at));
+        }
+    }
+    // Each line's start, and the ply of its first move (for the names of variations).
+    let mut starts: Vec<Option<(G, usize)>> = vec![None; variations.len() + 1];
+    starts[0] = Some((start.clone(), 0));
+    let players = start.player_names().len();
+    let names: Vec<String> = (0..=variations.len()).map(|k| name(variations, k, players)).collect();
+    for line in 0..=variations.len() {
+        let Some((from, ply)) = starts[line].take() else { continue };
+        let tokens = match line {
+            0 => main,
+            k => &variations[k - 1].tokens,
+        };
+        let wanted = &children[line];
+        let mut found: Vec<Option<G>> = vec![None; wanted.len()];
+        let mut next = 0;
+        let mut rep = replay_observed(from, tokens, options, |e| {
+            let (token, position) = match e {
+                Event::Playing { token, position, .. } | Event::Illegal { token, position, .. } => (token, position),
+                Event::Played { .. } => return,
+            };
+            while next < wanted.len() && wanted[next].1 <= token {
+                if wanted[next].1 == token {
+                    found[next] = Some(position.clone());
+                }
+                next += 1;
+            }
+        });
+        for ((k, at), position) in wanted.iter().zip(found) {
+            match position {
+                Some(position) => starts[*k] = Some((position, ply + at)),
+                None => out.notes.push(format!(
+                    "the variation at {} is not checked: {} stops before the move it replaces",
+                    path_name(variations, &names, *k),
+                    if line == 0 { "the main line".to_string() } else { format!("the variation at {}", names[line]) }
+                )),
+            }
+        }
+        if line > 0 {
+            out.faulted |= !rep.violations.is_empty() || rep.stopped_at.is_some();
+            let path = path_name(variations, &names, line);
+            out.problems.extend(
+                rep.violations
+                    .iter_mut()
+                    .map(|viol| Problem { variation: Some(path.clone()), ..crate::verify::illegal_move(viol) }),
+            );
+        }
+    }
+    out
+}
+
+/// The name of line `k` of a record: a variation's first move, after the move number its writer
+/// wrote before it (`12... c3`) or, with two players, the number PGN would write.
+fn name(variations: &[Variation], k: usize, players: usize) -> String {
+    if k == 0 {
+        return "the main line".into();
+    }
+    let v = &variations[k - 1];
+    let first = v.tokens.first().map_or("", |t| t.text);
+    if let Some(number) = v.number {
+        return format!("{number} {first}");
+    }
+    // Each token of the common format is one move: the ply of the first is the plies of the lines
+    // before it.
+    let mut ply = v.at.after.saturating_sub(1);
+    let mut at = v.at.line;
+    while at != 0 {
+        ply += variations[at - 1].at.after.saturating_sub(1);
+        at = variations[at - 1].at.line;
+    }
+    if players == 2 {
+        format!("{}{} {first}", ply / 2 + 1, if ply % 2 == 0 { "." } else { "..." })
+    } else {
+        format!("{first} (move {})", ply + 1)
+    }
+}
+
+/// Line `k`'s name with the names of the variations it lies in: `10. d4 > 12... c3`.
+fn path_name(variations: &[Variation], names: &[String], k: usize) -> String {
+    let mut path = vec![names[k].as_str()];
+    let mut at = variations[k - 1].at.line;
+    while at != 0 {
+        path.push(&names[at]);
+        at = variations[at - 1].at.line;
+    }
+    path.reverse();
+    path.join(" > ")
+}
