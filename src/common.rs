@@ -192,6 +192,7 @@ impl<'r, G: CommonFormat> RecordFormat<'r> for Common<'_, 'r, '_, G> {
 
     fn check(&self, start: &G, v: &mut Verdict) {
         let (src, r) = (self.src, self.record);
+        check_markup(src, r, start.geometry(), v);
         if r.setup.is_none() && r.tag("Position").is_none() {
             if let Some(why) = start.no_game() {
                 let at =
@@ -230,6 +231,35 @@ impl<'r, G: CommonFormat> RecordFormat<'r> for Common<'_, 'r, '_, G> {
 
     fn document(&self, start: G) -> Result<GameDocument, ConvertError> {
         common_document(self.record, start)
+    }
+}
+
+/// The record's markup against its board: a cell the board lacks is a syntax error at the markup;
+/// a command referee does not draw is noted, once a command.
+fn check_markup(src: &str, r: &CommonRecord, board: crate::geometry::Geometry, v: &mut Verdict) {
+    let mut undrawn: Vec<&str> = Vec::new();
+    for m in &r.notes.markup {
+        if let Some(cell) = m.drawing.cells().into_iter().find(|&c| board.parse_label(c).is_none()) {
+            let message = format!("this markup names {cell}, which is not on {}", board_words(board));
+            v.problems.push(problem(ProblemKind::Syntax, m.span.clone(), &src[m.span.clone()], message));
+        }
+        if let record::notes::Drawing::Other { command } = m.drawing {
+            if !undrawn.contains(&command) && undrawn.len() < 10 {
+                undrawn.push(command);
+                v.notes.push(format!(
+                    "the markup `[%{command} ...]` is kept as written but not drawn: referee draws [%arrow], [%mark] \
+                     and [%label]"
+                ));
+            }
+        }
+    }
+}
+
+/// A board in words: `the 8x8 board`, `the hexagonal board of side 6`.
+fn board_words(board: crate::geometry::Geometry) -> String {
+    match board {
+        crate::geometry::Geometry::Square { size } => format!("the {size}x{size} board"),
+        crate::geometry::Geometry::Hex { side } => format!("the hexagonal board of side {side}"),
     }
 }
 

@@ -4,8 +4,10 @@
 
 use crate::game::About;
 use crate::geometry::{Cell, CellLabel, Geometry};
+use crate::record::notes::{glyph_text, Drawing, Notes};
+use crate::record::Found;
 use crate::record::{Span, Token};
-use crate::render::model::{Board, Scene, Sign, Tone};
+use crate::render::model::{Board, Drawn, Scene, Sign, Tone};
 use crate::replay::{replay_observed, Event, Reader, ReplayOptions};
 use crate::verify::{with_record, VerifyOptions, WithStart};
 
@@ -65,7 +67,78 @@ pub fn pictures(src: &str, index: usize, options: VerifyOptions) -> Result<Pictu
     }
     let (mut pictures, span) = with_record(src, index, options, Draw)?;
     pictures.span = span;
+    if let Some(Found::Common(r)) = crate::record::read(src, options.game.map(crate::GameKind::about)).nth(index - 1) {
+        let moves = r.tokens.iter().filter(|t| !t.kind.is_claim()).count();
+        annotate(&mut pictures.scenes, &r.notes, moves);
+    }
     Ok(pictures)
+}
+
+/// What a text diagram of record `index` of `src` after `ply` moves of its main line cannot draw,
+/// in words: the glyphs written after that move and its markup (`glyphs: !?`, `markup: arrow a1 ->
+/// d4 red, mark b2 green, label c3 "A"`), one line each, or nothing. Past the last move, the last
+/// move's.
+pub fn markup_words(src: &str, index: usize, ply: usize, options: VerifyOptions) -> Vec<String> {
+    let Some(Found::Common(r)) = crate::record::read(src, options.game.map(crate::GameKind::about)).nth(index - 1)
+    else {
+        return Vec::new();
+    };
+    let moves = r.tokens.iter().filter(|t| !t.kind.is_claim()).count();
+    let here = |after: usize| after.min(moves) == ply.min(moves);
+    let glyphs: Vec<String> =
+        r.notes.glyphs.iter().filter(|g| g.at.line == 0 && here(g.at.after)).map(|g| glyph_text(g.nag)).collect();
+    let drawn: Vec<String> = r
+        .notes
+        .markup
+        .iter()
+        .filter(|m| m.at.line == 0 && here(m.at.after))
+        .filter_map(|m| match m.drawing {
+            Drawing::Arrow { from, to, colour } => Some(format!("arrow {from} -> {to} {}", colour.name())),
+            Drawing::Mark { cell, colour } => Some(format!("mark {cell} {}", colour.name())),
+            Drawing::Label { cell, text } => Some(format!("label {cell} \"{text}\"")),
+            Drawing::Other { .. } => None,
+        })
+        .collect();
+    let mut lines = Vec::new();
+    if !glyphs.is_empty() {
+        lines.push(format!("glyphs: {}", glyphs.join(" ")));
+    }
+    if !drawn.is_empty() {
+        lines.push(format!("markup: {}", drawn.join(", ")));
+    }
+    lines
+}
+
+/// Gives each scene of the main line (of a record of `moves` moves) the markup and glyphs written
+/// after the move that led to it (the start: the markup of the comments before the first move;
+/// after the result, the last move's scene). Scenes past an illegal move are not drawn, nor is
+/// their markup.
+fn annotate(scenes: &mut [Scene], notes: &Notes, moves: usize) {
+    let Some(last) = scenes.len().checked_sub(1) else { return };
+    let geometry = scenes[0].board.geometry;
+    let cell = |label| geometry.parse_label(label);
+    let scene_of = |after: usize| Some(after.min(moves)).filter(|&k| k <= last);
+    for m in notes.markup.iter().filter(|m| m.at.line == 0) {
+        let Some(k) = scene_of(m.at.after) else { continue };
+        let scene = &mut scenes[k];
+        let drawn = match m.drawing {
+            Drawing::Arrow { from, to, colour } => {
+                cell(from).zip(cell(to)).map(|(from, to)| Drawn::Arrow { from, to, colour })
+            }
+            Drawing::Mark { cell: c, colour } => cell(c).map(|cell| Drawn::Mark { cell, colour }),
+            Drawing::Label { cell: c, text } => cell(c).map(|cell| Drawn::Label { cell, text: text.to_string() }),
+            Drawing::Other { .. } => None,
+        };
+        scene.markup.extend(drawn);
+    }
+    for g in notes.glyphs.iter().filter(|g| g.at.line == 0) {
+        let Some(k) = scene_of(g.at.after) else { continue };
+        let scene = &mut scenes[k];
+        if !scene.glyphs.is_empty() {
+            scene.glyphs.push(' ');
+        }
+        scene.glyphs.push_str(&glyph_text(g.nag));
+    }
 }
 
 /// The scene of a bare position, reached after `ply` moves, with nothing drawn over the board: what
@@ -87,6 +160,8 @@ fn scene<G: Reader>(position: &G, ply: usize, signs: Vec<(Sign, Tone)>) -> Scene
         provisional: !position.is_over() && position.counted_at_end(),
         scoring: if position.is_over() { position.scoring() } else { Vec::new() },
         illegal: None,
+        markup: Vec::new(),
+        glyphs: String::new(),
     }
 }
 

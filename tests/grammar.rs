@@ -97,3 +97,27 @@ fn the_worked_examples_verify_as_grammar_says() {
     assert_eq!(v.status, Status::SyntaxError);
     assert!(text.contains(&v.problems[0].message), "grammar.md lacks the message:\n{}", v.problems[0].message);
 }
+
+/// The worked example of "Comments, glyphs and variations": a valid record in the canonical layout
+/// (its own canonical record), which keeps its comments, glyphs, markup and variations through
+/// JSON and back; and the error the section quotes for an illegal move inside a variation.
+#[test]
+fn the_annotated_example_is_valid_canonical_and_round_trips() {
+    let text = grammar();
+    let at = text.find("### Comments, glyphs and variations").expect("the section");
+    let open = text[at..].find("```text\n").expect("its example") + at + 8;
+    let example = &text[open..open + text[open..].find("```").expect("closed")];
+    let v = verify_source(example, VerifyOptions::default());
+    assert_eq!(v[0].status, Status::Valid, "{:?}", v[0].problems);
+    let options = VerifyOptions::default();
+    assert_eq!(referee::convert::canonical(example, 1, options).unwrap(), example);
+    let json = referee::convert::to_json(&referee::convert::document(example, 1, options).unwrap());
+    let back = referee::convert::reread(&referee::convert::read_json(&json).unwrap()[0]).unwrap();
+    assert_eq!(referee::convert::canonical_of(&back).unwrap(), example);
+    // The error quoted: d1d2 again in a variation where d1 is taken.
+    let illegal = example.replace("(2. c1c2 {also playable})", "(2. d1d2 {taken})");
+    let v = verify_source(&illegal, options);
+    assert_eq!(v[0].status, Status::Illegal);
+    assert_eq!(v[0].problems[0].said(), "d1 is not empty (in the variation at 1... a1a2 > 2. d1d2)");
+    assert!(text.contains("`d1 is not empty (in the variation at 1... a1a2 > 2. d1d2)`"));
+}

@@ -33,6 +33,8 @@ fn scene_at<G: Game>(start: &G, moves: &[G::Move], ply: usize, to_move: fn(&G) -
         provisional: !pos.is_over() && pos.counted_at_end(),
         scoring: if pos.is_over() { pos.scoring() } else { Vec::new() },
         illegal: None,
+        markup: Vec::new(),
+        glyphs: String::new(),
     };
     (pos, scene)
 }
@@ -253,6 +255,8 @@ fn count_every_ply<G: Game>(start: &G, seed: u64, max: usize, to_move: fn(&G) ->
             provisional: false,
             scoring: Vec::new(),
             illegal: None,
+            markup: Vec::new(),
+            glyphs: String::new(),
         };
         let picture = svg(&scene, &opts);
         assert_eq!(drawn(&picture), modelled(&scene.board), "{} at ply {ply}", pos.about().title);
@@ -529,4 +533,35 @@ fn size_of(picture: &str) -> (f64, f64) {
 fn board_step(picture: &str) -> f64 {
     let cell = picture.split("<rect class=\"cell\"").nth(1).expect("a square cell");
     cell.split("width=\"").nth(1).and_then(|t| t.split('"').next()).unwrap().parse().unwrap()
+}
+
+/// Markup written in comments (`[%arrow ...]`, `[%mark ...]`, `[%label ...]`) is drawn on the
+/// position after the move the comment follows, on square and hexagonal boards alike, with the
+/// move's glyph in the caption.
+#[test]
+fn markup_in_comments_is_drawn_on_square_and_hex_boards() {
+    let records = [
+        (
+            "markup-square",
+            "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. d1d2!? {[%arrow a1d4 red] [%mark b2] [%label c3 \"A\"]} a2a3 *\n",
+        ),
+        (
+            "markup-hex",
+            "[Game \"Vadrantir\"]\n[Size \"5\"]\n\n1. b6 d4 2. l4?! {[%arrow d4l4 blue] [%mark g5 yellow] [%label i5 \"12\"]} *\n",
+        ),
+    ];
+    for (name, text) in records {
+        let pictures = referee::picture::pictures(text, 1, Default::default()).expect("the record replays");
+        let ply = if name == "markup-square" { 1 } else { 3 };
+        let scene = pictures.scene(Some(ply));
+        assert_eq!(scene.markup.len(), 3, "{name}");
+        let picture = svg(scene, &SvgOptions::default());
+        for class in ["markup arrow", "markup mark", "markup label"] {
+            assert!(picture.contains(class), "{name}: {class}");
+        }
+        assert!(scene.caption()[0].contains(&format!("ply {ply} {}", if ply == 1 { "!?" } else { "?!" })));
+        // Only the position after the commented move carries its markup.
+        assert!(pictures.scene(Some(ply - 1)).markup.is_empty(), "{name}");
+        insta::assert_snapshot!(name, picture);
+    }
 }

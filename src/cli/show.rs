@@ -69,6 +69,19 @@ fn text(
             // The record is not valid up to the position asked for: drawn all the same, but
             // the exit code says so, as `verify`'s would.
             let mut verdict = ExitCode::SUCCESS;
+            let mut diagram = diagram;
+            // What the text cannot draw of the position shown: the glyphs and markup of the move
+            // that led to it, when the record replays that far.
+            if !code && !matches!(shown, Some(verify::ShowNote::StoppedAt { .. })) {
+                let ply = match &shown {
+                    Some(verify::ShowNote::Short { moves }) => *moves,
+                    _ => ply.unwrap_or(usize::MAX),
+                };
+                for line in referee::picture::markup_words(&src, index, ply, options) {
+                    diagram.push_str(&line);
+                    diagram.push('\n');
+                }
+            }
             match shown {
                 Some(verify::ShowNote::StoppedAt { span, message }) => {
                     let (line, col) = report::line_col(&src, span.start);

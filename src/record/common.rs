@@ -5,7 +5,7 @@
 //! Only syntax is checked here; move tokens are handed to their game as text with spans.
 
 use super::cursor::Lines;
-use super::notes::{glyph_of, split_glued_glyph, Comment, Glyph, Notes, Place, Variation};
+use super::notes::{glyph_of, markup_in, split_glued_glyph, Comment, Glyph, Markup, Notes, Place, Variation};
 use super::{
     cap_syntax_errors, push_capped, row_past_any_board, rows_past_any_board, Capped, Span, SyntaxError, Token,
     TokenKind, Tokens,
@@ -598,9 +598,24 @@ fn push_comment<'a>(
     to_line_end: bool,
 ) {
     let at = place(r, tokens, open);
-    if open.count(&span, &mut r.syntax_errors) {
-        r.notes.comments.push(Comment { at, text, span, to_line_end });
+    if !open.count(&span, &mut r.syntax_errors) {
+        return;
     }
+    // The text opens one byte into the comment, past its `{` or `;`.
+    if text.contains("[%") {
+        // One past what the record may still hold, for the error at it.
+        let (found, errors) = markup_in(text, span.start + 1, MAX_NOTES - open.notes + 1);
+        for e in errors {
+            push_capped(&mut r.syntax_errors, e);
+        }
+        for (drawing, span) in found {
+            if !open.count(&span, &mut r.syntax_errors) {
+                break;
+            }
+            r.notes.markup.push(Markup { at, drawing, span });
+        }
+    }
+    r.notes.comments.push(Comment { at, text, span, to_line_end });
 }
 
 /// Opens a variation at the `(` at `start`.

@@ -7,7 +7,8 @@
 //! they open, each naming the line it branches from, so that nesting to any depth costs no
 //! recursion, here or in anything that walks them.
 
-use super::{Span, Token};
+use super::{Span, SyntaxError, Token};
+use crate::geometry::CellLabel;
 
 /// A place among the moves of a line of play: after `after` of its tokens (0: before the first).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -58,9 +59,180 @@ pub struct Variation<'a> {
     pub tokens: Vec<Token<'a>>,
 }
 
+/// A colour of markup: one of four, each drawn the same in every game and style.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Colour {
+    /// `red`.
+    Red,
+    /// `green`, the colour of markup that names none.
+    Green,
+    /// `blue`.
+    Blue,
+    /// `yellow`.
+    Yellow,
+}
+
+impl Colour {
+    /// Every colour, as markup names them.
+    pub const ALL: [(Colour, &'static str); 4] =
+        [(Colour::Red, "red"), (Colour::Green, "green"), (Colour::Blue, "blue"), (Colour::Yellow, "yellow")];
+
+    /// The colour's name, as markup writes it.
+    pub fn name(self) -> &'static str {
+        Colour::ALL.iter().find(|(c, _)| *c == self).map_or("green", |(_, n)| n)
+    }
+}
+
+/// What a markup command draws (grammar.md, "Markup").
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Drawing<'a> {
+    /// `[%arrow c1c5 red]`: an arrow from one cell to another.
+    Arrow {
+        /// Where it starts.
+        from: CellLabel,
+        /// Where it points.
+        to: CellLabel,
+        /// Its colour.
+        colour: Colour,
+    },
+    /// `[%mark e5 green]`: a cell coloured.
+    Mark {
+        /// The cell.
+        cell: CellLabel,
+        /// Its colour.
+        colour: Colour,
+    },
+    /// `[%label d4 "A"]`: a short text (one to three characters) written on a cell.
+    Label {
+        /// The cell.
+        cell: CellLabel,
+        /// The text, without its quotes.
+        text: &'a str,
+    },
+    /// A command referee does not draw (`[%clk 0:10:00]`, as other tools write), kept as written.
+    Other {
+        /// The command's name.
+        command: &'a str,
+    },
+}
+
+impl Drawing<'_> {
+    /// The cells it names, in the order written.
+    pub fn cells(&self) -> Vec<CellLabel> {
+        match *self {
+            Drawing::Arrow { from, to, .. } => vec![from, to],
+            Drawing::Mark { cell, .. } | Drawing::Label { cell, .. } => vec![cell],
+            Drawing::Other { .. } => Vec::new(),
+        }
+    }
+}
+
+/// A markup command inside a comment: something to draw on the board of the position after the
+/// move the comment follows.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Markup<'a> {
+    /// The comment's place.
+    pub at: Place,
+    /// What it draws.
+    pub drawing: Drawing<'a>,
+    /// Where it is written, `[%` to `]`.
+    pub span: Span,
+}
+
+/// The markup commands in a comment's `text`, which stands at offset `at` of the file, each with
+/// its span, at most `most` of them (so that a comment of millions costs no more than a record's
+/// notes may); and the syntax errors of those that are not well formed (one each, as many).
+pub fn markup_in(text: &str, at: usize, most: usize) -> (Vec<(Drawing<'_>, Span)>, Vec<SyntaxError>) {
+    let (mut found, mut errors) = (Vec::new(), Vec::new());
+    let mut from = 0;
+    while let Some(open) = text[from..].find("[%").map(|i| from + i) {
+        if found.len() + errors.len() >= most {
+            break;
+        }
+        let Some(close) = text[open..].find(']').map(|i| open + i) else {
+            let message = "this markup is never closed with `]`".into();
+            errors.push(SyntaxError { span: at + open..at + open + 2, message });
+            break;
+        };
+        let span = at + open..at + close + 1;
+        match drawing(&text[open + 2..close], at + open + 2) {
+            Ok(d) => found.push((d, span)),
+            Err(e) => errors.push(e),
+        }
+        from = close + 1;
+    }
+    (found, errors)
+}
+
+/// The drawing of a markup command's `body` (between `[%` and `]`), which stands at offset `at`.
+fn drawing(body: &str, at: usize) -> Result<Drawing<'_>, SyntaxError> {
+    let offset = |word: &str| at + (word.as_ptr() as usize - body.as_ptr() as usize);
+    let fault = |word: &str, message: String| {
+        let start = offset(word);
+        SyntaxError { span: start..start + word.len().max(1), message }
+    };
+    let mut words = body.split_ascii_whitespace();
+    let command = words.next().unwrap_or(body);
+    let colour = |word: Option<&str>| match word {
+        None => Ok(Colour::Green),
+        Some(w) => Colour::ALL
+            .iter()
+            .find(|(_, n)| *n == w)
+            .map(|(c, _)| *c)
+            .ok_or_else(|| fault(w, format!("`{w}` is not a markup colour: write red, green, blue or yellow"))),
+    };
+    let cell = |word: Option<&str>, example: &str| {
+        let w = word.unwrap_or(command);
+        CellLabel::parse(w).ok_or_else(|| fault(w, format!("a cell is named like `d4`: `{example}`")))
+    };
+    let drawing = match command {
+        "arrow" => {
+            let cells = words.next();
+            let example = "[%arrow c1c5 red]";
+            let w = cells.unwrap_or(command);
+            let (from, rest) = CellLabel::read(w.as_bytes())
+                .ok_or_else(|| fault(w, format!("an arrow names two cells, run together: `{example}`")))?;
+            let to = CellLabel::read(rest)
+                .filter(|(_, rest)| rest.is_empty())
+                .map(|(to, _)| to)
+                .ok_or_else(|| fault(w, format!("an arrow names two cells, run together: `{example}`")))?;
+            Drawing::Arrow { from, to, colour: colour(words.next())? }
+        }
+        "mark" => Drawing::Mark { cell: cell(words.next(), "[%mark e5 green]")?, colour: colour(words.next())? },
+        "label" => {
+            let cell = cell(words.next(), "[%label d4 \"A\"]")?;
+            let quoted = body.find('"').map(|i| &body[i..]).unwrap_or("");
+            let text = quoted.strip_prefix('"').and_then(|q| q.strip_suffix('"')).filter(|t| !t.contains('"'));
+            match text {
+                Some(t) if (1..=3).contains(&t.chars().count()) && !t.contains(char::is_whitespace) => {
+                    return Ok(Drawing::Label { cell, text: t });
+                }
+                _ => {
+                    let w = if quoted.is_empty() { body.trim_end() } else { quoted };
+                    let w = if w.is_empty() { body } else { w };
+                    return Err(fault(
+                        w,
+                        "a label is one to three characters in quotes, with no blank: `[%label d4 \"A\"]`".into(),
+                    ));
+                }
+            }
+        }
+        _ if command.is_empty() || !command.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') => {
+            return Err(fault(command, "a markup command is a word after `[%`: `[%arrow c1c5 red]`".into()));
+        }
+        _ => return Ok(Drawing::Other { command }),
+    };
+    match words.next() {
+        Some(extra) => Err(fault(extra, format!("`{extra}` is more than this markup takes"))),
+        None => Ok(drawing),
+    }
+}
+
 /// Everything a record's writer added to its moves.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Notes<'a> {
+    /// Markup commands in the comments, in text order.
+    pub markup: Vec<Markup<'a>>,
     /// Comments, in text order.
     pub comments: Vec<Comment<'a>>,
     /// Move glyphs, in text order.

@@ -42,6 +42,36 @@ impl Board {
     }
 }
 
+pub use crate::record::notes::Colour;
+
+/// What a writer's markup draws on a position (grammar.md, "Markup"), on cells of its board.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Drawn {
+    /// An arrow from one cell to another.
+    Arrow {
+        /// Where it starts.
+        from: Cell,
+        /// Where it points.
+        to: Cell,
+        /// Its colour.
+        colour: Colour,
+    },
+    /// A coloured cell.
+    Mark {
+        /// The cell.
+        cell: Cell,
+        /// Its colour.
+        colour: Colour,
+    },
+    /// A short text on a cell.
+    Label {
+        /// The cell.
+        cell: Cell,
+        /// The text.
+        text: String,
+    },
+}
+
 /// One picture: a board, the signs drawn over it, and the caption under it.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Scene {
@@ -65,6 +95,11 @@ pub struct Scene {
     pub scoring: Vec<Region>,
     /// Why the move drawn with [`Tone::Illegal`] is illegal, for an error diagram.
     pub illegal: Option<String>,
+    /// The markup of the comments after the move that led here (or before the first move, at the
+    /// start), drawn over the board.
+    pub markup: Vec<Drawn>,
+    /// The glyphs written after the move that led here (`!?`, `$14`), as the caption gives them.
+    pub glyphs: String,
 }
 
 impl Scene {
@@ -72,6 +107,9 @@ impl Scene {
     /// on a line of its own.
     pub fn caption(&self) -> Vec<String> {
         let mut first = format!("{} · ply {}", self.game.title, self.ply);
+        if !self.glyphs.is_empty() {
+            first.push_str(&format!(" {}", self.glyphs));
+        }
         match self.to_move {
             Some(p) => {
                 if let Some(name) = self.board.players.get(p) {

@@ -14,7 +14,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::geometry::{Cell, Geometry};
-use crate::render::model::{Figure, Heading, Mark, Scene, Shape, Sign, Tone};
+use crate::render::model::{Colour, Drawn, Figure, Heading, Mark, Scene, Shape, Sign, Tone};
 
 /// The font every text is set in: the one `png` embeds, then whatever sans the viewer has.
 pub const FONT_FAMILY: &str = "DejaVu Sans, sans-serif";
@@ -157,6 +157,8 @@ pub struct Style {
     pub badge: Rgb,
     /// The band around the figures that counted for the score ([`Mark::Outline`]).
     pub counted: Rgb,
+    /// The colours of markup (grammar.md, "Markup"): red, green, blue, yellow.
+    pub markup: [Rgb; 4],
     /// How strongly a region that scored ([`Mark::Shade`]) is shaded in its owner's colour, 0 to 1.
     pub shade_opacity: f64,
     /// The sizes of figures, lines and text.
@@ -244,6 +246,7 @@ impl Style {
                 alternative: Ink { colour: Rgb(0x8e, 0x24, 0xaa), opacity: 0.35 },
                 badge: Rgb(0xf6, 0xf0, 0xe2),
                 counted: Rgb(0x00, 0x8a, 0x5e),
+                markup: [Rgb(0xd7, 0x26, 0x1e), Rgb(0x1e, 0x8c, 0x3c), Rgb(0x1f, 0x5f, 0xd0), Rgb(0xe8, 0xb4, 0x00)],
                 shade_opacity: 0.5,
                 sizes: SIZES,
             },
@@ -263,6 +266,7 @@ impl Style {
                 alternative: Ink { colour: Rgb(0xd5, 0x8a, 0xe6), opacity: 0.4 },
                 badge: Rgb(0x2a, 0x2d, 0x33),
                 counted: Rgb(0x3d, 0xd6, 0x9a),
+                markup: [Rgb(0xff, 0x5c, 0x55), Rgb(0x4c, 0xd0, 0x6a), Rgb(0x5c, 0x9c, 0xff), Rgb(0xff, 0xd3, 0x3a)],
                 shade_opacity: 0.5,
                 sizes: SIZES,
             },
@@ -282,6 +286,9 @@ impl Style {
                 alternative: Ink { colour: Rgb(0x80, 0x80, 0x80), opacity: 0.6 },
                 badge: INK_WHITE,
                 counted: INK_BLACK,
+                // Print has no colours: markup is black, its colours told apart by nothing but
+                // the writer's words.
+                markup: [INK_BLACK; 4],
                 shade_opacity: 0.35,
                 sizes: Sizes { line: 0.03, ..SIZES },
             },
@@ -608,6 +615,7 @@ impl<'a> Painter<'a> {
         if self.options.coordinates {
             self.coordinates();
         }
+        self.marked_cells();
         self.figures();
         // Faint alternatives under the last move, and the illegal move above everything.
         for (sign, tone) in ordered(&scene.signs) {
@@ -622,6 +630,7 @@ impl<'a> Painter<'a> {
                 }
             }
         }
+        self.markup();
         self.draw_below(&below);
         self.out.push_str("</svg>\n");
         self.out
@@ -951,6 +960,71 @@ impl<'a> Painter<'a> {
             }
         }
         d
+    }
+
+    /// The colour of markup.
+    fn markup_colour(&self, colour: Colour) -> Rgb {
+        let k = Colour::ALL.iter().position(|(c, _)| *c == colour).unwrap_or(1);
+        self.style.markup[k]
+    }
+
+    /// The cells the writer's markup colours, under the figures.
+    fn marked_cells(&mut self) {
+        for drawn in &self.scene.markup {
+            if let Drawn::Mark { cell, colour } = *drawn {
+                let corners = self.corners(cell);
+                let points: Vec<String> = corners.iter().map(|&(x, y)| format!("{},{}", Num(x), Num(y))).collect();
+                self.out.push_str(&format!(
+                    "<polygon class=\"markup mark {}\" points=\"{}\" fill=\"{}\" opacity=\"0.55\"/>\n",
+                    colour.name(),
+                    points.join(" "),
+                    self.markup_colour(colour)
+                ));
+            }
+        }
+    }
+
+    /// The writer's arrows and labels, over everything on the board.
+    fn markup(&mut self) {
+        let s = self.layout.s;
+        let halo = (s * self.style.sizes.halo).max(1.0);
+        for drawn in &self.scene.markup {
+            match drawn {
+                Drawn::Arrow { from, to, colour } => {
+                    let body = arrow(
+                        self.layout.centre(*from),
+                        self.layout.centre(*to),
+                        0.0,
+                        s * self.style.sizes.sign * 1.2,
+                        s,
+                        self.markup_colour(*colour),
+                        self.style.halo,
+                        halo,
+                    );
+                    self.out.push_str(&format!(
+                        "<g class=\"markup arrow {}\" opacity=\"0.85\">{body}</g>\n",
+                        colour.name()
+                    ));
+                }
+                Drawn::Label { cell, text } => {
+                    let (x, y) = self.layout.centre(*cell);
+                    let font = s * if text.chars().count() > 2 { 0.34 } else { 0.46 };
+                    self.out.push_str(&format!(
+                        "<text class=\"markup label\" x=\"{}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\" \
+                         text-anchor=\"middle\" dominant-baseline=\"central\" fill=\"{}\" stroke=\"{}\" \
+                         stroke-width=\"{}\" paint-order=\"stroke\">{}</text>\n",
+                        Num(x),
+                        Num(y),
+                        Num(font),
+                        self.style.text,
+                        self.style.halo,
+                        Num(halo * 2.0),
+                        escape(text)
+                    ));
+                }
+                Drawn::Mark { .. } => {}
+            }
+        }
     }
 
     fn sign(&mut self, sign: Sign, tone: Tone) {
