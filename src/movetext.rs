@@ -180,7 +180,7 @@ impl Writer<'_> {
             self.number_next = false;
             self.out.push_str(if e.played() { &e.canonical } else { &e.token });
             for (k, &nag) in e.glyphs.iter().enumerate() {
-                if k > 0 || nag > 6 {
+                if k > 0 || !(1..=6).contains(&nag) {
                     self.out.push(' ');
                 }
                 self.out.push_str(&glyph_text(nag));

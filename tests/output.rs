@@ -176,7 +176,7 @@ fn json_fields_come_in_the_documented_order() {
     );
 
     let v = json_lines(&out);
-    assert_eq!((v[0]["schema"].as_u64(), v[0]["line"].as_u64()), (Some(2), Some(1)));
+    assert_eq!((v[0]["schema"].as_u64(), v[0]["line"].as_u64()), (Some(3), Some(1)));
     assert!(lines[0].contains("\"score\":{\"X\":6,\"O\":5}"), "turn order, whole numbers: {}", lines[0]);
     assert_eq!(v[2]["winner"].as_str(), Some("Black"));
     assert!(lines[2].contains("\"score\":{\"Black\":4.5,\"White\":1}"), "half points: {}", lines[2]);

@@ -436,6 +436,12 @@ pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, scratch: &mut Vec<Token<
         begun = true;
         r.span.end = at + line.len();
         if movetext_line(&mut r, &mut tokens, lines.source(), (at, line), &mut open) == Line::Result {
+            // A comment opened after the result runs on to its `}`, over as many lines as it takes.
+            while open.comment.is_some() {
+                let Some((at, line)) = lines.next() else { break };
+                r.span.end = at + line.len();
+                movetext_line(&mut r, &mut tokens, lines.source(), (at, line), &mut open);
+            }
             // A final diagram may follow the result, after blank lines (as many as a published
             // record waits for its diagram).
             let mut past = *lines;
@@ -508,6 +514,8 @@ struct Open<'a> {
     variations: Vec<usize>,
     /// Variations opened past the limit of notes, not kept: only counted, to close them.
     uncounted: usize,
+    /// Whether the main line's result token was read: only comments may follow it.
+    ended: bool,
     /// A move number just read, which the first move of a variation may follow (`(12... c3`).
     number: Option<&'a str>,
     /// How many notes the record holds: comments, glyphs, variations and the variations' moves.
@@ -667,7 +675,7 @@ fn movetext_line<'a>(
 ) -> Line {
     let offset = |s: &str| at + (s.as_ptr() as usize - line.as_ptr() as usize);
     let mut rest = line;
-    let mut result = false;
+    let mut result = open.ended;
     loop {
         if let Some(start) = open.comment {
             match rest.find('}') {
@@ -769,6 +777,7 @@ fn movetext_line<'a>(
             push_glyph(r, tokens, open, glyph, glyph_start..glyph_start + glyph.len());
         }
     }
+    open.ended = result;
     if result {
         Line::Result
     } else {

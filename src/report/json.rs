@@ -7,7 +7,7 @@ use crate::verdict::{ClaimCheck, ClaimKind, Problem, ProblemKind, Unchecked, Ver
 
 /// The version of the objects' layout: raised when a field changes meaning or goes away, or a
 /// field gains a value (2: the status `refuted`).
-pub const SCHEMA: u32 = 2;
+pub const SCHEMA: u32 = 3;
 
 #[derive(Serialize, Clone, Copy)]
 #[serde(rename_all = "snake_case")]
@@ -772,7 +772,7 @@ mod tests {
         };
         assert_eq!(
             file_json_line(&p),
-            r#"{"schema":2,"file":"a.txt","index":0,"line":2,"game":null,"status":"unreadable","moves":0,"game_over":false,"winner":null,"score":{},"position":null,"errors":[{"kind":"input","line":2,"column":21,"token":"","message":"not valid UTF-8","rule":null,"legal":[],"legal_count":0}],"claims":[],"notes":[]}"#
+            r#"{"schema":3,"file":"a.txt","index":0,"line":2,"game":null,"status":"unreadable","moves":0,"game_over":false,"winner":null,"score":{},"position":null,"errors":[{"kind":"input","line":2,"column":21,"token":"","message":"not valid UTF-8","rule":null,"legal":[],"legal_count":0}],"claims":[],"notes":[]}"#
         );
     }
 }

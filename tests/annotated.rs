@@ -1,0 +1,266 @@
+//! Annotated records (grammar.md, "Comments, glyphs and variations" and "Markup"): what a writer
+//! adds to the moves is read, every line of play is checked, and everything is kept, in place,
+//! through the canonical layout and JSON and back.
+//!
+//! tests/annotated/ holds twelve records of the four games of the common format, annotated by hand:
+//! comments before the first move, after moves and after the result, `;` comments, glyphs glued and
+//! alone, markup of every kind, nested variations with comments of their own, and in the `-errata`
+//! records an illegal move inside a variation. They are written in no canonical layout (no move
+//! numbers at all, lines as they come).
+
+use proptest::prelude::*;
+use referee::convert::{self, GameDocument};
+use referee::game::CommonFormat;
+use referee::games::{petrify::Petrify, quarod::Quarod, splinter::Splinter, vadrantir::Vadrantir};
+use referee::random::random_game;
+use referee::record::{self, Found};
+use referee::verdict::Status;
+use referee::verify::{verify_source, VerifyOptions};
+
+fn collection() -> Vec<(String, String)> {
+    let dir = format!("{}/tests/annotated", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/annotated")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).expect("a record"))
+        })
+        .collect()
+}
+
+/// What the writer of `text`'s first record added to its moves, each where it stands: each
+/// glyph, comment, markup and variation (with its moves) by its line of play and the move it
+/// follows, glyphs first (they are written on the move), the others in the order written; and the
+/// main line's moves.
+fn written(text: &str) -> Vec<String> {
+    let Some(Found::Common(r)) = record::read(text, None).next() else { panic!("a record of the common format") };
+    let n = &r.notes;
+    let mut items: Vec<((usize, usize, u8, usize), String)> = Vec::new();
+    let key = |at: record::notes::Place, rank: u8, start: usize| (at.line, at.after, rank, start);
+    items.extend(n.glyphs.iter().map(|g| (key(g.at, 0, g.span.start), format!("glyph {}", g.nag))));
+    items.extend(
+        n.comments.iter().map(|c| (key(c.at, 1, c.span.start), format!("comment {:?}{}", c.text, c.to_line_end))),
+    );
+    items.extend(n.markup.iter().map(|m| (key(m.at, 1, m.span.start), format!("markup {:?}", m.drawing))));
+    items.extend(n.variations.iter().map(|v| {
+        let moves: Vec<&str> = v.tokens.iter().map(|t| t.text).collect();
+        (key(v.at, 1, v.span.start), format!("variation {}", moves.join(" ")))
+    }));
+    items.sort_by_key(|(k, _)| *k);
+    let mut out: Vec<String> = items.into_iter().map(|(k, s)| format!("{}:{} {s}", k.0, k.1)).collect();
+    out.push(format!("main {}", r.tokens.iter().map(|t| t.text).collect::<Vec<_>>().join(" ")));
+    out
+}
+
+/// Text -> canonical -> JSON -> canonical: the canonical record keeps everything the writer
+/// added, is its own canonical record, and comes back from its JSON byte for byte.
+fn round_trips(name: &str, text: &str) -> Result<(), String> {
+    let options = VerifyOptions::default();
+    let canonical = convert::canonical(text, 1, options).map_err(|e| format!("{name}: {e}"))?;
+    let (before, after) = (written(text), written(&canonical));
+    if before != after {
+        let differs: Vec<_> = before.iter().zip(&after).filter(|(a, b)| a != b).take(3).collect();
+        return Err(format!("{name}: the canonical record changed what was written ({differs:?}):\n{canonical}"));
+    }
+    let again = convert::canonical(&canonical, 1, options).map_err(|e| format!("{name}: {e}"))?;
+    if again != canonical {
+        return Err(format!("{name}: the canonical layout is no fixed point:\n{canonical}\n---\n{again}"));
+    }
+    let doc = convert::document(text, 1, options).map_err(|e| format!("{name}: {e}"))?;
+    let json = convert::to_json(&doc);
+    let read: Vec<GameDocument> = convert::read_json(&json).map_err(|e| format!("{name}: {e}"))?;
+    let back = convert::reread(&read[0]).map_err(|e| format!("{name}: {e}"))?;
+    if back != doc {
+        return Err(format!("{name}: the document read back differs"));
+    }
+    let from_json = convert::canonical_of(&back).map_err(|e| format!("{name}: {e}"))?;
+    if from_json != canonical {
+        return Err(format!(
+            "{name}: canonical -> JSON -> canonical is not byte-exact:\n{canonical}\n---\n{from_json}"
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn the_collection_holds_every_game_of_the_common_format_and_every_kind_of_note() {
+    let records = collection();
+    assert!(records.len() >= 12, "{} records", records.len());
+    for game in ["Quarod", "Petrify", "Vadrantir", "Splinter Quad"] {
+        assert!(records.iter().any(|(_, t)| t.contains(&format!("[Game \"{game}\"]"))), "{game}");
+    }
+    for (name, text) in &records {
+        let w = written(text);
+        for kind in ["comment", "glyph", "markup", "variation"] {
+            assert!(w.iter().any(|s| s.contains(&format!(" {kind} "))), "{name} has no {kind}");
+        }
+        // A variation inside a variation, and a comment to the line's end.
+        let Some(Found::Common(r)) = record::read(text, None).next() else { unreachable!() };
+        assert!(r.notes.variations.iter().any(|v| v.at.line != 0), "{name}: nested");
+        assert!(r.notes.comments.iter().any(|c| c.to_line_end), "{name}: `;`");
+    }
+}
+
+#[test]
+fn every_annotated_record_is_judged_on_every_line() {
+    let mut lines = Vec::new();
+    for (name, text) in collection() {
+        let v = &verify_source(&text, VerifyOptions::default())[0];
+        // The errata records, and only they, have an illegal move: in a variation.
+        let in_variation = v.problems.iter().all(|p| p.variation.is_some());
+        assert_eq!(name.ends_with("errata"), v.status == Status::Illegal, "{name}: {:?}", v.problems);
+        assert!(in_variation, "{name}: {:?}", v.problems);
+        lines.push(format!("{name}: {:?}, {} moves", v.status, v.moves));
+        for p in &v.problems {
+            let (line, col) = referee::report::line_col(&text, p.span.start);
+            lines.push(format!("  {line}:{col} `{}`: {}", p.token, p.said()));
+        }
+        // A lenient replay goes on in variations too, and says the same of them.
+        let lenient = &verify_source(&text, VerifyOptions { lenient: true, ..VerifyOptions::default() })[0];
+        assert_eq!(lenient.problems.len(), v.problems.len(), "{name}");
+    }
+    insta::assert_snapshot!(lines.join("\n"));
+}
+
+#[test]
+fn every_annotated_record_round_trips_keeping_what_was_written() {
+    for (name, text) in collection() {
+        round_trips(&name, &text).unwrap();
+    }
+}
+
+#[test]
+fn an_illegal_move_inside_a_variation_is_located_and_named_by_its_path() {
+    let text =
+        std::fs::read_to_string(format!("{}/tests/annotated/quarod-eight-errata.txt", env!("CARGO_MANIFEST_DIR")))
+            .unwrap();
+    let out = assert_cmd::Command::cargo_bin("referee")
+        .unwrap()
+        .args(["verify", "--format", "short", "tests/annotated/quarod-eight-errata.txt"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    let v = &verify_source(&text, VerifyOptions::default())[0];
+    let p = &v.problems[0];
+    let (line, col) = referee::report::line_col(&text, p.span.start);
+    assert!(
+        said.contains(&format!("quarod-eight-errata.txt:{line}:{col}: illegal: "))
+            && said.contains("(in the variation at "),
+        "{said}"
+    );
+    assert_eq!(&text[p.span.clone()], p.token);
+    let json = assert_cmd::Command::cargo_bin("referee")
+        .unwrap()
+        .args(["verify", "--format", "json", "tests/annotated/quarod-eight-errata.txt"])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(json["schema"], 3);
+    assert_eq!(json["errors"][0]["variation"], p.variation.as_deref().unwrap());
+}
+
+/// A random game of `G` with comments, glyphs, markup and variations put in at random: comment
+/// texts of any characters but `}` (line breaks and `[` included), and variations of legal moves
+/// from their branch, some ending with a move that is not legal there.
+fn annotated<G: CommonFormat>(start: &G, seed: u64, tags: &str) -> String {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let moves = random_game(start, seed, 12);
+    let mut position = start.clone();
+    let mut played: Vec<String> = Vec::new();
+    let mut out = format!("[Game \"{}\"]{tags}\n\n", G::ABOUT.title);
+    let geometry = start.geometry();
+    let corner = geometry.label(geometry.cells().next().expect("a board has cells"));
+    let comment = |rng: &mut fastrand::Rng| {
+        let words = ["a quiet move", "ÿ accents é", "line\nbreak", "[not markup]", " spaced  ", "x"];
+        let mut text: String = words[rng.usize(..words.len())].to_string();
+        if rng.bool() {
+            text.push_str(&format!(" [%mark {corner} red]"));
+        }
+        text
+    };
+    // Movetext opens with a move number or a comment (grammar.md): the moves after are not numbered.
+    if rng.bool() {
+        out.push_str(&format!("{{{}}} ", comment(&mut rng)));
+    } else {
+        out.push_str("1. ");
+    }
+    for (i, &m) in moves.iter().enumerate() {
+        let before = position.clone();
+        played.push(position.write_move(m));
+        out.push_str(&position.write_move(m));
+        position.play_unchecked(m);
+        if rng.u8(..4) == 0 {
+            out.push_str(["!", "?", "!?", "?!"][rng.usize(..4)]);
+        }
+        if rng.u8(..5) == 0 {
+            out.push_str(&format!(" ${}", rng.u8(..)));
+        }
+        if rng.u8(..3) == 0 {
+            out.push_str(&format!(" {{{}}}", comment(&mut rng)));
+        }
+        if rng.u8(..6) == 0 {
+            out.push_str(&format!(" ;{}\n", comment(&mut rng).replace('\n', " ")));
+        }
+        if rng.u8(..3) == 0 {
+            // A variation from the position before this move, with a nested one now and then.
+            let line = random_game(&before, seed.wrapping_add(i as u64 + 1), 1 + rng.usize(..3));
+            if !line.is_empty() {
+                let mut v = before.clone();
+                let mut words = Vec::new();
+                for (k, &lm) in line.iter().enumerate() {
+                    let at = v.clone();
+                    words.push(v.write_move(lm));
+                    v.play_unchecked(lm);
+                    if k == 0 && line.len() > 1 && rng.bool() {
+                        let nested = random_game(&at, seed.wrapping_add(100 + i as u64), 1);
+                        if let Some(&n) = nested.first() {
+                            words.push(format!("({} {{{}}})", at.write_move(n), comment(&mut rng)));
+                        }
+                    }
+                }
+                if rng.u8(..4) == 0 {
+                    // A move of the main line already played: most often not legal here.
+                    words.push(played[rng.usize(..played.len())].clone());
+                }
+                out.push_str(&format!(" ({})", words.join(" ")));
+            }
+        }
+        out.push(' ');
+    }
+    out.push('*');
+    if rng.bool() {
+        out.push_str(&format!(" {{{}}}", comment(&mut rng)));
+    }
+    out.push('\n');
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Generated annotated records of every game of the common format keep every comment, glyph,
+    /// markup and variation in place through the canonical layout and JSON, byte for byte.
+    #[test]
+    fn generated_annotated_records_round_trip(seed in any::<u64>()) {
+        let texts = [
+            annotated(&Quarod::start(Some(6), None).unwrap(), seed, "\n[Size \"6\"]"),
+            annotated(&Petrify::start(Some(6), None).unwrap(), seed, "\n[Size \"6\"]"),
+            annotated(&Vadrantir::start(Some(5), None).unwrap(), seed, "\n[Size \"5\"]"),
+            annotated(&Splinter::start(Some(10), Some(3)).unwrap(), seed, "\n[Size \"10\"]\n[Players \"3\"]"),
+        ];
+        for text in texts {
+            let v = &verify_source(&text, VerifyOptions::default())[0];
+            // Only a variation may hold an illegal move: the main line is a random game.
+            prop_assert!(v.problems.iter().all(|p| p.variation.is_some()), "{text}\n{:?}", v.problems);
+            if let Err(e) = round_trips("generated", &text) {
+                return Err(TestCaseError::fail(format!("{e}\n{text}")));
+            }
+        }
+    }
+}
