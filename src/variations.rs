@@ -121,3 +121,34 @@ fn path_name(variations: &[Variation], names: &[String], k: usize) -> String {
     path.reverse();
     path.join(" > ")
 }
+
+/// The position variation `k - 1` starts from (the position before the move it replaces, in the
+/// line it branches from), replaying each line on its path from the main line; `None` when a line
+/// on the way stops before the branch.
+pub(crate) fn start_of<G: Reader>(start: &G, main: &[Token], variations: &[Variation], k: usize) -> Option<G> {
+    let mut path = vec![k];
+    while let Some(&line) = path.last().filter(|&&l| l != 0) {
+        path.push(variations[line - 1].at.line);
+    }
+    path.reverse();
+    let mut position = start.clone();
+    for pair in path.windows(2) {
+        let (line, next) = (pair[0], pair[1]);
+        let tokens = if line == 0 { main } else { &variations[line - 1].tokens };
+        let at = variations[next - 1].at.after.checked_sub(1)?;
+        let mut found = None;
+        replay_observed(position, tokens, ReplayOptions::default(), |e| match e {
+            Event::Playing { token, position, .. } | Event::Illegal { token, position, .. } if token == at => {
+                found.get_or_insert_with(|| position.clone());
+            }
+            _ => {}
+        });
+        position = found?;
+    }
+    Some(position)
+}
+
+/// The variation (as a line, see [`crate::record::notes::Place`]) whose token is at `span`.
+pub(crate) fn line_of(variations: &[Variation], span: &crate::record::Span) -> Option<usize> {
+    variations.iter().position(|v| v.tokens.iter().any(|t| t.span == *span)).map(|k| k + 1)
+}

@@ -264,3 +264,65 @@ proptest! {
         }
     }
 }
+
+/// docs/json.md's example of a move with a variation, a glyph and a comment is what `convert`
+/// writes for the record it names.
+#[test]
+fn the_json_documentation_shows_what_convert_writes() {
+    let doc = std::fs::read_to_string(format!("{}/docs/json.md", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let record = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. d1d2 a2a3 (1... a1a2!? {a quieter try [%label c3 \"A\"]}) *\n";
+    assert!(doc.contains("`1. d1d2 a2a3 (1... a1a2!? {a quieter try [%label c3 \"A\"]}) *`"));
+    let json = convert::to_json(&convert::document(record, 1, VerifyOptions::default()).unwrap());
+    let second = json.lines().find(|l| l.contains("\"ply\":2")).unwrap().trim().trim_end_matches(',');
+    assert!(doc.contains(&format!("```json\n{second}\n```")), "docs/json.md lacks:\n{second}");
+}
+
+/// Variations nest to any depth in a record, which is verified whole; a document holds them at
+/// most 20 deep, so that what `--to json` writes reads back, and a deeper record is refused with
+/// why. A document's notes are bounded in all its lines together, as a record's are.
+#[test]
+fn nesting_and_notes_have_their_bounds_in_documents() {
+    let nested = |depth: usize| {
+        let mut line = String::from("b1c1");
+        for _ in 0..depth {
+            line = format!("b1c1 (a1a2 ({line}))");
+        }
+        format!("[Game \"Quarod\"]\n[Size \"4\"]\n\n1. d1d2 a2a3 ({line}) *\n")
+    };
+    let options = VerifyOptions::default();
+    let deep = nested(300);
+    assert_eq!(verify_source(&deep, options)[0].status, Status::Valid);
+    let refused = convert::document(&deep, 1, options).unwrap_err().to_string();
+    assert!(refused.contains("variations nested at most 20 deep"), "{refused}");
+    round_trips("nested 9", &nested(9)).unwrap();
+
+    let doc = convert::document(&nested(1), 1, options).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&convert::to_json(&doc)).unwrap();
+    json["moves"][0]["glyphs"] = serde_json::Value::Array(vec![1.into(); 100_001]);
+    let refused = convert::read_json(&json.to_string()).unwrap_err().to_string();
+    assert!(refused.contains("more than 100000 comments, glyphs, variations and moves of variations"), "{refused}");
+}
+
+/// `repair` searches a variation whose illegal move comes first as a line of its own, and
+/// `repair --write` mends it in place: the record verifies valid and keeps every comment, glyph,
+/// markup and variation of its writer's.
+#[test]
+fn repair_mends_an_illegal_move_inside_a_variation_and_keeps_the_rest() {
+    let options = VerifyOptions::default();
+    for (name, text) in collection().into_iter().filter(|(n, _)| n.ends_with("errata")) {
+        let repaired = referee::repair::repair_source(&text, options, Default::default(), None).unwrap();
+        let r = &repaired[0];
+        let search = r.search.as_ref().unwrap_or_else(|| panic!("{name}: searched"));
+        assert!(search.candidates.first().is_some_and(|c| c.replays_to_end), "{name}");
+        let referee::repair::Rewrite::Repaired { text: mended, edits } = referee::repair::rewrite(&text, r, options)
+        else {
+            panic!("{name}: not written")
+        };
+        assert_eq!(edits, 1, "{name}");
+        let mended = format!("{}{mended}{}", &text[..r.verdict.span.start], &text[r.verdict.span.end..]);
+        assert_eq!(verify_source(&mended, options)[0].status, Status::Valid, "{name}:\n{mended}");
+        let (before, after) = (written(&text), written(&mended));
+        let changed = before.iter().zip(&after).filter(|(a, b)| a != b).count();
+        assert_eq!((before.len(), changed), (after.len(), 1), "{name}: only the repaired variation changes");
+    }
+}

@@ -133,7 +133,11 @@ pub fn repair_record(
     let verdict = verify::prepare(src, found, options).finish(budget);
     let judged = !verdict.problems.iter().any(|p| matches!(p.kind, ProblemKind::Syntax | ProblemKind::Undecided));
     let illegal = verdict.problems.iter().any(|p| p.kind == ProblemKind::Illegal);
-    let search = (judged && illegal).then(|| search_record(src, found, options, repair)).flatten();
+    // The first illegal move's line: the main line's, or a variation's, which is searched as a
+    // line of its own (a variation claims nothing).
+    let first = verdict.problems.iter().find(|p| p.kind == ProblemKind::Illegal);
+    let in_variation = first.filter(|p| p.variation.is_some()).map(|p| p.span.clone());
+    let search = (judged && illegal).then(|| search_record(src, found, options, repair, in_variation)).flatten();
     RecordRepair { verdict, search }
 }
 
@@ -224,19 +228,46 @@ pub fn rewrite_within(src: &str, r: &RecordRepair, options: VerifyOptions, budge
     }
 }
 
-fn search_record(src: &str, found: &Found, options: VerifyOptions, repair: RepairOptions) -> Option<Search> {
-    struct Work(RepairOptions, SearchBudget);
+/// The search for repairs of a record's main line, or, when its first illegal move is the token at
+/// `in_variation`, of that variation, from the position it starts from.
+fn search_record(
+    src: &str,
+    found: &Found,
+    options: VerifyOptions,
+    repair: RepairOptions,
+    in_variation: Option<Span>,
+) -> Option<Search> {
+    struct Work(RepairOptions, SearchBudget, Option<Span>);
     impl<'r> WithFormat<'r> for Work {
         type Output = Option<Search>;
         fn run<F: RecordFormat<'r>>(self, record: F) -> Option<Search> {
             let start = record.start().ok()?;
-            Some(search(start, record.tokens(), &mut record.judge_repairs(self.1), self.0))
+            let Some(span) = self.2 else {
+                return Some(search(start, record.tokens(), &mut record.judge_repairs(self.1), self.0));
+            };
+            let variations = record.variations();
+            let k = crate::variations::line_of(variations, &span)?;
+            let from = crate::variations::start_of(&start, record.tokens(), variations, k)?;
+            Some(search(from, &variations[k - 1].tokens, &mut ClaimsNothing, self.0))
         }
     }
     // The claims of every candidate judged share twice the bound of one claim, so that a record
     // that stops before the end costs a bounded time to repair.
     let budget = candidates_budget(options, &repair.stop);
-    with_found(src, found, options, Work(repair, budget)).ok().flatten()
+    with_found(src, found, options, Work(repair, budget, in_variation)).ok().flatten()
+}
+
+/// The judge of a variation's repairs: a variation claims nothing and draws no final diagram.
+struct ClaimsNothing;
+
+impl<G> crate::format::Judge<G> for ClaimsNothing {
+    fn claims(&mut self, _: &[record::Token], _: &crate::replay::Replay<G>) -> Vec<crate::verdict::ClaimCheck> {
+        Vec::new()
+    }
+
+    fn cells_differing(&self, _: &G) -> Option<usize> {
+        None
+    }
 }
 
 /// The text of a record (`span` of `src`) with a repair's changes made: what `--write` writes in

@@ -74,12 +74,13 @@ fn first_illegal(problems: &[Problem]) -> Option<&Problem> {
 }
 
 /// What is still wrong with a candidate: nothing, or where its replay stops and what follows.
-fn remaining_words(source: &Source, c: &Candidate) -> String {
+/// `line` is what was searched: `the record`, or `the variation` whose illegal move it repairs.
+fn remaining_words(source: &Source, c: &Candidate, line: &str) -> String {
     let Some(first) = c.violations.first() else {
-        return format!("the record then replays to the end ({} moves): {}", c.moves, c.score);
+        return format!("{line} then replays to the end ({} moves): {}", c.moves, c.score);
     };
     let stop = reach_words(source, &Reach::StopsAt { span: first.span.clone(), token: first.token.clone() })
-        .replace("the rest replays up to", "the record then replays up to");
+        .replace("the rest replays up to", &format!("{line} then replays up to"));
     let mut words = format!("{stop}: {}", first.message);
     let more = &c.violations[1..];
     if !more.is_empty() {
@@ -188,11 +189,15 @@ pub fn repair_human(source: &Source, r: &RecordRepair, style: HumanStyle) -> Str
         (Some(s), _) => {
             match first_illegal(&v.problems) {
                 Some(p) => {
-                    let (token, message) = (escaped(&p.token), escaped(&p.message));
+                    let said = p.said();
+                    let (token, message) = (escaped(&p.token), escaped(&said));
                     out.push_str(&format!("{status} at {} `{token}`: {message}\n", at(source, p.span.start)))
                 }
                 None => out.push_str(&format!("{status}\n")),
             }
+            // A variation whose illegal move comes first is searched as a line of its own.
+            let in_variation = first_illegal(&v.problems).is_some_and(|p| p.variation.is_some());
+            let line = if in_variation { "the variation" } else { "the record" };
             if s.candidates.is_empty() {
                 out.push_str("  no repair found\n");
             }
@@ -201,7 +206,7 @@ pub fn repair_human(source: &Source, r: &RecordRepair, style: HumanStyle) -> Str
                 for ch in &c.changes {
                     out.push_str(&escaped(&format!("    {}\n", change_words(source, ch))));
                 }
-                out.push_str(&escaped(&format!("    {}\n", remaining_words(source, c))));
+                out.push_str(&escaped(&format!("    {}\n", remaining_words(source, c, line))));
                 if let Some(d) = diagram_words(c) {
                     out.push_str(&escaped(&format!("    {d}\n")));
                 }
