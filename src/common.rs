@@ -180,7 +180,7 @@ impl<'r, G: CommonFormat> RecordFormat<'r> for Common<'_, 'r, '_, G> {
     }
 
     fn variations(&self) -> &[crate::record::notes::Variation<'_>] {
-        &self.record.notes.variations
+        &self.record.notes().variations
     }
 
     fn start(&self) -> Result<G, Problem> {
@@ -192,7 +192,7 @@ impl<'r, G: CommonFormat> RecordFormat<'r> for Common<'_, 'r, '_, G> {
 
     fn check(&self, start: &G, v: &mut Verdict) {
         let (src, r) = (self.src, self.record);
-        check_markup(src, r, start.geometry(), v);
+        crate::format::check_markup(src, r.notes(), start.geometry(), v);
         if r.setup.is_none() && r.tag("Position").is_none() {
             if let Some(why) = start.no_game() {
                 let at =
@@ -205,7 +205,7 @@ impl<'r, G: CommonFormat> RecordFormat<'r> for Common<'_, 'r, '_, G> {
     fn check_moves(&self, v: &mut Verdict) {
         let r = self.record;
         // The main line's tokens, then each variation's.
-        let tokens = r.tokens.iter().chain(r.notes.variations.iter().flat_map(|v| &v.tokens));
+        let tokens = r.tokens.iter().chain(r.notes().variations.iter().flat_map(|v| &v.tokens));
         let mut errors = tokens.filter(|t| t.kind == TokenKind::Written).filter_map(|t| {
             G::parse_move(t.text).err().map(|message| problem(ProblemKind::Syntax, t.span.clone(), t.text, message))
         });
@@ -231,35 +231,6 @@ impl<'r, G: CommonFormat> RecordFormat<'r> for Common<'_, 'r, '_, G> {
 
     fn document(&self, start: G) -> Result<GameDocument, ConvertError> {
         common_document(self.record, start)
-    }
-}
-
-/// The record's markup against its board: a cell the board lacks is a syntax error at the markup;
-/// a command referee does not draw is noted, once a command.
-fn check_markup(src: &str, r: &CommonRecord, board: crate::geometry::Geometry, v: &mut Verdict) {
-    let mut undrawn: Vec<&str> = Vec::new();
-    for m in &r.notes.markup {
-        if let Some(cell) = m.drawing.cells().into_iter().find(|&c| board.parse_label(c).is_none()) {
-            let message = format!("this markup names {cell}, which is not on {}", board_words(board));
-            v.problems.push(problem(ProblemKind::Syntax, m.span.clone(), &src[m.span.clone()], message));
-        }
-        if let record::notes::Drawing::Other { command } = m.drawing {
-            if !undrawn.contains(&command) && undrawn.len() < 10 {
-                undrawn.push(command);
-                v.notes.push(format!(
-                    "the markup `[%{command} ...]` is kept as written but not drawn: referee draws [%arrow], [%mark] \
-                     and [%label]"
-                ));
-            }
-        }
-    }
-}
-
-/// A board in words: `the 8x8 board`, `the hexagonal board of side 6`.
-fn board_words(board: crate::geometry::Geometry) -> String {
-    match board {
-        crate::geometry::Geometry::Square { size } => format!("the {size}x{size} board"),
-        crate::geometry::Geometry::Hex { side } => format!("the hexagonal board of side {side}"),
     }
 }
 
@@ -516,7 +487,7 @@ impl<G: CommonFormat> GameFormat for G {
 // The common format.
 
 fn common_document<G: CommonFormat>(r: &CommonRecord, start: G) -> Result<GameDocument, ConvertError> {
-    let mut tree = tree::tree_of(r)?;
+    let mut tree = tree::tree_of(&r.tokens, r.notes(), None)?;
     let end = crate::movetext::fill(&start, &mut tree.moves)?;
     let names = start.player_names();
     let result = r.tokens.iter().find(|t| t.kind.is_claim()).map(|t| t.text).or(r.tag("Result").map(|t| t.value));

@@ -164,6 +164,40 @@ pub trait JudgeLater: Send {
     fn judge(self: Box<Self>, v: &mut Verdict, budget: &mut SearchBudget);
 }
 
+/// The record's markup against its board: a cell the board lacks is a syntax error at the markup;
+/// a command referee does not draw is noted, once a command.
+pub(crate) fn check_markup(
+    src: &str,
+    notes: &crate::record::notes::Notes,
+    board: crate::geometry::Geometry,
+    v: &mut Verdict,
+) {
+    let mut undrawn: Vec<&str> = Vec::new();
+    for m in &notes.markup {
+        if let Some(cell) = m.drawing.cells().into_iter().find(|&c| board.parse_label(c).is_none()) {
+            let message = format!("this markup names {cell}, which is not on {}", board_words(board));
+            v.problems.push(problem(ProblemKind::Syntax, m.span.clone(), &src[m.span.clone()], message));
+        }
+        if let crate::record::notes::Drawing::Other { command } = m.drawing {
+            if !undrawn.contains(&command) && undrawn.len() < 10 {
+                undrawn.push(command);
+                v.notes.push(format!(
+                    "the markup `[%{command} ...]` is kept as written but not drawn: referee draws [%arrow], [%mark] \
+                     and [%label]"
+                ));
+            }
+        }
+    }
+}
+
+/// A board in words: `the 8x8 board`, `the hexagonal board of side 6`.
+fn board_words(board: crate::geometry::Geometry) -> String {
+    match board {
+        crate::geometry::Geometry::Square { size } => format!("the {size}x{size} board"),
+        crate::geometry::Geometry::Hex { side } => format!("the hexagonal board of side {side}"),
+    }
+}
+
 /// A problem of kind `kind` at `span`, whose text is `token`.
 pub(crate) fn problem(kind: ProblemKind, span: Span, token: &str, message: String) -> Problem {
     Problem::new(kind, span, token, message)

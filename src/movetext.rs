@@ -6,6 +6,8 @@ use crate::document::tree::MAX_NESTING;
 use crate::document::{invalid, ConvertError, MoveEntry, NoteEntry};
 use crate::game::CommonFormat;
 use crate::record::notes::glyph_text;
+use crate::record::{Token, TokenKind};
+use crate::replay::{replay_observed, Event, Reader, ReplayOptions};
 
 /// Replays a document's main line from `start`, giving each move its derived fields (`ply`,
 /// `mover`, `canonical`, `code`), and each variation's as far as its moves are legal (the rest
@@ -227,4 +229,78 @@ pub(crate) fn write<G: CommonFormat>(
         w.note(n, round, 0)?;
     }
     Ok(w.out.trim_end_matches('\n').to_string())
+}
+
+/// Gives the moves of a variation of any notation their derived fields, replaying them as the
+/// notation reads them (`kind` classifies a token, as the record's reader does) from `start` (`None`:
+/// a line that branches where its own line was no longer played), its first move being ply
+/// `ply0 + 1`; and so each variation after its moves, `depth` being how many variations it lies
+/// in. A token that is no move (a published `....`), and every token from the first illegal one on,
+/// is kept as written ([`MoveEntry::played`] false).
+pub(crate) fn fill_read<G: Reader>(
+    start: Option<&G>,
+    ply0: usize,
+    moves: &mut [MoveEntry],
+    kind: &dyn Fn(&str) -> TokenKind,
+    depth: usize,
+) -> Result<(), ConvertError> {
+    if depth > MAX_NESTING {
+        return Err(invalid(format!(
+            "variations nested {depth} deep: a document holds them at most {MAX_NESTING} deep"
+        )));
+    }
+    let branches: Vec<bool> =
+        moves.iter().map(|e| e.after.iter().any(|n| matches!(n, NoteEntry::Variation(_)))).collect();
+    let mut before: Vec<Option<G>> = vec![None; moves.len()];
+    // Per token: who played it, as the engine writes it, and the code after it.
+    let mut derived: Vec<Option<(usize, String, String)>> = vec![None; moves.len()];
+    if let Some(start) = start {
+        let tokens: Vec<Token> =
+            moves.iter().enumerate().map(|(i, e)| Token { text: &e.token, span: i..i, kind: kind(&e.token) }).collect();
+        let mut playing = None;
+        replay_observed(start.clone(), &tokens, ReplayOptions::default(), |event| match event {
+            Event::Playing { token, position, m } => {
+                if branches[token] {
+                    before[token] = Some(position.clone());
+                }
+                derived[token] = Some((position.mover(), position.write_move(m), String::new()));
+                playing = Some(token);
+            }
+            Event::Played { position } => {
+                if let Some(d) = playing.take().and_then(|t| derived[t].as_mut()) {
+                    d.2 = position.code();
+                }
+            }
+            Event::Illegal { token, position, .. } => {
+                if branches[token] {
+                    before[token] = Some(position.clone());
+                }
+            }
+        });
+    }
+    let names = start.map(|s| s.player_names()).unwrap_or_default();
+    let mut ply = ply0;
+    for ((e, d), before) in moves.iter_mut().zip(derived).zip(before) {
+        match d {
+            Some((mover, canonical, code)) => {
+                ply += 1;
+                e.ply = ply;
+                e.mover = names[mover].to_string();
+                e.canonical = canonical;
+                e.code = code;
+            }
+            None => {
+                e.ply = ply + 1;
+                e.mover.clear();
+                e.canonical.clone_from(&e.token);
+                e.code.clear();
+            }
+        }
+        for note in &mut e.after {
+            if let NoteEntry::Variation(v) = note {
+                fill_read(before.as_ref(), e.ply - 1, &mut v.moves, kind, depth + 1)?;
+            }
+        }
+    }
+    Ok(())
 }

@@ -67,10 +67,14 @@ pub fn pictures(src: &str, index: usize, options: VerifyOptions) -> Result<Pictu
     }
     let (mut pictures, span) = with_record(src, index, options, Draw)?;
     pictures.span = span;
-    if let Some(Found::Common(r)) = crate::record::read(src, options.game.map(crate::GameKind::about)).nth(index - 1) {
-        let moves = r.tokens.iter().filter(|t| !t.kind.is_claim()).count();
-        annotate(&mut pictures.scenes, &r.notes, moves);
-    }
+    let notes = match crate::record::read(src, options.game.map(crate::GameKind::about)).nth(index - 1) {
+        Some(Found::Common(r)) => r.annotations,
+        Some(Found::Published(r)) => r.annotations,
+        None => None,
+    };
+    let notes = Notes::of(&notes);
+    let stop = pictures.error.as_ref().map(|(_, span)| span.start);
+    annotate(&mut pictures.scenes, &pictures.moves, stop, notes);
     Ok(pictures)
 }
 
@@ -79,29 +83,21 @@ pub fn pictures(src: &str, index: usize, options: VerifyOptions) -> Result<Pictu
 /// d4 red, mark b2 green, label c3 "A"`), one line each, or nothing. Past the last move, the last
 /// move's.
 pub fn markup_words(src: &str, index: usize, ply: usize, options: VerifyOptions) -> Vec<String> {
-    let Some(Found::Common(r)) = crate::record::read(src, options.game.map(crate::GameKind::about)).nth(index - 1)
-    else {
-        return Vec::new();
-    };
-    let moves = r.tokens.iter().filter(|t| !t.kind.is_claim()).count();
-    let here = |after: usize| after.min(moves) == ply.min(moves);
-    let glyphs: Vec<String> =
-        r.notes.glyphs.iter().filter(|g| g.at.line == 0 && here(g.at.after)).map(|g| glyph_text(g.nag)).collect();
-    let drawn: Vec<String> = r
-        .notes
+    let Ok(pictures) = pictures(src, index, options) else { return Vec::new() };
+    let scene = pictures.scene(Some(ply));
+    let label = |c: Cell| scene.board.geometry.label(c);
+    let drawn: Vec<String> = scene
         .markup
         .iter()
-        .filter(|m| m.at.line == 0 && here(m.at.after))
-        .filter_map(|m| match m.drawing {
-            Drawing::Arrow { from, to, colour } => Some(format!("arrow {from} -> {to} {}", colour.name())),
-            Drawing::Mark { cell, colour } => Some(format!("mark {cell} {}", colour.name())),
-            Drawing::Label { cell, text } => Some(format!("label {cell} \"{text}\"")),
-            Drawing::Other { .. } => None,
+        .map(|d| match d {
+            Drawn::Arrow { from, to, colour } => format!("arrow {} -> {} {}", label(*from), label(*to), colour.name()),
+            Drawn::Mark { cell, colour } => format!("mark {} {}", label(*cell), colour.name()),
+            Drawn::Label { cell, text } => format!("label {} \"{text}\"", label(*cell)),
         })
         .collect();
     let mut lines = Vec::new();
-    if !glyphs.is_empty() {
-        lines.push(format!("glyphs: {}", glyphs.join(" ")));
+    if !scene.glyphs.is_empty() {
+        lines.push(format!("glyphs: {}", scene.glyphs));
     }
     if !drawn.is_empty() {
         lines.push(format!("markup: {}", drawn.join(", ")));
@@ -109,18 +105,21 @@ pub fn markup_words(src: &str, index: usize, ply: usize, options: VerifyOptions)
     lines
 }
 
-/// Gives each scene of the main line (of a record of `moves` moves) the markup and glyphs written
-/// after the move that led to it (the start: the markup of the comments before the first move;
-/// after the result, the last move's scene). Scenes past an illegal move are not drawn, nor is
-/// their markup.
-fn annotate(scenes: &mut [Scene], notes: &Notes, moves: usize) {
-    let Some(last) = scenes.len().checked_sub(1) else { return };
+/// Gives each scene of the main line the markup and glyphs written after the move that led to it:
+/// the notes of the main line that stand after `k` of its moves (`moves`, the spans of the tokens of
+/// the moves played) go to scene `k`; the start's are those before the first move, the last
+/// scene's those after the last (and after the result). The notes past the illegal move the
+/// replay stopped at (at offset `stop`) have no scene.
+fn annotate(scenes: &mut [Scene], moves: &[Span], stop: Option<usize>, notes: &Notes) {
     let geometry = scenes[0].board.geometry;
     let cell = |label| geometry.parse_label(label);
-    let scene_of = |after: usize| Some(after.min(moves)).filter(|&k| k <= last);
+    let count = scenes.len();
+    let scene_of = |at: usize| {
+        let k = moves.partition_point(|m| m.start < at);
+        (stop.is_none_or(|s| at < s) && k < count).then_some(k)
+    };
     for m in notes.markup.iter().filter(|m| m.at.line == 0) {
-        let Some(k) = scene_of(m.at.after) else { continue };
-        let scene = &mut scenes[k];
+        let Some(k) = scene_of(m.span.start) else { continue };
         let drawn = match m.drawing {
             Drawing::Arrow { from, to, colour } => {
                 cell(from).zip(cell(to)).map(|(from, to)| Drawn::Arrow { from, to, colour })
@@ -129,15 +128,15 @@ fn annotate(scenes: &mut [Scene], notes: &Notes, moves: usize) {
             Drawing::Label { cell: c, text } => cell(c).map(|cell| Drawn::Label { cell, text: text.to_string() }),
             Drawing::Other { .. } => None,
         };
-        scene.markup.extend(drawn);
+        scenes[k].markup.extend(drawn);
     }
     for g in notes.glyphs.iter().filter(|g| g.at.line == 0) {
-        let Some(k) = scene_of(g.at.after) else { continue };
-        let scene = &mut scenes[k];
-        if !scene.glyphs.is_empty() {
-            scene.glyphs.push(' ');
+        let Some(k) = scene_of(g.span.start) else { continue };
+        let glyphs = &mut scenes[k].glyphs;
+        if !glyphs.is_empty() {
+            glyphs.push(' ');
         }
-        scene.glyphs.push_str(&glyph_text(g.nag));
+        glyphs.push_str(&glyph_text(g.nag));
     }
 }
 

@@ -2,11 +2,13 @@
 //! adds to the moves is read, every line of play is checked, and everything is kept, in place,
 //! through the canonical layout and JSON and back.
 //!
-//! tests/annotated/ holds twelve records of the four games of the common format, annotated by hand:
-//! comments before the first move, after moves and after the result, `;` comments, glyphs glued and
-//! alone, markup of every kind, nested variations with comments of their own, and in the `-errata`
-//! records an illegal move inside a variation. They are written in no canonical layout (no move
-//! numbers at all, lines as they come).
+//! tests/annotated/ holds fourteen records annotated by hand, of all six games: twelve of the four
+//! games of the common format (comments before the first move, after moves and after the result,
+//! `;` comments, glyphs glued and alone, markup of every kind, nested variations with comments of
+//! their own; written in no canonical layout, with no move numbers at all, lines as they come),
+//! and a Quadraphages and a Hexaphages record in their published notation (comments, glyphs,
+//! markup and nested variations on their move lines, prose inside the record). In the `-errata`
+//! records an illegal move stands inside a variation.
 
 use proptest::prelude::*;
 use referee::convert::{self, GameDocument};
@@ -39,8 +41,12 @@ fn collection() -> Vec<(String, String)> {
 /// follows, glyphs first (they are written on the move), the others in the order written; and the
 /// main line's moves.
 fn written(text: &str) -> Vec<String> {
-    let Some(Found::Common(r)) = record::read(text, None).next() else { panic!("a record of the common format") };
-    let n = &r.notes;
+    let (tokens, held) = match record::read(text, None).next() {
+        Some(Found::Common(r)) => (r.tokens, r.annotations),
+        Some(Found::Published(r)) => (r.tokens, r.annotations),
+        None => panic!("no record"),
+    };
+    let n = record::notes::Notes::of(&held);
     let mut items: Vec<((usize, usize, u8, usize), String)> = Vec::new();
     let key = |at: record::notes::Place, rank: u8, start: usize| (at.line, at.after, rank, start);
     items.extend(n.glyphs.iter().map(|g| (key(g.at, 0, g.span.start), format!("glyph {}", g.nag))));
@@ -54,7 +60,7 @@ fn written(text: &str) -> Vec<String> {
     }));
     items.sort_by_key(|(k, _)| *k);
     let mut out: Vec<String> = items.into_iter().map(|(k, s)| format!("{}:{} {s}", k.0, k.1)).collect();
-    out.push(format!("main {}", r.tokens.iter().map(|t| t.text).collect::<Vec<_>>().join(" ")));
+    out.push(format!("main {}", tokens.iter().map(|t| t.text).collect::<Vec<_>>().join(" ")));
     out
 }
 
@@ -89,21 +95,34 @@ fn round_trips(name: &str, text: &str) -> Result<(), String> {
 }
 
 #[test]
-fn the_collection_holds_every_game_of_the_common_format_and_every_kind_of_note() {
+fn the_collection_holds_every_game_and_every_kind_of_note() {
     let records = collection();
-    assert!(records.len() >= 12, "{} records", records.len());
-    for game in ["Quarod", "Petrify", "Vadrantir", "Splinter Quad"] {
-        assert!(records.iter().any(|(_, t)| t.contains(&format!("[Game \"{game}\"]"))), "{game}");
+    assert!(records.len() >= 14, "{} records", records.len());
+    for game in [
+        "[Game \"Quarod\"]",
+        "[Game \"Petrify\"]",
+        "[Game \"Vadrantir\"]",
+        "[Game \"Splinter Quad\"]",
+        "QUADRAPHAGES",
+        "HEXAPHAGES",
+    ] {
+        assert!(records.iter().any(|(_, t)| t.contains(game)), "{game}");
     }
     for (name, text) in &records {
         let w = written(text);
         for kind in ["comment", "glyph", "markup", "variation"] {
             assert!(w.iter().any(|s| s.contains(&format!(" {kind} "))), "{name} has no {kind}");
         }
-        // A variation inside a variation, and a comment to the line's end.
-        let Some(Found::Common(r)) = record::read(text, None).next() else { unreachable!() };
-        assert!(r.notes.variations.iter().any(|v| v.at.line != 0), "{name}: nested");
-        assert!(r.notes.comments.iter().any(|c| c.to_line_end), "{name}: `;`");
+        // A variation inside a variation; and in the common format a comment to the line's end,
+        // which the published notation has not.
+        let (notes, common) = match record::read(text, None).next() {
+            Some(Found::Common(r)) => (r.annotations, true),
+            Some(Found::Published(r)) => (r.annotations, false),
+            None => unreachable!(),
+        };
+        let notes = record::notes::Notes::of(&notes);
+        assert!(notes.variations.iter().any(|v| v.at.line != 0), "{name}: nested");
+        assert_eq!(notes.comments.iter().any(|c| c.to_line_end), common, "{name}: `;`");
     }
 }
 

@@ -121,3 +121,26 @@ fn the_annotated_example_is_valid_canonical_and_round_trips() {
     assert_eq!(v[0].problems[0].said(), "d1 is not empty (in the variation at 1... a1a2 > 2. d1d2)");
     assert!(text.contains("`d1 is not empty (in the variation at 1... a1a2 > 2. d1d2)`"));
 }
+
+/// The published notation's worked example of comments, glyphs and variations (Part I, 6a) is
+/// valid, keeps them all through its canonical record and JSON, and the errors the section quotes
+/// are what the reader says.
+#[test]
+fn the_published_annotated_example_is_valid_and_round_trips() {
+    let text = grammar();
+    let at = text.find("## 6a. Comments, glyphs and variations").expect("the section");
+    let open = text[at..].find("```text\n").expect("its example") + at + 8;
+    let example = &text[open..open + text[open..].find("```").expect("closed")];
+    let options = VerifyOptions::default();
+    let v = verify_source(example, options);
+    assert_eq!(v[0].status, Status::Valid, "{:?}", v[0].problems);
+    let canonical = referee::convert::canonical(example, 1, options).unwrap();
+    assert!(canonical.contains("(g9g4 (c1h1 {or the other stone first}))"), "{canonical}");
+    let json = referee::convert::to_json(&referee::convert::document(example, 1, options).unwrap());
+    let back = referee::convert::reread(&referee::convert::read_json(&json).unwrap()[0]).unwrap();
+    assert_eq!(referee::convert::canonical_of(&back).unwrap(), canonical);
+    let open_comment = example.replace("{we stopped here}", "{we stopped");
+    let v = verify_source(&open_comment, options);
+    assert!(v[0].problems[0].message.starts_with("this comment is never closed with `}` on its line"));
+    assert!(text.contains("this\n  comment is never closed with } on its line: in the published notation a comment closes on its\n  move line"));
+}

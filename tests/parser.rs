@@ -113,7 +113,9 @@ fn prose_without_movetext_holds_no_record() {
 fn broken_input_gets_a_located_error() {
     let cases: &[(&str, Status, usize, usize, &str)] = &[
         ("_xx_ _oo_\n1. .... .... 1 a7a9x i3i2\n", Status::SyntaxError, 2, 16, "`a7a9x` is not a stone move"),
-        ("_xx_ _oo_\n1. .... .... 1 a7a8 i3i2 ??\n", Status::SyntaxError, 2, 26, "`??` is not a token"),
+        ("_xx_ _oo_\n1. .... .... 1 a7a8 i3i2 #?\n", Status::SyntaxError, 2, 26, "`#?` is not a token"),
+        // A glyph judges a move: `??` alone after a move is one, but `!!!` is none.
+        ("_xx_ _oo_\n1. .... .... 1 a7a8 i3i2 !!!\n", Status::SyntaxError, 2, 26, "`!!!` is not a move glyph"),
         ("_xx_ _oo_\n1. .... .... 999 a7a8\n", Status::SyntaxError, 2, 14, "`999` is too large"),
         (
             "_xx_ _oo_\n1. .... .... 1 a7a8 i3i2 and wins big\n",

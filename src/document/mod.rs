@@ -255,15 +255,21 @@ pub(crate) fn ordered_tags<'t>(
 /// A game replayed from its start: each move with the token that wrote it, and where it ended.
 pub(crate) struct Replayed<G: Game> {
     pub(crate) moves: Vec<(G::Move, String)>,
+    /// The index of each move's token in the tokens replayed (a published record's `....` is no
+    /// move).
+    pub(crate) tokens: Vec<usize>,
     pub(crate) end: G,
 }
 
 /// Replays `tokens` from `start` to the end, or says at which move (1-based) and why it stops.
 pub(crate) fn replay_all<G: Reader>(start: &G, tokens: &[Token]) -> Result<Replayed<G>, (usize, String)> {
-    let mut moves = Vec::new();
+    let (mut moves, mut indices) = (Vec::new(), Vec::new());
     let mut stop = None;
     let rep = replay_observed(start.clone(), tokens, ReplayOptions::default(), |event| match event {
-        Event::Playing { token, m, .. } => moves.push((m, tokens[token].text.to_string())),
+        Event::Playing { token, m, .. } => {
+            moves.push((m, tokens[token].text.to_string()));
+            indices.push(token);
+        }
         Event::Illegal { token, why, .. } => {
             stop = Some((moves.len() + 1, format!("`{}` is not a legal move here: {why}", tokens[token].text)))
         }
@@ -271,7 +277,7 @@ pub(crate) fn replay_all<G: Reader>(start: &G, tokens: &[Token]) -> Result<Repla
     });
     match stop {
         Some(s) => Err(s),
-        None => Ok(Replayed { moves, end: rep.position }),
+        None => Ok(Replayed { moves, tokens: indices, end: rep.position }),
     }
 }
 

@@ -4,7 +4,15 @@
 //! game: the moves are as written, and [`crate::movetext`] replays them.
 
 use super::{invalid, ConvertError, LineEntry, MoveEntry, NoteEntry};
-use crate::record::common::CommonRecord;
+use crate::record::notes::Notes;
+use crate::record::Token;
+
+/// Where a note goes in its line.
+enum Slot {
+    Before,
+    Move(usize),
+    AfterResult,
+}
 
 /// Most variations nested in one another that a document holds: JSON read back nests five levels
 /// a variation, and serde_json reads at most 128 levels. Real records nest two or three.
@@ -20,10 +28,12 @@ pub(crate) struct Tree {
     pub(crate) after_result: Vec<NoteEntry>,
 }
 
-/// The tree of a record's moves, glyphs, comments and variations; `Err` for variations nested
-/// deeper than [`MAX_NESTING`].
-pub(crate) fn tree_of(r: &CommonRecord) -> Result<Tree, ConvertError> {
-    let notes = &r.notes;
+/// The tree of a record's moves, glyphs, comments and variations: its main line's `tokens` and its
+/// `notes`; `moves_at` are the indices of the main line's tokens that are moves (the published
+/// notation's `....` is none), all of them but the result token when `None`. A note after a token
+/// that is no move goes with the move before it. `Err` for variations nested deeper than
+/// [`MAX_NESTING`].
+pub(crate) fn tree_of(tokens: &[Token], notes: &Notes, moves_at: Option<&[usize]>) -> Result<Tree, ConvertError> {
     let lines = notes.variations.len() + 1;
     let mut depth = vec![0; lines];
     for (k, v) in notes.variations.iter().enumerate() {
@@ -37,20 +47,40 @@ pub(crate) fn tree_of(r: &CommonRecord) -> Result<Tree, ConvertError> {
             )));
         }
     }
+    let all: Vec<usize>;
+    let moves_at = match moves_at {
+        Some(at) => at,
+        None => {
+            all = (0..tokens.len()).filter(|&i| !tokens[i].kind.is_claim()).collect();
+            &all
+        }
+    };
     let mut built: Vec<LineEntry> = (0..lines)
         .map(|k| LineEntry {
             before: Vec::new(),
-            moves: notes
-                .line(&r.tokens, k)
-                .iter()
-                .filter(|t| !t.kind.is_claim())
-                .map(|t| MoveEntry::written(t.text))
-                .collect(),
+            moves: match k {
+                0 => moves_at.iter().map(|&i| MoveEntry::written(tokens[i].text)).collect(),
+                k => notes.variations[k - 1].tokens.iter().map(|t| MoveEntry::written(t.text)).collect(),
+            },
         })
         .collect();
+    // Where a note after `after` tokens of its line goes: after which move (`None`: before the
+    // first), or after the main line's result.
+    let claim_at = tokens.iter().position(|t| t.kind.is_claim());
+    let slot = |line: usize, after: usize| -> Slot {
+        if line != 0 {
+            return after.checked_sub(1).map_or(Slot::Before, Slot::Move);
+        }
+        if claim_at.is_some_and(|c| after > c) {
+            return Slot::AfterResult;
+        }
+        moves_at.partition_point(|&i| i < after).checked_sub(1).map_or(Slot::Before, Slot::Move)
+    };
     for g in &notes.glyphs {
-        if let Some(m) = g.at.after.checked_sub(1).and_then(|i| built[g.at.line].moves.get_mut(i)) {
-            m.glyphs.push(g.nag);
+        if let Slot::Move(i) = slot(g.at.line, g.at.after) {
+            if let Some(m) = built[g.at.line].moves.get_mut(i) {
+                m.glyphs.push(g.nag);
+            }
         }
     }
     // Comments and variations in text order within each line, the lines deepest-numbered first: a
@@ -91,11 +121,11 @@ pub(crate) fn tree_of(r: &CommonRecord) -> Result<Tree, ConvertError> {
             )),
         };
         let target = &mut built[line];
-        match after.checked_sub(1) {
-            None => target.before.push(note),
-            Some(i) if i < target.moves.len() => target.moves[i].after.push(note),
+        match slot(line, after) {
+            Slot::Before => target.before.push(note),
+            Slot::Move(i) if i < target.moves.len() => target.moves[i].after.push(note),
             // Past the main line's moves: after its result token.
-            Some(_) => after_result.push(note),
+            _ => after_result.push(note),
         }
     }
     let main = built.swap_remove(0);

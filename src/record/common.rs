@@ -54,8 +54,8 @@ pub struct CommonRecord<'a> {
     pub setup: Option<TextDiagram<'a>>,
     /// Moves and the result token of the main line, in order (move numbers are left out).
     pub tokens: Vec<Token<'a>>,
-    /// The comments, glyphs and variations written among the moves.
-    pub notes: Notes<'a>,
+    /// The comments, glyphs and variations written among the moves, if any ([`CommonRecord::notes`]).
+    pub annotations: Option<Box<Notes<'a>>>,
     /// The diagram after the moves (`Final Position:`), which the replay must reach.
     pub final_position: Option<TextDiagram<'a>>,
     /// Every syntax error of the record, in text order.
@@ -63,6 +63,16 @@ pub struct CommonRecord<'a> {
 }
 
 impl<'a> CommonRecord<'a> {
+    /// The comments, glyphs and variations written among the moves.
+    pub fn notes(&self) -> &Notes<'a> {
+        Notes::of(&self.annotations)
+    }
+
+    /// The same, to add to.
+    fn notes_mut(&mut self) -> &mut Notes<'a> {
+        self.annotations.get_or_insert_with(Default::default)
+    }
+
     /// The tag of that name, whatever its case (a record gives each tag once: see
     /// [`repeated_tags`]).
     pub fn tag(&self, name: &str) -> Option<&Tag<'a>> {
@@ -369,7 +379,7 @@ pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, scratch: &mut Vec<Token<
         tags: Vec::new(),
         setup: None,
         tokens: Vec::new(),
-        notes: Notes::default(),
+        annotations: None,
         final_position: None,
         syntax_errors: Vec::new(),
     };
@@ -461,7 +471,7 @@ pub(crate) fn read_record_in<'a>(lines: &mut Lines<'a>, scratch: &mut Vec<Token<
         );
     }
     if let Some(&k) = open.variations.first() {
-        let start = r.notes.variations[k - 1].span.start;
+        let start = r.notes().variations[k - 1].span.start;
         let message = "this variation is never closed with `)`".into();
         push_capped(&mut r.syntax_errors, SyntaxError { span: start..start + 1, message });
     }
@@ -559,7 +569,7 @@ fn place<'a>(r: &CommonRecord<'a>, tokens: &Tokens<'a>, open: &Open<'a>) -> Plac
     let line = open.line();
     let after = match line {
         0 => tokens.len(),
-        k => r.notes.variations[k - 1].tokens.len(),
+        k => r.notes().variations[k - 1].tokens.len(),
     };
     Place { line, after }
 }
@@ -571,7 +581,7 @@ fn push_move<'a>(r: &mut CommonRecord<'a>, tokens: &mut Tokens<'a>, open: &mut O
         0 => tokens.push_token(token, &mut r.syntax_errors),
         k => {
             if open.count(&token.span, &mut r.syntax_errors) {
-                let v = &mut r.notes.variations[k - 1];
+                let v = &mut r.notes_mut().variations[k - 1];
                 if v.tokens.is_empty() {
                     v.number = number;
                 }
@@ -590,7 +600,7 @@ fn push_glyph<'a>(r: &mut CommonRecord<'a>, tokens: &Tokens<'a>, open: &mut Open
         None => return,
     };
     match nag {
-        Ok(nag) if open.count(&span, &mut r.syntax_errors) => r.notes.glyphs.push(Glyph { at, nag, span }),
+        Ok(nag) if open.count(&span, &mut r.syntax_errors) => r.notes_mut().glyphs.push(Glyph { at, nag, span }),
         Ok(_) => {}
         Err(message) => push_capped(&mut r.syntax_errors, SyntaxError { span, message }),
     }
@@ -620,10 +630,10 @@ fn push_comment<'a>(
             if !open.count(&span, &mut r.syntax_errors) {
                 break;
             }
-            r.notes.markup.push(Markup { at, drawing, span });
+            r.notes_mut().markup.push(Markup { at, drawing, span });
         }
     }
-    r.notes.comments.push(Comment { at, text, span, to_line_end });
+    r.notes_mut().comments.push(Comment { at, text, span, to_line_end });
 }
 
 /// Opens a variation at the `(` at `start`.
@@ -640,8 +650,8 @@ fn open_variation<'a>(r: &mut CommonRecord<'a>, tokens: &Tokens<'a>, open: &mut 
             .into();
         push_capped(&mut r.syntax_errors, SyntaxError { span: span.clone(), message });
     }
-    r.notes.variations.push(Variation { at, span, number: None, tokens: Vec::new() });
-    open.variations.push(r.notes.variations.len());
+    r.notes_mut().variations.push(Variation { at, span, number: None, tokens: Vec::new() });
+    open.variations.push(r.notes_mut().variations.len());
     open.number = None;
 }
 
@@ -655,11 +665,12 @@ fn close_variation(r: &mut CommonRecord<'_>, open: &mut Open<'_>, start: usize) 
         let message = "this `)` closes no variation: a variation opens with `(`".into();
         return push_capped(&mut r.syntax_errors, SyntaxError { span: start..start + 1, message });
     };
-    let v = &mut r.notes.variations[k - 1];
+    let v = &mut r.notes_mut().variations[k - 1];
     v.span.end = start + 1;
     if v.tokens.is_empty() {
+        let span = v.span.clone();
         let message = "this variation has no moves: write the moves that could have been played instead".into();
-        push_capped(&mut r.syntax_errors, SyntaxError { span: v.span.clone(), message });
+        push_capped(&mut r.syntax_errors, SyntaxError { span, message });
     }
     open.number = None;
 }
@@ -937,7 +948,7 @@ mod tests {
         let texts: Vec<&str> = r.tokens.iter().map(|t| t.text).collect();
         assert_eq!(texts, ["c3", "d4", "c3xd4", "1-0"]);
         let comments: Vec<_> =
-            r.notes.comments.iter().map(|c| (c.at.line, c.at.after, c.text, c.to_line_end)).collect();
+            r.notes().comments.iter().map(|c| (c.at.line, c.at.after, c.text, c.to_line_end)).collect();
         assert_eq!(
             comments,
             [
@@ -948,18 +959,18 @@ mod tests {
                 (0, 4, "after it", false),
             ]
         );
-        assert_eq!(&text[r.notes.comments[2].span.clone()], "{why not}");
-        let glyphs: Vec<_> = r.notes.glyphs.iter().map(|g| (g.at.line, g.at.after, g.nag)).collect();
+        assert_eq!(&text[r.notes().comments[2].span.clone()], "{why not}");
+        let glyphs: Vec<_> = r.notes().glyphs.iter().map(|g| (g.at.line, g.at.after, g.nag)).collect();
         assert_eq!(glyphs, [(0, 1, 5), (0, 2, 14), (1, 1, 2), (0, 3, 6)]);
         let variations: Vec<_> = r
-            .notes
+            .notes()
             .variations
             .iter()
             .map(|v| (v.at.line, v.at.after, v.number, v.tokens.iter().map(|t| t.text).collect::<Vec<_>>()))
             .collect();
         assert_eq!(variations, [(0, 2, Some("1..."), vec!["e5", "b2"]), (1, 1, Some("1..."), vec!["f6", "a1"])]);
-        assert_eq!(&text[r.notes.variations[1].span.clone()], "(1... f6 2. a1)");
-        assert_eq!(r.notes.path(2), [1, 2]);
+        assert_eq!(&text[r.notes().variations[1].span.clone()], "(1... f6 2. a1)");
+        assert_eq!(r.notes().path(2), [1, 2]);
     }
 
     #[test]
@@ -992,7 +1003,7 @@ mod tests {
         let r = &parse("[Game \"Quarod\"]\n1. a1b1 b2c2\n\n(1... c3d3\n\n) 2. d4c4 *\n")[0];
         assert_eq!(r.syntax_errors, []);
         assert_eq!(r.tokens.len(), 4);
-        assert_eq!(r.notes.variations.len(), 1);
+        assert_eq!(r.notes().variations.len(), 1);
     }
 
     #[test]
@@ -1000,7 +1011,7 @@ mod tests {
         let text = format!("[Game \"Quarod\"]\n1. a1b1 {}{} *\n", "(b1c1 ".repeat(200_000), ")".repeat(200_000));
         let r = &parse(&text)[0];
         assert_eq!(
-            r.notes.variations.len() + r.notes.variations.iter().map(|v| v.tokens.len()).sum::<usize>(),
+            r.notes().variations.len() + r.notes().variations.iter().map(|v| v.tokens.len()).sum::<usize>(),
             MAX_NOTES
         );
         assert_eq!(r.syntax_errors.len(), 1, "{:?}", r.syntax_errors);

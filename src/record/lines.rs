@@ -12,6 +12,7 @@ use super::{
     DiagramLabel, MoveLine, Record, Room, Span, SyntaxError, Token, TokenKind, Tokens,
 };
 
+use super::notes::{glyph_of, markup_in, split_glued_glyph, Comment, Glyph, Markup, Notes, Place, Variation};
 use super::Side;
 use crate::geometry::{CellLabel, Geometry, MAX_ROW_CELLS};
 
@@ -241,12 +242,16 @@ fn move_line<'a>(
     at: usize,
     (number, rest): (u32, &'a str),
     tokens: &mut Tokens<'a>,
+    notes: &mut Noted<'a>,
     errors: &mut Vec<SyntaxError>,
 ) -> (MoveLine, bool) {
     let body = line.len() - rest.len();
+    notes.number = line[..body].trim();
     let from = tokens.len();
     // Whether the line holds a claim: only then are its tokens searched for what follows one.
     let mut claimed = false;
+    // The variations open on this line, innermost last (a variation closes on its own line).
+    let mut open: Vec<usize> = Vec::new();
     // The words, split at ASCII white space as `str::split_ascii_whitespace` splits them, read
     // byte by byte; the commonest tokens are read as their words are found (`quick_token`).
     let b = rest.as_bytes();
@@ -255,21 +260,31 @@ fn move_line<'a>(
         while i < b.len() && b[i].is_ascii_whitespace() {
             i += 1;
         }
-        if let Some((kind, len)) = quick_token(&b[i..]) {
+        if let Some((kind, len)) = quick_token(&b[i..]).filter(|_| open.is_empty()) {
             let (off, word) = (body + i, &rest[i..i + len]);
             i += len;
             tokens.push_token(Token { text: word, span: at + off..at + off + len, kind }, errors);
             continue;
         }
-        let Some((start, end)) = next_word(b, &mut i) else { break };
+        let mut past = i;
+        let Some((start, end)) = next_word(b, &mut past) else { break };
         let (off, word) = (body + start, &rest[start..end]);
         let span = at + off..at + off + word.len();
+        if !open.is_empty() || (notes::annotated(word) && move_token(word).is_none() && !starts_claim(word)) {
+            // Comments, glyphs and variations: read a piece at a time, from the word's start.
+            i = notes.read(rest, at + body, start, tokens, &mut open, errors);
+            continue;
+        }
+        i = past;
         if let Some(kind) = move_token(word) {
             claimed |= kind.is_claim();
             tokens.push_token(Token { text: word, span, kind }, errors);
         } else if starts_claim(word) {
             claimed = true;
-            let text = line[off..].trim_end();
+            // A comment may follow the claim on its line: the claim is the text before it.
+            let whole = &line[off..];
+            let brace = whole.find('{');
+            let text = whole[..brace.unwrap_or(whole.len())].trim_end();
             let span = at + off..at + off + text.len();
             match claim(text) {
                 Some(kind) => tokens.push_token(Token { text, span, kind }, errors),
@@ -283,10 +298,26 @@ fn move_line<'a>(
                     },
                 ),
             }
+            if let Some(k) = brace {
+                let mut j = start + k;
+                while j < b.len() {
+                    j = notes.read(rest, at + body, j, tokens, &mut open, errors);
+                    while j < b.len() && b[j].is_ascii_whitespace() {
+                        j += 1;
+                    }
+                }
+            }
             break;
         } else {
             push_capped(errors, SyntaxError { span, message: token_error(word) });
         }
+    }
+    if let Some(&k) = open.first() {
+        let start = notes.notes.variations[k - 1].span.start;
+        let message = "this variation is never closed with `)` on its line: in the published notation a variation \
+                       closes on its move line"
+            .into();
+        push_capped(errors, SyntaxError { span: start..start + 1, message });
     }
     let own = &tokens[from..];
     let claim_at = if claimed { own.iter().position(|t| t.kind.is_claim()) } else { None };
@@ -564,7 +595,7 @@ pub enum Element<'a> {
     /// A start given as a position code: where it is, and the code.
     StartupCode(Span, &'a str),
     /// The lines, every token of them in one vector, and their syntax errors.
-    Movetext(Vec<MoveLine>, Vec<Token<'a>>, Vec<SyntaxError>),
+    Movetext(Vec<MoveLine>, Vec<Token<'a>>, Notes<'a>, Vec<SyntaxError>),
 }
 
 /// The element that opens at the line `(at, line)`, taking the further lines it spans (a
@@ -650,9 +681,10 @@ pub fn element<'a>(
         }
         LineKind::Move(_) => {
             let (mut tokens, mut errors) = (Tokens::tokens_in(std::mem::take(scratch)), Vec::new());
+            let mut notes = Noted::default();
             let head = move_line_head(line, false).expect("classified as a move line");
             let mut moves = Vec::with_capacity(room.lines.max(1));
-            let (first, mut claimed) = move_line(line, at, head, &mut tokens, &mut errors);
+            let (first, mut claimed) = move_line(line, at, head, &mut tokens, &mut notes, &mut errors);
             moves.push(first);
             // Each line is read once: `ahead` is the cursor past it, kept if the line is taken.
             let mut ahead = *rest;
@@ -662,7 +694,7 @@ pub fn element<'a>(
                     // Past the limit of tokens, the lines that follow are one with the last: the
                     // record's span reaches its end, and no line of it is held.
                     let past = tokens.is_full();
-                    let (line, claims) = move_line(l, a, head, &mut tokens, &mut errors);
+                    let (line, claims) = move_line(l, a, head, &mut tokens, &mut notes, &mut errors);
                     claimed |= claims;
                     match moves.last_mut() {
                         Some(last) if past => last.span.end = line.span.end,
@@ -693,7 +725,186 @@ pub fn element<'a>(
                     });
                 }
             }
-            Some(Element::Movetext(moves, tokens, errors))
+            Some(Element::Movetext(moves, tokens, notes.notes, errors))
+        }
+    }
+}
+
+/// The comments, glyphs and variations of a movetext of the published notation as its lines are
+/// read (grammar.md, Part I, "Comments, glyphs and variations"): each closes on its own line.
+#[derive(Default)]
+pub(crate) struct Noted<'a> {
+    pub(crate) notes: Notes<'a>,
+    /// How many notes are kept: at most [`super::common::MAX_NOTES`].
+    count: usize,
+    /// The number of the move line being read, as written (`12.`): a variation on it is named by
+    /// it (`in the variation at 12. c2c5`), since a line holds a turn of each side.
+    number: &'a str,
+}
+
+mod notes {
+    /// Whether a word of a move line holds more than a token: a comment, a parenthesis of a
+    /// variation, a glyph glued to a token or standing alone.
+    pub(super) fn annotated(word: &str) -> bool {
+        word.bytes().any(|c| matches!(c, b'{' | b'(' | b')' | b'$')) || word.ends_with(['!', '?'])
+    }
+}
+
+impl<'a> Noted<'a> {
+    /// Counts one more note: `false`, and the record's error at `span` once, past the limit.
+    fn count(&mut self, span: &Span, errors: &mut Vec<SyntaxError>) -> bool {
+        let most = super::common::MAX_NOTES;
+        self.count += 1;
+        if self.count == most + 1 {
+            let message = format!(
+                "this is note {} of the record: referee reads at most {most} comments, glyphs, variations and moves \
+                 of variations of one record, far more than any real record has, so this record is not verified",
+                most + 1
+            );
+            push_capped(errors, SyntaxError { span: span.clone(), message });
+        }
+        self.count <= most
+    }
+
+    /// Where the writer is: after so many tokens of the line of play being written.
+    fn place(&self, tokens: &Tokens<'a>, open: &[usize]) -> Place {
+        match open.last() {
+            None => Place { line: 0, after: tokens.len() },
+            Some(&k) => Place { line: k, after: self.notes.variations[k - 1].tokens.len() },
+        }
+    }
+
+    /// Reads one piece of a move line's `rest` (which stands at offset `at` of the file) from byte
+    /// `i`: a comment to its `}`, a parenthesis, or a word up to white space or one of `{()`, a token
+    /// with the glyph glued to it or a glyph alone. Where reading goes on.
+    fn read(
+        &mut self,
+        rest: &'a str,
+        at: usize,
+        i: usize,
+        tokens: &mut Tokens<'a>,
+        open: &mut Vec<usize>,
+        errors: &mut Vec<SyntaxError>,
+    ) -> usize {
+        let b = rest.as_bytes();
+        let here = self.place(tokens, open);
+        match b[i] {
+            b'{' => {
+                let Some(close) = rest[i..].find('}').map(|k| i + k) else {
+                    let message = "this comment is never closed with `}` on its line: in the published notation a \
+                                   comment closes on its move line"
+                        .into();
+                    push_capped(errors, SyntaxError { span: at + i..at + i + 1, message });
+                    return b.len();
+                };
+                let (text, span) = (&rest[i + 1..close], at + i..at + close + 1);
+                if self.count(&span, errors) {
+                    if text.contains("[%") {
+                        let (found, faults) = markup_in(text, span.start + 1, super::common::MAX_NOTES);
+                        errors.extend(faults.into_iter().take(super::MAX_SYNTAX_ERRORS));
+                        for (drawing, span) in found {
+                            if !self.count(&span, errors) {
+                                break;
+                            }
+                            self.notes.markup.push(Markup { at: here, drawing, span });
+                        }
+                    }
+                    self.notes.comments.push(Comment { at: here, text, span, to_line_end: false });
+                }
+                close + 1
+            }
+            b'(' => {
+                let span = at + i..at + i + 1;
+                if here.after == 0 {
+                    let message = "a variation is an alternative to the move before it, but no move comes before \
+                                   this one (write it after the move it replaces)"
+                        .into();
+                    push_capped(errors, SyntaxError { span: span.clone(), message });
+                }
+                if self.count(&span, errors) {
+                    let number = Some(self.number).filter(|n| !n.is_empty());
+                    self.notes.variations.push(Variation { at: here, span, number, tokens: Vec::new() });
+                    open.push(self.notes.variations.len());
+                } else {
+                    // Past the limit, the variation is read to its `)` and not kept.
+                    open.push(usize::MAX);
+                }
+                i + 1
+            }
+            b')' => {
+                match open.pop() {
+                    None => {
+                        let message = "this `)` closes no variation: a variation opens with `(`".into();
+                        push_capped(errors, SyntaxError { span: at + i..at + i + 1, message });
+                    }
+                    Some(usize::MAX) => {}
+                    Some(k) => {
+                        let v = &mut self.notes.variations[k - 1];
+                        v.span.end = at + i + 1;
+                        if v.tokens.is_empty() {
+                            let message =
+                                "this variation has no moves: write the moves that could have been played instead"
+                                    .into();
+                            push_capped(errors, SyntaxError { span: v.span.clone(), message });
+                        }
+                    }
+                }
+                i + 1
+            }
+            _ => {
+                let end = b[i..]
+                    .iter()
+                    .position(|c| c.is_ascii_whitespace() || matches!(c, b'{' | b'(' | b')'))
+                    .map_or(b.len(), |k| i + k);
+                let word = &rest[i..end];
+                let span = at + i..at + end;
+                let (token, glyph) = split_glued_glyph(word);
+                let glyph_at = at + i + token.len()..at + end;
+                if token.is_empty() || token.starts_with('$') {
+                    self.glyph(word, span, tokens, open, errors);
+                } else {
+                    match move_token(token) {
+                        Some(kind) if kind.is_claim() || starts_claim(token) => {
+                            let message = format!(
+                                "`{token}` ends the record: a claim belongs to the main line, outside any variation"
+                            );
+                            push_capped(errors, SyntaxError { span, message });
+                        }
+                        Some(kind) => {
+                            let token = Token { text: token, span: at + i..at + i + token.len(), kind };
+                            match open.last() {
+                                None => tokens.push_token(token, errors),
+                                Some(&usize::MAX) => {}
+                                Some(&k) => {
+                                    if self.count(&token.span, errors) {
+                                        self.notes.variations[k - 1].tokens.push(token);
+                                    }
+                                }
+                            }
+                            if !glyph.is_empty() {
+                                self.glyph(glyph, glyph_at, tokens, open, errors);
+                            }
+                        }
+                        None => push_capped(errors, SyntaxError { span, message: token_error(word) }),
+                    }
+                }
+                end
+            }
+        }
+    }
+
+    /// Keeps a glyph written at `span`, after the move of the line being written.
+    fn glyph(&mut self, word: &str, span: Span, tokens: &Tokens<'a>, open: &[usize], errors: &mut Vec<SyntaxError>) {
+        let at = self.place(tokens, open);
+        let nag = match glyph_of(word) {
+            Some(Ok(_)) if at.after == 0 => Err(format!("`{word}` judges a move, so it follows one")),
+            Some(glyph) => glyph,
+            None => Err(token_error(word)),
+        };
+        match nag {
+            Ok(nag) if self.count(&span, errors) => self.notes.glyphs.push(Glyph { at, nag, span }),
+            Ok(_) => {}
+            Err(message) => push_capped(errors, SyntaxError { span, message }),
         }
     }
 }
@@ -753,9 +964,9 @@ impl<'a> Assembler<'a> {
                 self.pending.startup = None;
                 self.close()
             }
-            Element::Movetext(lines, tokens, errors) => {
+            Element::Movetext(lines, tokens, notes, errors) => {
                 let closed = self.close();
-                self.open = Some(self.record(lines, tokens, errors));
+                self.open = Some(self.record(lines, tokens, notes, errors));
                 closed
             }
         }
@@ -783,7 +994,13 @@ impl<'a> Assembler<'a> {
         self.open.take().map(finished)
     }
 
-    fn record(&mut self, lines: Vec<MoveLine>, tokens: Vec<Token<'a>>, errors: Vec<SyntaxError>) -> Record<'a> {
+    fn record(
+        &mut self,
+        lines: Vec<MoveLine>,
+        tokens: Vec<Token<'a>>,
+        notes: Notes<'a>,
+        errors: Vec<SyntaxError>,
+    ) -> Record<'a> {
         let span = lines[0].span.start..lines.last().map_or(0, |l| l.span.end);
         let mut r = Record {
             index: 0,
@@ -795,6 +1012,7 @@ impl<'a> Assembler<'a> {
             final_position: None,
             lines,
             tokens,
+            annotations: (!notes.is_empty()).then(|| Box::new(notes)),
             syntax_errors: errors,
         };
         if let Some(t) = &r.title {
@@ -1051,7 +1269,7 @@ mod tests {
         for rest in lines {
             let line = format!("2. {rest}");
             let (mut tokens, mut errors) = (Tokens::tokens_in(Vec::new()), Vec::new());
-            move_line(&line, 10, (2, &line[2..]), &mut tokens, &mut errors);
+            move_line(&line, 10, (2, &line[2..]), &mut tokens, &mut Noted::default(), &mut errors);
             let mut expected = Vec::new();
             let mut wrong = 0;
             for word in line[2..].split_ascii_whitespace() {
@@ -1061,13 +1279,44 @@ mod tests {
                     None => wrong += 1,
                 }
             }
-            if line[2..].split_ascii_whitespace().any(starts_claim) {
+            // Claims, and words with comments, glyphs or variations, are read otherwise (below).
+            let otherwise = |w: &str| starts_claim(w) || (notes::annotated(w) && move_token(w).is_none());
+            if line[2..].split_ascii_whitespace().any(otherwise) {
                 continue;
             }
             assert_eq!(&tokens[..], &expected[..], "{line:?}");
             // A resignation followed by more tokens is one error more.
             let resigned = expected.iter().position(|t| t.kind.is_claim()).is_some_and(|k| k + 1 < expected.len());
             assert_eq!(errors.len(), wrong + usize::from(resigned), "{line:?}");
+        }
+    }
+
+    /// Comments, glyphs and variations on a move line of the published notation, each closed on
+    /// the line, placed among the main line's tokens; a claim may be followed by a comment.
+    #[test]
+    fn move_lines_keep_comments_glyphs_and_variations() {
+        let line = "3. ---- a7a8!? {good} (3 a7a4 $14 {deep (not a variation)}) i3i2 and wins 40-39 {a claim's note}";
+        let (mut tokens, mut errors, mut notes) = (Tokens::tokens_in(Vec::new()), Vec::new(), Noted::default());
+        move_line(line, 0, (3, &line[2..]), &mut tokens, &mut notes, &mut errors);
+        assert_eq!(errors, []);
+        let texts: Vec<&str> = tokens.iter().map(|t| t.text).collect();
+        assert_eq!(texts, ["----", "a7a8", "i3i2", "and wins 40-39"]);
+        let n = &notes.notes;
+        let comments: Vec<_> = n.comments.iter().map(|c| (c.at.line, c.at.after, c.text)).collect();
+        assert_eq!(comments, [(0, 2, "good"), (1, 2, "deep (not a variation)"), (0, 4, "a claim's note")]);
+        let glyphs: Vec<_> = n.glyphs.iter().map(|g| (g.at.line, g.at.after, g.nag)).collect();
+        assert_eq!(glyphs, [(0, 2, 5), (1, 2, 14)]);
+        assert_eq!(n.variations.len(), 1);
+        assert_eq!((n.variations[0].at.after, n.variations[0].number), (2, Some("3.")));
+        for (broken, words) in [
+            ("3. a7a8 {open", "closes on its move line"),
+            ("3. a7a8 (3 a7a4", "closes on its move line"),
+            ("3. a7a8 (3 resign)", "outside any variation"),
+            ("3. a7a8 )", "closes no variation"),
+        ] {
+            let (mut tokens, mut errors) = (Tokens::tokens_in(Vec::new()), Vec::new());
+            move_line(broken, 0, (3, &broken[2..]), &mut tokens, &mut Noted::default(), &mut errors);
+            assert!(errors.len() == 1 && errors[0].message.contains(words), "{broken}: {errors:?}");
         }
     }
 

@@ -212,13 +212,20 @@ pub struct Record<'a> {
     pub final_position: Option<Diagram>,
     /// The numbered lines of movetext.
     pub lines: Vec<MoveLine>,
-    /// Every token of the movetext, in order.
+    /// Every token of the movetext's main line, in order.
     pub tokens: Vec<Token<'a>>,
+    /// The comments, glyphs and variations written on the move lines, if any ([`Record::notes`]).
+    pub annotations: Option<Box<notes::Notes<'a>>>,
     /// Every syntax error of the record, in text order.
     pub syntax_errors: Vec<SyntaxError>,
 }
 
 impl<'a> Record<'a> {
+    /// The comments, glyphs and variations written on the move lines.
+    pub fn notes(&self) -> &notes::Notes<'a> {
+        notes::Notes::of(&self.annotations)
+    }
+
     /// The tokens of one of the record's lines.
     pub fn line_tokens(&self, line: &MoveLine) -> &[Token<'a>] {
         &self.tokens[line.tokens.clone()]

@@ -241,7 +241,18 @@ pub struct Notes<'a> {
     pub variations: Vec<Variation<'a>>,
 }
 
+/// A record's notes where it has none: what [`Notes::of`] gives for a record without any.
+pub static NONE: Notes<'static> =
+    Notes { markup: Vec::new(), comments: Vec::new(), glyphs: Vec::new(), variations: Vec::new() };
+
 impl<'a> Notes<'a> {
+    /// The notes a record holds: most records have none, and hold no room for them (a record
+    /// holds `None`, eight bytes, rather than four empty lists: a window of records is held at
+    /// once while it is judged).
+    pub fn of<'r>(held: &'r Option<Box<Notes<'a>>>) -> &'r Notes<'a> {
+        held.as_deref().unwrap_or(&NONE)
+    }
+
     /// Whether the writer added nothing.
     pub fn is_empty(&self) -> bool {
         self.comments.is_empty() && self.glyphs.is_empty() && self.variations.is_empty()

@@ -102,6 +102,10 @@ impl<'r> RecordFormat<'r> for Published<'_, 'r, '_> {
         &self.record.tokens
     }
 
+    fn variations(&self) -> &[crate::record::notes::Variation<'_>] {
+        &self.record.notes().variations
+    }
+
     fn start(&self) -> Result<Phages, Problem> {
         if let Some(e) = self.record.syntax_errors.first() {
             return Err(syntax_problem(self.src, e));
@@ -112,6 +116,7 @@ impl<'r> RecordFormat<'r> for Published<'_, 'r, '_> {
     fn check(&self, start: &Phages, v: &mut Verdict) {
         let r = self.record;
         v.game = Some(start.about());
+        crate::format::check_markup(self.src, r.notes(), start.geometry(), v);
         if r.header.is_none() {
             v.notes.push(format!("the record has no column header: {} is taken to move first", start.to_move()));
         }
@@ -269,6 +274,24 @@ fn published_document(r: &Record, start: Phages) -> Result<GameDocument, Convert
     let tokens: Vec<Token> = r.tokens.iter().take_while(|t| !t.kind.is_claim()).cloned().collect();
     let game =
         replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
+    // The moves with their glyphs, comments and variations; each variation played from the
+    // position before the move it follows.
+    let mut tree = crate::document::tree::tree_of(&r.tokens, r.notes(), Some(&game.tokens))?;
+    let kind = |t: &str| crate::record::token_kind(t).unwrap_or(TokenKind::Written);
+    let mut position = start.clone();
+    for ((entry, derived), (m, _)) in tree.moves.iter_mut().zip(move_entries(&start, &game)).zip(&game.moves) {
+        let notes = std::mem::take(&mut entry.after);
+        let glyphs = std::mem::take(&mut entry.glyphs);
+        *entry = MoveEntry { after: notes, glyphs, ..derived };
+        if entry.after.iter().any(|n| matches!(n, NoteEntry::Variation(_))) {
+            for note in &mut entry.after {
+                if let NoteEntry::Variation(v) = note {
+                    crate::movetext::fill_read(Some(&position), entry.ply - 1, &mut v.moves, &kind, 1)?;
+                }
+            }
+        }
+        position.play_unchecked(*m);
+    }
     let names = start.player_names();
     let end = &game.end;
     let outcome = end.is_over().then(|| {
@@ -287,9 +310,9 @@ fn published_document(r: &Record, start: Phages) -> Result<GameDocument, Convert
         tags: Vec::new(),
         setup: (notation::start_form(&start) != notation::StartForm::Default).then(|| rows_of(&start)),
         start_code: Some(start.code()),
-        before: Vec::new(),
-        moves: move_entries(&start, &game),
-        after_result: Vec::new(),
+        before: tree.before,
+        moves: tree.moves,
+        after_result: tree.after_result,
         result: r.tokens.iter().find(|t| t.kind.is_claim()).map(|t| t.text.to_string()),
         final_position: match &r.final_position {
             Some(d) => {
@@ -359,5 +382,17 @@ fn write_published(about: &'static About, doc: &GameDocument) -> Result<String, 
         replay_all(&start, &tokens).map_err(|(ply, message)| ConvertError::Document { ply: Some(ply), message })?;
     let moves: Vec<_> = game.moves.iter().map(|(m, _)| *m).collect();
     let claim = doc.result.as_deref().map(str::trim);
-    Ok(notation::write_layout(&start, &moves, claim, &layout(&final_rows(doc, &game.end), geometry)))
+    let text = |glyphs: &[u8], notes: &[NoteEntry]| notation::notes_text(glyphs, notes).map_err(invalid);
+    if doc.before.iter().any(|n| matches!(n, NoteEntry::Variation(_))) {
+        return Err(invalid("a variation is an alternative to a move, so it follows one".into()));
+    }
+    let written = notation::Annotations {
+        before: text(&[], &doc.before)?,
+        after: doc.moves.iter().map(|e| text(&e.glyphs, &e.after)).collect::<Result<_, _>>()?,
+        after_result: text(&[], &doc.after_result)?,
+    };
+    if claim.is_none() && !written.after_result.is_empty() {
+        return Err(invalid("comments after the result need a result to follow".into()));
+    }
+    Ok(notation::write_annotated(&start, &moves, &written, claim, &layout(&final_rows(doc, &game.end), geometry)))
 }

@@ -408,6 +408,74 @@ pub fn write_record(start: &Phages, moves: &[PhagesMove]) -> String {
 /// one numbered line per turn of each side with `....` for the first turn's missing phase, the
 /// claim, and `Final Position:`. A resignation by the first column's side opens a line of its own.
 pub fn write_layout(start: &Phages, moves: &[PhagesMove], claim: Option<&str>, final_diagram: &str) -> String {
+    write_annotated(start, moves, &Annotations::default(), claim, final_diagram)
+}
+
+/// What a writer added to a published record's moves, as text to write back in place (see
+/// [`notes_text`]): before the first move (after the first line's number), after each move (glued
+/// to it: it opens with the move's glyph or a blank), and after the claim.
+#[derive(Default)]
+pub struct Annotations {
+    /// After the first line's number.
+    pub before: String,
+    /// After each move, in order (missing: nothing).
+    pub after: Vec<String>,
+    /// After the claim.
+    pub after_result: String,
+}
+
+/// The text of a move's glyphs and the comments and variations after it, as the published notation
+/// writes them on the move's line: the first of the six glyphs glued, others `$N`, comments `{...}`,
+/// variations `( ... )` with their moves as written. `Err` for what a move line cannot hold: a
+/// comment with a line end (or a `}`), a `;` comment.
+pub fn notes_text(glyphs: &[u8], notes: &[crate::document::NoteEntry]) -> Result<String, String> {
+    use crate::document::NoteEntry;
+    let mut out = String::new();
+    for (k, &nag) in glyphs.iter().enumerate() {
+        if k > 0 || !(1..=6).contains(&nag) {
+            out.push(' ');
+        }
+        out.push_str(&crate::record::notes::glyph_text(nag));
+    }
+    for note in notes {
+        match note {
+            NoteEntry::Comment(text) => {
+                if text.contains(['}', '\n', '\r']) {
+                    return Err(format!(
+                        "the comment `{text}` holds a line end or a `}}`: a comment of the published notation closes \
+                         on its move line"
+                    ));
+                }
+                out.push_str(&format!(" {{{text}}}"));
+            }
+            NoteEntry::LineComment(text) => {
+                return Err(format!("the comment `;{text}` runs to the end of its line, which the published notation has not: write it {{...}}"));
+            }
+            NoteEntry::Variation(v) => {
+                let mut inner = notes_text(&[], &v.before)?;
+                for e in &v.moves {
+                    inner.push(' ');
+                    inner.push_str(&e.token);
+                    inner.push_str(&notes_text(&e.glyphs, &e.after)?);
+                }
+                if v.moves.is_empty() {
+                    return Err("a variation has no moves".into());
+                }
+                out.push_str(&format!(" ({})", inner.trim_start()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// [`write_layout`], with what the writer added to the moves written back in place.
+pub fn write_annotated(
+    start: &Phages,
+    moves: &[PhagesMove],
+    written: &Annotations,
+    claim: Option<&str>,
+    final_diagram: &str,
+) -> String {
     use crate::game::Game;
     let mut out = String::new();
     // The published title is the game's name in capitals.
@@ -449,15 +517,20 @@ pub fn write_layout(start: &Phages, moves: &[PhagesMove], claim: Option<&str>, f
             String::new()
         }
     };
-    for &m in moves {
+    for (i, &m) in moves.iter().enumerate() {
         // A start under way (a `Startup:` code) may be in the middle of a turn: its first move
         // opens line 1 all the same.
         if begins_line(&position) || current.is_empty() {
             new_line(&mut out, &mut current);
         }
+        if i == 0 && !written.before.is_empty() {
+            current.push(' ');
+            current.push_str(written.before.trim_start());
+        }
         current.push_str(&fillers(&position));
         current.push(' ');
         current.push_str(&position.write_move(m));
+        current.push_str(written.after.get(i).map_or("", String::as_str));
         position.play_unchecked(m);
     }
     // A game of no moves still has its first line, the filled phase (a): without a line there is no
@@ -474,6 +547,7 @@ pub fn write_layout(start: &Phages, moves: &[PhagesMove], claim: Option<&str>, f
         }
         current.push(' ');
         current.push_str(claim);
+        current.push_str(&written.after_result);
     }
     out.push_str(current.trim_end());
     out.push_str("\nFinal Position:");
