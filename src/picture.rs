@@ -4,12 +4,13 @@
 
 use crate::game::About;
 use crate::geometry::{Cell, CellLabel, Geometry};
-use crate::record::notes::{glyph_text, Drawing, Notes};
+use crate::record::notes::{glyph_text, without_markup, Drawing, Notes};
 use crate::record::Found;
 use crate::record::{Span, Token};
 use crate::render::model::{Board, Drawn, Scene, Sign, Tone};
-use crate::replay::{replay_observed, Event, Reader, ReplayOptions};
-use crate::verify::{with_record, VerifyOptions, WithStart};
+use crate::replay::{Event, Reader, ReplayOptions};
+use crate::variations::{replay_lines, Lines};
+use crate::verify::{with_found_start, with_record, VerifyOptions, WithStart};
 
 /// The pictures of one record.
 #[derive(Clone, Debug)]
@@ -23,11 +24,123 @@ pub struct Pictures {
     /// At the first illegal move: the board before it, that move in red, the legal moves faint
     /// and the reason; and the span of its token.
     pub error: Option<(Scene, Span)>,
+    /// The main line's comments, each with the frame it speaks of ([`Said`]).
+    pub comments: Vec<Said>,
+    /// The record's variations (grammar.md, "Comments, glyphs and variations"), in the order they
+    /// open: variation `k - 1` is line `k` of [`crate::record::notes::Place`].
+    pub variations: Vec<Branch>,
     /// Where the record is in its file.
     pub span: Span,
 }
 
+/// A comment of a line of play, with the frame it speaks of: the scene after the move it follows
+/// (0: the line's start, for a comment before its first move; the main line's last scene for one
+/// after the result), or one past the line's last scene, its error diagram, for a comment after
+/// its illegal move (or after the result, when the line stops at one).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Said {
+    /// The frame: an index into the line's scenes, or their number for the error diagram.
+    pub frame: usize,
+    /// Its text as the reader reads it beside the picture: as written, without the markup the
+    /// picture draws ([`without_markup`]). A comment of markup alone is not said.
+    pub text: String,
+    /// Where the whole comment is written.
+    pub span: Span,
+}
+
+/// The pictures of a variation: moves that could have been played instead of one move of another
+/// line, drawn from the position before that move.
+#[derive(Clone, Debug)]
+pub struct Branch {
+    /// The line it branches from: 0 for the main line, `k` for variation `k - 1`.
+    pub from: usize,
+    /// The frame of that line it starts from: the position before the move it replaces.
+    pub at: usize,
+    /// Its name, as the verdict names it: its first move with its number (`1... a1a2`).
+    pub name: String,
+    /// Where it is written, `(` to `)`.
+    pub span: Span,
+    /// Whether it is drawn: not when its line stops before the move it replaces (it then has no
+    /// scenes, nor have the variations in it).
+    pub reached: bool,
+    /// Its start (the position it branches from, with the last move of its line drawn), then the
+    /// position after each of its moves played; at its first illegal move it stops.
+    pub scenes: Vec<Scene>,
+    /// The position code of each scene (grammar.md, "Position codes").
+    pub codes: Vec<String>,
+    /// The span of the token of each move played, as [`Pictures::moves`].
+    pub moves: Vec<Span>,
+    /// At its first illegal move, its error diagram, as [`Pictures::error`].
+    pub error: Option<(Scene, Span)>,
+    /// Its comments, as [`Pictures::comments`].
+    pub comments: Vec<Said>,
+}
+
+/// One line of play of a record's pictures, the main line or a variation, as frames: its scenes,
+/// then its error diagram, if it has one.
+#[derive(Clone, Copy, Debug)]
+pub struct Line<'p> {
+    /// Its positions: the start, then the position after each move played.
+    pub scenes: &'p [Scene],
+    /// The span of the token of each move played: `scenes[k]` follows the move of `moves[k - 1]`.
+    pub moves: &'p [Span],
+    /// Its error diagram and the span of its illegal move, if it stops at one.
+    pub error: Option<&'p (Scene, Span)>,
+    /// Its comments, each with its frame.
+    pub comments: &'p [Said],
+}
+
+impl<'p> Line<'p> {
+    /// How many frames it has: its scenes, and its error diagram.
+    pub fn len(&self) -> usize {
+        self.scenes.len() + usize::from(self.error.is_some())
+    }
+
+    /// Whether it has no frame (a line always has its start: never).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Frame `i`: scene `i`, or the error diagram one past the last scene.
+    pub fn frame(&self, i: usize) -> Option<&'p Scene> {
+        self.scenes.get(i).or_else(|| self.error.filter(|_| i == self.scenes.len()).map(|(s, _)| s))
+    }
+
+    /// The span of the token of the move that led to frame `i` (the illegal one, for the error
+    /// diagram); none for the start.
+    pub fn token(&self, i: usize) -> Option<&'p Span> {
+        match self.error {
+            Some((_, span)) if i == self.scenes.len() => Some(span),
+            _ => i.checked_sub(1).and_then(|m| self.moves.get(m)),
+        }
+    }
+
+    /// The comments of frames `frames` (those of one frame, or of the moves of one turn), in text
+    /// order.
+    pub fn said(&self, frames: std::ops::RangeInclusive<usize>) -> Vec<&'p str> {
+        self.comments.iter().filter(|c| frames.contains(&c.frame)).map(|c| c.text.as_str()).collect()
+    }
+}
+
 impl Pictures {
+    /// Line `k` of the record (0: the main line, `k`: variation `k - 1`), if it is drawn.
+    pub fn line(&self, k: usize) -> Option<Line<'_>> {
+        match k {
+            0 => Some(Line {
+                scenes: &self.scenes,
+                moves: &self.moves,
+                error: self.error.as_ref(),
+                comments: &self.comments,
+            }),
+            k => self.variations.get(k - 1).filter(|b| b.reached).map(|b| Line {
+                scenes: &b.scenes,
+                moves: &b.moves,
+                error: b.error.as_ref(),
+                comments: &b.comments,
+            }),
+        }
+    }
+
     /// The scene `show` draws: the position after `ply` moves, or, with no ply, the error diagram
     /// when the record has an illegal move and its last position when it has none. A ply past the
     /// last move played gives the last position.
@@ -56,21 +169,28 @@ impl Pictures {
     }
 }
 
-/// The pictures of record `index` (1-based) of `src`; `Err` says why it has none, and where.
+/// The pictures of record `index` (1-based) of `src`, with its variations'; `Err` says why it has
+/// none, and where.
 pub fn pictures(src: &str, index: usize, options: VerifyOptions) -> Result<Pictures, (Span, String)> {
-    struct Draw;
-    impl WithStart for Draw {
+    struct Draw<'n, 'a>(&'n Notes<'a>);
+    impl WithStart for Draw<'_, '_> {
         type Output = Pictures;
         fn run<G: Reader>(self, start: G, tokens: &[Token]) -> Pictures {
-            draw(start, tokens)
+            draw(&start, tokens, self.0)
         }
     }
-    let (mut pictures, span) = with_record(src, index, options, Draw)?;
+    let found = crate::record::read(src, options.game.map(crate::GameKind::about)).nth(index.wrapping_sub(1));
+    let none = Notes::default();
+    let notes = match &found {
+        Some(Found::Common(r)) => &r.notes,
+        _ => &none,
+    };
+    let (mut pictures, span) = match &found {
+        Some(found) => with_found_start(src, found, options, Draw(notes))?,
+        // For its error, which says how many records there are.
+        None => with_record(src, index, options, Draw(notes))?,
+    };
     pictures.span = span;
-    if let Some(Found::Common(r)) = crate::record::read(src, options.game.map(crate::GameKind::about)).nth(index - 1) {
-        let moves = r.tokens.iter().filter(|t| !t.kind.is_claim()).count();
-        annotate(&mut pictures.scenes, &r.notes, moves);
-    }
     Ok(pictures)
 }
 
@@ -109,18 +229,17 @@ pub fn markup_words(src: &str, index: usize, ply: usize, options: VerifyOptions)
     lines
 }
 
-/// Gives each scene of the main line (of a record of `moves` moves) the markup and glyphs written
-/// after the move that led to it (the start: the markup of the comments before the first move;
-/// after the result, the last move's scene). Scenes past an illegal move are not drawn, nor is
-/// their markup.
-fn annotate(scenes: &mut [Scene], notes: &Notes, moves: usize) {
-    let Some(last) = scenes.len().checked_sub(1) else { return };
-    let geometry = scenes[0].board.geometry;
+/// Gives the scenes of line `k` (of `moves` moves) the markup and glyphs written after the move
+/// that led to each (the start: those before its first move; after the main line's result, its
+/// last scene), and sorts its comments to their frames ([`Said`]). Scenes past an illegal move are
+/// not drawn, nor is their markup.
+fn annotate(line: &mut Sketch, k: usize, notes: &Notes, moves: usize) {
+    let Some(last) = line.scenes.len().checked_sub(1) else { return };
+    let geometry = line.scenes[0].board.geometry;
     let cell = |label| geometry.parse_label(label);
     let scene_of = |after: usize| Some(after.min(moves)).filter(|&k| k <= last);
-    for m in notes.markup.iter().filter(|m| m.at.line == 0) {
-        let Some(k) = scene_of(m.at.after) else { continue };
-        let scene = &mut scenes[k];
+    for m in notes.markup.iter().filter(|m| m.at.line == k) {
+        let Some(s) = scene_of(m.at.after) else { continue };
         let drawn = match m.drawing {
             Drawing::Arrow { from, to, colour } => {
                 cell(from).zip(cell(to)).map(|(from, to)| Drawn::Arrow { from, to, colour })
@@ -129,15 +248,25 @@ fn annotate(scenes: &mut [Scene], notes: &Notes, moves: usize) {
             Drawing::Label { cell: c, text } => cell(c).map(|cell| Drawn::Label { cell, text: text.to_string() }),
             Drawing::Other { .. } => None,
         };
-        scene.markup.extend(drawn);
+        line.scenes[s].markup.extend(drawn);
     }
-    for g in notes.glyphs.iter().filter(|g| g.at.line == 0) {
-        let Some(k) = scene_of(g.at.after) else { continue };
-        let scene = &mut scenes[k];
+    for g in notes.glyphs.iter().filter(|g| g.at.line == k) {
+        let Some(s) = scene_of(g.at.after) else { continue };
+        let scene = &mut line.scenes[s];
         if !scene.glyphs.is_empty() {
             scene.glyphs.push(' ');
         }
         scene.glyphs.push_str(&glyph_text(g.nag));
+    }
+    // What follows the illegal move, or the result, is said with the error diagram; what follows
+    // the moves after it, which were never played, is not said.
+    let error = line.error.is_some().then_some(last + 1);
+    let frame_of = |after: usize| scene_of(after).or(error.filter(|&e| after == e || after > moves));
+    for c in notes.comments.iter().filter(|c| c.at.line == k) {
+        let text = without_markup(c.text);
+        if let Some(frame) = frame_of(c.at.after).filter(|_| !text.is_empty()) {
+            line.comments.push(Said { frame, text, span: c.span.clone() });
+        }
     }
 }
 
@@ -165,53 +294,156 @@ fn scene<G: Reader>(position: &G, ply: usize, signs: Vec<(Sign, Tone)>) -> Scene
     }
 }
 
-/// Replays `tokens` from `start` up to the first illegal move, keeping a scene per position.
-fn draw<G: Reader>(start: G, tokens: &[Token]) -> Pictures {
-    let mut scenes = vec![scene(&start, 0, Vec::new())];
-    let mut moves = Vec::new();
-    let mut error = None;
-    let mut last = Vec::new();
-    let geometry = start.geometry();
-    let on_board = |signs: Vec<Sign>| signs.into_iter().filter(|s| cells_on(geometry, s)).collect::<Vec<_>>();
-    replay_observed(start.clone(), tokens, ReplayOptions::default(), |event| match event {
-        Event::Playing { token, position, m } => {
-            last = on_board(position.signs(m));
-            moves.push(tokens[token].span.clone());
+/// The pictures of a record whose main line is `tokens` from `start`, and of its variations.
+fn draw<G: Reader>(start: &G, tokens: &[Token], notes: &Notes) -> Pictures {
+    let variations = &notes.variations;
+    let mut painter = Painter { main: tokens, notes, lines: vec![None; variations.len() + 1] };
+    replay_lines(start, tokens, variations, ReplayOptions::default(), &mut painter);
+    let mut lines = painter.lines;
+    for (k, line) in lines.iter_mut().enumerate() {
+        if let Some(line) = line {
+            let moves = notes.line(tokens, k).iter().filter(|t| !t.kind.is_claim()).count();
+            annotate(line, k, notes, moves);
         }
-        Event::Played { position } => {
-            let signs = std::mem::take(&mut last).into_iter().map(|s| (s, Tone::Last)).collect();
-            scenes.push(scene(position, scenes.len(), signs));
+    }
+    let names = crate::variations::names(variations, start.player_names().len());
+    let branches = variations
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let line = lines[i + 1].take();
+            let reached = line.is_some();
+            let line = line.unwrap_or_default();
+            Branch {
+                from: v.at.line,
+                at: v.at.after.saturating_sub(1),
+                name: names[i + 1].clone(),
+                span: v.span.clone(),
+                reached,
+                scenes: line.scenes,
+                codes: line.codes,
+                moves: line.moves,
+                error: line.error,
+                comments: line.comments,
+            }
+        })
+        .collect();
+    let main = lines[0].take().unwrap_or_default();
+    Pictures {
+        game: start.about(),
+        scenes: main.scenes,
+        moves: main.moves,
+        error: main.error,
+        comments: main.comments,
+        variations: branches,
+        span: 0..0,
+    }
+}
+
+/// A line of play being drawn.
+#[derive(Clone, Default)]
+struct Sketch {
+    scenes: Vec<Scene>,
+    codes: Vec<String>,
+    moves: Vec<Span>,
+    error: Option<(Scene, Span)>,
+    comments: Vec<Said>,
+    /// The ply of its start.
+    ply: usize,
+    /// The signs of the move being played.
+    last: Vec<Sign>,
+}
+
+/// Draws every line of a record as it is replayed, a scene per position.
+struct Painter<'t, 'n, 'a> {
+    main: &'t [Token<'t>],
+    notes: &'n Notes<'a>,
+    lines: Vec<Option<Sketch>>,
+}
+
+impl<G: Reader> Lines<G> for Painter<'_, '_, '_> {
+    fn begin(&mut self, line: usize, from: &G, ply: usize) {
+        let mut start = scene(from, ply, Vec::new());
+        let mut codes = Vec::new();
+        if line > 0 {
+            // A variation starts where its line stood before the move it replaces: that line's
+            // last move is drawn, as there.
+            let v = &self.notes.variations[line - 1];
+            let at = v.at.after.saturating_sub(1);
+            let before = self.lines[v.at.line].as_ref().and_then(|l| l.scenes.get(at));
+            start.signs = before.map(|s| s.signs.clone()).unwrap_or_default();
+            codes.push(from.code());
         }
-        Event::Illegal { token, position, attempted, why } => {
-            let written = match attempted {
-                Some(m) => on_board(position.signs(m)),
-                None => named_cells(geometry, tokens[token].text),
-            };
-            let mut alternatives: Vec<Sign> = Vec::new();
-            for m in position.legal_moves() {
-                for sign in on_board(position.signs(m)) {
-                    // What a move the record did not play would push off is no alternative.
-                    let leaving = matches!(sign, Sign::Leaving { .. });
-                    if !leaving && !cells(&sign).is_empty() && !alternatives.contains(&sign) {
-                        alternatives.push(sign);
-                    }
+        self.lines[line] = Some(Sketch { scenes: vec![start], codes, ply, ..Sketch::default() });
+    }
+
+    fn event(&mut self, line: usize, event: Event<G>) {
+        let tokens = self.notes.line(self.main, line);
+        if let Some(sketch) = self.lines[line].as_mut() {
+            sketch.event(tokens, event, line > 0);
+        }
+    }
+}
+
+impl Sketch {
+    /// Draws what a replay event shows: the position after each move, with that move's signs,
+    /// the position code too if `codes`; at an illegal move, the error diagram.
+    fn event<G: Reader>(&mut self, tokens: &[Token], event: Event<G>, codes: bool) {
+        match event {
+            Event::Playing { token, position, m } => {
+                self.last = on_board(position.geometry(), position.signs(m));
+                self.moves.push(tokens[token].span.clone());
+            }
+            Event::Played { position } => {
+                let signs = std::mem::take(&mut self.last).into_iter().map(|s| (s, Tone::Last)).collect();
+                self.scenes.push(scene(position, self.ply + self.scenes.len(), signs));
+                if codes {
+                    self.codes.push(position.code());
                 }
             }
-            // The moves that meet the written one at a cell (another step of the same stone,
-            // another stone to the same cell) say what the writer may have meant; only when none
-            // does is every legal move drawn.
-            let named: Vec<_> = written.iter().flat_map(cells).collect();
-            if alternatives.iter().any(|a| cells(a).iter().any(|c| named.contains(c))) {
-                alternatives.retain(|a| cells(a).iter().any(|c| named.contains(c)));
+            Event::Illegal { token, position, attempted, why } => {
+                let mut s = error_scene(position, attempted, tokens[token].text, self.ply + self.scenes.len() - 1);
+                s.illegal = Some(format!("{}: {why}", tokens[token].text));
+                self.error = Some((s, tokens[token].span.clone()));
             }
-            let mut signs: Vec<(Sign, Tone)> = alternatives.into_iter().map(|s| (s, Tone::Alternative)).collect();
-            signs.extend(written.into_iter().map(|s| (s, Tone::Illegal)));
-            let mut s = scene(position, scenes.len() - 1, signs);
-            s.illegal = Some(format!("{}: {why}", tokens[token].text));
-            error = Some((s, tokens[token].span.clone()));
         }
-    });
-    Pictures { game: start.about(), scenes, moves, error, span: 0..0 }
+    }
+}
+
+/// The signs among `signs` whose cells are all on the board.
+fn on_board(geometry: Geometry, signs: Vec<Sign>) -> Vec<Sign> {
+    signs.into_iter().filter(|s| cells_on(geometry, s)).collect()
+}
+
+/// The error diagram of a move written `text` that is illegal in `position` (the move it stands
+/// for, `attempted`, if it stands for one), after `ply` moves: that move in red, and the legal
+/// moves that meet it faint (every legal move when none does).
+fn error_scene<G: Reader>(position: &G, attempted: Option<G::Move>, text: &str, ply: usize) -> Scene {
+    let geometry = position.geometry();
+    let written = match attempted {
+        Some(m) => on_board(geometry, position.signs(m)),
+        None => named_cells(geometry, text),
+    };
+    let mut alternatives: Vec<Sign> = Vec::new();
+    for m in position.legal_moves() {
+        for sign in on_board(geometry, position.signs(m)) {
+            // What a move the record did not play would push off is no alternative.
+            let leaving = matches!(sign, Sign::Leaving { .. });
+            if !leaving && !cells(&sign).is_empty() && !alternatives.contains(&sign) {
+                alternatives.push(sign);
+            }
+        }
+    }
+    // The moves that meet the written one at a cell (another step of the same stone, another
+    // stone to the same cell) say what the writer may have meant; only when none does is every
+    // legal move drawn.
+    let named: Vec<_> = written.iter().flat_map(cells).collect();
+    if alternatives.iter().any(|a| cells(a).iter().any(|c| named.contains(c))) {
+        alternatives.retain(|a| cells(a).iter().any(|c| named.contains(c)));
+    }
+    let mut signs: Vec<(Sign, Tone)> = alternatives.into_iter().map(|s| (s, Tone::Alternative)).collect();
+    signs.extend(written.into_iter().map(|s| (s, Tone::Illegal)));
+    scene(position, ply, signs)
 }
 
 /// The cells a sign names.
