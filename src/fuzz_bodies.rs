@@ -191,7 +191,7 @@ pub fn pictures(data: &[u8], raster: bool) -> usize {
                     };
                     (0..line.len()).filter_map(|f| line.frame(f).map(|scene| frame(f, scene))).collect()
                 });
-                assert_eq!(b.reached, !frames.is_empty(), "a variation is drawn when it is reached");
+                assert_eq!(b.drawn, !frames.is_empty(), "a variation drawn has frames");
                 let illegal = b.error.as_ref().map(|(s, _)| s.illegal.clone().unwrap_or_default());
                 html::Variation { from: b.from, at: b.at, name: b.name.clone(), frames, illegal }
             })

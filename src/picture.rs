@@ -29,9 +29,17 @@ pub struct Pictures {
     /// The record's variations (grammar.md, "Comments, glyphs and variations"), in the order they
     /// open: variation `k - 1` is line `k` of [`crate::record::notes::Place`].
     pub variations: Vec<Branch>,
+    /// How many variations its line reaches are not drawn, past [`MAX_VARIATION_SCENES`].
+    pub undrawn: usize,
     /// Where the record is in its file.
     pub span: Span,
 }
+
+/// The most positions the variations of one record are drawn with, in all: a real record's
+/// variations have tens or hundreds of moves, and a picture of each position (a replay page holds
+/// one for every frame) must stay in proportion to the record, whatever its text. A variation
+/// that would take the variations drawn past it, by its moves, is not drawn, nor are those in it.
+pub const MAX_VARIATION_SCENES: usize = 2_000;
 
 /// A comment of a line of play, with the frame it speaks of: the scene after the move it follows
 /// (0: the line's start, for a comment before its first move; the main line's last scene for one
@@ -60,9 +68,10 @@ pub struct Branch {
     pub name: String,
     /// Where it is written, `(` to `)`.
     pub span: Span,
-    /// Whether it is drawn: not when its line stops before the move it replaces (it then has no
-    /// scenes, nor have the variations in it).
-    pub reached: bool,
+    /// Whether it is drawn: not when its line stops before the move it replaces, nor when the
+    /// variations drawn before it hold [`MAX_VARIATION_SCENES`] positions; it then has no scenes,
+    /// nor have the variations in it.
+    pub drawn: bool,
     /// Its start (the position it branches from, with the last move of its line drawn), then the
     /// position after each of its moves played; at its first illegal move it stops.
     pub scenes: Vec<Scene>,
@@ -123,6 +132,19 @@ impl<'p> Line<'p> {
 }
 
 impl Pictures {
+    /// What a picture of the record's lines says when some of its variations are not drawn (see
+    /// [`MAX_VARIATION_SCENES`]).
+    pub fn undrawn_note(&self) -> Option<String> {
+        let n = self.undrawn;
+        (n > 0).then(|| {
+            format!(
+                "{n} variation{} not drawn: the variations of a record are drawn with at most {MAX_VARIATION_SCENES} \
+                 positions in all",
+                if n == 1 { " is" } else { "s are" }
+            )
+        })
+    }
+
     /// Line `k` of the record (0: the main line, `k`: variation `k - 1`), if it is drawn.
     pub fn line(&self, k: usize) -> Option<Line<'_>> {
         match k {
@@ -132,7 +154,7 @@ impl Pictures {
                 error: self.error.as_ref(),
                 comments: &self.comments,
             }),
-            k => self.variations.get(k - 1).filter(|b| b.reached).map(|b| Line {
+            k => self.variations.get(k - 1).filter(|b| b.drawn).map(|b| Line {
                 scenes: &b.scenes,
                 moves: &b.moves,
                 error: b.error.as_ref(),
@@ -297,7 +319,13 @@ fn scene<G: Reader>(position: &G, ply: usize, signs: Vec<(Sign, Tone)>) -> Scene
 /// The pictures of a record whose main line is `tokens` from `start`, and of its variations.
 fn draw<G: Reader>(start: &G, tokens: &[Token], notes: &Notes) -> Pictures {
     let variations = &notes.variations;
-    let mut painter = Painter { main: tokens, notes, lines: vec![None; variations.len() + 1] };
+    let mut painter = Painter {
+        main: tokens,
+        notes,
+        lines: vec![None; variations.len() + 1],
+        left: MAX_VARIATION_SCENES,
+        undrawn: 0,
+    };
     replay_lines(start, tokens, variations, ReplayOptions::default(), &mut painter);
     let mut lines = painter.lines;
     for (k, line) in lines.iter_mut().enumerate() {
@@ -312,14 +340,14 @@ fn draw<G: Reader>(start: &G, tokens: &[Token], notes: &Notes) -> Pictures {
         .enumerate()
         .map(|(i, v)| {
             let line = lines[i + 1].take();
-            let reached = line.is_some();
+            let drawn = line.is_some();
             let line = line.unwrap_or_default();
             Branch {
                 from: v.at.line,
                 at: v.at.after.saturating_sub(1),
                 name: names[i + 1].clone(),
                 span: v.span.clone(),
-                reached,
+                drawn,
                 scenes: line.scenes,
                 codes: line.codes,
                 moves: line.moves,
@@ -336,6 +364,7 @@ fn draw<G: Reader>(start: &G, tokens: &[Token], notes: &Notes) -> Pictures {
         error: main.error,
         comments: main.comments,
         variations: branches,
+        undrawn: painter.undrawn,
         span: 0..0,
     }
 }
@@ -359,22 +388,30 @@ struct Painter<'t, 'n, 'a> {
     main: &'t [Token<'t>],
     notes: &'n Notes<'a>,
     lines: Vec<Option<Sketch>>,
+    /// How many more positions the variations may be drawn with.
+    left: usize,
+    /// How many variations are reached but not drawn.
+    undrawn: usize,
 }
 
 impl<G: Reader> Lines<G> for Painter<'_, '_, '_> {
     fn begin(&mut self, line: usize, from: &G, ply: usize) {
-        let mut start = scene(from, ply, Vec::new());
-        let mut codes = Vec::new();
-        if line > 0 {
+        let mut start = (Vec::new(), Vec::new());
+        if let Some(v) = line.checked_sub(1).map(|k| &self.notes.variations[k]) {
+            // Its start, a scene a move, an error diagram at most; and the line it leaves drawn.
+            let most = v.tokens.len() + 2;
+            let Some(left) = self.lines[v.at.line].as_ref().and_then(|_| self.left.checked_sub(most)) else {
+                self.undrawn += 1;
+                return;
+            };
+            self.left = left;
             // A variation starts where its line stood before the move it replaces: that line's
             // last move is drawn, as there.
-            let v = &self.notes.variations[line - 1];
-            let at = v.at.after.saturating_sub(1);
-            let before = self.lines[v.at.line].as_ref().and_then(|l| l.scenes.get(at));
-            start.signs = before.map(|s| s.signs.clone()).unwrap_or_default();
-            codes.push(from.code());
+            let before = self.lines[v.at.line].as_ref().and_then(|l| l.scenes.get(v.at.after.saturating_sub(1)));
+            start = (before.map(|s| s.signs.clone()).unwrap_or_default(), vec![from.code()]);
         }
-        self.lines[line] = Some(Sketch { scenes: vec![start], codes, ply, ..Sketch::default() });
+        let (signs, codes) = start;
+        self.lines[line] = Some(Sketch { scenes: vec![scene(from, ply, signs)], codes, ply, ..Sketch::default() });
     }
 
     fn event(&mut self, line: usize, event: Event<G>) {

@@ -263,7 +263,7 @@ fn variations_are_drawn_from_where_they_branch_with_their_comments_and_markup() 
     // 1... a1a2 replaces a2a3: it starts from the position after d1d2, that move drawn as there,
     // and its moves are the game's plies 2 and 3.
     let first = &p.variations[0];
-    assert_eq!((first.from, first.at, first.reached), (0, 1, true));
+    assert_eq!((first.from, first.at, first.drawn), (0, 1, true));
     assert_eq!(first.scenes[0].board, p.scenes[1].board);
     assert_eq!(first.scenes[0].signs, p.scenes[1].signs);
     assert!(first.scenes[0].markup.is_empty(), "the markup of d1d2's comment is the main line's");
@@ -301,13 +301,35 @@ fn a_variation_past_where_its_line_stops_is_not_drawn() {
     let p = pictures(src, 1, VerifyOptions::default()).unwrap();
     assert!(p.error.is_some());
     let b = &p.variations[0];
-    assert!(!b.reached && b.scenes.is_empty() && b.comments.is_empty());
+    assert!(!b.drawn && b.scenes.is_empty() && b.comments.is_empty());
     assert!(p.line(1).is_none());
     // One that replaces the illegal move itself starts from the position before it.
     let src = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. d1d2 d1d2 (1... a1a2 {instead}) *\n";
     let p = pictures(src, 1, VerifyOptions::default()).unwrap();
     let b = &p.variations[0];
-    assert!(b.reached);
+    assert!(b.drawn);
     assert_eq!((b.from, b.at), (0, 1));
     assert_eq!(b.scenes[0].board, p.scenes[1].board);
+}
+
+#[test]
+fn the_variations_of_a_record_are_drawn_with_a_bounded_number_of_positions() {
+    // 1,100 variations of one move, each with one in it: each takes its start, its move and room
+    // for an error diagram.
+    let src = format!("[Game \"Quarod\"]\n[Size \"4\"]\n\n1. d1d2 a2a3 {}*\n", "(1... a1a2 (1... b1b2)) ".repeat(1100));
+    let p = pictures(&src, 1, VerifyOptions::default()).unwrap();
+    let drawn = p.variations.iter().filter(|b| b.drawn).count();
+    assert_eq!(drawn, referee::picture::MAX_VARIATION_SCENES / 3);
+    let scenes: usize = p.variations.iter().map(|b| b.scenes.len()).sum();
+    assert!(scenes <= referee::picture::MAX_VARIATION_SCENES, "{scenes}");
+    assert_eq!(p.undrawn, 2200 - drawn);
+    // Those in a variation not drawn are not drawn either.
+    assert!(p.variations.iter().all(|b| !b.drawn || b.from == 0 || p.variations[b.from - 1].drawn));
+    assert_eq!(
+        p.undrawn_note().unwrap(),
+        format!(
+            "{} variations are not drawn: the variations of a record are drawn with at most 2000 positions in all",
+            2200 - drawn
+        )
+    );
 }

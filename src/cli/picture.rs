@@ -12,7 +12,7 @@ use clap::{Args, ValueEnum};
 
 use referee::games::GameKind;
 use referee::picture::{self, Pictures};
-use referee::record::notes::{glyph_meaning, glyph_of};
+use referee::record::notes::glyph_words;
 use referee::render::gif::{self, RgbaFrame, Timing};
 use referee::render::html;
 use referee::render::model::Scene;
@@ -343,6 +343,9 @@ pub fn render(args: RenderArgs) -> ExitCode {
         format!("{} files", files.len())
     };
     note(&format!("wrote {what} to {}", args.out.display()));
+    if let Some(undrawn) = pictures.undrawn_note().filter(|_| args.format == RenderFormat::Html) {
+        note(&format!("{}: {undrawn}", inputs::display_name(&args.file)));
+    }
     if let Some((_, span)) = &pictures.error {
         let (line, col) = report::line_col(&src, span.start);
         note(&format!(
@@ -529,6 +532,7 @@ fn replay_page(
     let mut lines = vec![format!("{status}: {}, {played} replayed", pictures.game.title)];
     lines.extend(verdict.problems.iter().map(|p| p.said().into_owned()));
     lines.extend(verdict.claims.iter().map(|c| format!("claim `{}`: {}, {}", c.text, c.status.name(), c.detail)));
+    lines.extend(pictures.undrawn_note());
     html::page(&html::Page {
         title: format!("{}, record {}: {}", inputs::display_name(file), verdict.index, pictures.game.title),
         record,
@@ -547,14 +551,8 @@ fn html_frame(
     said: &[&str],
     options: &SvgOptions,
 ) -> html::Frame {
-    let glyphs = scene
-        .glyphs
-        .split_whitespace()
-        .map(|g| {
-            let meaning = glyph_of(g).and_then(Result::ok).and_then(glyph_meaning);
-            (g.to_string(), meaning.unwrap_or_default().to_string())
-        })
-        .collect();
+    let glyphs =
+        glyph_words(&scene.glyphs).into_iter().map(|(g, meaning)| (g.to_string(), meaning.to_string())).collect();
     html::Frame {
         svg: svg::svg(scene, options),
         caption: scene.caption()[0].clone(),

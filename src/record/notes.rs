@@ -363,6 +363,16 @@ pub fn glyph_meaning(nag: u8) -> Option<&'static str> {
     MEANINGS.get(usize::from(nag)).copied()
 }
 
+/// Each glyph of `glyphs`, glyphs as [`glyph_text`] writes them apart by blanks (`!? $14`, as a
+/// picture's caption gives them), with what it says: [`glyph_meaning`], or empty for a number
+/// whose meaning is the writer's.
+pub fn glyph_words(glyphs: &str) -> Vec<(&str, &'static str)> {
+    glyphs
+        .split_whitespace()
+        .map(|g| (g, glyph_of(g).and_then(Result::ok).and_then(glyph_meaning).unwrap_or_default()))
+        .collect()
+}
+
 /// A move word split from the glyph glued to its end (`d4e4!?`: `d4e4` and `!?`), where it has
 /// one: only `!` and `?` may be glued, and no move of any game ends with either.
 pub fn split_glued_glyph(word: &str) -> (&str, &str) {
