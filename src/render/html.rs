@@ -166,8 +166,6 @@ fn board_into(out: &mut String, p: &Page, shown: usize, last: usize) {
         out.push_str("<p class=\"empty\">No position to show.</p>\n");
     }
     out.push_str("</div>\n");
-    // Which variation is shown, and the way back: the script fills it in.
-    out.push_str("<nav class=\"path\" id=\"path\" aria-label=\"Variation shown\" hidden></nav>\n");
     if let Some(IllegalMove { token: range, why, legal, legal_count }) = &p.illegal {
         // With an error diagram the reason goes with it; without one it stays in view.
         let hidden = has_illegal_frame && !p.frames.get(shown).is_some_and(|f| f.illegal);
@@ -203,6 +201,9 @@ fn board_into(out: &mut String, p: &Page, shown: usize, last: usize) {
          <p class=\"hint\">← → step · Home / End · click a move in the record{leave}</p>\n\
          </div>\n"
     );
+    // Which variation is shown, and the way back, under the controls so that they stay in place:
+    // the script fills it in.
+    out.push_str("<nav class=\"path\" id=\"path\" aria-label=\"Variation shown\" hidden></nav>\n");
     asides_into(out, p, shown);
     out.push_str("<noscript><p class=\"hint\">The last position is shown; with JavaScript on, the page steps through every move.</p></noscript>\n");
     out.push_str("</section>\n");
