@@ -4,7 +4,7 @@
 
 use crate::game::About;
 use crate::geometry::{Cell, CellLabel, Geometry};
-use crate::record::notes::{glyph_text, without_markup, Drawing, Notes};
+use crate::record::notes::{glyph_text, without_markup, Drawing, Notes, Place};
 use crate::record::Found;
 use crate::record::{Span, Token};
 use crate::render::model::{Board, Drawn, Scene, Sign, Tone};
@@ -251,17 +251,14 @@ pub fn markup_words(src: &str, index: usize, ply: usize, options: VerifyOptions)
     lines
 }
 
-/// Gives the scenes of line `k` (of `moves` moves) the markup and glyphs written after the move
-/// that led to each (the start: those before its first move; after the main line's result, its
-/// last scene), and sorts its comments to their frames ([`Said`]). Scenes past an illegal move are
-/// not drawn, nor is their markup.
-fn annotate(line: &mut Sketch, k: usize, notes: &Notes, moves: usize) {
-    let Some(last) = line.scenes.len().checked_sub(1) else { return };
-    let geometry = line.scenes[0].board.geometry;
-    let cell = |label| geometry.parse_label(label);
-    let scene_of = |after: usize| Some(after.min(moves)).filter(|&k| k <= last);
-    for m in notes.markup.iter().filter(|m| m.at.line == k) {
-        let Some(s) = scene_of(m.at.after) else { continue };
+/// Gives the scenes of every line drawn the markup and glyphs written after the move that led to
+/// each (the start: those before its first move; after the main line's result, its last scene),
+/// and sorts their comments to their frames ([`Said`]): each note once, whatever the number of
+/// lines. Scenes past an illegal move are not drawn, nor is their markup.
+fn annotate(lines: &mut [Option<Sketch>], notes: &Notes) {
+    for m in &notes.markup {
+        let Some((line, s)) = Sketch::at(lines, m.at) else { continue };
+        let cell = |label| line.scenes[0].board.geometry.parse_label(label);
         let drawn = match m.drawing {
             Drawing::Arrow { from, to, colour } => {
                 cell(from).zip(cell(to)).map(|(from, to)| Drawn::Arrow { from, to, colour })
@@ -272,21 +269,18 @@ fn annotate(line: &mut Sketch, k: usize, notes: &Notes, moves: usize) {
         };
         line.scenes[s].markup.extend(drawn);
     }
-    for g in notes.glyphs.iter().filter(|g| g.at.line == k) {
-        let Some(s) = scene_of(g.at.after) else { continue };
+    for g in &notes.glyphs {
+        let Some((line, s)) = Sketch::at(lines, g.at) else { continue };
         let scene = &mut line.scenes[s];
         if !scene.glyphs.is_empty() {
             scene.glyphs.push(' ');
         }
         scene.glyphs.push_str(&glyph_text(g.nag));
     }
-    // What follows the illegal move, or the result, is said with the error diagram; what follows
-    // the moves after it, which were never played, is not said.
-    let error = line.error.is_some().then_some(last + 1);
-    let frame_of = |after: usize| scene_of(after).or(error.filter(|&e| after == e || after > moves));
-    for c in notes.comments.iter().filter(|c| c.at.line == k) {
+    for c in &notes.comments {
+        let Some(line) = lines.get_mut(c.at.line).and_then(Option::as_mut) else { continue };
         let text = without_markup(c.text);
-        if let Some(frame) = frame_of(c.at.after).filter(|_| !text.is_empty()) {
+        if let Some(frame) = line.frame_of(c.at.after).filter(|_| !text.is_empty()) {
             line.comments.push(Said { frame, text, span: c.span.clone() });
         }
     }
@@ -328,12 +322,7 @@ fn draw<G: Reader>(start: &G, tokens: &[Token], notes: &Notes) -> Pictures {
     };
     replay_lines(start, tokens, variations, ReplayOptions::default(), &mut painter);
     let mut lines = painter.lines;
-    for (k, line) in lines.iter_mut().enumerate() {
-        if let Some(line) = line {
-            let moves = notes.line(tokens, k).iter().filter(|t| !t.kind.is_claim()).count();
-            annotate(line, k, notes, moves);
-        }
-    }
+    annotate(&mut lines, notes);
     let names = crate::variations::names(variations, start.player_names().len());
     let branches = variations
         .iter()
@@ -379,6 +368,8 @@ struct Sketch {
     comments: Vec<Said>,
     /// The ply of its start.
     ply: usize,
+    /// How many moves it writes.
+    written: usize,
     /// The signs of the move being played.
     last: Vec<Sign>,
 }
@@ -411,7 +402,9 @@ impl<G: Reader> Lines<G> for Painter<'_, '_, '_> {
             start = (before.map(|s| s.signs.clone()).unwrap_or_default(), vec![from.code()]);
         }
         let (signs, codes) = start;
-        self.lines[line] = Some(Sketch { scenes: vec![scene(from, ply, signs)], codes, ply, ..Sketch::default() });
+        let written = self.notes.line(self.main, line).iter().filter(|t| !t.kind.is_claim()).count();
+        self.lines[line] =
+            Some(Sketch { scenes: vec![scene(from, ply, signs)], codes, ply, written, ..Sketch::default() });
     }
 
     fn event(&mut self, line: usize, event: Event<G>) {
@@ -423,6 +416,27 @@ impl<G: Reader> Lines<G> for Painter<'_, '_, '_> {
 }
 
 impl Sketch {
+    /// The line drawn that `place` is in, and its scene there: the one after the move the place
+    /// follows (after the main line's result, its last), if it is drawn.
+    fn at(lines: &mut [Option<Sketch>], place: Place) -> Option<(&mut Sketch, usize)> {
+        let line = lines.get_mut(place.line)?.as_mut()?;
+        let scene = line.scene_of(place.after)?;
+        Some((line, scene))
+    }
+
+    /// The scene after `after` of its tokens, if it is drawn.
+    fn scene_of(&self, after: usize) -> Option<usize> {
+        Some(after.min(self.written)).filter(|&k| k < self.scenes.len())
+    }
+
+    /// The frame of what is written after `after` of its tokens: its scene, or its error diagram
+    /// for what follows its illegal move, or its result when it stops at one; none for what
+    /// follows the moves after its illegal move, which were never played.
+    fn frame_of(&self, after: usize) -> Option<usize> {
+        let error = self.error.is_some().then_some(self.scenes.len());
+        self.scene_of(after).or(error.filter(|&e| after == e || after > self.written))
+    }
+
     /// Draws what a replay event shows: the position after each move, with that move's signs,
     /// the position code too if `codes`; at an illegal move, the error diagram.
     fn event<G: Reader>(&mut self, tokens: &[Token], event: Event<G>, codes: bool) {
