@@ -10,7 +10,8 @@ use std::sync::Arc;
 
 use crate::convert;
 use crate::picture;
-use crate::record;
+use crate::record::{self, Span};
+use crate::render::model::Scene;
 use crate::render::{html, svg};
 use crate::repair::{self, RepairOptions};
 use crate::report::{self, HumanStyle, Source};
@@ -153,6 +154,7 @@ pub fn pictures(data: &[u8], raster: bool) -> usize {
                     .map(|s| s.start - span.start..s.end - span.start),
                 illegal: false,
                 ply: scene.ply,
+                ..html::Frame::default()
             });
         }
         drawn += frames.len();
@@ -172,12 +174,36 @@ pub fn pictures(data: &[u8], raster: bool) -> usize {
             legal: vec!["a1".to_string()],
             legal_count: Some(2),
         });
+        // Each variation's frames, with their comments, and where it branches.
+        let within = |s: &Span| s.start - span.start..s.end - span.start;
+        let variations: Vec<html::Variation> = (1..=p.variations.len())
+            .map(|k| {
+                let b = &p.variations[k - 1];
+                let frames = p.line(k).map_or_else(Vec::new, |line| {
+                    let frame = |f: usize, scene: &Scene| html::Frame {
+                        svg: svg::svg(scene, &svg::SvgOptions::default()),
+                        caption: scene.caption().concat(),
+                        token: line.token(f).map(within),
+                        illegal: f == line.scenes.len(),
+                        ply: scene.ply,
+                        glyphs: vec![(scene.glyphs.clone(), String::new())],
+                        comments: line.said(f..=f).into_iter().map(String::from).collect(),
+                    };
+                    (0..line.len()).filter_map(|f| line.frame(f).map(|scene| frame(f, scene))).collect()
+                });
+                assert_eq!(b.drawn, !frames.is_empty(), "a variation drawn has frames");
+                let illegal = b.error.as_ref().map(|(s, _)| s.illegal.clone().unwrap_or_default());
+                html::Variation { from: b.from, at: b.at, name: b.name.clone(), frames, illegal }
+            })
+            .collect();
+        drawn += variations.iter().map(|v| v.frames.len()).sum::<usize>();
         let page = html::page(&html::Page {
             title: format!("fuzz.txt, record {index}"),
-            record: &text[span],
+            record: &text[span.clone()],
             frames,
             illegal,
             verdict: vec!["fuzzed".into()],
+            variations,
         });
         assert!(page.starts_with("<!DOCTYPE html>"), "{page}");
         #[cfg(feature = "png")]

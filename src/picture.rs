@@ -4,12 +4,13 @@
 
 use crate::game::About;
 use crate::geometry::{Cell, CellLabel, Geometry};
-use crate::record::notes::{glyph_text, Drawing, Notes};
+use crate::record::notes::{glyph_text, without_markup, Drawing, Notes, Place, NONE};
 use crate::record::Found;
 use crate::record::{Span, Token};
 use crate::render::model::{Board, Drawn, Scene, Sign, Tone};
-use crate::replay::{replay_observed, Event, Reader, ReplayOptions};
-use crate::verify::{with_record, VerifyOptions, WithStart};
+use crate::replay::{Event, Reader, ReplayOptions};
+use crate::variations::{replay_lines, Lines};
+use crate::verify::{with_found_start, with_record, VerifyOptions, WithStart};
 
 /// The pictures of one record.
 #[derive(Clone, Debug)]
@@ -23,11 +24,145 @@ pub struct Pictures {
     /// At the first illegal move: the board before it, that move in red, the legal moves faint
     /// and the reason; and the span of its token.
     pub error: Option<(Scene, Span)>,
+    /// The main line's comments, each with the frame it speaks of ([`Said`]).
+    pub comments: Vec<Said>,
+    /// The record's variations (grammar.md, "Comments, glyphs and variations"), in the order they
+    /// open: variation `k - 1` is line `k` of [`crate::record::notes::Place`].
+    pub variations: Vec<Branch>,
+    /// How many variations its line reaches are not drawn, past [`MAX_VARIATION_SCENES`].
+    pub undrawn: usize,
     /// Where the record is in its file.
     pub span: Span,
 }
 
+/// The most positions the variations of one record are drawn with, in all: a real record's
+/// variations have tens or hundreds of moves, and a picture of each position (a replay page holds
+/// one for every frame) must stay in proportion to the record, whatever its text. A variation
+/// that would take the variations drawn past it, by its moves, is not drawn, nor are those in it.
+pub const MAX_VARIATION_SCENES: usize = 2_000;
+
+/// A comment of a line of play, with the frame it speaks of: the scene after the move it follows
+/// (0: the line's start, for a comment before its first move; the main line's last scene for one
+/// after the result), or one past the line's last scene, its error diagram, for a comment after
+/// its illegal move (or after the result, when the line stops at one).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Said {
+    /// The frame: an index into the line's scenes, or their number for the error diagram.
+    pub frame: usize,
+    /// Its text as the reader reads it beside the picture: as written, without the markup the
+    /// picture draws ([`without_markup`]). A comment of markup alone is not said.
+    pub text: String,
+    /// Where the whole comment is written.
+    pub span: Span,
+}
+
+/// The pictures of a variation: moves that could have been played instead of one move of another
+/// line, drawn from the position before that move.
+#[derive(Clone, Debug)]
+pub struct Branch {
+    /// The line it branches from: 0 for the main line, `k` for variation `k - 1`.
+    pub from: usize,
+    /// The frame of that line it starts from: the position before the move it replaces.
+    pub at: usize,
+    /// Its name, as the verdict names it: its first move with its number (`1... a1a2`).
+    pub name: String,
+    /// Where it is written, `(` to `)`.
+    pub span: Span,
+    /// Whether it is drawn: not when its line stops before the move it replaces, nor when the
+    /// variations drawn before it hold [`MAX_VARIATION_SCENES`] positions; it then has no scenes,
+    /// nor have the variations in it.
+    pub drawn: bool,
+    /// Its start (the position it branches from, with the last move of its line drawn), then the
+    /// position after each of its moves played; at its first illegal move it stops.
+    pub scenes: Vec<Scene>,
+    /// The position code of each scene (grammar.md, "Position codes").
+    pub codes: Vec<String>,
+    /// The span of the token of each move played, as [`Pictures::moves`].
+    pub moves: Vec<Span>,
+    /// At its first illegal move, its error diagram, as [`Pictures::error`].
+    pub error: Option<(Scene, Span)>,
+    /// Its comments, as [`Pictures::comments`].
+    pub comments: Vec<Said>,
+}
+
+/// One line of play of a record's pictures, the main line or a variation, as frames: its scenes,
+/// then its error diagram, if it has one.
+#[derive(Clone, Copy, Debug)]
+pub struct Line<'p> {
+    /// Its positions: the start, then the position after each move played.
+    pub scenes: &'p [Scene],
+    /// The span of the token of each move played: `scenes[k]` follows the move of `moves[k - 1]`.
+    pub moves: &'p [Span],
+    /// Its error diagram and the span of its illegal move, if it stops at one.
+    pub error: Option<&'p (Scene, Span)>,
+    /// Its comments, each with its frame.
+    pub comments: &'p [Said],
+}
+
+impl<'p> Line<'p> {
+    /// How many frames it has: its scenes, and its error diagram.
+    pub fn len(&self) -> usize {
+        self.scenes.len() + usize::from(self.error.is_some())
+    }
+
+    /// Whether it has no frame (a line always has its start: never).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Frame `i`: scene `i`, or the error diagram one past the last scene.
+    pub fn frame(&self, i: usize) -> Option<&'p Scene> {
+        self.scenes.get(i).or_else(|| self.error.filter(|_| i == self.scenes.len()).map(|(s, _)| s))
+    }
+
+    /// The span of the token of the move that led to frame `i` (the illegal one, for the error
+    /// diagram); none for the start.
+    pub fn token(&self, i: usize) -> Option<&'p Span> {
+        match self.error {
+            Some((_, span)) if i == self.scenes.len() => Some(span),
+            _ => i.checked_sub(1).and_then(|m| self.moves.get(m)),
+        }
+    }
+
+    /// The comments of frames `frames` (those of one frame, or of the moves of one turn), in text
+    /// order.
+    pub fn said(&self, frames: std::ops::RangeInclusive<usize>) -> Vec<&'p str> {
+        self.comments.iter().filter(|c| frames.contains(&c.frame)).map(|c| c.text.as_str()).collect()
+    }
+}
+
 impl Pictures {
+    /// What a picture of the record's lines says when some of its variations are not drawn (see
+    /// [`MAX_VARIATION_SCENES`]).
+    pub fn undrawn_note(&self) -> Option<String> {
+        let n = self.undrawn;
+        (n > 0).then(|| {
+            format!(
+                "{n} variation{} not drawn: the variations of a record are drawn with at most {MAX_VARIATION_SCENES} \
+                 positions in all",
+                if n == 1 { " is" } else { "s are" }
+            )
+        })
+    }
+
+    /// Line `k` of the record (0: the main line, `k`: variation `k - 1`), if it is drawn.
+    pub fn line(&self, k: usize) -> Option<Line<'_>> {
+        match k {
+            0 => Some(Line {
+                scenes: &self.scenes,
+                moves: &self.moves,
+                error: self.error.as_ref(),
+                comments: &self.comments,
+            }),
+            k => self.variations.get(k - 1).filter(|b| b.drawn).map(|b| Line {
+                scenes: &b.scenes,
+                moves: &b.moves,
+                error: b.error.as_ref(),
+                comments: &b.comments,
+            }),
+        }
+    }
+
     /// The scene `show` draws: the position after `ply` moves, or, with no ply, the error diagram
     /// when the record has an illegal move and its last position when it has none. A ply past the
     /// last move played gives the last position.
@@ -56,25 +191,28 @@ impl Pictures {
     }
 }
 
-/// The pictures of record `index` (1-based) of `src`; `Err` says why it has none, and where.
+/// The pictures of record `index` (1-based) of `src`, with its variations'; `Err` says why it has
+/// none, and where.
 pub fn pictures(src: &str, index: usize, options: VerifyOptions) -> Result<Pictures, (Span, String)> {
-    struct Draw;
-    impl WithStart for Draw {
+    struct Draw<'n, 'a>(&'n Notes<'a>);
+    impl WithStart for Draw<'_, '_> {
         type Output = Pictures;
         fn run<G: Reader>(self, start: G, tokens: &[Token]) -> Pictures {
-            draw(start, tokens)
+            draw(&start, tokens, self.0)
         }
     }
-    let (mut pictures, span) = with_record(src, index, options, Draw)?;
-    pictures.span = span;
-    let notes = match crate::record::read(src, options.game.map(crate::GameKind::about)).nth(index - 1) {
-        Some(Found::Common(r)) => r.annotations,
-        Some(Found::Published(r)) => r.annotations,
-        None => None,
+    let found = crate::record::read(src, options.game.map(crate::GameKind::about)).nth(index.wrapping_sub(1));
+    let notes = match &found {
+        Some(Found::Common(r)) => r.notes(),
+        Some(Found::Published(r)) => r.notes(),
+        None => &NONE,
     };
-    let notes = Notes::of(&notes);
-    let stop = pictures.error.as_ref().map(|(_, span)| span.start);
-    annotate(&mut pictures.scenes, &pictures.moves, stop, notes);
+    let (mut pictures, span) = match &found {
+        Some(found) => with_found_start(src, found, options, Draw(notes))?,
+        // For its error, which says how many records there are.
+        None => with_record(src, index, options, Draw(notes))?,
+    };
+    pictures.span = span;
     Ok(pictures)
 }
 
@@ -105,21 +243,14 @@ pub fn markup_words(src: &str, index: usize, ply: usize, options: VerifyOptions)
     lines
 }
 
-/// Gives each scene of the main line the markup and glyphs written after the move that led to it:
-/// the notes of the main line that stand after `k` of its moves (`moves`, the spans of the tokens of
-/// the moves played) go to scene `k`; the start's are those before the first move, the last
-/// scene's those after the last (and after the result). The notes past the illegal move the
-/// replay stopped at (at offset `stop`) have no scene.
-fn annotate(scenes: &mut [Scene], moves: &[Span], stop: Option<usize>, notes: &Notes) {
-    let geometry = scenes[0].board.geometry;
-    let cell = |label| geometry.parse_label(label);
-    let count = scenes.len();
-    let scene_of = |at: usize| {
-        let k = moves.partition_point(|m| m.start < at);
-        (stop.is_none_or(|s| at < s) && k < count).then_some(k)
-    };
-    for m in notes.markup.iter().filter(|m| m.at.line == 0) {
-        let Some(k) = scene_of(m.span.start) else { continue };
+/// Gives the scenes of every line drawn the markup and glyphs written after the move that led to
+/// each (the start: those before its first move; after the main line's result, its last scene),
+/// and sorts their comments to their frames ([`Said`]): each note once, whatever the number of
+/// lines. Scenes past an illegal move are not drawn, nor is their markup.
+fn annotate(lines: &mut [Option<Sketch>], notes: &Notes) {
+    for m in &notes.markup {
+        let Some((line, s)) = Sketch::at(lines, m.at) else { continue };
+        let cell = |label| line.scenes[0].board.geometry.parse_label(label);
         let drawn = match m.drawing {
             Drawing::Arrow { from, to, colour } => {
                 cell(from).zip(cell(to)).map(|(from, to)| Drawn::Arrow { from, to, colour })
@@ -128,15 +259,22 @@ fn annotate(scenes: &mut [Scene], moves: &[Span], stop: Option<usize>, notes: &N
             Drawing::Label { cell: c, text } => cell(c).map(|cell| Drawn::Label { cell, text: text.to_string() }),
             Drawing::Other { .. } => None,
         };
-        scenes[k].markup.extend(drawn);
+        line.scenes[s].markup.extend(drawn);
     }
-    for g in notes.glyphs.iter().filter(|g| g.at.line == 0) {
-        let Some(k) = scene_of(g.span.start) else { continue };
-        let glyphs = &mut scenes[k].glyphs;
-        if !glyphs.is_empty() {
-            glyphs.push(' ');
+    for g in &notes.glyphs {
+        let Some((line, s)) = Sketch::at(lines, g.at) else { continue };
+        let scene = &mut line.scenes[s];
+        if !scene.glyphs.is_empty() {
+            scene.glyphs.push(' ');
         }
-        glyphs.push_str(&glyph_text(g.nag));
+        scene.glyphs.push_str(&glyph_text(g.nag));
+    }
+    for c in &notes.comments {
+        let Some(line) = lines.get_mut(c.at.line).and_then(Option::as_mut) else { continue };
+        let text = without_markup(c.text);
+        if let Some(frame) = line.frame_of(c.at.after).filter(|_| !text.is_empty()) {
+            line.comments.push(Said { frame, text, span: c.span.clone() });
+        }
     }
 }
 
@@ -164,53 +302,202 @@ fn scene<G: Reader>(position: &G, ply: usize, signs: Vec<(Sign, Tone)>) -> Scene
     }
 }
 
-/// Replays `tokens` from `start` up to the first illegal move, keeping a scene per position.
-fn draw<G: Reader>(start: G, tokens: &[Token]) -> Pictures {
-    let mut scenes = vec![scene(&start, 0, Vec::new())];
-    let mut moves = Vec::new();
-    let mut error = None;
-    let mut last = Vec::new();
-    let geometry = start.geometry();
-    let on_board = |signs: Vec<Sign>| signs.into_iter().filter(|s| cells_on(geometry, s)).collect::<Vec<_>>();
-    replay_observed(start.clone(), tokens, ReplayOptions::default(), |event| match event {
-        Event::Playing { token, position, m } => {
-            last = on_board(position.signs(m));
-            moves.push(tokens[token].span.clone());
-        }
-        Event::Played { position } => {
-            let signs = std::mem::take(&mut last).into_iter().map(|s| (s, Tone::Last)).collect();
-            scenes.push(scene(position, scenes.len(), signs));
-        }
-        Event::Illegal { token, position, attempted, why } => {
-            let written = match attempted {
-                Some(m) => on_board(position.signs(m)),
-                None => named_cells(geometry, tokens[token].text),
+/// The pictures of a record whose main line is `tokens` from `start`, and of its variations.
+fn draw<G: Reader>(start: &G, tokens: &[Token], notes: &Notes) -> Pictures {
+    let variations = &notes.variations;
+    let mut painter = Painter {
+        main: tokens,
+        notes,
+        lines: vec![None; variations.len() + 1],
+        left: MAX_VARIATION_SCENES,
+        undrawn: 0,
+    };
+    replay_lines(start, tokens, variations, ReplayOptions::default(), &mut painter);
+    let mut lines = painter.lines;
+    annotate(&mut lines, notes);
+    let names = crate::variations::names(variations, start.player_names().len());
+    let branches = variations
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let line = lines[i + 1].take();
+            let drawn = line.is_some();
+            let line = line.unwrap_or_default();
+            Branch {
+                from: v.at.line,
+                at: v.at.after.saturating_sub(1),
+                name: names[i + 1].clone(),
+                span: v.span.clone(),
+                drawn,
+                scenes: line.scenes,
+                codes: line.codes,
+                moves: line.moves,
+                error: line.error,
+                comments: line.comments,
+            }
+        })
+        .collect();
+    let main = lines[0].take().unwrap_or_default();
+    Pictures {
+        game: start.about(),
+        scenes: main.scenes,
+        moves: main.moves,
+        error: main.error,
+        comments: main.comments,
+        variations: branches,
+        undrawn: painter.undrawn,
+        span: 0..0,
+    }
+}
+
+/// A line of play being drawn.
+#[derive(Clone, Default)]
+struct Sketch {
+    scenes: Vec<Scene>,
+    codes: Vec<String>,
+    moves: Vec<Span>,
+    error: Option<(Scene, Span)>,
+    comments: Vec<Said>,
+    /// The ply of its start.
+    ply: usize,
+    /// How many tokens it writes (its result token none).
+    written: usize,
+    /// The index of the token of each move played: a published record's `....` is no move.
+    played: Vec<usize>,
+    /// The index of the token it stopped at, illegal.
+    stopped: Option<usize>,
+    /// The signs of the move being played.
+    last: Vec<Sign>,
+}
+
+/// Draws every line of a record as it is replayed, a scene per position.
+struct Painter<'t, 'n, 'a> {
+    main: &'t [Token<'t>],
+    notes: &'n Notes<'a>,
+    lines: Vec<Option<Sketch>>,
+    /// How many more positions the variations may be drawn with.
+    left: usize,
+    /// How many variations are reached but not drawn.
+    undrawn: usize,
+}
+
+impl<G: Reader> Lines<G> for Painter<'_, '_, '_> {
+    fn begin(&mut self, line: usize, from: &G, ply: usize) {
+        let mut start = (Vec::new(), Vec::new());
+        if let Some(v) = line.checked_sub(1).map(|k| &self.notes.variations[k]) {
+            // Its start, a scene a move, an error diagram at most; and the line it leaves drawn.
+            let most = v.tokens.len() + 2;
+            let Some(left) = self.lines[v.at.line].as_ref().and_then(|_| self.left.checked_sub(most)) else {
+                self.undrawn += 1;
+                return;
             };
-            let mut alternatives: Vec<Sign> = Vec::new();
-            for m in position.legal_moves() {
-                for sign in on_board(position.signs(m)) {
-                    // What a move the record did not play would push off is no alternative.
-                    let leaving = matches!(sign, Sign::Leaving { .. });
-                    if !leaving && !cells(&sign).is_empty() && !alternatives.contains(&sign) {
-                        alternatives.push(sign);
-                    }
+            self.left = left;
+            // A variation starts where its line stood before the move it replaces: that line's
+            // last move is drawn, as there.
+            let before = self.lines[v.at.line].as_ref().and_then(|l| l.scenes.get(v.at.after.saturating_sub(1)));
+            start = (before.map(|s| s.signs.clone()).unwrap_or_default(), vec![from.code()]);
+        }
+        let (signs, codes) = start;
+        let written = self.notes.line(self.main, line).iter().filter(|t| !t.kind.is_claim()).count();
+        self.lines[line] =
+            Some(Sketch { scenes: vec![scene(from, ply, signs)], codes, ply, written, ..Sketch::default() });
+    }
+
+    fn event(&mut self, line: usize, event: Event<G>) {
+        let tokens = self.notes.line(self.main, line);
+        if let Some(sketch) = self.lines[line].as_mut() {
+            sketch.event(tokens, event, line > 0);
+        }
+    }
+}
+
+impl Sketch {
+    /// The line drawn that `place` is in, and its scene there: the one after the move the place
+    /// follows (after the main line's result, its last), if it is drawn.
+    fn at(lines: &mut [Option<Sketch>], place: Place) -> Option<(&mut Sketch, usize)> {
+        let line = lines.get_mut(place.line)?.as_mut()?;
+        let scene = line.scene_of(place.after)?;
+        Some((line, scene))
+    }
+
+    /// The scene after `after` of its tokens (after the moves played among them), if it is drawn:
+    /// none past its illegal move.
+    fn scene_of(&self, after: usize) -> Option<usize> {
+        if self.stopped.is_some_and(|s| after > s) {
+            return None;
+        }
+        Some(self.played.partition_point(|&t| t < after)).filter(|&k| k < self.scenes.len())
+    }
+
+    /// The frame of what is written after `after` of its tokens: its scene, or its error diagram
+    /// for what follows its illegal move, or its result when it stops at one; none for what
+    /// follows the moves after its illegal move, which were never played.
+    fn frame_of(&self, after: usize) -> Option<usize> {
+        let error = self.error.is_some().then_some(self.scenes.len());
+        let follows_illegal = self.stopped.is_some_and(|s| after == s + 1);
+        self.scene_of(after).or(error.filter(|_| follows_illegal || after > self.written))
+    }
+
+    /// Draws what a replay event shows: the position after each move, with that move's signs,
+    /// the position code too if `codes`; at an illegal move, the error diagram.
+    fn event<G: Reader>(&mut self, tokens: &[Token], event: Event<G>, codes: bool) {
+        match event {
+            Event::Playing { token, position, m } => {
+                self.last = on_board(position.geometry(), position.signs(m));
+                self.moves.push(tokens[token].span.clone());
+                self.played.push(token);
+            }
+            Event::Played { position } => {
+                let signs = std::mem::take(&mut self.last).into_iter().map(|s| (s, Tone::Last)).collect();
+                self.scenes.push(scene(position, self.ply + self.scenes.len(), signs));
+                if codes {
+                    self.codes.push(position.code());
                 }
             }
-            // The moves that meet the written one at a cell (another step of the same stone,
-            // another stone to the same cell) say what the writer may have meant; only when none
-            // does is every legal move drawn.
-            let named: Vec<_> = written.iter().flat_map(cells).collect();
-            if alternatives.iter().any(|a| cells(a).iter().any(|c| named.contains(c))) {
-                alternatives.retain(|a| cells(a).iter().any(|c| named.contains(c)));
+            Event::Illegal { token, position, attempted, why } => {
+                let mut s = error_scene(position, attempted, tokens[token].text, self.ply + self.scenes.len() - 1);
+                s.illegal = Some(format!("{}: {why}", tokens[token].text));
+                self.error = Some((s, tokens[token].span.clone()));
+                self.stopped = Some(token);
             }
-            let mut signs: Vec<(Sign, Tone)> = alternatives.into_iter().map(|s| (s, Tone::Alternative)).collect();
-            signs.extend(written.into_iter().map(|s| (s, Tone::Illegal)));
-            let mut s = scene(position, scenes.len() - 1, signs);
-            s.illegal = Some(format!("{}: {why}", tokens[token].text));
-            error = Some((s, tokens[token].span.clone()));
         }
-    });
-    Pictures { game: start.about(), scenes, moves, error, span: 0..0 }
+    }
+}
+
+/// The signs among `signs` whose cells are all on the board.
+fn on_board(geometry: Geometry, signs: Vec<Sign>) -> Vec<Sign> {
+    signs.into_iter().filter(|s| cells_on(geometry, s)).collect()
+}
+
+/// The error diagram of a move written `text` that is illegal in `position` (the move it stands
+/// for, `attempted`, if it stands for one), after `ply` moves: that move in red, and the legal
+/// moves that meet it faint (every legal move when none does).
+fn error_scene<G: Reader>(position: &G, attempted: Option<G::Move>, text: &str, ply: usize) -> Scene {
+    let geometry = position.geometry();
+    let written = match attempted {
+        Some(m) => on_board(geometry, position.signs(m)),
+        None => named_cells(geometry, text),
+    };
+    let mut alternatives: Vec<Sign> = Vec::new();
+    for m in position.legal_moves() {
+        for sign in on_board(geometry, position.signs(m)) {
+            // What a move the record did not play would push off is no alternative.
+            let leaving = matches!(sign, Sign::Leaving { .. });
+            if !leaving && !cells(&sign).is_empty() && !alternatives.contains(&sign) {
+                alternatives.push(sign);
+            }
+        }
+    }
+    // The moves that meet the written one at a cell (another step of the same stone, another
+    // stone to the same cell) say what the writer may have meant; only when none does is every
+    // legal move drawn.
+    let named: Vec<_> = written.iter().flat_map(cells).collect();
+    if alternatives.iter().any(|a| cells(a).iter().any(|c| named.contains(c))) {
+        alternatives.retain(|a| cells(a).iter().any(|c| named.contains(c)));
+    }
+    let mut signs: Vec<(Sign, Tone)> = alternatives.into_iter().map(|s| (s, Tone::Alternative)).collect();
+    signs.extend(written.into_iter().map(|s| (s, Tone::Illegal)));
+    scene(position, ply, signs)
 }
 
 /// The cells a sign names.

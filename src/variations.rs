@@ -1,12 +1,80 @@
-//! Every line of a record checked: each variation replayed from the position before the move it
-//! is an alternative to (grammar.md, "Comments, glyphs and variations"). The record's claims and
-//! final diagram are the main line's; an illegal move in a variation is a problem of the record,
-//! which says which variation it is in.
+//! Every line of a record replayed: each variation from the position before the move it is an
+//! alternative to (grammar.md, "Comments, glyphs and variations"). [`check`] gives the verdict's
+//! part of it: the record's claims and final diagram are the main line's; an illegal move in a
+//! variation is a problem of the record, which says which variation it is in. Pictures walk the
+//! same lines with [`replay_lines`] to draw them.
 
 use crate::record::notes::Variation;
 use crate::record::Token;
-use crate::replay::{replay_observed, Event, Reader, ReplayOptions};
+use crate::replay::{replay_observed, Event, Reader, Replay, ReplayOptions};
 use crate::verdict::Problem;
+
+/// What a replay of every line of a record tells, line by line: each line is begun, its events
+/// told, and ended before the next one begins, a variation after the line it branches from.
+pub(crate) trait Lines<G: Reader> {
+    /// Line `line` (0: the main line; `k`: variation `k - 1`) is replayed from `from`, its first
+    /// move being the game's move `ply + 1`.
+    fn begin(&mut self, _line: usize, _from: &G, _ply: usize) {}
+    /// An event of line `line`'s replay, as [`replay_observed`] tells it.
+    fn event(&mut self, _line: usize, _event: Event<G>) {}
+    /// Line `line`'s replay ended so.
+    fn end(&mut self, _line: usize, _replay: Replay<G>) {}
+    /// Variation line `k` is not replayed: its line, `from`, stops before the move it replaces.
+    fn unreachable(&mut self, _k: usize, _from: usize) {}
+}
+
+/// Replays every line of a record whose main line is `main` from `start` once, each variation
+/// from the position its line had before the move it replaces, telling `visit` as it goes. A
+/// variation whose line stops before that move is not replayed, nor are the variations in it.
+pub(crate) fn replay_lines<G: Reader>(
+    start: &G,
+    main: &[Token],
+    variations: &[Variation],
+    options: ReplayOptions,
+    visit: &mut impl Lines<G>,
+) {
+    // Each line's variations, as (line, the index of the token each replaces), in text order,
+    // which is the order of that index within a line.
+    let mut children: Vec<Vec<(usize, usize)>> = vec![Vec::new(); variations.len() + 1];
+    for (k, v) in variations.iter().enumerate() {
+        // A variation with no move before it is a syntax error, which stops the record first.
+        if let Some(at) = v.at.after.checked_sub(1) {
+            children[v.at.line].push((k + 1, at));
+        }
+    }
+    // Each line's start, and the ply of its first move.
+    let mut starts: Vec<Option<(G, usize)>> = vec![None; variations.len() + 1];
+    starts[0] = Some((start.clone(), 0));
+    for line in 0..=variations.len() {
+        let Some((from, ply)) = starts[line].take() else { continue };
+        let tokens = match line {
+            0 => main,
+            k => &variations[k - 1].tokens,
+        };
+        visit.begin(line, &from, ply);
+        let wanted = &children[line];
+        let mut found: Vec<Option<G>> = vec![None; wanted.len()];
+        let mut next = 0;
+        let rep = replay_observed(from, tokens, options, |e| {
+            if let Event::Playing { token, position, .. } | Event::Illegal { token, position, .. } = &e {
+                while next < wanted.len() && wanted[next].1 <= *token {
+                    if wanted[next].1 == *token {
+                        found[next] = Some((*position).clone());
+                    }
+                    next += 1;
+                }
+            }
+            visit.event(line, e);
+        });
+        for ((k, at), position) in wanted.iter().zip(found) {
+            match position {
+                Some(position) => starts[*k] = Some((position, ply + at)),
+                None => visit.unreachable(*k, line),
+            }
+        }
+        visit.end(line, rep);
+    }
+}
 
 /// What the variations of a record come to.
 #[derive(Default)]
@@ -22,66 +90,46 @@ pub(crate) struct Checked {
 /// Replays each variation of a record whose main line is `main`, from `start`: every line once,
 /// a variation from the position its line had before the move it replaces.
 pub(crate) fn check<G: Reader>(start: &G, main: &[Token], variations: &[Variation], options: ReplayOptions) -> Checked {
-    let mut out = Checked::default();
-    if variations.is_empty() {
-        return out;
+    struct Check<'v, 'a> {
+        variations: &'v [Variation<'a>],
+        names: Vec<String>,
+        out: Checked,
     }
-    // Each line's variations, as (line, the index of the token each replaces), in text order,
-    // which is the order of that index within a line.
-    let mut children: Vec<Vec<(usize, usize)>> = vec![Vec::new(); variations.len() + 1];
-    for (k, v) in variations.iter().enumerate() {
-        // A variation with no move before it is a syntax error, which stops the record first.
-        if let Some(at) = v.at.after.checked_sub(1) {
-            children[v.at.line].push((k + 1, at));
-        }
-    }
-    // Each line's start, and the ply of its first move (for the names of variations).
-    let mut starts: Vec<Option<(G, usize)>> = vec![None; variations.len() + 1];
-    starts[0] = Some((start.clone(), 0));
-    let players = start.player_names().len();
-    let names: Vec<String> = (0..=variations.len()).map(|k| name(variations, k, players)).collect();
-    for line in 0..=variations.len() {
-        let Some((from, ply)) = starts[line].take() else { continue };
-        let tokens = match line {
-            0 => main,
-            k => &variations[k - 1].tokens,
-        };
-        let wanted = &children[line];
-        let mut found: Vec<Option<G>> = vec![None; wanted.len()];
-        let mut next = 0;
-        let mut rep = replay_observed(from, tokens, options, |e| {
-            let (token, position) = match e {
-                Event::Playing { token, position, .. } | Event::Illegal { token, position, .. } => (token, position),
-                Event::Played { .. } => return,
-            };
-            while next < wanted.len() && wanted[next].1 <= token {
-                if wanted[next].1 == token {
-                    found[next] = Some(position.clone());
-                }
-                next += 1;
+    impl<G: Reader> Lines<G> for Check<'_, '_> {
+        fn end(&mut self, line: usize, mut rep: Replay<G>) {
+            if line == 0 {
+                return;
             }
-        });
-        for ((k, at), position) in wanted.iter().zip(found) {
-            match position {
-                Some(position) => starts[*k] = Some((position, ply + at)),
-                None => out.notes.push(format!(
-                    "the variation at {} is not checked: {} stops before the move it replaces",
-                    path_name(variations, &names, *k),
-                    if line == 0 { "the main line".to_string() } else { format!("the variation at {}", names[line]) }
-                )),
-            }
-        }
-        if line > 0 {
-            out.faulted |= !rep.violations.is_empty() || rep.stopped_at.is_some();
-            let path = path_name(variations, &names, line);
-            out.problems.extend(
+            self.out.faulted |= !rep.violations.is_empty() || rep.stopped_at.is_some();
+            let path = path_name(self.variations, &self.names, line);
+            self.out.problems.extend(
                 rep.violations
                     .iter_mut()
                     .map(|viol| Problem { variation: Some(path.clone()), ..crate::verify::illegal_move(viol) }),
             );
         }
+
+        fn unreachable(&mut self, k: usize, from: usize) {
+            self.out.notes.push(format!(
+                "the variation at {} is not checked: {} stops before the move it replaces",
+                path_name(self.variations, &self.names, k),
+                if from == 0 { "the main line".to_string() } else { format!("the variation at {}", self.names[from]) }
+            ));
+        }
     }
-    out
+    if variations.is_empty() {
+        return Checked::default();
+    }
+    let names = names(variations, start.player_names().len());
+    let mut check = Check { variations, names, out: Checked::default() };
+    replay_lines(start, main, variations, options, &mut check);
+    check.out
+}
+
+/// The name of every line of a record (`the main line`, then each variation's), as [`name`] gives
+/// them, for a game of `players` players.
+pub(crate) fn names(variations: &[Variation], players: usize) -> Vec<String> {
+    (0..=variations.len()).map(|k| name(variations, k, players)).collect()
 }
 
 /// The name of line `k` of a record: a variation's first move, after the move number its writer

@@ -227,3 +227,109 @@ fn a_piece_pushed_off_leaves_with_the_move_that_pushed_it() {
     assert!(error.signs.contains(&(pushing, Tone::Alternative)), "{:?}", error.signs);
     assert!(!error.signs.iter().any(|(sign, _)| matches!(sign, Sign::Leaving { .. })));
 }
+
+/// A Quarod record with a comment before its first move, comments after moves (one after the
+/// result), glyphs, a variation with a variation in it, comments and markup in both, and a
+/// variation stopped by an illegal move.
+const ANNOTATED: &str = r#"[Game "Quarod"]
+[Size "4"]
+
+{Played at the club. [%mark b2 yellow]}
+1. d1d2!? {a good start [%arrow d1d2 green]} a2a3
+(1... a1a2 {the quiet way [%mark a1 blue]} 2. b1b2 $14
+  (2. c1c2 {also playable [%arrow c1c2 red] [%label b3 "B"]} 2... d3d4)
+ 2... c1c2)
+(1... b1b2 {also fine} 2. d2d3 {but d2 is taken} 2... a4b4)
+2. c3d3 ; a quiet move
+2... c1b1?!
+3. b4a4 * {stopped here}
+"#;
+
+#[test]
+fn variations_are_drawn_from_where_they_branch_with_their_comments_and_markup() {
+    let p = pictures(ANNOTATED, 1, VerifyOptions::default()).expect("the record replays");
+    let main = p.line(0).unwrap();
+    assert_eq!(main.len(), 6, "the start and five moves");
+    // Each comment speaks of its frame, without the markup the picture draws; the one after the
+    // result of the last position.
+    let said: Vec<(usize, &str)> = p.comments.iter().map(|c| (c.frame, c.text.as_str())).collect();
+    assert_eq!(said, [(0, "Played at the club."), (1, "a good start"), (3, "a quiet move"), (5, "stopped here")]);
+    assert_eq!(main.said(1..=1), ["a good start"]);
+    assert_eq!(p.scenes[1].glyphs, "!?");
+    assert_eq!(p.scenes[0].markup.len(), 1, "the start's markup");
+
+    let names: Vec<&str> = p.variations.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["1... a1a2", "2. c1c2", "1... b1b2"]);
+    // 1... a1a2 replaces a2a3: it starts from the position after d1d2, that move drawn as there,
+    // and its moves are the game's plies 2 and 3.
+    let first = &p.variations[0];
+    assert_eq!((first.from, first.at, first.drawn), (0, 1, true));
+    assert_eq!(first.scenes[0].board, p.scenes[1].board);
+    assert_eq!(first.scenes[0].signs, p.scenes[1].signs);
+    assert!(first.scenes[0].markup.is_empty(), "the markup of d1d2's comment is the main line's");
+    assert_eq!(first.scenes.iter().map(|s| s.ply).collect::<Vec<_>>(), [1, 2, 3, 4]);
+    assert_eq!(first.scenes[1].markup.len(), 1);
+    assert_eq!(first.scenes[2].glyphs, "$14");
+    assert_eq!(first.codes.len(), first.scenes.len());
+    assert_eq!(first.codes[0], "quarod_3S/3n/4/4_w_1_0_-_b", "the code of the position after d1d2");
+    assert_eq!(first.comments.iter().map(|c| (c.frame, c.text.as_str())).collect::<Vec<_>>(), [(1, "the quiet way")]);
+    let tokens: Vec<&str> = first.moves.iter().map(|s| &ANNOTATED[s.clone()]).collect();
+    assert_eq!(tokens, ["a1a2", "b1b2", "c1c2"]);
+    // 2. c1c2, in it, replaces b1b2: from the variation's position after a1a2.
+    let nested = &p.variations[1];
+    assert_eq!((nested.from, nested.at), (1, 1));
+    assert_eq!(nested.scenes[0].board, first.scenes[1].board);
+    assert_eq!(nested.scenes[1].markup.len(), 2, "an arrow and a label");
+    assert_eq!(nested.comments[0].text, "also playable");
+    // 1... b1b2 stops at d2d3: its positions up to it, then its error diagram, where its comment
+    // after the illegal move is said.
+    let stopped = p.line(3).unwrap();
+    assert_eq!(stopped.scenes.len(), 2);
+    let (error, span) = stopped.error.unwrap();
+    assert_eq!(&ANNOTATED[span.clone()], "d2d3");
+    assert!(error.illegal.as_deref().unwrap().contains("d2 is not empty"), "{error:?}");
+    assert_eq!(stopped.frame(2), Some(error));
+    assert_eq!(stopped.token(2), Some(span));
+    assert_eq!(stopped.said(2..=2), ["but d2 is taken"]);
+    assert!(p.error.is_none(), "the main line is legal");
+}
+
+#[test]
+fn a_variation_past_where_its_line_stops_is_not_drawn() {
+    // The main line stops at its second move; the variation replaces its third.
+    let src = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. d1d2 d1d2 2. a1a2 (2. b1b2 {never reached}) *\n";
+    let p = pictures(src, 1, VerifyOptions::default()).unwrap();
+    assert!(p.error.is_some());
+    let b = &p.variations[0];
+    assert!(!b.drawn && b.scenes.is_empty() && b.comments.is_empty());
+    assert!(p.line(1).is_none());
+    // One that replaces the illegal move itself starts from the position before it.
+    let src = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. d1d2 d1d2 (1... a1a2 {instead}) *\n";
+    let p = pictures(src, 1, VerifyOptions::default()).unwrap();
+    let b = &p.variations[0];
+    assert!(b.drawn);
+    assert_eq!((b.from, b.at), (0, 1));
+    assert_eq!(b.scenes[0].board, p.scenes[1].board);
+}
+
+#[test]
+fn the_variations_of_a_record_are_drawn_with_a_bounded_number_of_positions() {
+    // 1,100 variations of one move, each with one in it: each takes its start, its move and room
+    // for an error diagram.
+    let src = format!("[Game \"Quarod\"]\n[Size \"4\"]\n\n1. d1d2 a2a3 {}*\n", "(1... a1a2 (1... b1b2)) ".repeat(1100));
+    let p = pictures(&src, 1, VerifyOptions::default()).unwrap();
+    let drawn = p.variations.iter().filter(|b| b.drawn).count();
+    assert_eq!(drawn, referee::picture::MAX_VARIATION_SCENES / 3);
+    let scenes: usize = p.variations.iter().map(|b| b.scenes.len()).sum();
+    assert!(scenes <= referee::picture::MAX_VARIATION_SCENES, "{scenes}");
+    assert_eq!(p.undrawn, 2200 - drawn);
+    // Those in a variation not drawn are not drawn either.
+    assert!(p.variations.iter().all(|b| !b.drawn || b.from == 0 || p.variations[b.from - 1].drawn));
+    assert_eq!(
+        p.undrawn_note().unwrap(),
+        format!(
+            "{} variations are not drawn: the variations of a record are drawn with at most 2000 positions in all",
+            2200 - drawn
+        )
+    );
+}

@@ -565,3 +565,15 @@ fn markup_in_comments_is_drawn_on_square_and_hex_boards() {
         insta::assert_snapshot!(name, picture);
     }
 }
+
+/// In the published notation a note goes with the move before it, the `....` of the first turn
+/// being no move: the markup after the first stone move (ply 2, after the announced number) is
+/// drawn there.
+#[test]
+fn markup_of_a_published_record_is_drawn_after_its_move() {
+    let text = "QUADRAPHAGES\n_xx_ _oo_\n1. .... .... 1 a7a8!? {[%arrow a8a5 red] [%mark i3 blue]} i3i2 c1c2 g9g8 3 c2f2 g8d8\n";
+    let pictures = referee::picture::pictures(text, 1, Default::default()).expect("the record replays");
+    assert_eq!(pictures.scene(Some(2)).markup.len(), 2);
+    assert_eq!(pictures.scene(Some(2)).glyphs, "!?");
+    assert!(pictures.scene(Some(1)).markup.is_empty() && pictures.scene(Some(3)).markup.is_empty());
+}

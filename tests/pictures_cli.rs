@@ -197,6 +197,41 @@ fn the_replay_page_lists_the_legal_moves_and_counts_as_its_captions() {
     }
 }
 
+/// The replay page of an annotated record: comments and glyphs beside the board, markup drawn, and
+/// the variations as lines of frames of their own, one of which stops at an illegal move.
+#[test]
+fn the_replay_page_shows_comments_glyphs_markup_and_variations() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("annotated.txt");
+    let record =
+        "[Game \"Quarod\"]\n[Size \"4\"]\n\n{Before <the> start.}\n1. d1d2!? {a good start [%arrow d1d2 green]} a2a3 \
+                  (1... a1a2 {quiet [%mark a1 blue]} 2. b1b2 (2. c1c2 {also [%label b3 \"B\"]}) 2... c1c2) \
+                  (1... b1b2 2. d2d3) 2. c3d3 *\n";
+    std::fs::write(&input, record).unwrap();
+    let (code, _, err) = run(&["render", arg(&input), "--format", "html", "--out", arg(dir.path())]);
+    assert_eq!(code, 1, "a variation has an illegal move: {err}");
+    assert!(err.contains("the move at 5:152 is illegal (in the variation at 1... b1b2); the page draws"), "{err}");
+    let page = std::fs::read_to_string(dir.path().join("annotated-1.html")).unwrap();
+    assert!(page.contains("<div class=\"comment\">Before &lt;the&gt; start.</div>"), "the start's comment");
+    assert!(page.contains("<div class=\"comment\">a good start</div>"), "said without its markup");
+    assert!(page.contains("<p class=\"glyph\"><b>!?</b> an interesting move</p>"));
+    assert!(page.contains(
+        "data-go=\"1\">1... a1a2</button> <button type=\"button\" class=\"branch\" data-go=\"3\">1... b1b2</button>"
+    ));
+    assert!(page.contains("<span data-line=\"2\" data-from=\"1\" data-at=\"1\">2. c1c2</span>"));
+    // Each variation's frames, with their markup: the nested one's label, 1... a1a2's mark.
+    let frame =
+        |id: &str| page.split(&format!("id=\"{id}\"")).nth(1).and_then(|f| f.split("</figure>").next()).unwrap();
+    assert!(frame("frame-2-1").contains("markup label"), "the nested variation's label");
+    assert!(frame("frame-1-1").contains("markup mark"), "the variation's mark");
+    assert!(frame("frame-1").contains("markup arrow"), "the main line's arrow");
+    assert!(frame("frame-3-2").contains("sign illegal"), "1... b1b2's error diagram");
+    assert!(
+        page.contains("<strong>Illegal move <code>d2d3</code>:</strong> d2 is not empty. The variation stops here.")
+    );
+    assert!(page.contains("<li class=\"claim\">d2 is not empty (in the variation at 1... b1b2)</li>"), "the verdict");
+}
+
 /// A render that cannot write its pictures (here a name past the file system's 255 bytes) exits 2
 /// and leaves no folder it made behind, for every format.
 #[test]

@@ -9,11 +9,14 @@ const $ = (id) => document.getElementById(id);
 const editor = $('text');
 const mirror = $('mirror');
 
-// What the page shows: the text judged, its verdicts, the record selected and its frames.
+// What the page shows: the text judged, its verdicts, the record selected, its lines of play (0
+// the main line, k its variation k: positions' answer) and the frames of the line shown.
 const state = {
   text: '',
   records: [],
   record: 1,
+  lines: [],
+  line: 0,
   frames: [],
   frame: 0,
   game: null,
@@ -192,12 +195,13 @@ function readHash() {
     return { error: 'the link does not hold a record (its #r= is not base64url)' };
   }
   const n = (k) => (params.has(k) && /^\d+$/.test(params.get(k)) ? Number(params.get(k)) : null);
-  return { text, ply: n('ply'), record: n('record') };
+  return { text, ply: n('ply'), record: n('record'), line: n('line') };
 }
 
 function shareLink() {
   let hash = `r=${encodeText(state.text)}`;
   if (state.record > 1) hash += `&record=${state.record}`;
+  if (state.line > 0) hash += `&line=${state.line}`;
   if (state.frames.length) hash += `&ply=${state.frame}`;
   return `${location.origin}${location.pathname}#${hash}`;
 }
@@ -322,7 +326,7 @@ async function judge(op = 'verify') {
   stats.judging = false;
   if (state.fresh) {
     state.fresh = false;
-    state.frames = [];
+    clearFrames();
     state.record = 1;
   }
   state.text = text;
@@ -419,7 +423,7 @@ function verdictCard(r) {
     where.textContent = place(p.at);
     where.addEventListener('click', (e) => {
       e.stopPropagation();
-      selectRecord(r.index, p.kind === 'illegal' && k === r.problems.findIndex((q) => q.kind === 'illegal') ? 'error' : null);
+      selectRecord(r.index, p.kind === 'illegal' ? { illegal: p.at } : null);
       selectInEditor(p.at.from, p.at.to);
     });
     li.append(where, ` ${p.kind}${p.token ? ' ' : ''}`);
@@ -484,8 +488,24 @@ function verdictCard(r) {
 
 // ---- the board ----
 
-// `frame`: a frame index, 'error' for the error diagram, or null to keep the frame shown (the
-// last one for a record newly selected).
+// No record drawn: no line, no frame.
+function clearFrames() {
+  state.lines = [];
+  state.line = 0;
+  state.frames = [];
+}
+
+// Shows line `line` of the record (0 its main line, k its variation k), if it has it.
+function showLine(line) {
+  if (line === state.line || !state.lines[line]) return;
+  state.line = line;
+  state.frames = state.lines[line].frames;
+  showMoves();
+}
+
+// `frame`: a frame index of the main line, `{ illegal: place }` for the error diagram of the
+// illegal move at that place (of the main line or of a variation), or null to keep the frame
+// shown (the last one of the main line for a record newly selected).
 async function selectRecord(index, frame) {
   const changed = index !== state.record || state.framesText !== state.text;
   state.record = index;
@@ -503,13 +523,18 @@ async function selectRecord(index, frame) {
     state.framesText = state.text;
     state.shownRecord = index;
     if (answer.ok) {
-      state.frames = answer.frames;
+      // The same record edited keeps the variation shown while it has one of that number.
+      state.lines = [{ line: 0, frames: answer.frames }];
+      state.linesNote = answer.note;
+      for (const v of answer.variations) state.lines[v.line] = v;
+      if (!keep || !state.lines[state.line]) state.line = 0;
+      state.frames = state.lines[state.line].frames;
       state.game = answer.game;
       $('board-title').textContent = `${answer.title} · record ${index}`;
       const last = state.frames.length - 1;
       if (!keep || state.frame > last) state.frame = last;
     } else {
-      state.frames = [];
+      clearFrames();
       state.game = state.records[index - 1]?.game || null;
       $('board-title').textContent = 'Board';
       $('board').innerHTML = `<p class="muted">${escapeHtml(answer.message || 'No record to draw yet.')}</p>`;
@@ -520,10 +545,17 @@ async function selectRecord(index, frame) {
     showMoves();
     findRepairs();
   }
-  if (frame === 'error') {
-    const e = state.frames.findIndex((f) => f.illegal);
-    if (e >= 0) state.frame = e;
+  if (frame?.illegal) {
+    for (const line of state.lines) {
+      const e = line ? line.frames.findIndex((f) => f.illegal && f.move?.from === frame.illegal.from) : -1;
+      if (e >= 0) {
+        showLine(line.line);
+        state.frame = e;
+        break;
+      }
+    }
   } else if (typeof frame === 'number') {
+    showLine(0);
     state.frame = Math.max(0, Math.min(frame, state.frames.length - 1));
   }
   await showFrame();
@@ -561,6 +593,7 @@ async function showFrame() {
   for (const id of ['first', 'prev', 'next', 'last']) $(id).disabled = count < 2;
   const asked = ++state.asked;
   if (!count) {
+    showNotes(null);
     $('caption').textContent = '';
     $('counter').textContent = '0 / 0';
     $('code').textContent = '';
@@ -576,9 +609,11 @@ async function showFrame() {
     if (on) li.scrollIntoView({ block: 'nearest' });
   }
   paintMirror();
+  showNotes(f);
+  // A variation's positions come with their codes; the main line's are asked for.
   const [drawn, code] = await Promise.all([
-    engines.view.call('board', state.text, state.record, state.frame, 480, false),
-    view('position_code', state.text, state.record, f.ply),
+    engines.view.call('line_board', state.text, state.record, state.line, state.frame, 480, false),
+    state.line ? { ok: true, code: f.code } : view('position_code', state.text, state.record, f.ply),
   ]);
   if (asked !== state.asked) return;
   $('board').innerHTML = drawn.out ?? `<p class="error">${escapeHtml(code.message || '')}</p>`;
@@ -592,10 +627,92 @@ function lastPly() {
   return plain.length ? plain[plain.length - 1].ply : 0;
 }
 
-function go(frame) {
+// Shows frame `frame` of line `line` (of the line shown, by default).
+function go(frame, line = state.line) {
+  showLine(line);
   if (!state.frames.length) return Promise.resolve();
   state.frame = Math.max(0, Math.min(frame, state.frames.length - 1));
   return showFrame();
+}
+
+// Back to the line the variation shown leaves, where it leaves it.
+function leave() {
+  const v = state.lines[state.line];
+  return state.line ? go(v.at, v.from) : Promise.resolve();
+}
+
+// ---- what was said of the position shown, and the variations that branch there ----
+
+function button(text, title, action) {
+  const b = el('button', null, text);
+  b.type = 'button';
+  if (title) b.title = title;
+  b.addEventListener('click', action);
+  return b;
+}
+
+// An element `tag` of class `cls` (if any) holding `children`: elements, and strings as text.
+function el(tag, cls, ...children) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  e.append(...children);
+  return e;
+}
+
+// Beside the board: the variation shown and the way back, the glyphs of the move that led to frame
+// `f` and the comments said of it, and the variations that branch at it. The writer's text is
+// set as text, never as markup.
+function showNotes(f) {
+  const box = $('notes');
+  box.textContent = '';
+  if (state.line > 0) box.append(pathOf(state.line));
+  if (!f) return;
+  if (state.linesNote && state.frame === 0 && state.line === 0) box.append(el('p', 'muted', `${state.linesNote}.`));
+  for (const g of f.glyphs) box.append(el('p', 'glyph', el('b', null, g.glyph), g.meaning ? ` ${g.meaning}` : ''));
+  for (const c of f.comments) box.append(el('div', 'comment', c));
+  if (f.illegal && state.line > 0) box.append(el('p', 'stop', 'The variation stops at this illegal move.'));
+  const here = state.lines.filter((v) => v && v.line > 0 && v.from === state.line && v.at === state.frame);
+  if (here.length) {
+    const next = state.frames[state.frame + 1]?.move;
+    const instead = el('span', null, 'Instead of', ...(next ? [' ', el('code', null, state.text.slice(next.from, next.to))] : []), ':');
+    const div = el('div', 'branches', instead);
+    for (const v of here) {
+      const b = button(v.name, 'Step into this variation', () => go(1, v.line));
+      b.className = 'branch';
+      b.dataset.line = v.line;
+      div.append(' ', b);
+    }
+    box.append(div);
+  }
+}
+
+// The variation `line`, the lines it lies in (each a button back to where the way leaves it) and
+// a button back to the line it leaves.
+function pathOf(line) {
+  const nav = el('nav', 'path');
+  nav.setAttribute('aria-label', 'Variation shown');
+  const chain = [];
+  for (let k = line; k !== 0; k = state.lines[k].from) chain.unshift(k);
+  const crumb = (k, at) => {
+    const b = button(k === 0 ? 'Main line' : state.lines[k].name, null, () => go(at, k));
+    b.className = 'crumb';
+    return b;
+  };
+  nav.append('Variation: ', crumb(0, state.lines[chain[0]].at));
+  chain.forEach((k, i) => {
+    nav.append(' › ');
+    if (i === chain.length - 1) {
+      nav.append(el('strong', null, state.lines[k].name));
+    } else {
+      nav.append(crumb(k, state.lines[chain[i + 1]].at));
+    }
+  });
+  const from = state.lines[line].from;
+  const back = button(`↩ Back to ${from === 0 ? 'the main line' : state.lines[from].name}`, 'Back to the line this variation leaves (Esc)', leave);
+  back.className = 'back';
+  back.id = 'back';
+  nav.append(back);
+  return nav;
 }
 
 // ---- repairs, searched in their own worker, ended when the text or the record changes ----
@@ -700,7 +817,7 @@ function download(name, data, type) {
 
 function baseName() {
   const f = state.frames[state.frame];
-  const at = f ? `-ply-${f.ply}${f.illegal ? '-illegal' : ''}` : '';
+  const at = f ? `${state.line ? `-variation-${state.line}` : ''}-ply-${f.ply}${f.illegal ? '-illegal' : ''}` : '';
   return `${state.game || 'record'}-record-${state.record}${at}`;
 }
 
@@ -711,7 +828,7 @@ async function converted() {
 }
 
 async function fullSvg() {
-  return (await engines.view.call('board', state.text, state.record, state.frame, 640, true)).out || '';
+  return (await engines.view.call('line_board', state.text, state.record, state.line, state.frame, 640, true)).out || '';
 }
 
 function pngOf(svgText) {
@@ -764,14 +881,14 @@ function wireDownloads() {
 
 let timer = null;
 
-async function setText(text, { keepRecord = false, record = null, ply = null } = {}) {
+async function setText(text, { keepRecord = false, record = null, ply = null, line = null } = {}) {
   showNotice(null);
   editor.value = text;
   editor.scrollTop = 0;
   if (!keepRecord) state.record = record || 1;
-  state.frames = [];
+  clearFrames();
   state.shownRecord = null;
-  if ((await judge()) && ply !== null) await go(ply);
+  if ((await judge()) && ply !== null) await go(ply, line ?? 0);
 }
 
 // A file opened or dropped: its text, unless it is larger than the page judges.
@@ -873,6 +990,9 @@ function wire() {
     } else if (e.key === 'End') {
       e.preventDefault();
       go(state.frames.length - 1);
+    } else if (e.key === 'Escape' && state.line > 0) {
+      e.preventDefault();
+      leave();
     }
   });
   wireDownloads();
@@ -895,7 +1015,7 @@ function loadHash() {
     return true;
   }
   if (refuses("The link's text", utf8Length(h.text))) return false;
-  setText(h.text, { record: h.record, ply: h.ply });
+  setText(h.text, { record: h.record, ply: h.ply, line: h.line });
   return true;
 }
 

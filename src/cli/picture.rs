@@ -12,6 +12,7 @@ use clap::{Args, ValueEnum};
 
 use referee::games::GameKind;
 use referee::picture::{self, Pictures};
+use referee::record::notes::glyph_words;
 use referee::render::gif::{self, RgbaFrame, Timing};
 use referee::render::html;
 use referee::render::model::Scene;
@@ -342,6 +343,9 @@ pub fn render(args: RenderArgs) -> ExitCode {
         format!("{} files", files.len())
     };
     note(&format!("wrote {what} to {}", args.out.display()));
+    if let Some(undrawn) = pictures.undrawn_note().filter(|_| args.format == RenderFormat::Html) {
+        note(&format!("{}: {undrawn}", inputs::display_name(&args.file)));
+    }
     if let Some((_, span)) = &pictures.error {
         let (line, col) = report::line_col(&src, span.start);
         note(&format!(
@@ -350,7 +354,35 @@ pub fn render(args: RenderArgs) -> ExitCode {
         ));
         return ExitCode::from(1);
     }
+    // An illegal move in a variation makes the record illegal too, as verify says.
+    if let Some(k) = pictures.variations.iter().position(|b| b.error.is_some()) {
+        let (line, col) =
+            pictures.variations[k].error.as_ref().map_or((0, 0), |(_, s)| report::line_col(&src, s.start));
+        let drawn = if args.format == RenderFormat::Html {
+            "the page draws that variation up to it, and that move in red"
+        } else {
+            "variations are drawn on the replay page (--format html)"
+        };
+        note(&format!(
+            "{}: the move at {line}:{col} is illegal (in the variation at {}); {drawn}",
+            inputs::display_name(&args.file),
+            variation_path(&pictures, k + 1)
+        ));
+        return ExitCode::from(1);
+    }
     ExitCode::SUCCESS
+}
+
+/// The name of variation line `k` with the names of the variations it lies in, as the verdict
+/// gives it: `1... a1a2 > 2. c1c2`.
+fn variation_path(pictures: &Pictures, mut k: usize) -> String {
+    let mut names = Vec::new();
+    while let Some(b) = k.checked_sub(1).and_then(|i| pictures.variations.get(i)) {
+        names.push(b.name.as_str());
+        k = b.from;
+    }
+    names.reverse();
+    names.join(" > ")
 }
 
 /// The size of the GIF of `frames`: the largest picture's, known from the pictures' SVGs, which
@@ -437,7 +469,7 @@ fn picture_bytes(scene: &Scene, format: RenderFormat, options: &SvgOptions) -> R
 }
 
 /// The replay page of a record: its text, a frame per scene (and the error diagram last), the
-/// verdict and its claims.
+/// verdict and its claims, each position's comments and glyphs, and its variations.
 fn replay_page(
     file: &Path,
     src: &str,
@@ -451,44 +483,83 @@ fn replay_page(
     let start = pictures.span.start;
     let record = &src[pictures.span.clone()];
     let within = |s: &std::ops::Range<usize>| s.start - start..s.end - start;
+    let main = pictures.line(0).expect("a record's main line is drawn");
+    // A frame a turn says what was said of every move of its turn.
+    let mut said_from = 0;
     let mut frames: Vec<html::Frame> = scenes
         .iter()
-        .map(|scene| html::Frame {
-            svg: svg::svg(scene, options),
-            caption: scene.caption()[0].clone(),
-            token: scene.ply.checked_sub(1).and_then(|k| pictures.moves.get(k)).map(within),
-            illegal: false,
-            ply: scene.ply,
+        .map(|scene| {
+            let said = main.said(said_from..=scene.ply);
+            said_from = scene.ply + 1;
+            html_frame(scene, scene.ply.checked_sub(1).and_then(|k| pictures.moves.get(k)).map(within), &said, options)
         })
         .collect();
+    // The page names the token itself: the reason alone, as the verdict words it, and the moves
+    // the verdict lists as legal there.
+    let problem = |span: &std::ops::Range<usize>| verdict.problems.iter().find(|p| p.span == *span);
+    let why = |scene: &Scene, span| {
+        problem(span).map_or_else(|| scene.illegal.clone().unwrap_or_default(), |p| p.message.clone())
+    };
     let illegal = pictures.error.as_ref().map(|(scene, span)| {
-        frames.push(html::Frame {
-            svg: svg::svg(scene, options),
-            caption: scene.caption()[0].clone(),
-            token: Some(within(span)),
-            illegal: true,
-            ply: scene.ply,
-        });
-        // The page names the token itself: the reason alone, as the verdict words it, and the
-        // moves the verdict lists as legal there.
-        let at = verdict.problems.iter().find(|p| p.span == *span);
+        let said = main.said(main.scenes.len()..=main.scenes.len());
+        frames.push(html::Frame { illegal: true, ..html_frame(scene, Some(within(span)), &said, options) });
+        let at = problem(span);
         html::IllegalMove {
             token: within(span),
-            why: at.map_or_else(|| scene.illegal.clone().unwrap_or_default(), |p| p.message.clone()),
+            why: why(scene, span),
             legal: at.map(|p| p.legal.clone()).unwrap_or_default(),
             legal_count: at.map(|p| p.legal_count as usize),
         }
     });
+    let variations = (1..=pictures.variations.len())
+        .map(|k| {
+            let b = &pictures.variations[k - 1];
+            let frames = pictures.line(k).map_or_else(Vec::new, |line| {
+                (0..line.len())
+                    .filter_map(|f| {
+                        let scene = line.frame(f)?;
+                        let frame = html_frame(scene, line.token(f).map(within), &line.said(f..=f), options);
+                        Some(html::Frame { illegal: f == line.scenes.len(), ..frame })
+                    })
+                    .collect()
+            });
+            let illegal = b.error.as_ref().map(|(scene, span)| why(scene, span));
+            html::Variation { from: b.from, at: b.at, name: b.name.clone(), frames, illegal }
+        })
+        .collect();
     let status = report::status_name(verdict.status).replace('_', " ");
     let played = if verdict.moves == 1 { "1 move".to_string() } else { format!("{} moves", verdict.moves) };
     let mut lines = vec![format!("{status}: {}, {played} replayed", pictures.game.title)];
-    lines.extend(verdict.problems.iter().map(|p| p.message.clone()));
+    lines.extend(verdict.problems.iter().map(|p| p.said().into_owned()));
     lines.extend(verdict.claims.iter().map(|c| format!("claim `{}`: {}, {}", c.text, c.status.name(), c.detail)));
+    lines.extend(pictures.undrawn_note());
     html::page(&html::Page {
         title: format!("{}, record {}: {}", inputs::display_name(file), verdict.index, pictures.game.title),
         record,
         frames,
         illegal,
         verdict: lines,
+        variations,
     })
+}
+
+/// A frame of the replay page: `scene` drawn, the move that led there (`token`, in the record's
+/// text), its glyphs with what they say, and the comments `said` of it.
+fn html_frame(
+    scene: &Scene,
+    token: Option<std::ops::Range<usize>>,
+    said: &[&str],
+    options: &SvgOptions,
+) -> html::Frame {
+    let glyphs =
+        glyph_words(&scene.glyphs).into_iter().map(|(g, meaning)| (g.to_string(), meaning.to_string())).collect();
+    html::Frame {
+        svg: svg::svg(scene, options),
+        caption: scene.caption()[0].clone(),
+        token,
+        illegal: false,
+        ply: scene.ply,
+        glyphs,
+        comments: said.iter().map(|c| c.to_string()).collect(),
+    }
 }

@@ -1,7 +1,7 @@
 //! The moves of a record of the common format as a document's tree: each line of play a list of
 //! moves, each move with its glyphs and the comments and variations written after it, in the order
 //! written (grammar.md, "Comments, glyphs and variations"). Built from the record alone, with no
-//! game: the moves are as written, and [`crate::movetext`] replays them.
+//! game: the moves are as written, and the movetext module replays them.
 
 use super::{invalid, ConvertError, LineEntry, MoveEntry, NoteEntry};
 use crate::record::notes::Notes;

@@ -164,6 +164,30 @@ pub fn markup_in(text: &str, at: usize, most: usize) -> (Vec<(Drawing<'_>, Span)
     (found, errors)
 }
 
+/// A comment's `text` as a reader reads it beside a picture: without the markup the picture
+/// draws (`[%arrow ...]`, `[%mark ...]`, `[%label ...]`), the blanks around each closed up, and
+/// trimmed. Other tools' commands (`[%clk 0:10:00]`), which are not drawn, stay, as does markup
+/// that is not well formed.
+pub fn without_markup(text: &str) -> String {
+    let (found, _) = markup_in(text, 0, usize::MAX);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (drawing, span) in found {
+        if matches!(drawing, Drawing::Other { .. }) {
+            continue;
+        }
+        out.push_str(&text[at..span.start]);
+        // One blank where the markup and the blanks around it stood, if any.
+        let blank_after = text[span.end..].starts_with(char::is_whitespace);
+        if blank_after && !out.is_empty() && !out.ends_with(char::is_whitespace) {
+            out.push(' ');
+        }
+        at = span.end + text[span.end..].len() - text[span.end..].trim_start_matches([' ', '\t']).len();
+    }
+    out.push_str(&text[at..]);
+    out.trim().to_string()
+}
+
 /// The drawing of a markup command's `body` (between `[%` and `]`), which stands at offset `at`.
 fn drawing(body: &str, at: usize) -> Result<Drawing<'_>, SyntaxError> {
     let offset = |word: &str| at + (word.as_ptr() as usize - body.as_ptr() as usize);
@@ -322,6 +346,44 @@ pub fn glyph_text(nag: u8) -> String {
     }
 }
 
+/// What a glyph says, in words, as PGN defines glyphs 0 to 19 (`$14`: the first player stands
+/// slightly better), or `None` for another number: its meaning is the writer's.
+pub fn glyph_meaning(nag: u8) -> Option<&'static str> {
+    const MEANINGS: [&str; 20] = [
+        "no judgement",
+        "a good move",
+        "a poor move",
+        "a very good move",
+        "a very poor move",
+        "an interesting move",
+        "a dubious move",
+        "the only move",
+        "the only good move",
+        "the worst move",
+        "an even position",
+        "equal chances, a quiet position",
+        "equal chances, a lively position",
+        "an unclear position",
+        "the first player stands slightly better",
+        "the second player stands slightly better",
+        "the first player stands better",
+        "the second player stands better",
+        "the first player is winning",
+        "the second player is winning",
+    ];
+    MEANINGS.get(usize::from(nag)).copied()
+}
+
+/// Each glyph of `glyphs`, glyphs as [`glyph_text`] writes them apart by blanks (`!? $14`, as a
+/// picture's caption gives them), with what it says: [`glyph_meaning`], or empty for a number
+/// whose meaning is the writer's.
+pub fn glyph_words(glyphs: &str) -> Vec<(&str, &'static str)> {
+    glyphs
+        .split_whitespace()
+        .map(|g| (g, glyph_of(g).and_then(Result::ok).and_then(glyph_meaning).unwrap_or_default()))
+        .collect()
+}
+
 /// A move word split from the glyph glued to its end (`d4e4!?`: `d4e4` and `!?`), where it has
 /// one: only `!` and `?` may be glued, and no move of any game ends with either.
 pub fn split_glued_glyph(word: &str) -> (&str, &str) {
@@ -347,5 +409,16 @@ mod tests {
         assert_eq!(glyph_of("d4"), None);
         assert_eq!(split_glued_glyph("d4e4!?"), ("d4e4", "!?"));
         assert_eq!(split_glued_glyph("d4e4"), ("d4e4", ""));
+    }
+
+    #[test]
+    fn a_comment_is_read_without_the_markup_a_picture_draws() {
+        assert_eq!(without_markup("a good start [%arrow d1d2 green] indeed"), "a good start indeed");
+        assert_eq!(without_markup(" [%mark b2 yellow] [%label c3 \"A\"] "), "");
+        assert_eq!(
+            without_markup("Played here. [%mark b2]\nThen [%clk 0:10:00] [%mark e9 purple]"),
+            "Played here. \nThen [%clk 0:10:00] [%mark e9 purple]"
+        );
+        assert_eq!(without_markup("x [%arrow a1"), "x [%arrow a1");
     }
 }

@@ -6,13 +6,19 @@
 //! is shown, so without JavaScript the page still shows the last position (the final one, or the
 //! error diagram), the record with its moves marked, and the verdict.
 //!
+//! Beside the board, each position's comments and the glyphs of the move that led there (comments
+//! are the writer's text, escaped as all text is), and the variations that branch there: a click
+//! on one steps into it, its positions drawn as frames of its own, where the keys step through it,
+//! and the way back to the line it left stays in view (Escape takes it too).
+//!
 //! At an illegal move the page gives the reason and the moves legal there. The step counter says
 //! the ply each frame's caption says, which is not the frame's place when frames are turns, nor for
 //! the error diagram, which shows the position before the illegal move.
 //!
-//! `#ply=N` in the address opens frame N; stepping rewrites the address (without adding
-//! history entries) so it can be shared. The script also answers to `window.referee.go(n)` and
-//! `window.referee.step(d)`.
+//! `#ply=N` in the address opens frame N, `#line=K&ply=N` frame N of variation K; stepping
+//! rewrites the address (without adding history entries) so it can be shared. The script also
+//! answers to `window.referee.go(n)` (`go(n, k)`: in variation K), `window.referee.step(d)` and
+//! `window.referee.back()`.
 //!
 //! The output depends only on the input: the same page is the same bytes.
 
@@ -20,7 +26,7 @@ use std::fmt::Write as _;
 use std::ops::Range;
 
 /// One position of the game as the page shows it.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Frame {
     /// The board as an SVG document: the `<svg ...>...</svg>` element, possibly preceded by an
     /// XML declaration, a doctype or comments, which are dropped. It is inserted as markup, not
@@ -38,6 +44,32 @@ pub struct Frame {
     /// the same. (Frames need not be a move apart, and the error diagram shows the position of the
     /// frame before it.)
     pub ply: usize,
+    /// The glyphs written after the move that led here, each with what it says (`("!?", "an
+    /// interesting move")`; empty for a glyph whose meaning is the writer's).
+    pub glyphs: Vec<(String, String)>,
+    /// What the writer said of this position, as written: the comments after the move that led
+    /// here (at the start, those before the first move).
+    pub comments: Vec<String>,
+}
+
+/// A variation: moves that could have been played instead of one move of another line, shown as
+/// a line of frames of its own.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Variation {
+    /// The line it branches from: 0 for the main line ([`Page::frames`]), `k` for
+    /// `Page::variations[k - 1]`.
+    pub from: usize,
+    /// The frame of that line it branches at: the position before the move it replaces, which
+    /// its own frame 0 shows again.
+    pub at: usize,
+    /// Its name: its first move, with its number (`1... a1a2`).
+    pub name: String,
+    /// Its frames: its start, then one per move, its error diagram, if any, last. None when it
+    /// is not drawn (its line stops before it branches): it is then not offered.
+    pub frames: Vec<Frame>,
+    /// Why its illegal move is illegal, if it has one (`d2d3: d2 is not empty`), said with its
+    /// error diagram.
+    pub illegal: Option<String>,
 }
 
 /// The first illegal move of a record, as the page explains it.
@@ -55,7 +87,7 @@ pub struct IllegalMove {
 }
 
 /// Everything one replay page shows.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Page<'a> {
     /// The page's title, e.g. `games.txt, record 2: Quarod`.
     pub title: String,
@@ -68,6 +100,8 @@ pub struct Page<'a> {
     /// The verdict as short lines: the status (`valid`, `illegal move`, ...), then one line per
     /// claim with its status and detail.
     pub verdict: Vec<String>,
+    /// The record's variations, in the order they open.
+    pub variations: Vec<Variation>,
 }
 
 /// The page as one HTML document.
@@ -76,8 +110,9 @@ pub fn page(p: &Page) -> String {
     // Without JavaScript the last frame is the one shown: the final position, or the error
     // diagram, is what a reader of a verdict wants to see first.
     let shown = last;
-    let mut out =
-        String::with_capacity(4096 + p.record.len() * 2 + p.frames.iter().map(|f| f.svg.len() + 200).sum::<usize>());
+    let frames = p.frames.iter().chain(p.variations.iter().flat_map(|v| &v.frames));
+    let drawn: usize = frames.map(|f| f.svg.len() + 200 + f.comments.iter().map(|c| c.len() * 2).sum::<usize>()).sum();
+    let mut out = String::with_capacity(4096 + p.record.len() * 2 + drawn);
     head_into(&mut out, p, shown, last);
     board_into(&mut out, p, shown, last);
     side_into(&mut out, p, shown);
@@ -85,6 +120,14 @@ pub fn page(p: &Page) -> String {
     out.push_str(SCRIPT);
     out.push_str("</script>\n</body>\n</html>\n");
     out
+}
+
+/// The frames of line `line`: the main line's, or a variation's.
+fn line_frames<'p>(p: &'p Page, line: usize) -> &'p [Frame] {
+    match line {
+        0 => &p.frames,
+        k => p.variations.get(k - 1).map_or(&[], |v| &v.frames),
+    }
 }
 
 /// The document's head, and the page's header: its title and the record's status.
@@ -108,23 +151,16 @@ fn head_into(out: &mut String, p: &Page, shown: usize, last: usize) {
     out.push_str("</header>\n<main>\n");
 }
 
-/// The board: every frame (the one `shown` visible), the reason of an illegal move, and the
-/// controls, which the script reveals.
+/// The board: every frame (the one `shown` visible, the variations' after the main line's), the
+/// reason of an illegal move, the controls, which the script reveals, and beside them what the
+/// writer said of each position and the variations that branch there.
 fn board_into(out: &mut String, p: &Page, shown: usize, last: usize) {
     let has_illegal_frame = p.frames.iter().any(|f| f.illegal);
     out.push_str("<section class=\"card board\" aria-label=\"Board\">\n<div id=\"frames\">\n");
-    for (i, frame) in p.frames.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "<figure class=\"frame{}\" id=\"frame-{i}\" data-ply=\"{i}\" data-counter=\"{}\"{}>",
-            if frame.illegal { " illegal" } else { "" },
-            counter(p, frame),
-            if i == shown { "" } else { " hidden" },
-        );
-        out.push_str(&inline_svg(&frame.svg, &format!("f{i}-")));
-        out.push_str("\n<figcaption>");
-        escape_into(out, &frame.caption);
-        out.push_str("</figcaption>\n</figure>\n");
+    for line in 0..=p.variations.len() {
+        for i in 0..line_frames(p, line).len() {
+            figure_into(out, p, line, i, line == 0 && i == shown);
+        }
     }
     if p.frames.is_empty() {
         out.push_str("<p class=\"empty\">No position to show.</p>\n");
@@ -139,11 +175,7 @@ fn board_into(out: &mut String, p: &Page, shown: usize, last: usize) {
             !has_illegal_frame,
             if hidden { " hidden" } else { "" }
         );
-        if let Some(token) = p.record.get(range.clone()) {
-            out.push_str(" <code>");
-            escape_into(out, token);
-            out.push_str("</code>");
-        }
+        token_into(out, p, Some(range));
         out.push_str(":</strong> ");
         escape_into(out, why);
         out.push_str("</p>\n");
@@ -152,7 +184,8 @@ fn board_into(out: &mut String, p: &Page, shown: usize, last: usize) {
         }
     }
     // The controls do nothing without the script, which reveals them.
-    let shown_counter = p.frames.get(shown).map(|f| counter(p, f)).unwrap_or_default();
+    let shown_counter = p.frames.get(shown).map(|f| counter(&p.frames, f)).unwrap_or_default();
+    let leave = if p.variations.is_empty() { "" } else { " · Esc leaves a variation" };
     let _ = write!(
         out,
         "<div class=\"controls\" id=\"controls\" hidden>\n\
@@ -165,11 +198,118 @@ fn board_into(out: &mut String, p: &Page, shown: usize, last: usize) {
          <output id=\"where\" aria-live=\"polite\">{shown_counter}</output>\n\
          </div>\n\
          <input type=\"range\" id=\"slider\" min=\"0\" max=\"{last}\" value=\"{shown}\" step=\"1\" aria-label=\"Ply\">\n\
-         <p class=\"hint\">← → step · Home / End · click a move in the record</p>\n\
+         <p class=\"hint\">← → step · Home / End · click a move in the record{leave}</p>\n\
          </div>\n"
     );
+    // Which variation is shown, and the way back, under the controls so that they stay in place:
+    // the script fills it in.
+    out.push_str("<nav class=\"path\" id=\"path\" aria-label=\"Variation shown\" hidden></nav>\n");
+    asides_into(out, p, shown);
     out.push_str("<noscript><p class=\"hint\">The last position is shown; with JavaScript on, the page steps through every move.</p></noscript>\n");
     out.push_str("</section>\n");
+}
+
+/// One frame of line `line` (0: the main line), the `i`-th, as a figure: its picture, its ids
+/// kept apart from every other frame's, and its caption.
+fn figure_into(out: &mut String, p: &Page, line: usize, i: usize, shown: bool) {
+    let frames = line_frames(p, line);
+    let frame = &frames[i];
+    let (id, prefix, data_line) = match line {
+        0 => (format!("frame-{i}"), format!("f{i}-"), String::new()),
+        k => (format!("frame-{k}-{i}"), format!("v{k}f{i}-"), format!(" data-line=\"{k}\"")),
+    };
+    let _ = writeln!(
+        out,
+        "<figure class=\"frame{}\" id=\"{id}\"{data_line} data-ply=\"{i}\" data-counter=\"{}\"{}>",
+        if frame.illegal { " illegal" } else { "" },
+        counter(frames, frame),
+        if shown { "" } else { " hidden" },
+    );
+    out.push_str(&inline_svg(&frame.svg, &prefix));
+    out.push_str("\n<figcaption>");
+    escape_into(out, &frame.caption);
+    out.push_str("</figcaption>\n</figure>\n");
+}
+
+/// What the page says beside the board at each frame that has something to say: the glyphs of
+/// the move that led there with their meaning, the comments, a variation's illegal move, and the
+/// variations that branch there, each a button into it. Then where each variation branches from
+/// and its name, for the script.
+fn asides_into(out: &mut String, p: &Page, shown: usize) {
+    // Each line's variations that are drawn, by the frame they branch at.
+    let mut branches: Vec<Vec<(usize, usize)>> = vec![Vec::new(); p.variations.len() + 1];
+    for (k, v) in p.variations.iter().enumerate() {
+        if !v.frames.is_empty() && v.from <= p.variations.len() {
+            branches[v.from].push((v.at, k + 1));
+        }
+    }
+    out.push_str("<div id=\"asides\">\n");
+    for (line, branching) in branches.iter_mut().enumerate() {
+        branching.sort_by_key(|&(at, _)| at);
+        let frames = line_frames(p, line);
+        let mut next = 0;
+        for (i, frame) in frames.iter().enumerate() {
+            let first = next;
+            while branching.get(next).is_some_and(|&(at, _)| at <= i) {
+                next += 1;
+            }
+            let here: Vec<usize> = branching[first..next].iter().filter(|(at, _)| *at == i).map(|(_, k)| *k).collect();
+            let why =
+                p.variations.get(line.wrapping_sub(1)).and_then(|v| v.illegal.as_deref()).filter(|_| frame.illegal);
+            if frame.glyphs.is_empty() && frame.comments.is_empty() && here.is_empty() && why.is_none() {
+                continue;
+            }
+            let hidden = if line == 0 && i == shown { "" } else { " hidden" };
+            let _ = writeln!(out, "<div class=\"aside\" data-line=\"{line}\" data-ply=\"{i}\"{hidden}>");
+            for (glyph, meaning) in &frame.glyphs {
+                out.push_str("<p class=\"glyph\"><b>");
+                escape_into(out, glyph);
+                out.push_str("</b> ");
+                escape_into(out, meaning);
+                out.push_str("</p>\n");
+            }
+            for comment in &frame.comments {
+                out.push_str("<div class=\"comment\">");
+                escape_into(out, comment.trim());
+                out.push_str("</div>\n");
+            }
+            if let Some(why) = why {
+                out.push_str("<p class=\"reason\"><strong>Illegal move");
+                token_into(out, p, frame.token.as_ref());
+                out.push_str(":</strong> ");
+                escape_into(out, why);
+                out.push_str(". The variation stops here.</p>\n");
+            }
+            if !here.is_empty() {
+                out.push_str("<div class=\"branches\"><span>Instead of");
+                token_into(out, p, frames.get(i + 1).and_then(|f| f.token.as_ref()));
+                out.push_str(":</span>");
+                for k in here {
+                    let _ = write!(out, " <button type=\"button\" class=\"branch\" data-go=\"{k}\">");
+                    escape_into(out, &p.variations[k - 1].name);
+                    out.push_str("</button>");
+                }
+                out.push_str("</div>\n");
+            }
+            out.push_str("</div>\n");
+        }
+    }
+    out.push_str("</div>\n<div id=\"lines\" hidden>");
+    for (k, v) in p.variations.iter().enumerate().filter(|(_, v)| !v.frames.is_empty()) {
+        let _ = write!(out, "<span data-line=\"{}\" data-from=\"{}\" data-at=\"{}\">", k + 1, v.from, v.at);
+        escape_into(out, &v.name);
+        out.push_str("</span>");
+    }
+    out.push_str("</div>\n");
+}
+
+/// ` <code>token</code>`, the token of the record at `range`, if there is one.
+fn token_into(out: &mut String, p: &Page, range: Option<&Range<usize>>) {
+    if let Some(token) = range.and_then(|r| p.record.get(r.clone())) {
+        out.push_str(" <code>");
+        escape_into(out, token);
+        out.push_str("</code>");
+    }
 }
 
 /// The moves that were legal where the record's move is illegal, under the reason and shown with
@@ -192,10 +332,10 @@ fn legal_into(out: &mut String, legal: &[String], count: usize, hidden: bool) {
     out.push_str("</p>\n");
 }
 
-/// What the step counter says at a frame: the ply its caption gives, of the last position's, and
-/// for the error diagram that it is one.
-fn counter(p: &Page, frame: &Frame) -> String {
-    let last = p.frames.iter().filter(|f| !f.illegal).map(|f| f.ply).max().unwrap_or(0);
+/// What the step counter says at a frame of a line of `frames`: the ply its caption gives, of the
+/// line's last position's, and for the error diagram that it is one.
+fn counter(frames: &[Frame], frame: &Frame) -> String {
+    let last = frames.iter().filter(|f| !f.illegal).map(|f| f.ply).max().unwrap_or(0);
     if frame.illegal {
         format!("ply {} of {last} · illegal move", frame.ply)
     } else {
@@ -253,37 +393,46 @@ fn escape_into(out: &mut String, s: &str) {
     out.push_str(rest);
 }
 
-/// A marked token of the record: the frame it leads to, if any, and whether it is the illegal one.
-struct Mark {
+/// A marked token of the record: the line and frame it leads to, if any, and why it is illegal
+/// when it is.
+struct Mark<'p> {
     range: Range<usize>,
+    line: usize,
     ply: Option<usize>,
-    illegal: bool,
+    illegal: Option<&'p str>,
 }
 
-/// Writes the record escaped, each move token in a span that names its frame.
+/// Writes the record escaped, each move token in a span that names its line and frame.
 fn record_into(out: &mut String, p: &Page, shown: usize) {
     let record = p.record;
     let usable = |r: &Range<usize>| {
         r.start < r.end && r.end <= record.len() && record.is_char_boundary(r.start) && record.is_char_boundary(r.end)
     };
     let illegal_range = p.illegal.as_ref().map(|i| i.token.clone());
+    let why = p.illegal.as_ref().map_or("", |i| i.why.as_str());
     let mut marks: Vec<Mark> = Vec::new();
-    for (i, frame) in p.frames.iter().enumerate() {
-        if let Some(r) = frame.token.clone().filter(usable) {
-            if marks.iter().any(|m| m.range == r) {
-                continue;
+    let mut marked = std::collections::HashSet::new();
+    for line in 0..=p.variations.len() {
+        // A variation's illegal move is its own: its reason is the variation's.
+        let (why, illegal_range) = match line {
+            0 => (why, illegal_range.as_ref()),
+            k => (p.variations[k - 1].illegal.as_deref().unwrap_or(""), None),
+        };
+        for (i, frame) in line_frames(p, line).iter().enumerate() {
+            if let Some(r) = frame.token.clone().filter(usable) {
+                if marked.insert((r.start, r.end)) {
+                    let illegal = (frame.illegal || illegal_range == Some(&r)).then_some(why);
+                    marks.push(Mark { range: r, line, ply: Some(i), illegal });
+                }
             }
-            let illegal = frame.illegal || illegal_range.as_ref() == Some(&r);
-            marks.push(Mark { range: r, ply: Some(i), illegal });
         }
     }
     if let Some(r) = illegal_range.filter(usable) {
-        if !marks.iter().any(|m| m.range == r) {
-            marks.push(Mark { range: r, ply: None, illegal: true });
+        if marked.insert((r.start, r.end)) {
+            marks.push(Mark { range: r, line: 0, ply: None, illegal: Some(why) });
         }
     }
     marks.sort_by_key(|m| (m.range.start, m.range.end));
-    let why = p.illegal.as_ref().map(|i| i.why.as_str()).unwrap_or("");
 
     // Ranges that overlap an earlier one are left unmarked rather than nesting spans.
     let mut at = 0;
@@ -293,17 +442,23 @@ fn record_into(out: &mut String, p: &Page, shown: usize) {
         }
         escape_into(out, &record[at..m.range.start]);
         out.push_str("<span class=\"move");
-        if m.illegal {
+        if m.illegal.is_some() {
             out.push_str(" illegal");
         }
-        if m.ply == Some(shown) {
+        if m.line == 0 && m.ply == Some(shown) {
             out.push_str(" current");
+        } else if m.line > 0 {
+            // Not played on the way to the position shown.
+            out.push_str(" after");
         }
         out.push('"');
+        if m.line > 0 {
+            let _ = write!(out, " data-line=\"{}\"", m.line);
+        }
         if let Some(ply) = m.ply {
             let _ = write!(out, " data-ply=\"{ply}\"");
         }
-        if m.illegal {
+        if let Some(why) = m.illegal {
             out.push_str(" title=\"Illegal: ");
             escape_into(out, why);
             out.push('"');
@@ -548,6 +703,18 @@ pre#record { position: relative; margin: 0; max-height: 60vh; overflow: auto; pa
 .move.illegal { color: var(--bad); font-weight: 700; text-decoration: underline wavy var(--bad); text-underline-offset: 3px; }
 .move.illegal.current { background: var(--bad-soft); box-shadow: 0 0 0 1px var(--bad); }
 .empty { color: var(--muted); text-align: center; padding: 40px 0; }
+.path { margin: 12px 0 0; display: flex; flex-wrap: wrap; align-items: center; gap: 4px 6px; padding: 6px 10px;
+  background: var(--accent-soft); border-radius: 8px; font-size: .9rem; overflow-wrap: anywhere; }
+.path button, .branches button { width: auto; height: auto; padding: 2px 10px; font: inherit; }
+.path .back { margin-left: auto; }
+.aside { margin: 12px 0 0; padding: 4px 0 4px 12px; border-left: 3px solid var(--accent); }
+.aside p { margin: 0 0 6px; }
+.glyph { color: var(--muted); }
+.glyph b { color: var(--ink); font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; }
+.comment { margin: 0 0 8px; white-space: pre-wrap; overflow-wrap: anywhere; }
+.branches { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; color: var(--muted); font-size: .9rem; }
+.branches button { color: var(--accent); font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; }
+body:not(.js) .branches { display: none; }
 @media (max-width: 820px) {
   main { grid-template-columns: minmax(0, 1fr); padding: 8px 10px 20px; gap: 12px; }
   header { padding: 14px 12px 4px; }
@@ -560,28 +727,43 @@ pre#record { position: relative; margin: 0; max-height: 60vh; overflow: auto; pa
 }
 "#;
 
-/// The page's behaviour: show one frame at a time, keep the record, slider, buttons and address in
-/// step with it. It reads everything from the page's elements; no data lives in the script.
+/// The page's behaviour: show one frame at a time, of the main line or of a variation, and keep
+/// the record, slider, buttons, what is said beside the board and the address in step with it.
+/// It reads everything from the page's elements; no data lives in the script, and it writes the
+/// record's text (a variation's name) only as text.
 const SCRIPT: &str = r##"(function () {
   "use strict";
   var body = document.body;
-  var frames = Array.prototype.slice.call(document.querySelectorAll("#frames > figure.frame"));
-  if (!frames.length) return;
-  var last = frames.length - 1;
+  var each = function (list, f) { Array.prototype.forEach.call(list, f); };
+  var all = Array.prototype.slice.call(document.querySelectorAll("#frames > figure.frame"));
+  if (!all.length) return;
+  body.classList.add("js");
+  var lineOf = function (el) { return Number(el.getAttribute("data-line") || 0); };
+  // Each line's frames: 0 the main line, k the k-th variation.
+  var lines = [];
+  all.forEach(function (f) { (lines[lineOf(f)] = lines[lineOf(f)] || [])[Number(f.getAttribute("data-ply"))] = f; });
+  // Where each variation branches from (its line and that line's frame), and its name.
+  var info = [{ name: "Main line", from: 0, at: 0 }];
+  each(document.querySelectorAll("#lines > span"), function (l) {
+    info[lineOf(l)] = { name: l.textContent, from: Number(l.getAttribute("data-from")), at: Number(l.getAttribute("data-at")) };
+  });
+  var asides = Array.prototype.slice.call(document.querySelectorAll("#asides > .aside"));
   var record = document.getElementById("record");
   var moves = Array.prototype.slice.call(record.querySelectorAll(".move[data-ply]"));
-  var byPly = {};
-  moves.forEach(function (m) { byPly[m.getAttribute("data-ply")] = m; });
+  var byKey = {};
+  moves.forEach(function (m) { byKey[lineOf(m) + ":" + m.getAttribute("data-ply")] = m; });
   var slider = document.getElementById("slider");
   var where = document.getElementById("where");
   var reason = document.getElementById("reason");
   var legal = document.getElementById("legal");
+  var path = document.getElementById("path");
   var play = document.getElementById("play");
   var buttons = {
     first: document.getElementById("first"), prev: document.getElementById("prev"),
     next: document.getElementById("next"), last: document.getElementById("last")
   };
-  var current = -1, timer = null;
+  var line = 0, current = -1, shownKey = null, pathLine = -1, timer = null;
+  function last() { return lines[line].length - 1; }
 
   // Keeps the current move in view inside the record box, without scrolling the page itself.
   function reveal(el) {
@@ -592,37 +774,96 @@ const SCRIPT: &str = r##"(function () {
     else if (right > record.scrollLeft + record.clientWidth) record.scrollLeft = right - record.clientWidth + 8;
   }
 
-  function show(n) {
-    n = Math.max(0, Math.min(last, Math.floor(Number(n)) || 0));
-    if (n !== current) {
-      frames.forEach(function (f, i) { f.hidden = i !== n; });
+  // The variation shown, the lines it lies in, each a step back to where it left them, and the
+  // way back to the line it left.
+  function showPath() {
+    if (pathLine === line) return;
+    pathLine = line;
+    path.textContent = "";
+    path.hidden = line === 0;
+    if (line === 0) return;
+    var chain = [];
+    for (var k = line; k !== 0; k = info[k].from) chain.unshift(k);
+    path.appendChild(document.createTextNode("Variation: "));
+    var crumb = function (k, at) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "crumb";
+      b.textContent = info[k].name;
+      b.title = "Back to " + (k === 0 ? "the main line" : info[k].name);
+      b.addEventListener("click", function () { go(at, k); });
+      return b;
+    };
+    path.appendChild(crumb(0, info[chain[0]].at));
+    chain.forEach(function (k, i) {
+      path.appendChild(document.createTextNode(" › "));
+      if (i === chain.length - 1) {
+        var b = document.createElement("strong");
+        b.textContent = info[k].name;
+        path.appendChild(b);
+      } else {
+        path.appendChild(crumb(k, info[chain[i + 1]].at));
+      }
+    });
+    var back = document.createElement("button");
+    back.type = "button";
+    back.className = "back";
+    back.id = "back";
+    back.textContent = "↩ Back to " + (info[line].from === 0 ? "the main line" : info[info[line].from].name);
+    back.title = "Back to the line this variation leaves (Esc)";
+    back.addEventListener("click", leave);
+    path.appendChild(back);
+  }
+
+  function show(n, k) {
+    if (k === undefined) k = line;
+    if (!lines[k]) k = 0;
+    n = Math.max(0, Math.min(lines[k].length - 1, Math.floor(Number(n)) || 0));
+    var key = k + ":" + n;
+    if (key !== shownKey) {
+      var frame = lines[k][n];
+      all.forEach(function (f) { f.hidden = f !== frame; });
+      asides.forEach(function (a) { a.hidden = lineOf(a) !== k || Number(a.getAttribute("data-ply")) !== n; });
+      // The moves played on the way here: those of each line up to where the way leaves it.
+      var upto = {};
+      for (var l = k, p = n; ; p = info[l].at, l = info[l].from) {
+        upto[l] = p;
+        if (l === 0) break;
+      }
       moves.forEach(function (m) {
-        var p = Number(m.getAttribute("data-ply"));
-        m.classList.toggle("current", p === n);
-        m.classList.toggle("after", p > n);
+        var ml = lineOf(m), mp = Number(m.getAttribute("data-ply"));
+        m.classList.toggle("current", ml === k && mp === n);
+        m.classList.toggle("after", !(ml in upto) || mp > upto[ml]);
       });
-      if (byPly[n]) reveal(byPly[n]);
+      if (byKey[key]) reveal(byKey[key]);
+      line = k;
       current = n;
+      shownKey = key;
     }
     body.setAttribute("data-ply", String(n));
+    body.setAttribute("data-line", String(k));
+    slider.max = String(last());
     slider.value = String(n);
     // The counter counts as the caption does: the frame says what.
-    where.textContent = frames[n].getAttribute("data-counter");
-    var quiet = reason && reason.getAttribute("data-always") !== "true" && !frames[n].classList.contains("illegal");
+    where.textContent = lines[k][n].getAttribute("data-counter");
+    var quiet = reason && reason.getAttribute("data-always") !== "true" && !(k === 0 && lines[k][n].classList.contains("illegal"));
     if (reason) reason.hidden = quiet;
     if (legal) legal.hidden = quiet;
     buttons.first.disabled = buttons.prev.disabled = n === 0;
-    buttons.next.disabled = buttons.last.disabled = n === last;
-    var hash = "#ply=" + n;
+    buttons.next.disabled = buttons.last.disabled = n === last();
+    showPath();
+    var hash = (k ? "#line=" + k + "&" : "#") + "ply=" + n;
     if (location.hash !== hash) {
       try { history.replaceState(null, "", hash); } catch (e) { /* some file:// setups refuse; the page still works */ }
     }
   }
 
-  // `#ply=N` opens frame N; a hash that names no number opens the start.
+  // `#ply=N` opens frame N, `#line=K&ply=N` frame N of variation K; a hash that names no number
+  // opens the start.
   function fromHash() {
-    var m = /(?:^#|&)ply=(-?\d+)(?:&|$)/.exec(location.hash);
-    return m ? Number(m[1]) : 0;
+    var p = /(?:^#|&)ply=(-?\d+)(?:&|$)/.exec(location.hash);
+    var l = /(?:^#|&)line=(\d+)(?:&|$)/.exec(location.hash);
+    return { ply: p ? Number(p[1]) : 0, line: l ? Number(l[1]) : 0 };
   }
 
   function stop() {
@@ -631,27 +872,34 @@ const SCRIPT: &str = r##"(function () {
     play.setAttribute("aria-label", "Play");
   }
   function start() {
-    if (current >= last) show(0);
+    if (current >= last()) show(0);
     play.setAttribute("aria-pressed", "true");
     play.setAttribute("aria-label", "Pause");
     timer = setInterval(function () {
-      if (current >= last) stop(); else show(current + 1);
+      if (current >= last()) stop(); else show(current + 1);
     }, 800);
   }
-  function go(n) { stop(); show(n); }
+  function go(n, k) { stop(); show(n, k); }
   function step(d) { go(current + d); }
+  // Back to the line the variation shown leaves, where it leaves it.
+  function leave() { if (line !== 0) go(info[line].at, info[line].from); }
 
   buttons.first.addEventListener("click", function () { go(0); });
   buttons.prev.addEventListener("click", function () { step(-1); });
   buttons.next.addEventListener("click", function () { step(1); });
-  buttons.last.addEventListener("click", function () { go(last); });
+  buttons.last.addEventListener("click", function () { go(last()); });
   play.addEventListener("click", function () { if (timer === null) start(); else stop(); });
   slider.addEventListener("input", function () { go(slider.value); });
   record.addEventListener("click", function (e) {
     var m = e.target.closest ? e.target.closest(".move[data-ply]") : null;
-    if (m) go(m.getAttribute("data-ply"));
+    if (m) go(m.getAttribute("data-ply"), lineOf(m));
   });
-  window.addEventListener("hashchange", function () { go(fromHash()); });
+  // A variation is stepped into at its first move.
+  document.getElementById("asides").addEventListener("click", function (e) {
+    var b = e.target.closest ? e.target.closest("button[data-go]") : null;
+    if (b) go(1, Number(b.getAttribute("data-go")));
+  });
+  window.addEventListener("hashchange", function () { var h = fromHash(); go(h.ply, h.line); });
   document.addEventListener("keydown", function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
     // The slider steps itself with the arrow keys; text fields keep theirs.
@@ -661,7 +909,8 @@ const SCRIPT: &str = r##"(function () {
     if (e.key === "ArrowRight") to = current + 1;
     else if (e.key === "ArrowLeft") to = current - 1;
     else if (e.key === "Home") to = 0;
-    else if (e.key === "End") to = last;
+    else if (e.key === "End") to = last();
+    else if (e.key === "Escape" && line !== 0) { e.preventDefault(); leave(); return; }
     if (to === null) return;
     e.preventDefault();
     go(to);
@@ -670,12 +919,15 @@ const SCRIPT: &str = r##"(function () {
   window.referee = {
     go: go,
     step: step,
+    back: leave,
     get ply() { return current; },
-    get last() { return last; }
+    get line() { return line; },
+    get last() { return last(); }
   };
   document.getElementById("controls").hidden = false;
   // With no hash the page opens where it stands without the script: the last position.
-  show(location.hash ? fromHash() : last);
+  var opened = fromHash();
+  show(location.hash ? opened.ply : lines[0].length - 1, opened.line);
 })();
 "##;
 

@@ -10,7 +10,7 @@
 use referee::repair::RepairOptions;
 use serde_json::Value;
 
-use crate::{board, convert, games, limits, position_code, positions, repairs_within, verify};
+use crate::{board, convert, games, limits, line_board, position_code, positions, repairs_within, verify};
 
 fn json(answer: String) -> Value {
     serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{e}: not JSON: {answer}"))
@@ -69,6 +69,15 @@ pub fn entry_points(data: &[u8]) -> usize {
     for frame in [0, pick % (frames + 2), frames.saturating_sub(1), frames, frames + 1] {
         let picture = board(&text, index, frame, 200 + pick as u32, pick % 2 == 0);
         assert_eq!(picture.starts_with("<svg"), frame < frames, "frame {frame} of {frames}: {picture}");
+    }
+    // Each variation's frames are drawn, and no more.
+    for v in drawn["variations"].as_array().into_iter().flatten() {
+        let (line, count) = (v["line"].as_u64().expect("line") as usize, v["frames"].as_array().map_or(0, Vec::len));
+        assert!(count > 0, "{v}");
+        for frame in [0, count - 1, count] {
+            let picture = line_board(&text, index, line, frame, 200, false);
+            assert_eq!(picture.starts_with("<svg"), frame < count, "frame {frame} of {count} of line {line}");
+        }
     }
     for ply in [0, pick, frames] {
         let code = json(position_code(&text, index, ply));

@@ -24,8 +24,9 @@ use std::cell::RefCell;
 use std::ops::Range;
 
 use referee::convert;
-use referee::picture::{pictures, Pictures};
+use referee::picture::{pictures, Line, Pictures};
 use referee::record;
+use referee::record::notes::glyph_words;
 use referee::render::svg::{svg, SvgOptions};
 use referee::repair::{repair_source, repaired_text, Candidate, ChangeKind, RepairOptions};
 use referee::report::status_name;
@@ -297,9 +298,39 @@ fn failure(t: &Places, (span, message): (Range<usize>, String)) -> Value {
     json!({ "ok": false, "message": message, "at": t.place(&span) })
 }
 
+/// Frame `f` of a line of play, as [`positions`] gives it.
+fn frame_json(t: &Places, line: &Line, f: usize) -> Option<Value> {
+    let scene = line.frame(f)?;
+    let glyphs: Vec<Value> =
+        glyph_words(&scene.glyphs).into_iter().map(|(g, meaning)| json!({ "glyph": g, "meaning": meaning })).collect();
+    Some(json!({
+        "ply": scene.ply,
+        "caption": scene.caption().join("\n"),
+        "move": line.token(f).map(|s| t.place(s)),
+        "illegal": f == line.scenes.len(),
+        "glyphs": glyphs,
+        "comments": line.said(f..=f),
+    }))
+}
+
+/// The frames of a line of play, as [`positions`] gives them.
+fn frames_json(t: &Places, line: &Line) -> Vec<Value> {
+    (0..line.len()).filter_map(|f| frame_json(t, line, f)).collect()
+}
+
 /// The positions of record `index` (1-based) of `text`, as frames: the start, the position after
 /// each move (the place of its token), then, when the record has an illegal move, the error
-/// diagram (`illegal: true`: the position before that move, with the move in red).
+/// diagram (`illegal: true`: the position before that move, with the move in red). Each frame
+/// gives the glyphs of the move that led there (`{"glyph": "!?", "meaning": "an interesting
+/// move"}`) and the comments said of it, without the markup the board draws.
+///
+/// `variations` holds the record's variations that are drawn (grammar.md, "Comments, glyphs and
+/// variations"), in the order they open: each its `line` (what [`line_board`] asks for), the line
+/// it branches `from` (0: the main line) and the frame there it branches `at` (the position before
+/// the move it replaces), its `name` (`1... a1a2`), its place, its frames as the main line's (its
+/// frame 0 the position it branches from), each with its position `code`, and `illegal`, why its
+/// illegal move is illegal when it stops at one. `note` says how many variations are not drawn,
+/// when the record has more than the pictures of a record hold ([`referee::picture::MAX_VARIATION_SCENES`]).
 #[wasm_bindgen]
 pub fn positions(text: &str, index: usize) -> String {
     if let Some(refused) = refused(text) {
@@ -307,34 +338,37 @@ pub fn positions(text: &str, index: usize) -> String {
     }
     let t = Places::new(text);
     let drawn = with_pictures(text, index, |p| {
-        let mut frames: Vec<Value> = p
-            .scenes
+        let variations: Vec<Value> = p
+            .variations
             .iter()
             .enumerate()
-            .map(|(k, scene)| {
-                let token = k.checked_sub(1).and_then(|m| p.moves.get(m));
-                json!({
-                    "ply": scene.ply,
-                    "caption": scene.caption().join("\n"),
-                    "move": token.map(|s| t.place(s)),
-                    "illegal": false,
-                })
+            .filter_map(|(i, b)| {
+                let line = p.line(i + 1)?;
+                let mut frames = frames_json(&t, &line);
+                // The error diagram shows the position of the frame before it.
+                for (frame, code) in frames.iter_mut().zip(b.codes.iter().chain(b.codes.last())) {
+                    frame["code"] = Value::from(code.as_str());
+                }
+                Some(json!({
+                    "line": i + 1,
+                    "from": b.from,
+                    "at": b.at,
+                    "name": b.name,
+                    "place": t.place(&b.span),
+                    "frames": frames,
+                    "illegal": b.error.as_ref().map(|(scene, _)| scene.illegal.clone()),
+                }))
             })
             .collect();
-        if let Some((scene, span)) = &p.error {
-            frames.push(json!({
-                "ply": scene.ply,
-                "caption": scene.caption().join("\n"),
-                "move": t.place(span),
-                "illegal": true,
-            }));
-        }
+        let main = p.line(0).map(|line| frames_json(&t, &line)).unwrap_or_default();
         json!({
             "ok": true,
             "game": p.game.name,
             "title": p.game.title,
             "at": t.place(&p.span),
-            "frames": frames,
+            "frames": main,
+            "variations": variations,
+            "note": p.undrawn_note(),
         })
     });
     drawn.unwrap_or_else(|e| failure(&t, e)).to_string()
@@ -345,17 +379,19 @@ pub fn positions(text: &str, index: usize) -> String {
 /// `caption`; empty when there is no such frame.
 #[wasm_bindgen]
 pub fn board(text: &str, index: usize, frame: usize, width: u32, caption: bool) -> String {
+    line_board(text, index, 0, frame, width, caption)
+}
+
+/// [`board`] of line `line` of the record: 0 its main line, `k` its variation `k` as
+/// [`positions`] numbers them; empty when there is no such line or frame.
+#[wasm_bindgen]
+pub fn line_board(text: &str, index: usize, line: usize, frame: usize, width: u32, caption: bool) -> String {
     if too_large(text).is_some() {
         return String::new();
     }
     let options = SvgOptions { width, caption, ..SvgOptions::default() };
     with_pictures(text, index, |p| {
-        let scene = match p.scenes.get(frame) {
-            Some(s) => Some(s),
-            None if frame == p.scenes.len() => p.error.as_ref().map(|(s, _)| s),
-            None => None,
-        };
-        scene.map(|s| svg(s, &options)).unwrap_or_default()
+        p.line(line).and_then(|l| l.frame(frame)).map(|s| svg(s, &options)).unwrap_or_default()
     })
     .unwrap_or_default()
 }
@@ -518,6 +554,60 @@ mod tests {
         assert!(board(BROKEN, 1, 2, 300, true).starts_with("<svg"));
         assert_eq!(board(BROKEN, 1, 3, 300, true), "");
         assert_eq!(parse(positions(BROKEN, 2))["ok"], false);
+    }
+
+    /// A comment before the first move, glyphs, a variation with one in it, comments and markup in
+    /// both, and a variation stopped by an illegal move.
+    const ANNOTATED: &str = "[Game \"Quarod\"]\n[Size \"4\"]\n\n{Before <it>. [%mark b2]}\n\
+                             1. d1d2!? {good [%arrow d1d2]} a2a3 (1... a1a2 {quiet [%mark a1 blue]} 2. b1b2 $14 \
+                             (2. c1c2 {also [%label b3 \"B\"]})) (1... b1b2 2. d2d3) 2. c3d3 *\n";
+
+    #[test]
+    fn positions_give_comments_glyphs_and_the_variations_with_their_frames() {
+        let p = parse(positions(ANNOTATED, 1));
+        let frames = p["frames"].as_array().unwrap();
+        assert_eq!(frames.len(), 4);
+        assert_eq!(frames[0]["comments"], json!(["Before <it>."]));
+        assert_eq!(frames[1]["comments"], json!(["good"]));
+        assert_eq!(frames[1]["glyphs"], json!([{ "glyph": "!?", "meaning": "an interesting move" }]));
+        assert_eq!(frames[2]["comments"], json!([]));
+        let variations = p["variations"].as_array().unwrap();
+        let summary: Vec<(u64, u64, u64, &str, usize)> = variations
+            .iter()
+            .map(|v| {
+                let n = |k: &str| v[k].as_u64().unwrap();
+                (n("line"), n("from"), n("at"), v["name"].as_str().unwrap(), v["frames"].as_array().unwrap().len())
+            })
+            .collect();
+        assert_eq!(summary, [(1, 0, 1, "1... a1a2", 3), (2, 1, 1, "2. c1c2", 2), (3, 0, 1, "1... b1b2", 3)]);
+        let first = &variations[0]["frames"];
+        assert_eq!(first[0]["code"], "quarod_3S/3n/4/4_w_1_0_-_b", "the position it branches from");
+        assert_eq!(first[1]["comments"], json!(["quiet"]));
+        assert_eq!(first[2]["glyphs"][0]["glyph"], "$14");
+        let stopped = &variations[2];
+        assert_eq!(stopped["frames"][2]["illegal"], true);
+        assert_eq!(stopped["illegal"], "d2d3: d2 is not empty");
+        assert_eq!(stopped["frames"][2]["code"], stopped["frames"][1]["code"], "the position before the illegal move");
+        let at = &stopped["frames"][2]["move"];
+        assert_eq!(
+            &ANNOTATED[at["bytes"][0].as_u64().unwrap() as usize..at["bytes"][1].as_u64().unwrap() as usize],
+            "d2d3"
+        );
+        // Each line's boards, with their markup; none past a line's frames or lines.
+        assert!(line_board(ANNOTATED, 1, 0, 1, 300, false).contains("markup arrow"));
+        assert!(line_board(ANNOTATED, 1, 1, 1, 300, false).contains("markup mark"));
+        assert!(line_board(ANNOTATED, 1, 2, 1, 300, false).contains("markup label"));
+        assert!(line_board(ANNOTATED, 1, 3, 2, 300, false).contains("sign illegal"));
+        assert_eq!(line_board(ANNOTATED, 1, 3, 3, 300, false), "");
+        assert_eq!(line_board(ANNOTATED, 1, 4, 0, 300, false), "");
+        assert_eq!(board(ANNOTATED, 1, 1, 300, false), line_board(ANNOTATED, 1, 0, 1, 300, false));
+    }
+
+    #[test]
+    fn every_entry_point_takes_an_annotated_record() {
+        for pick in [0u8, 1, 2, 7] {
+            assert!(crate::fuzz::entry_points(&[&[1, pick], ANNOTATED.as_bytes()].concat()) > 10);
+        }
     }
 
     #[test]

@@ -230,6 +230,159 @@ await test('a record repaired with one click then verifies (Quarod, a placement 
   assert.match(await page.locator('.verdict .badge').first().innerText(), /^valid$/);
 });
 
+// Issue 32: a record with a comment before its first move, comments after moves (one that tries
+// to be markup, one after the result), glyphs, a variation with a variation in it, comments and
+// markup in both, and a variation stopped by an illegal move.
+const annotated = `[Game "Quarod"]
+[Size "4"]
+[Black "Ann"]
+[White "Bo"]
+
+{Played at the club on a small board. [%mark b2 yellow] [%label c3 "A"]}
+1. d1d2!? {a good start <b>not bold</b> <img src=x onerror="window.xss=1"> & "quoted" [%arrow d1d2 green]} a2a3
+(1... a1a2 {the quiet way [%mark a1 blue]} 2. b1b2 $14
+  (2. c1c2 {also playable [%arrow c1c2 red] [%label b3 "B"]} 2... d3d4)
+ 2... c1c2)
+(1... b1b2 {also fine} 2. d2d3 {but d2 is taken} 2... a4b4)
+2. c3d3 ; a quiet move
+2... c1b1?!
+3. b4a4 * {the game was stopped here}
+`;
+
+// The caption, the variation shown (the path's last name, or '' on the main line) and what the
+// notes beside the board say.
+async function where(p) {
+  await settle(p);
+  return {
+    caption: (await p.locator('#caption').innerText()).split('\n')[0],
+    line: await p.locator('#notes .path strong').count() ? await p.locator('#notes .path strong').innerText() : '',
+    comments: await p.locator('#notes .comment').allInnerTexts(),
+    glyphs: await p.locator('#notes .glyph').allInnerTexts(),
+    branches: await p.locator('#notes button.branch').allInnerTexts(),
+  };
+}
+
+await test('an annotated record: comments beside the board, glyphs, markup drawn, variations stepped into and out of', async () => {
+  await paste(page, annotated);
+  assert.match(await page.locator('.verdict .badge').first().innerText(), /illegal/);
+  assert.match(await page.locator('.verdict li.problem').first().innerText(), /d2 is not empty \(in the variation at 1\.\.\. b1b2\)/);
+  // The end: the comment after the result.
+  let at = await where(page);
+  assert.deepEqual(at.comments, ['the game was stopped here']);
+  await page.locator('#first').click();
+  at = await where(page);
+  assert.deepEqual(at.comments, ['Played at the club on a small board.'], 'the comment before the first move, without its markup');
+  assert.equal(await page.locator('#board svg .markup.mark').count(), 1);
+  assert.equal(await page.locator('#board svg .markup.label').textContent(), 'A');
+  await page.locator('#next').click();
+  at = await where(page);
+  assert.equal(at.caption, 'Quarod · ply 1 !? · White to move · Black 0, White 0 if the game ended now');
+  assert.deepEqual(at.glyphs, ['!? an interesting move']);
+  // The writer's text is text: nothing of it became an element.
+  assert.deepEqual(at.comments, ['a good start <b>not bold</b> <img src=x onerror="window.xss=1"> & "quoted"']);
+  assert.equal(await page.locator('#notes b:not(:first-child), #notes img').count(), 0);
+  assert.equal(await page.evaluate(() => window.xss), undefined);
+  assert.equal(await page.locator('#board svg .markup.arrow').count(), 1);
+  assert.deepEqual(at.branches, ['1... a1a2', '1... b1b2']);
+  assert.match(await page.locator('#notes .branches').innerText(), /^Instead of a2a3:/);
+  await page.screenshot({ path: join(shots, 'annotated.png'), fullPage: true });
+
+  // Into 1... a1a2, at its first move; the keys step through it.
+  await page.locator('#notes button.branch', { hasText: '1... a1a2' }).click();
+  at = await where(page);
+  assert.equal(at.line, '1... a1a2');
+  assert.match(at.caption, /^Quarod · ply 2 · /);
+  assert.deepEqual(at.comments, ['the quiet way']);
+  assert.equal(await page.locator('#board svg .markup.mark').count(), 1);
+  assert.match(await page.locator('#counter').innerText(), /^ply 2 \/ 4$/);
+  assert.equal(await page.locator('#moves li').count(), 3, 'the variation\'s moves');
+  await page.locator('#slider').focus();
+  await page.keyboard.press('ArrowRight');
+  at = await where(page);
+  assert.deepEqual(at.glyphs, ['$14 the first player stands slightly better']);
+  await page.keyboard.press('ArrowLeft');
+  // Into 2. c1c2, within it: its arrow and its label drawn.
+  await page.locator('#notes button.branch', { hasText: '2. c1c2' }).click();
+  at = await where(page);
+  assert.equal(at.line, '2. c1c2');
+  assert.deepEqual(at.comments, ['also playable']);
+  assert.equal(await page.locator('#board svg .markup.arrow').count(), 1);
+  assert.equal(await page.locator('#board svg .markup.label').textContent(), 'B');
+  assert.equal(await page.locator('#notes .path').innerText().then((t) => t.replace(/\s+/g, ' ')), 'Variation: Main line › 1... a1a2 › 2. c1c2 ↩ Back to 1... a1a2');
+  assert.equal(await page.locator('#mirror mark.current').innerText(), 'c1c2', 'the editor marks the variation\'s move');
+  await page.screenshot({ path: join(shots, 'annotated-nested-variation.png'), fullPage: true });
+  await page.keyboard.press('End');
+  assert.match((await where(page)).caption, /^Quarod · ply 4 /);
+  // Escape: back where it left 1... a1a2; the path's first step: the main line where it left it.
+  await page.keyboard.press('Escape');
+  at = await where(page);
+  assert.equal(at.line, '1... a1a2');
+  assert.match(at.caption, /^Quarod · ply 2 /);
+  await page.locator('#notes .path button.crumb', { hasText: 'Main line' }).click();
+  at = await where(page);
+  assert.equal(at.line, '');
+  assert.match(at.caption, /^Quarod · ply 1 /);
+  assert.equal(await page.locator('#moves li').count(), 5, 'the main line\'s moves');
+
+  // 1... b1b2 stops at d2d3: its positions up to it, and its error diagram, which says so.
+  await page.locator('#notes button.branch', { hasText: '1... b1b2' }).click();
+  await page.keyboard.press('End');
+  at = await where(page);
+  const code = await page.locator('#code').innerText();
+  assert.match(code, /^quarod_/);
+  await page.keyboard.press('ArrowLeft');
+  await settle(page);
+  assert.equal(await page.locator('#code').innerText(), code, 'the error diagram shows the position before the move');
+  await page.locator('#first').click();
+  assert.match((await where(page)).caption, /^Quarod · ply 1 /);
+  // The problem's place in the verdict opens the variation's error diagram, from anywhere.
+  await page.locator('.verdict li.problem.illegal button.where').click();
+  at = await where(page);
+  assert.equal(at.line, '1... b1b2');
+  assert.match(await page.locator('#caption').innerText(), /Illegal: d2d3: d2 is not empty/);
+  assert.equal(await page.locator('#notes .stop').innerText(), 'The variation stops at this illegal move.');
+  assert.deepEqual(at.comments, ['but d2 is taken']);
+  assert.ok(await page.locator('#board svg .sign.illegal').count() > 0);
+  assert.match(await page.locator('#counter').innerText(), /illegal move/);
+  await page.screenshot({ path: join(shots, 'annotated-illegal-variation.png'), fullPage: true });
+
+  // The share link opens the variation shown.
+  await page.locator('#share').click();
+  const link = await page.locator('#share-link').inputValue();
+  assert.match(link, /&line=3&ply=2$/);
+  const p = await open(link.slice(base.length));
+  at = await where(p);
+  assert.equal(at.line, '1... b1b2');
+  await p.locator('#back').click();
+  at = await where(p);
+  assert.equal(at.line, '');
+  assert.deepEqual(at.branches, ['1... a1a2', '1... b1b2']);
+  await p.close();
+  await page.locator('#back').click();
+  await settle(page);
+});
+
+await test('a record of 2,200 variations: those that fit are offered, the rest said not drawn, and stepping stays quick', async () => {
+  const many = `[Game "Quarod"]\n[Size "4"]\n\n1. d1d2 a2a3 ${'(1... a1a2 {a comment} (1... b1b2)) '.repeat(1100)}2. c3d3 *\n`;
+  await paste(page, many);
+  await page.locator('#first').click();
+  await settle(page);
+  assert.match(await page.locator('#notes').innerText(), /^1534 variations are not drawn: the variations of a record are drawn with at most 2000 positions in all\.$/);
+  const t0 = Date.now();
+  await page.locator('#next').click();
+  await settle(page);
+  const ms = Date.now() - t0;
+  assert.equal(await page.locator('#notes button.branch').count(), 333);
+  await page.locator('#notes button.branch').nth(332).click();
+  await settle(page);
+  assert.deepEqual((await where(page)).comments, ['a comment']);
+  await page.keyboard.press('Escape');
+  await settle(page);
+  assert.match(await page.locator('#caption').innerText(), /^Quarod · ply 1 /);
+  console.log(`     ${many.length}-byte record of 2,200 variations: a step to the position where 333 branch took ${ms} ms`);
+  assert.ok(ms < 2000, `${ms} ms`);
+});
+
 const games = [
   ['quadraphages/random-seed-1.txt', 'Quadraphages'],
   ['hexaphages/random-seed-1.txt', 'Hexaphages'],
