@@ -1,11 +1,11 @@
 //! The library's answers in the protocol's words: diagnostics from a text's verdicts, hovers from
 //! a record's moves, claims and tags, completions from the legal moves of the position at the
 //! cursor, quick fixes from a problem's alternatives and the record's best repair, one symbol per
-//! record, and the records' canonical layout.
+//! record.
 //!
-//! What may take long (a record's best repair, the layout of a whole text) is worked out on
-//! another thread from a copy of the record or the text, in bytes ([`Repaired`], [`layout`]); the
-//! server turns it into positions once it is back, if the text is still as it was.
+//! What may take long (a record's best repair, the layout of a whole text: [`crate::layout`]) is
+//! worked out on another thread from a copy of the record or the text, in bytes ([`Repaired`]);
+//! the server turns it into positions once it is back, if the text is still as it was.
 
 use std::collections::HashMap;
 
@@ -19,11 +19,10 @@ use super::document::Document;
 use super::lines::Positions;
 use crate::judged::RecordCopy;
 use crate::perft::{moves_written, with_position, WithPosition};
-use crate::record::{self, Found, Span};
+use crate::record::{Found, Span};
 use crate::repair::{self, Left, RepairOptions, Rewrite};
 use crate::search::Stop;
 use crate::verdict::{ClaimKind, ProblemKind, Verdict};
-use crate::verify::{prepare, VerifyOptions};
 use crate::Engine;
 
 /// Most diagnostics published for one text: past them a last one says how many more there are.
@@ -359,36 +358,4 @@ fn players(d: &Document, v: &Verdict) -> String {
     } else {
         format!(" ({})", names.join(" – "))
     }
-}
-
-/// Each record in its canonical layout (`referee convert --to canonical`), in bytes of `text`,
-/// where that keeps what the record says: a record whose layout would replay otherwise, or that
-/// cannot be laid out, is left as written. The text between records stays. Worked out on another
-/// thread; `stop` ends it, between records, when the text changes.
-pub fn layout(text: &str, options: VerifyOptions, stop: &Stop) -> Option<Vec<(Span, String)>> {
-    // What a record says, as far as it can be judged without searching: the layout changes no
-    // move and no claim, so a searched claim would be judged the same.
-    let says = |text: &str, found: &Found| {
-        let v = prepare(text, found, options).verdict();
-        (v.status, v.moves, v.game_over, v.winner)
-    };
-    let documents = crate::convert::documents(text, options);
-    let records = record::read(text, options.game.map(crate::GameKind::about));
-    let mut edits = Vec::new();
-    for (found, document) in records.zip(documents) {
-        if stop.is_given() {
-            return None;
-        }
-        let Some(canonical) = document.ok().and_then(|d| crate::convert::canonical_of(&d).ok()) else { continue };
-        let span = found.span();
-        let written = &text[span.clone()];
-        if canonical.trim_end() == written.trim_end() {
-            continue;
-        }
-        let again = record::read(&canonical, options.game.map(crate::GameKind::about)).next();
-        if again.is_some_and(|again| says(&canonical, &again) == says(text, &found)) {
-            edits.push((span, canonical.trim_end().to_string()));
-        }
-    }
-    Some(edits)
 }

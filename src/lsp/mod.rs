@@ -456,7 +456,7 @@ impl Server {
             Ok(Value::Null)
         });
         let Some((uri, text, options)) = text.filter(|_| answered.is_ok()) else { return Some(answered) };
-        self.work(id, uri, Vec::new(), move |stop| Work::Layout(answers::layout(&text, options, stop)));
+        self.work(id, uri, Vec::new(), move |stop| Work::Layout(crate::layout::layout(&text, options, stop)));
         None
     }
 
