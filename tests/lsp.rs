@@ -427,3 +427,103 @@ fn a_hover_on_the_last_move_gives_the_final_score() {
     insta::assert_snapshot!(hover["result"]["contents"]["value"].as_str().unwrap());
     stop(child, client);
 }
+
+/// An annotated record: a comment over two lines and a variation over two fold, the outline
+/// lists the variations nested as written, a hover on a comment says which move it follows and
+/// one on a variation's `(` whether it replays, and an illegal move in a variation is a
+/// diagnostic at its range that names the variation.
+#[test]
+fn an_editor_meets_the_comments_and_variations_of_a_record() {
+    let (child, mut client) = start();
+    let text = "[Game \"Quarod\"]\n[Black \"Ann\"]\n[White \"Bo\"]\n[Size \"4\"]\n\n{Played at the club.}\n\
+                1. c1d1 d3c3 {Bo thought\nlong here}\n2. b4a4 (2. a3b3 {why not?}\n  (2. a2a1 {inner}) 2... c1d1) a3b3 *\n";
+    let uri = "file:///annotated.txt";
+    let found = client.open(uri, text);
+    let illegal = text.rfind("c1d1").unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["message"], "c1 is not empty (in the variation at 2. a3b3)", "{found:?}");
+    assert_eq!(found[0]["range"], json!({"start": place(text, illegal), "end": place(text, illegal + 4)}));
+
+    let folds = client.request("textDocument/foldingRange", json!({"textDocument": {"uri": uri}}));
+    assert_eq!(
+        folds["result"],
+        json!([
+            {"startLine": 0, "endLine": 9, "kind": "region"},
+            {"startLine": 6, "endLine": 7, "kind": "comment"},
+            {"startLine": 8, "endLine": 9, "kind": "region"},
+        ]),
+        "{folds}"
+    );
+
+    let symbols = client.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
+    let record = &symbols["result"][0];
+    assert_eq!(record["name"], "record 1: Quarod (Ann – Bo)", "{symbols}");
+    let outer = &record["children"][0];
+    assert_eq!((&outer["name"], &outer["detail"]), (&json!("2. a3b3"), &json!("2. a3b3")), "{symbols}");
+    let inner = &outer["children"][0];
+    assert_eq!((&inner["name"], &inner["detail"]), (&json!("2. a2a1"), &json!("2. a3b3 > 2. a2a1")), "{symbols}");
+    assert_eq!(record["children"].as_array().unwrap().len(), 1, "{symbols}");
+    assert_eq!(inner.get("children"), None, "{symbols}");
+
+    let hover = |client: &mut lsp_client::Client, at: usize| {
+        let answer =
+            client.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": place(text, at)}));
+        answer["result"]["contents"]["value"].as_str().unwrap_or_else(|| panic!("{answer}")).to_string()
+    };
+    let shown = hover(&mut client, text.find("{Played").unwrap());
+    assert_eq!(shown, "**comment** before the first move\n\n> Played at the club.");
+    let shown = hover(&mut client, text.find("long here").unwrap());
+    assert_eq!(shown, "**comment** after 1... d3c3\n\n> Bo thought\n> long here");
+    let shown = hover(&mut client, text.find("{why").unwrap());
+    assert_eq!(shown, "**comment** after 2. a3b3, in the variation at 2. a3b3\n\n> why not?");
+    let shown = hover(&mut client, text.find("(2. a3b3").unwrap());
+    assert_eq!(shown, "**variation** at 2. a3b3: it does not replay: c1 is not empty");
+    let shown = hover(&mut client, text.find("(2. a2a1").unwrap());
+    assert_eq!(shown, "**variation** at 2. a3b3 > 2. a2a1: it replays: each of its moves is legal");
+
+    // A variation past the main line's first illegal move is not checked; a comment may follow
+    // the result.
+    let text = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 c1d1 2. b4a4 (2. a3b3) * {done}\n";
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": text}]}),
+    );
+    let hover = |client: &mut lsp_client::Client, at: usize| {
+        let answer =
+            client.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": place(text, at)}));
+        answer["result"]["contents"]["value"].as_str().unwrap_or_else(|| panic!("{answer}")).to_string()
+    };
+    let shown = hover(&mut client, text.find('(').unwrap());
+    assert_eq!(
+        shown,
+        "**variation** at 2. a3b3: the variation at 2. a3b3 is not checked: the main line stops before the move it \
+         replaces"
+    );
+    assert_eq!(hover(&mut client, text.find("{done").unwrap()), "**comment** after the result `*`\n\n> done");
+    stop(child, client);
+}
+
+/// Variations nested deeper than the outline nests are listed beside the deepest; a record of
+/// more variations than the outline lists has the first listed, and says so.
+#[test]
+fn the_outline_of_variations_is_bounded() {
+    fn depth_and_count(symbol: &Value) -> (usize, usize) {
+        symbol["children"].as_array().map_or((1, 1), |children| {
+            children.iter().map(depth_and_count).fold((1, 1), |(d, n), (cd, cn)| (d.max(cd + 1), n + cn))
+        })
+    }
+    let (child, mut client) = start();
+    let deep = format!("[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 {}{} *\n", "(1. a1b1 ".repeat(40), ")".repeat(40));
+    client.open("file:///deep.txt", &deep);
+    let symbols = client.request("textDocument/documentSymbol", json!({"textDocument": {"uri": "file:///deep.txt"}}));
+    // The record, and its variations 12 deep at most.
+    assert_eq!(depth_and_count(&symbols["result"][0]), (1 + 12, 41), "{symbols}");
+
+    let many = format!("[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 {}*\n", "(1. a1b1) ".repeat(6000));
+    client.open("file:///many.txt", &many);
+    let symbols = client.request("textDocument/documentSymbol", json!({"textDocument": {"uri": "file:///many.txt"}}));
+    let record = &symbols["result"][0];
+    assert_eq!(record["children"].as_array().unwrap().len(), 4999, "{}", record["detail"]);
+    assert!(record["detail"].as_str().unwrap().ends_with(" · 6000 variations, the first 4999 listed"), "{record:?}");
+    stop(child, client);
+}
