@@ -9,9 +9,10 @@
 //! `1.`, `2.`, ... as the canonical layout numbers them): every other line in its span (a title, a
 //! header, a diagram, prose) stays exactly as it is.
 //!
-//! A layout is given only where reading it back gives the record as written: the same tags,
-//! tokens, comments, glyphs, variations, diagrams and verdict ([`record_layout`]). Else the record
-//! stays as written. A record need not replay to be laid out; one of more than two players whose
+//! A layout is given only where reading it back gives the record as written: the same words but
+//! move numbers, tags, tokens, comments, glyphs, variations, diagrams and verdict; and the
+//! layouts of a text, made together, must leave every record where they put it ([`layout`]).
+//! Else the record stays as written. A record need not replay to be laid out; one of more than two players whose
 //! moves do not all replay is not (its rounds, and so its move numbers, depend on who is out).
 
 use crate::common::common_start;
@@ -31,32 +32,92 @@ use crate::verify::{prepare, VerifyOptions};
 /// record ends is its next few lines.
 const TAIL: usize = 1024;
 
+/// Most times the edits of a text are read together ([`settle`]) before formatting gives up.
+const MAX_SETTLE: usize = 8;
+
 /// The layout of every record of `text` that has one other than as written, as the bytes each
 /// replaces and the text that replaces them, in text order; the text between records stays.
 /// `None` when `stop` is given (checked between records).
 pub fn layout(text: &str, options: VerifyOptions, stop: &Stop) -> Option<Vec<(Span, String)>> {
     let mut records = record::read(text, options.game.map(GameKind::about)).peekable();
+    let mut spans = Vec::new();
     let mut edits = Vec::new();
     while let Some(found) = records.next() {
         if stop.is_given() {
             return None;
         }
         let span = found.span();
+        spans.push((span.clone(), matches!(found, Found::Common(_))));
         let next = records.peek().map_or(text.len(), |f| f.span().start).max(span.end);
         let Some(laid) = laid_out(text, &found, options) else { continue };
         if laid != text[span.clone()] && reads_back(text, &found, &laid, tail(text, span.end, next), options) {
-            edits.push((span, laid));
+            edits.push(Edit { record: spans.len() - 1, span, laid });
         }
     }
-    Some(edits)
+    settle(text, options, &spans, &mut edits, stop)?;
+    Some(edits.into_iter().map(|e| (e.span, e.laid)).collect())
 }
 
-/// The layout of a record found in `src` (the text that replaces its span), if reading it back
-/// gives the record as written; else `None`, and the record is best left as written.
-pub fn record_layout(src: &str, found: &Found, options: VerifyOptions) -> Option<String> {
-    let laid = laid_out(src, found, options)?;
-    let span = found.span();
-    reads_back(src, found, &laid, tail(src, span.end, src.len()), options).then_some(laid)
+/// A record's layout: record `record` of its text, whose `span` `laid` replaces.
+struct Edit {
+    record: usize,
+    span: Span,
+    laid: String,
+}
+
+/// Keeps the edits that, made together, leave every record of the text where they put it: a
+/// record's end depends on the lines after it, which the next record's layout may change (`1 d4`
+/// opening a published record is prose to a record of the common format before it; `1. d4`
+/// would carry its moves on). Where a record is found elsewhere, the layouts of it and its
+/// neighbours are dropped and the text read again, at most [`MAX_SETTLE`] times; then every
+/// layout is. `None` when `stop` is given.
+fn settle(
+    text: &str,
+    options: VerifyOptions,
+    spans: &[(Span, bool)],
+    edits: &mut Vec<Edit>,
+    stop: &Stop,
+) -> Option<()> {
+    for _ in 0..MAX_SETTLE {
+        if edits.is_empty() {
+            return Some(());
+        }
+        if stop.is_given() {
+            return None;
+        }
+        let mut made = String::with_capacity(text.len());
+        let mut expected = Vec::with_capacity(spans.len());
+        let (mut at, mut next) = (0, edits.iter().peekable());
+        for (k, (span, common)) in spans.iter().enumerate() {
+            // Records are found apart, in text order: were one not, no edit could be made safely.
+            if span.start < at {
+                edits.clear();
+                return Some(());
+            }
+            let start = made.len() + span.start - at;
+            made.push_str(&text[at..span.start]);
+            let written = &text[span.clone()];
+            made.push_str(next.next_if(|e| e.record == k).map_or(written, |e| e.laid.as_str()));
+            expected.push((start..made.len(), *common));
+            at = span.end;
+        }
+        made.push_str(&text[at..]);
+        let found = record::read(&made, options.game.map(GameKind::about)).map(|f| {
+            let common = matches!(f, Found::Common(_));
+            (f.span(), common)
+        });
+        let Some(wrong) = found
+            .map(Some)
+            .chain(std::iter::repeat(None))
+            .zip(expected.iter().map(Some).chain([None]))
+            .position(|(f, e)| f.as_ref() != e)
+        else {
+            return Some(());
+        };
+        edits.retain(|e| e.record + 1 < wrong || e.record > wrong + 1);
+    }
+    edits.clear();
+    Some(())
 }
 
 /// A record laid out, not yet read back.

@@ -209,6 +209,16 @@ fn a_record_whose_layout_would_lose_a_word_stays_as_written() {
     }
 }
 
+/// A record's layout that would change where the record before it ends is not made: `1 d4`
+/// opens a record of the published notation, which ends the tags before it; `1. d4` would be
+/// their moves.
+#[test]
+fn a_layout_that_would_join_two_records_is_not_made() {
+    let text = "[Game \"Petrify\"]\n[Size \"6\"]\n\n1 d4  a1 2. e1 a3\n";
+    assert_eq!(record::read(text, None).count(), 2);
+    assert_eq!(keeps("tags, then a published move line", text), text);
+}
+
 /// A record of the common format in a text of CRLF line ends is laid out with them; a comment
 /// keeps its own.
 #[test]
