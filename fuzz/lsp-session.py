@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes a language server session on a record file, as the `lsp` fuzz target reads one
 (`referee::fuzz_bodies::lsp`): each message's JSON body, apart by a zero byte. The text is opened,
-asked about in its middle (hover, completion, code actions, symbols, formatting), edited there,
+asked about in its middle (hover, completion, code actions, symbols, formatting, folding ranges),
+edited there,
 and asked about again: the shape of `referee::fuzz_bodies::lsp_session`, which the smoke test uses.
 
     fuzz/lsp-session.py samples/quarod/random-size-4.txt > corpus/lsp/quarod
@@ -25,6 +26,7 @@ def requests(first):
         {"jsonrpc": "2.0", "id": first + 3, "method": "textDocument/documentSymbol", "params": {"textDocument": document}},
         {"jsonrpc": "2.0", "id": first + 4, "method": "textDocument/formatting",
          "params": {"textDocument": document, "options": {"tabSize": 4, "insertSpaces": True}}},
+        {"jsonrpc": "2.0", "id": first + 5, "method": "textDocument/foldingRange", "params": {"textDocument": document}},
     ]
 
 

@@ -547,7 +547,8 @@ fn write_common<G: CommonFormat>(doc: &GameDocument) -> Result<String, ConvertEr
     let tags = ordered_tags(doc.tags.iter().map(|(n, v)| (n.as_str(), v.as_str())), names);
     let mut out = write::record_head(&start, tags);
     let result = doc.result.as_deref().filter(|r| record::common::result_kind(r).is_some());
-    out.push_str(&crate::movetext::write(&start, &doc.before, &moves, result, &doc.after_result)?);
+    let spelling = crate::movetext::Spelling::Canonical;
+    out.push_str(&crate::movetext::write(&start, &doc.before, &moves, result, &doc.after_result, spelling)?);
     out.push_str("\n\nFinal Position:\n");
     out.push_str(&layout(&final_rows(doc, &end), end.geometry()));
     Ok(out)

@@ -116,6 +116,36 @@ pub fn round_trip(data: &[u8]) -> usize {
     done
 }
 
+/// Layout (an editor's formatting): the edits replace records' spans, apart and in text order;
+/// the text they make verifies as the text did, keeps its records' words but move numbers, and is
+/// laid out already (laying it out again changes nothing). Returns how many records were laid
+/// out.
+pub fn layout(data: &[u8]) -> usize {
+    let text = text(data);
+    let options = options(false);
+    let stop = crate::search::Stop::never();
+    let edits = crate::layout::layout(&text, options, &stop).expect("never stopped");
+    let mut laid = String::with_capacity(text.len());
+    let mut at = 0;
+    for (span, new) in &edits {
+        assert!(at <= span.start && span.end <= text.len(), "{span:?} after {at}");
+        laid.push_str(&text[at..span.start]);
+        laid.push_str(new);
+        at = span.end;
+    }
+    laid.push_str(&text[at..]);
+    let said = |text: &str| -> Vec<(crate::Status, usize, Vec<String>)> {
+        verify_source(text, options)
+            .into_iter()
+            .map(|v| (v.status, v.moves, v.problems.iter().map(|p| p.said().into_owned()).collect()))
+            .collect()
+    };
+    assert_eq!(said(&laid), said(&text), "{text:?} laid out:\n{laid}");
+    let again = crate::layout::layout(&laid, options, &stop).expect("never stopped");
+    assert!(again.is_empty(), "laid out twice: {again:?} of\n{laid}");
+    edits.len()
+}
+
 /// The pictures of every scene of a few records, as `show` and `render` draw them: the text
 /// diagram and the code of each position, SVG in every style, the HTML replay page, and with
 /// `raster` (and the `png` feature) a small PNG and a two-frame GIF. Returns how many scenes were
@@ -379,7 +409,8 @@ impl std::io::Write for Written {
 }
 
 /// A session an editor might hold with the server on `text`, in the form [`lsp`] takes: the text
-/// opened, requests at places in it (hover, completion, code actions, symbols, formatting), an
+/// opened, requests at places in it (hover, completion, code actions, symbols, formatting,
+/// folding ranges), an
 /// edit in it, and the requests again.
 #[cfg(feature = "lsp")]
 pub fn lsp_session(text: &str, at: usize) -> Vec<u8> {
@@ -397,6 +428,7 @@ pub fn lsp_session(text: &str, at: usize) -> Vec<u8> {
             json!({"jsonrpc": "2.0", "id": id + 2, "method": "textDocument/codeAction", "params": {"textDocument": document, "range": {"start": here, "end": here}, "context": {"diagnostics": []}}}),
             json!({"jsonrpc": "2.0", "id": id + 3, "method": "textDocument/documentSymbol", "params": {"textDocument": document}}),
             json!({"jsonrpc": "2.0", "id": id + 4, "method": "textDocument/formatting", "params": {"textDocument": document, "options": {"tabSize": 4, "insertSpaces": true}}}),
+            json!({"jsonrpc": "2.0", "id": id + 5, "method": "textDocument/foldingRange", "params": {"textDocument": document}}),
         ]
     };
     let mut messages = vec![

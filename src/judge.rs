@@ -83,6 +83,21 @@ pub(crate) fn common_kind(src: &str, r: &CommonRecord, forced: Option<GameKind>)
     })
 }
 
+/// How many players a common-format record's game starts with (its `[Players]` tag, its
+/// `[Position]` code, else its game's default); `None` when its game or start cannot be had.
+#[cfg(feature = "lsp")]
+pub(crate) fn common_players(src: &str, r: &CommonRecord, forced: Option<GameKind>) -> Option<usize> {
+    struct Players<'s, 'r>(&'s str, &'r CommonRecord<'r>);
+    impl WithCommonFormat for Players<'_, '_> {
+        type Output = Option<usize>;
+        fn run<G: CommonFormat>(self) -> Option<usize> {
+            let start = crate::common::common_start::<G>(self.0, self.1).ok()?;
+            Some(start.player_names().len())
+        }
+    }
+    common_kind(src, r, forced).ok()?.with_common_format(Players(src, r))?
+}
+
 /// The record formats' dispatch over the games of the registry ([`crate::games`]): with each
 /// game's engine and record format, and a published record in its game's format.
 macro_rules! formats {

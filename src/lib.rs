@@ -35,6 +35,7 @@
 //! | [`random`] | Random legal games, and random records of any game |
 //! | [`perft`] | Perft: the leaves of the move tree below a position, per first move too, for checking move generators |
 //! | [`convert`] | A record in its notation's canonical layout, or as a JSON game document, and back |
+//! | [`layout`] | Records laid out again (spacing, line breaks, move numbers), every word of their writers' kept |
 //! | [`picture`] | A record's positions as scenes for the renderers |
 //! | [`render`] | Text diagrams, SVG, PNG, GIF and an HTML replay page |
 //! | [`report`] | Verdicts for people (miette reports), for programs (JSON lines), one line per problem |
@@ -219,6 +220,7 @@ pub mod games;
 pub mod geometry;
 pub mod judge;
 pub mod judged;
+pub mod layout;
 #[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod moves;

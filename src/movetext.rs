@@ -14,17 +14,25 @@ use crate::replay::{replay_observed, Event, Reader, ReplayOptions};
 /// kept as written: see [`MoveEntry::played`]). `Err` at the main line's first illegal move, or
 /// for variations nested deeper than [`MAX_NESTING`]. The position the main line reaches.
 pub(crate) fn fill<G: CommonFormat>(start: &G, moves: &mut [MoveEntry]) -> Result<G, ConvertError> {
-    fill_line(Some(start), 0, moves, 0)
+    fill_line(Some(start), 0, moves, 0, true)
+}
+
+/// [`fill`], the main line played as far as it is legal too, as a variation is: the rest kept as
+/// written. `Err` only for variations nested deeper than [`MAX_NESTING`].
+pub(crate) fn fill_as_written<G: CommonFormat>(start: &G, moves: &mut [MoveEntry]) -> Result<(), ConvertError> {
+    fill_line(Some(start), 0, moves, 0, false).map(drop)
 }
 
 /// The moves of one line from `start` (`None`: a line that branches where its own line was no
 /// longer played, so that none of its moves can be), its first move being ply `ply0 + 1`; `depth`
-/// is how many variations it lies in (0: the main line).
+/// is how many variations it lies in (0: the main line). `strict`: the main line's first illegal
+/// move is an error.
 fn fill_line<G: CommonFormat>(
     start: Option<&G>,
     ply0: usize,
     moves: &mut [MoveEntry],
     depth: usize,
+    strict: bool,
 ) -> Result<G, ConvertError> {
     if depth > MAX_NESTING {
         return Err(invalid(format!(
@@ -40,7 +48,7 @@ fn fill_line<G: CommonFormat>(
         let played = match position.as_mut() {
             Some(p) => match play(p, &e.token) {
                 Ok(played) => Some(played),
-                Err(why) if depth == 0 => {
+                Err(why) if depth == 0 && strict => {
                     return Err(ConvertError::Document {
                         ply: Some(i + 1),
                         message: format!("`{}` is not a legal move here: {why}", e.token),
@@ -65,7 +73,7 @@ fn fill_line<G: CommonFormat>(
         }
         for note in &mut e.after {
             if let NoteEntry::Variation(v) = note {
-                fill_line(before.as_ref(), ply0 + i, &mut v.moves, depth + 1)?;
+                fill_line(before.as_ref(), ply0 + i, &mut v.moves, depth + 1, strict)?;
             }
         }
     }
@@ -92,11 +100,21 @@ struct Round {
     last: Option<usize>,
 }
 
+/// How a movetext's moves are spelled.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Spelling {
+    /// Each move played as its engine writes it (`convert --to canonical`).
+    Canonical,
+    /// Each move as the record writes it: a layout that changes no word of the writer's.
+    Written,
+}
+
 /// The movetext being written.
 struct Writer<'n> {
     out: String,
     /// The players' names, in turn order.
     names: &'n [&'n str],
+    spelling: Spelling,
     /// Whether the next move is written with its number, as a move after a variation or a comment
     /// to the line's end is, even when it opens no round (`12... c3`).
     number_next: bool,
@@ -180,7 +198,8 @@ impl Writer<'_> {
                 self.out.push_str(&format!("{}... ", round.number.max(1)));
             }
             self.number_next = false;
-            self.out.push_str(if e.played() { &e.canonical } else { &e.token });
+            let canonical = e.played() && self.spelling == Spelling::Canonical;
+            self.out.push_str(if canonical { &e.canonical } else { &e.token });
             for (k, &nag) in e.glyphs.iter().enumerate() {
                 if k > 0 || !(1..=6).contains(&nag) {
                     self.out.push(' ');
@@ -197,16 +216,18 @@ impl Writer<'_> {
 
 /// The movetext of a document's moves: the comments before the first move, one numbered line per
 /// round of the main line with each move's glyphs, comments and variations after it, the result
-/// token (if any) and the comments after it. The moves are [`fill`]ed.
+/// token (if any) and the comments after it, each move spelled as `spelling` says. The moves are
+/// [`fill`]ed.
 pub(crate) fn write<G: CommonFormat>(
     start: &G,
     before: &[NoteEntry],
     moves: &[MoveEntry],
     result: Option<&str>,
     after_result: &[NoteEntry],
+    spelling: Spelling,
 ) -> Result<String, ConvertError> {
     let names = start.player_names();
-    let mut w = Writer { out: String::new(), names, number_next: true };
+    let mut w = Writer { out: String::new(), names, spelling, number_next: true };
     let round = Round { number: 0, last: None };
     for n in before {
         if matches!(n, NoteEntry::Variation(_)) {

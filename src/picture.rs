@@ -315,7 +315,7 @@ fn draw<G: Reader>(start: &G, tokens: &[Token], notes: &Notes) -> Pictures {
     replay_lines(start, tokens, variations, ReplayOptions::default(), &mut painter);
     let mut lines = painter.lines;
     annotate(&mut lines, notes);
-    let names = crate::variations::names(variations, start.player_names().len());
+    let names = crate::variations::line_names(variations, start.player_names().len());
     let branches = variations
         .iter()
         .enumerate()

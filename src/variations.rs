@@ -120,46 +120,52 @@ pub(crate) fn check<G: Reader>(start: &G, main: &[Token], variations: &[Variatio
     if variations.is_empty() {
         return Checked::default();
     }
-    let names = names(variations, start.player_names().len());
+    let names = line_names(variations, start.player_names().len());
     let mut check = Check { variations, names, out: Checked::default() };
     replay_lines(start, main, variations, options, &mut check);
     check.out
 }
 
-/// The name of every line of a record (`the main line`, then each variation's), as [`name`] gives
-/// them, for a game of `players` players.
-pub(crate) fn names(variations: &[Variation], players: usize) -> Vec<String> {
-    (0..=variations.len()).map(|k| name(variations, k, players)).collect()
+/// The names of a record's lines, as its problems name them: the main line's, then each
+/// variation's (its first move, after the move number its writer wrote before it, `12... c3`, or
+/// else the one [`move_name`] gives it), for a game of `players` players.
+pub(crate) fn line_names(variations: &[Variation], players: usize) -> Vec<String> {
+    let plies = first_plies(variations);
+    let mut names = vec!["the main line".to_string()];
+    names.extend(variations.iter().zip(&plies[1..]).map(|(v, &ply)| {
+        let first = v.tokens.first().map_or("", |t| t.text);
+        match v.number {
+            Some(number) => format!("{number} {first}"),
+            None => move_name(ply, first, players),
+        }
+    }));
+    names
 }
 
-/// The name of line `k` of a record: a variation's first move, after the move number its writer
-/// wrote before it (`12... c3`) or, with two players, the number PGN would write.
-fn name(variations: &[Variation], k: usize, players: usize) -> String {
-    if k == 0 {
-        return "the main line".into();
+/// How many moves come before the first move of each line of a record: 0 before the main line's,
+/// and before a variation's as many as before the move it replaces (each token of the common
+/// format is one move).
+pub(crate) fn first_plies(variations: &[Variation]) -> Vec<usize> {
+    let mut plies = vec![0; variations.len() + 1];
+    // A variation branches from a line that opened before it: its line's count is known.
+    for (k, v) in variations.iter().enumerate() {
+        plies[k + 1] = plies[v.at.line] + v.at.after.saturating_sub(1);
     }
-    let v = &variations[k - 1];
-    let first = v.tokens.first().map_or("", |t| t.text);
-    if let Some(number) = v.number {
-        return format!("{number} {first}");
-    }
-    // Each token of the common format is one move: the ply of the first is the plies of the lines
-    // before it.
-    let mut ply = v.at.after.saturating_sub(1);
-    let mut at = v.at.line;
-    while at != 0 {
-        ply += variations[at - 1].at.after.saturating_sub(1);
-        at = variations[at - 1].at.line;
-    }
+    plies
+}
+
+/// A move written `text`, with `ply` moves before it: numbered as PGN numbers moves with two
+/// players (`12. d4`, `12... c3`), else by its place (`c3 (move 24)`).
+pub(crate) fn move_name(ply: usize, text: &str, players: usize) -> String {
     if players == 2 {
-        format!("{}{} {first}", ply / 2 + 1, if ply % 2 == 0 { "." } else { "..." })
+        format!("{}{} {text}", ply / 2 + 1, if ply % 2 == 0 { "." } else { "..." })
     } else {
-        format!("{first} (move {})", ply + 1)
+        format!("{text} (move {})", ply + 1)
     }
 }
 
 /// Line `k`'s name with the names of the variations it lies in: `10. d4 > 12... c3`.
-fn path_name(variations: &[Variation], names: &[String], k: usize) -> String {
+pub(crate) fn path_name(variations: &[Variation], names: &[String], k: usize) -> String {
     let mut path = vec![names[k].as_str()];
     let mut at = variations[k - 1].at.line;
     while at != 0 {
@@ -199,4 +205,24 @@ pub(crate) fn start_of<G: Reader>(start: &G, main: &[Token], variations: &[Varia
 /// The variation (as a line, see [`crate::record::notes::Place`]) whose token is at `span`.
 pub(crate) fn line_of(variations: &[Variation], span: &crate::record::Span) -> Option<usize> {
     variations.iter().position(|v| v.tokens.iter().any(|t| t.span == *span)).map(|k| k + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A variation is named by the move number written before it, or else by the moves before it,
+    /// its lines' included.
+    #[test]
+    fn variations_are_named_by_their_first_move() {
+        let text = "[Game \"Quarod\"]\n\n1. c1d1 d3c3 (a3b3 b4a4 (a2a1)) 2. b4a4 (2... d4c4) a3b3 *\n";
+        let r = &crate::record::common::parse(text)[0];
+        let variations = &r.notes().variations;
+        assert_eq!(first_plies(variations), [0, 1, 2, 2]);
+        assert_eq!(line_names(variations, 2), ["the main line", "1... a3b3", "2. a2a1", "2... d4c4"]);
+        assert_eq!(line_names(variations, 3)[1..2], ["a3b3 (move 2)"]);
+        let names = line_names(variations, 2);
+        assert_eq!(path_name(variations, &names, 2), "1... a3b3 > 2. a2a1");
+        assert_eq!(move_name(24, "c3", 2), "13. c3");
+    }
 }

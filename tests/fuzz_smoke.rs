@@ -46,6 +46,12 @@ fn mutated_records_convert_to_json_and_back_to_the_same_canonical_text() {
     assert!(done > 30, "some mutated records still replay: {done} round trips");
 }
 
+#[test]
+fn mutated_records_laid_out_verify_the_same_and_are_laid_out_already() {
+    let laid = over_mutated_samples(600, 29, fuzz_bodies::layout);
+    assert!(laid > 100, "most mutated records are still laid out: {laid} records");
+}
+
 /// A code with a few of its characters changed, dropped or doubled, in the codes' own alphabet.
 fn mutate_code(code: &str, rng: &mut fastrand::Rng) -> String {
     const ALPHABET: &[u8] = b"0123456789_/.-abcdefgklnopqrswxyABEGKNOPRSWXY";

@@ -222,24 +222,58 @@ fn an_editor_meets_a_broken_record_of_each_game_of_the_common_format() {
     }
 }
 
-/// Formatting writes a record that replays in its canonical layout, and leaves one that does not
-/// (the blog page's first record stops at an illegal move) as written.
-#[test]
-fn formatting_gives_the_canonical_layout_of_the_records_it_keeps() {
-    let (child, mut client) = start();
-    let messy = "[Game \"Quarod\"]   [Size \"4\"]\n1.c1d1   d3c3\n *\n";
-    let text = format!("{}\nSome prose.\n\n{messy}", include_str!("../samples/quadraphages/blog-page.txt"));
-    let uri = "file:///mixed.txt";
-    client.open(uri, &text);
-    let edits = client.request(
+/// The edits `textDocument/formatting` answers for a text, made.
+fn formatted(client: &mut lsp_client::Client, uri: &str, text: &str) -> (String, usize) {
+    client.open(uri, text);
+    let answer = client.request(
         "textDocument/formatting",
         json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}),
     );
-    let edits = edits["result"].as_array().unwrap();
-    assert_eq!(edits.len(), 1, "{edits:?}");
-    let canonical = referee::convert::canonical(messy, 1, Default::default()).unwrap();
-    assert_eq!(edits[0]["newText"], json!(canonical.trim_end()));
-    assert_eq!(edits[0]["range"]["start"], place(&text, text.find("[Game").unwrap()));
+    let edits = answer["result"].as_array().unwrap_or_else(|| panic!("{answer}"));
+    // The edits are apart and in text order: made from the last, the ranges of the others hold.
+    let mut lines: Vec<String> = text.split('\n').map(str::to_string).collect();
+    for edit in edits.iter().rev() {
+        let (start, end) = (&edit["range"]["start"], &edit["range"]["end"]);
+        let at = |p: &Value| (p["line"].as_u64().unwrap() as usize, p["character"].as_u64().unwrap() as usize);
+        let ((l0, c0), (l1, c1)) = (at(start), at(end));
+        let replaced = format!("{}{}{}", &lines[l0][..c0], edit["newText"].as_str().unwrap(), &lines[l1][c1..]);
+        lines.splice(l0..=l1, replaced.split('\n').map(str::to_string).collect::<Vec<_>>());
+    }
+    (lines.join("\n"), edits.len())
+}
+
+/// Formatting changes only spacing, line breaks and move numbers: a record's tags stay in their
+/// order, its comments in their places, and no final diagram is added; the blog page's records,
+/// which stop at an illegal move, are laid out as they are (their lines are spaced so already).
+#[test]
+fn formatting_lays_records_out_and_keeps_every_word() {
+    let (child, mut client) = start();
+    let messy = "[Game \"Quarod\"]   [Size \"4\"]\n[White \"Bo\"] [Black \"Ann\"]\n\
+                 1.c1d1   d3c3 {Bo thought long here}   2. b4a4\n *\n";
+    let blog = include_str!("../samples/quadraphages/blog-page.txt");
+    let text = format!("{blog}\nSome prose.\n\n{messy}");
+    let (formatted, edits) = formatted(&mut client, "file:///mixed.txt", &text);
+    assert_eq!(edits, 1, "{formatted}");
+    let laid = "[Game \"Quarod\"]\n[Size \"4\"]\n[White \"Bo\"]\n[Black \"Ann\"]\n\n\
+                1. c1d1 d3c3 {Bo thought long here}\n2. b4a4 *\n";
+    // No final diagram is added: the record has none.
+    assert_eq!(formatted, format!("{blog}\nSome prose.\n\n{laid}"));
+    stop(child, client);
+}
+
+/// A record of the published notation keeps the prose inside its span: only its move lines are
+/// spaced again.
+#[test]
+fn formatting_keeps_the_prose_inside_a_published_record() {
+    let (child, mut client) = start();
+    let designers = include_str!("../samples/quadraphages/designers-game-1.txt");
+    let prose = "A short friendly game, written down by hand.";
+    let text = format!("QUADRAPHAGES\n{prose}\n{designers}");
+    let (formatted, edits) = formatted(&mut client, "file:///designers.txt", &text);
+    assert_eq!(edits, 1, "{formatted}");
+    assert!(formatted.starts_with(&format!("QUADRAPHAGES\n{prose}\n{}\n", designers.lines().next().unwrap())));
+    assert!(formatted.contains("\n12. ---- ---- 2 e3c3 a8a6 resign\n"), "{formatted}");
+    assert_eq!(formatted.lines().count(), text.lines().count(), "{formatted}");
     stop(child, client);
 }
 
@@ -391,5 +425,105 @@ fn a_hover_on_the_last_move_gives_the_final_score() {
     let hover =
         client.request("textDocument/hover", json!({"textDocument": {"uri": URI}, "position": place(text, last)}));
     insta::assert_snapshot!(hover["result"]["contents"]["value"].as_str().unwrap());
+    stop(child, client);
+}
+
+/// An annotated record: a comment over two lines and a variation over two fold, the outline
+/// lists the variations nested as written, a hover on a comment says which move it follows and
+/// one on a variation's `(` whether it replays, and an illegal move in a variation is a
+/// diagnostic at its range that names the variation.
+#[test]
+fn an_editor_meets_the_comments_and_variations_of_a_record() {
+    let (child, mut client) = start();
+    let text = "[Game \"Quarod\"]\n[Black \"Ann\"]\n[White \"Bo\"]\n[Size \"4\"]\n\n{Played at the club.}\n\
+                1. c1d1 d3c3 {Bo thought\nlong here}\n2. b4a4 (2. a3b3 {why not?}\n  (2. a2a1 {inner}) 2... c1d1) a3b3 *\n";
+    let uri = "file:///annotated.txt";
+    let found = client.open(uri, text);
+    let illegal = text.rfind("c1d1").unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["message"], "c1 is not empty (in the variation at 2. a3b3)", "{found:?}");
+    assert_eq!(found[0]["range"], json!({"start": place(text, illegal), "end": place(text, illegal + 4)}));
+
+    let folds = client.request("textDocument/foldingRange", json!({"textDocument": {"uri": uri}}));
+    assert_eq!(
+        folds["result"],
+        json!([
+            {"startLine": 0, "endLine": 9, "kind": "region"},
+            {"startLine": 6, "endLine": 7, "kind": "comment"},
+            {"startLine": 8, "endLine": 9, "kind": "region"},
+        ]),
+        "{folds}"
+    );
+
+    let symbols = client.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
+    let record = &symbols["result"][0];
+    assert_eq!(record["name"], "record 1: Quarod (Ann – Bo)", "{symbols}");
+    let outer = &record["children"][0];
+    assert_eq!((&outer["name"], &outer["detail"]), (&json!("2. a3b3"), &json!("2. a3b3")), "{symbols}");
+    let inner = &outer["children"][0];
+    assert_eq!((&inner["name"], &inner["detail"]), (&json!("2. a2a1"), &json!("2. a3b3 > 2. a2a1")), "{symbols}");
+    assert_eq!(record["children"].as_array().unwrap().len(), 1, "{symbols}");
+    assert_eq!(inner.get("children"), None, "{symbols}");
+
+    let hover = |client: &mut lsp_client::Client, at: usize| {
+        let answer =
+            client.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": place(text, at)}));
+        answer["result"]["contents"]["value"].as_str().unwrap_or_else(|| panic!("{answer}")).to_string()
+    };
+    let shown = hover(&mut client, text.find("{Played").unwrap());
+    assert_eq!(shown, "**comment** before the first move\n\n> Played at the club.");
+    let shown = hover(&mut client, text.find("long here").unwrap());
+    assert_eq!(shown, "**comment** after 1... d3c3\n\n> Bo thought\n> long here");
+    let shown = hover(&mut client, text.find("{why").unwrap());
+    assert_eq!(shown, "**comment** after 2. a3b3, in the variation at 2. a3b3\n\n> why not?");
+    let shown = hover(&mut client, text.find("(2. a3b3").unwrap());
+    assert_eq!(shown, "**variation** at 2. a3b3: it does not replay: c1 is not empty");
+    let shown = hover(&mut client, text.find("(2. a2a1").unwrap());
+    assert_eq!(shown, "**variation** at 2. a3b3 > 2. a2a1: it replays: each of its moves is legal");
+
+    // A variation past the main line's first illegal move is not checked; a comment may follow
+    // the result.
+    let text = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 c1d1 2. b4a4 (2. a3b3) * {done}\n";
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": text}]}),
+    );
+    let hover = |client: &mut lsp_client::Client, at: usize| {
+        let answer =
+            client.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": place(text, at)}));
+        answer["result"]["contents"]["value"].as_str().unwrap_or_else(|| panic!("{answer}")).to_string()
+    };
+    let shown = hover(&mut client, text.find('(').unwrap());
+    assert_eq!(
+        shown,
+        "**variation** at 2. a3b3: the variation at 2. a3b3 is not checked: the main line stops before the move it \
+         replaces"
+    );
+    assert_eq!(hover(&mut client, text.find("{done").unwrap()), "**comment** after the result `*`\n\n> done");
+    stop(child, client);
+}
+
+/// Variations nested deeper than the outline nests are listed beside the deepest; a record of
+/// more variations than the outline lists has the first listed, and says so.
+#[test]
+fn the_outline_of_variations_is_bounded() {
+    fn depth_and_count(symbol: &Value) -> (usize, usize) {
+        symbol["children"].as_array().map_or((1, 1), |children| {
+            children.iter().map(depth_and_count).fold((1, 1), |(d, n), (cd, cn)| (d.max(cd + 1), n + cn))
+        })
+    }
+    let (child, mut client) = start();
+    let deep = format!("[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 {}{} *\n", "(1. a1b1 ".repeat(40), ")".repeat(40));
+    client.open("file:///deep.txt", &deep);
+    let symbols = client.request("textDocument/documentSymbol", json!({"textDocument": {"uri": "file:///deep.txt"}}));
+    // The record, and its variations 12 deep at most.
+    assert_eq!(depth_and_count(&symbols["result"][0]), (1 + 12, 41), "{symbols}");
+
+    let many = format!("[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 {}*\n", "(1. a1b1) ".repeat(6000));
+    client.open("file:///many.txt", &many);
+    let symbols = client.request("textDocument/documentSymbol", json!({"textDocument": {"uri": "file:///many.txt"}}));
+    let record = &symbols["result"][0];
+    assert_eq!(record["children"].as_array().unwrap().len(), 4999, "{}", record["detail"]);
+    assert!(record["detail"].as_str().unwrap().ends_with(" · 6000 variations, the first 4999 listed"), "{record:?}");
     stop(child, client);
 }

@@ -1,11 +1,11 @@
 //! The library's answers in the protocol's words: diagnostics from a text's verdicts, hovers from
 //! a record's moves, claims and tags, completions from the legal moves of the position at the
 //! cursor, quick fixes from a problem's alternatives and the record's best repair, one symbol per
-//! record, and the records' canonical layout.
+//! record (its variations under it: [`notes`] answers about comments and variations).
 //!
-//! What may take long (a record's best repair, the layout of a whole text) is worked out on
-//! another thread from a copy of the record or the text, in bytes ([`Repaired`], [`layout`]); the
-//! server turns it into positions once it is back, if the text is still as it was.
+//! What may take long (a record's best repair, the layout of a whole text: [`crate::layout`]) is
+//! worked out on another thread from a copy of the record or the text, in bytes ([`Repaired`]);
+//! the server turns it into positions once it is back, if the text is still as it was.
 
 use std::collections::HashMap;
 
@@ -17,13 +17,13 @@ use lsp_types::{
 
 use super::document::Document;
 use super::lines::Positions;
+use super::notes;
 use crate::judged::RecordCopy;
 use crate::perft::{moves_written, with_position, WithPosition};
-use crate::record::{self, Found, Span};
+use crate::record::{Found, Span};
 use crate::repair::{self, Left, RepairOptions, Rewrite};
 use crate::search::Stop;
 use crate::verdict::{ClaimKind, ProblemKind, Verdict};
-use crate::verify::{prepare, VerifyOptions};
 use crate::Engine;
 
 /// Most diagnostics published for one text: past them a last one says how many more there are.
@@ -145,6 +145,9 @@ pub fn hover(d: &Document, p: Position) -> Option<Hover> {
             let text = format!("**{}**: {meaning}", &d.text()[tag.span.clone()]);
             return Some(markdown(text, d.range(&tag.span)));
         }
+        if let Some(hover) = notes::hover(d, v, &record, at) {
+            return Some(hover);
+        }
     }
     let replayed = d.judged.moves(v.index).ok()?;
     let k = replayed.moves.iter().position(|m| holds(&m.token))?;
@@ -161,7 +164,7 @@ pub fn hover(d: &Document, p: Position) -> Option<Hover> {
     Some(markdown(text, d.range(&played.token)))
 }
 
-fn markdown(value: String, range: Range) -> Hover {
+pub(super) fn markdown(value: String, range: Range) -> Hover {
     Hover { contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }), range: Some(range) }
 }
 
@@ -300,35 +303,74 @@ fn left_reason(d: &Document, why: &Left, search: Option<&repair::Search>) -> Str
     })
 }
 
-/// One symbol per record: its game, its players, its result, its verdict, and where it is; the
-/// first [`MAX_SYMBOLS`], and one that counts the others.
+/// One symbol per record: its game, its players, its result, its verdict, and where it is, with
+/// one child per variation (its first move, numbered; its path), nested as the variations nest
+/// ([`notes::MAX_OUTLINE_DEPTH`] deep at most); the first [`MAX_SYMBOLS`] symbols, and one that
+/// counts the records left out.
 pub fn symbols(d: &Document) -> Vec<DocumentSymbol> {
-    let mut positions = d.positions();
-    let mut symbols: Vec<DocumentSymbol> = d
-        .judged
-        .verdicts()
-        .take(MAX_SYMBOLS)
-        .map(|v| {
-            let range = Range { start: positions.position(v.span.start), end: positions.position(v.span.end) };
+    let mut left = MAX_SYMBOLS;
+    let mut listed = Vec::new();
+    let mut spans = Vec::new();
+    for v in d.judged.verdicts() {
+        if left == 0 {
+            break;
+        }
+        left -= 1;
+        let found = d.judged.found(v.index);
+        let record = match &found {
+            Some(Found::Common(r)) => Some(r),
+            _ => None,
+        };
+        let branches = match record.filter(|r| !r.notes().variations.is_empty()) {
+            Some(r) => {
+                let players = crate::judge::common_players(d.text(), r, d.judged.options().game).unwrap_or(2);
+                notes::branches(r, players, left)
+            }
+            None => Vec::new(),
+        };
+        left -= branches.len();
+        let all = record.map_or(0, |r| r.notes().variations.len());
+        spans.push(v.span.clone());
+        spans.extend(branches.iter().map(|b| b.span.clone()));
+        listed.push((v, players(v, record), branches, all));
+    }
+    let mut ranges = notes::ranges_of(d, &spans).into_iter();
+    let count = listed.len();
+    let mut symbols: Vec<DocumentSymbol> = listed
+        .into_iter()
+        .map(|(v, players, branches, all)| {
+            let range = ranges.next().expect("a range a span");
             let game = v.game.map_or("unknown game", |g| g.title);
             let result = v.claims.iter().find(|c| c.kind == ClaimKind::Result).map(|c| format!(" · {}", c.text));
-            symbol(
-                format!("record {}: {game}{}", v.index, players(d, v)),
-                format!("{} · {} moves{}", crate::report::status_name(v.status), v.moves, result.unwrap_or_default()),
-                range,
-            )
+            let shown = if branches.len() < all {
+                format!(" · {all} variations, the first {} listed", branches.len())
+            } else {
+                String::new()
+            };
+            let detail = format!(
+                "{} · {} moves{}{shown}",
+                crate::report::status_name(v.status),
+                v.moves,
+                result.unwrap_or_default()
+            );
+            let branches: Vec<_> = branches.into_iter().map(|b| (b, ranges.next().expect("a range a span"))).collect();
+            let children = notes::nest(branches);
+            DocumentSymbol {
+                children: (!children.is_empty()).then_some(children),
+                ..symbol(format!("record {}: {game}{players}", v.index), detail, range)
+            }
         })
         .collect();
     let all = d.judged.verdicts().len();
-    if let Some(v) = d.judged.verdicts().nth(MAX_SYMBOLS) {
+    if let Some(v) = d.judged.verdicts().nth(count) {
         let range = d.range(&(v.span.start..d.text().len()));
         let name = format!("records {} to {all}", v.index);
-        symbols.push(symbol(name, format!("not listed: the outline lists the first {MAX_SYMBOLS}"), range));
+        symbols.push(symbol(name, format!("not listed: the outline lists the first {MAX_SYMBOLS} symbols"), range));
     }
     symbols
 }
 
-fn symbol(name: String, detail: String, range: Range) -> DocumentSymbol {
+pub(super) fn symbol(name: String, detail: String, range: Range) -> DocumentSymbol {
     #[allow(deprecated)]
     DocumentSymbol {
         name,
@@ -344,11 +386,8 @@ fn symbol(name: String, detail: String, range: Range) -> DocumentSymbol {
 
 /// The players a record of the common format names by the tags of their colours (`[Black "Ann"]`,
 /// the colours the replay's score names): ` (Ann – Bo)`, or nothing.
-fn players(d: &Document, v: &Verdict) -> String {
-    if v.score.is_empty() {
-        return String::new();
-    }
-    let Some(Found::Common(record)) = d.judged.found(v.index) else { return String::new() };
+fn players(v: &Verdict, record: Option<&crate::record::common::CommonRecord>) -> String {
+    let Some(record) = record.filter(|_| !v.score.is_empty()) else { return String::new() };
     let names: Vec<&str> = v
         .score
         .iter()
@@ -359,36 +398,4 @@ fn players(d: &Document, v: &Verdict) -> String {
     } else {
         format!(" ({})", names.join(" – "))
     }
-}
-
-/// Each record in its canonical layout (`referee convert --to canonical`), in bytes of `text`,
-/// where that keeps what the record says: a record whose layout would replay otherwise, or that
-/// cannot be laid out, is left as written. The text between records stays. Worked out on another
-/// thread; `stop` ends it, between records, when the text changes.
-pub fn layout(text: &str, options: VerifyOptions, stop: &Stop) -> Option<Vec<(Span, String)>> {
-    // What a record says, as far as it can be judged without searching: the layout changes no
-    // move and no claim, so a searched claim would be judged the same.
-    let says = |text: &str, found: &Found| {
-        let v = prepare(text, found, options).verdict();
-        (v.status, v.moves, v.game_over, v.winner)
-    };
-    let documents = crate::convert::documents(text, options);
-    let records = record::read(text, options.game.map(crate::GameKind::about));
-    let mut edits = Vec::new();
-    for (found, document) in records.zip(documents) {
-        if stop.is_given() {
-            return None;
-        }
-        let Some(canonical) = document.ok().and_then(|d| crate::convert::canonical_of(&d).ok()) else { continue };
-        let span = found.span();
-        let written = &text[span.clone()];
-        if canonical.trim_end() == written.trim_end() {
-            continue;
-        }
-        let again = record::read(&canonical, options.game.map(crate::GameKind::about)).next();
-        if again.is_some_and(|again| says(&canonical, &again) == says(text, &found)) {
-            edits.push((span, canonical.trim_end().to_string()));
-        }
-    }
-    Some(edits)
 }

@@ -144,12 +144,16 @@ pub struct Positions<'a> {
     at: usize,
     line: Mark,
     units: usize,
+    /// The start of the line after `line` once it was looked for (`usize::MAX`: there is none):
+    /// looked for once a line, so that the positions of many bytes of one long line do not each
+    /// read to its end.
+    next: Option<usize>,
 }
 
 impl<'a> Positions<'a> {
     /// Positions in `text`, indexed by `lines`.
     pub fn new(lines: &'a Lines, text: &'a str) -> Positions<'a> {
-        Positions { lines, text, at: 0, line: Mark { byte: 0, line: 0 }, units: 0 }
+        Positions { lines, text, at: 0, line: Mark { byte: 0, line: 0 }, units: 0, next: None }
     }
 
     /// The position of byte `at` (taken to the character boundary at or before it).
@@ -158,14 +162,17 @@ impl<'a> Positions<'a> {
         let mark = self.lines.mark_at_byte(at);
         if at < self.at || mark.byte > self.at {
             self.line = self.lines.line_of(self.text, at);
-            self.at = self.line.byte;
-            self.units = 0;
+            (self.at, self.units, self.next) = (self.line.byte, 0, None);
         } else {
-            for s in starts_after(self.text.as_bytes(), self.at) {
-                if s > at {
+            loop {
+                let text = self.text.as_bytes();
+                let from = self.line.byte;
+                let next = *self.next.get_or_insert_with(|| starts_after(text, from).next().unwrap_or(usize::MAX));
+                if next > at {
                     break;
                 }
-                (self.line, self.at, self.units) = (Mark { byte: s, line: self.line.line + 1 }, s, 0);
+                self.line = Mark { byte: next, line: self.line.line + 1 };
+                (self.at, self.units, self.next) = (next, 0, None);
             }
         }
         self.units += utf16_len(&self.text[self.at..at]);

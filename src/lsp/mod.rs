@@ -12,7 +12,7 @@
 //!   their record changes. A record's best repair (a code action) and the layout of a whole text
 //!   (formatting) are worked out on threads of their own too, and stopped, and answered
 //!   `ContentModified`, when their text changes, or `RequestCancelled` when the client cancels.
-//!   Hovers, completions and symbols are answered at once.
+//!   Hovers, completions, symbols and folding ranges are answered at once.
 //! - **Edits cost what they touch.** A change judges again the records it touches
 //!   ([`crate::judged`]) and moves the line index ([`lines`]); edits that arrive together are made
 //!   together, and a text's diagnostics are published once after them, only when they changed, at
@@ -23,6 +23,7 @@
 mod answers;
 mod document;
 pub mod lines;
+mod notes;
 pub mod transport;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -33,13 +34,13 @@ use lsp_types::notification::{
     DidChangeConfiguration, DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
 };
 use lsp_types::request::{
-    CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, HoverRequest, Request as _,
+    CodeActionRequest, Completion, DocumentSymbolRequest, FoldingRangeRequest, Formatting, HoverRequest, Request as _,
 };
 use lsp_types::{
     CodeActionOrCommand, CodeActionParams, CompletionParams, DidChangeConfigurationParams, DidChangeTextDocumentParams,
     DidCloseTextDocumentParams, DidOpenTextDocumentParams, DocumentFormattingParams, DocumentSymbolParams,
-    DocumentSymbolResponse, HoverParams, InitializeParams, ServerCapabilities, TextDocumentSyncCapability,
-    TextDocumentSyncKind, TextEdit, Uri,
+    DocumentSymbolResponse, FoldingRangeParams, HoverParams, InitializeParams, ServerCapabilities,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri,
 };
 use serde_json::{json, Value};
 
@@ -378,6 +379,7 @@ impl Server {
             code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
             document_symbol_provider: Some(lsp_types::OneOf::Left(true)),
             document_formatting_provider: Some(lsp_types::OneOf::Left(true)),
+            folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
             ..ServerCapabilities::default()
         };
         json!({"capabilities": capabilities, "serverInfo": {"name": "referee", "version": env!("CARGO_PKG_VERSION")}})
@@ -396,6 +398,8 @@ impl Server {
             DocumentSymbolRequest::METHOD => self.with_text(params, |_: DocumentSymbolParams, d, _| {
                 value(serde_json::to_value(DocumentSymbolResponse::Nested(answers::symbols(d))))
             }),
+            FoldingRangeRequest::METHOD => self
+                .with_text(params, |_: FoldingRangeParams, d, _| value(serde_json::to_value(notes::folding_ranges(d)))),
             CodeActionRequest::METHOD => return self.code_actions(id, params),
             Formatting::METHOD => return self.formatting(id, params),
             method => Err((code::METHOD_NOT_FOUND, format!("referee lsp does not answer {method}"))),
@@ -456,7 +460,7 @@ impl Server {
             Ok(Value::Null)
         });
         let Some((uri, text, options)) = text.filter(|_| answered.is_ok()) else { return Some(answered) };
-        self.work(id, uri, Vec::new(), move |stop| Work::Layout(answers::layout(&text, options, stop)));
+        self.work(id, uri, Vec::new(), move |stop| Work::Layout(crate::layout::layout(&text, options, stop)));
         None
     }
 
@@ -752,6 +756,12 @@ impl HasDocument for DocumentFormattingParams {
 }
 
 impl HasDocument for DocumentSymbolParams {
+    fn uri(&self) -> &Uri {
+        &self.text_document.uri
+    }
+}
+
+impl HasDocument for FoldingRangeParams {
     fn uri(&self) -> &Uri {
         &self.text_document.uri
     }
