@@ -193,7 +193,8 @@ fn same_final_position(doc: &GameDocument, back: &GameDocument) -> Result<(), Co
 ///
 /// Each format writes its own ([`GameFormat::write_document`]).
 ///
-/// Comments are not kept. Either way the record claims what the document says: its result and
+/// Comments, glyphs, markup and variations are written back in their places. Either way the
+/// record claims what the document says: its result and
 /// its final diagram as the record wrote them (refuted or not), so that it verifies as its record
 /// did; a record without a final diagram gains the replay's, which holds.
 pub fn canonical_of(doc: &GameDocument) -> Result<String, ConvertError> {

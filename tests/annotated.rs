@@ -345,3 +345,31 @@ fn repair_mends_an_illegal_move_inside_a_variation_and_keeps_the_rest() {
         assert_eq!((before.len(), changed), (after.len(), 1), "{name}: only the repaired variation changes");
     }
 }
+
+/// Formatting (the editor's, `referee::layout`) on each annotated record changes only spacing,
+/// line breaks and move numbers: every non-blank character of the writer's stays, in order, and
+/// formatting again changes nothing. Each record of the common format that replays is laid out.
+#[test]
+fn formatting_keeps_every_character_of_the_writers() {
+    use referee::search::Stop;
+    let options = VerifyOptions::default();
+    let mut laid_out = 0;
+    for (name, text) in collection() {
+        let edits = referee::layout::layout(&text, options, &Stop::never()).expect("never stopped");
+        let mut formatted = text.clone();
+        for (span, new) in edits.iter().rev() {
+            formatted.replace_range(span.clone(), new);
+        }
+        laid_out += usize::from(formatted != text);
+        // The writer's characters, in order, are a subsequence of the formatted text's: only move
+        // numbers are added.
+        let mut left = formatted.chars().filter(|c| !c.is_whitespace());
+        for c in text.chars().filter(|c| !c.is_whitespace()) {
+            assert!(left.any(|d| d == c), "{name}: `{c}` is lost:\n{formatted}");
+        }
+        assert_eq!(written(&formatted), written(&text), "{name}");
+        let again = referee::layout::layout(&formatted, options, &Stop::never()).expect("never stopped");
+        assert!(again.is_empty(), "{name}: formatting twice changes it: {again:?}");
+    }
+    assert!(laid_out >= 10, "{laid_out} records laid out");
+}

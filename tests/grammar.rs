@@ -144,3 +144,20 @@ fn the_published_annotated_example_is_valid_and_round_trips() {
     assert!(v[0].problems[0].message.starts_with("this comment is never closed with `}` on its line"));
     assert!(text.contains("this\n  comment is never closed with } on its line: in the published notation a comment closes on its\n  move line"));
 }
+
+/// Part III's example of annotating by hand is valid and in the canonical layout but for its
+/// final diagram; a variation move on a taken cell is reported with the variation's name.
+#[test]
+fn the_rules_of_thumb_for_annotating_hold() {
+    let text = grammar();
+    let at = text.find("## Comments, variations and markup").expect("the section");
+    let open = text[at..].find("```text\n").expect("its example") + at + 8;
+    let example = &text[open..open + text[open..].find("```").expect("closed")];
+    let options = VerifyOptions::default();
+    assert_eq!(verify_source(example, options)[0].status, Status::Valid);
+    let canonical = referee::convert::canonical(example, 1, options).unwrap();
+    assert!(canonical.starts_with(example.trim_end()), "{canonical}");
+    let taken = example.replace("(2. d3", "(2. d4");
+    let v = &verify_source(&taken, options)[0];
+    assert_eq!(v.problems[0].said(), "d4 is not empty (in the variation at 2. d4)");
+}

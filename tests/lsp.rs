@@ -483,7 +483,8 @@ fn an_editor_meets_the_comments_and_variations_of_a_record() {
 
     // A variation past the main line's first illegal move is not checked; a comment may follow
     // the result.
-    let text = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 c1d1 2. b4a4 (2. a3b3) * {done}\n";
+    let text =
+        "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 c1d1 2. b4a4 (2. a3b3) * {done [%arrow a1d4 red] [%mark b2]}\n";
     client.notify(
         "textDocument/didChange",
         json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": text}]}),
@@ -499,7 +500,11 @@ fn an_editor_meets_the_comments_and_variations_of_a_record() {
         "**variation** at 2. a3b3: the variation at 2. a3b3 is not checked: the main line stops before the move it \
          replaces"
     );
-    assert_eq!(hover(&mut client, text.find("{done").unwrap()), "**comment** after the result `*`\n\n> done");
+    assert_eq!(
+        hover(&mut client, text.find("{done").unwrap()),
+        "**comment** after the result `*`\n\n> done [%arrow a1d4 red] [%mark b2]\n\n**markup**, drawn on the position \
+         after that move:\n- an arrow from a1 to d4, red\n- b2 coloured green"
+    );
     stop(child, client);
 }
 

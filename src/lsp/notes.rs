@@ -148,7 +148,17 @@ pub(super) fn hover(d: &Document, v: &Verdict, r: &CommonRecord, at: usize) -> O
     let names = line_names(&notes.variations, players);
     if let Some(c) = comment {
         let quoted: Vec<String> = c.text.lines().map(|l| format!("> {l}")).collect();
-        let text = format!("**comment** {}\n\n{}", place_words(r, c.at, players, &names), quoted.join("\n"));
+        let mut text = format!("**comment** {}\n\n{}", place_words(r, c.at, players, &names), quoted.join("\n"));
+        // The markup it holds, in words: what the pictures of that position draw.
+        let drawn: Vec<String> = notes
+            .markup
+            .iter()
+            .filter(|m| c.span.start <= m.span.start && m.span.end <= c.span.end)
+            .map(|m| format!("- {}", drawing_words(&m.drawing)))
+            .collect();
+        if !drawn.is_empty() {
+            text.push_str(&format!("\n\n**markup**, drawn on the position after that move:\n{}", drawn.join("\n")));
+        }
         return Some(markdown(text, d.range(&c.span)));
     }
     let k = opened? + 1;
@@ -156,6 +166,17 @@ pub(super) fn hover(d: &Document, v: &Verdict, r: &CommonRecord, at: usize) -> O
     let path = path_name(&notes.variations, &names, k);
     let text = format!("**variation** at {path}: {}", replays(r, v, k, &path));
     Some(markdown(text, d.range(&(span.start..span.start + 1))))
+}
+
+/// A markup command in words: `an arrow from a1 to d4, red`.
+fn drawing_words(d: &crate::record::notes::Drawing) -> String {
+    use crate::record::notes::Drawing;
+    match d {
+        Drawing::Arrow { from, to, colour } => format!("an arrow from {from} to {to}, {}", colour.name()),
+        Drawing::Mark { cell, colour } => format!("{cell} coloured {}", colour.name()),
+        Drawing::Label { cell, text } => format!("`{text}` written on {cell}"),
+        Drawing::Other { command } => format!("`[%{command} ...]`, kept as written and not drawn"),
+    }
 }
 
 /// Where a place among a record's moves is, in words: `after 12... c3`, `before the first move`,
