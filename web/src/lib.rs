@@ -545,6 +545,23 @@ mod tests {
         assert!(!p["alternatives"].as_array().unwrap().is_empty());
     }
 
+    /// Apply writes a repair's text in place of the text: every comment, glyph, variation and line
+    /// of prose around and inside the record stays as written, and only the repaired token changes.
+    #[test]
+    fn a_repair_keeps_what_the_writer_wrote() {
+        let record =
+            "[Game \"Quarod\"]\n[Size \"4\"]\n\n{before} 1. c1d1!? {first} (1. d1d2 {or}) c1d1 ; taken\n* {after}\n";
+        let text = format!("Prose before.\n{record}Prose after.\n");
+        let r = parse(repairs(&text, 1));
+        let fixed = r["search"]["candidates"][0]["text"].as_str().unwrap_or_else(|| panic!("{r}"));
+        for kept in
+            ["Prose before.\n", "{before} 1. ", "!? {first} (1. d1d2 {or}) c1d1 ; taken\n* {after}\n", "Prose after.\n"]
+        {
+            assert!(fixed.contains(kept), "{kept:?} is lost:\n{fixed}");
+        }
+        assert_eq!(fixed.len(), text.len(), "one move for another of the same length:\n{fixed}");
+    }
+
     #[test]
     fn positions_end_with_the_error_diagram_and_each_frame_draws() {
         let p = parse(positions(BROKEN, 1));
