@@ -5,7 +5,10 @@
 //! Only syntax is checked here; move tokens are handed to their game as text with spans.
 
 use super::cursor::Lines;
-use super::notes::{glyph_of, markup_in, split_glued_glyph, Comment, Glyph, Markup, Notes, Place, Variation};
+use super::notes::{
+    glyph_at, glyph_of, markup_in, split_glued_glyph, Comment, Glyph, Markup, NoteCount, Notes, Place, Variation,
+    CLOSES_NONE, NO_MOVES, NO_MOVE_BEFORE,
+};
 use super::{
     cap_syntax_errors, push_capped, row_past_any_board, rows_past_any_board, Capped, Span, SyntaxError, Token,
     TokenKind, Tokens,
@@ -528,16 +531,11 @@ struct Open<'a> {
     ended: bool,
     /// A move number just read, which the first move of a variation may follow (`(12... c3`).
     number: Option<&'a str>,
-    /// How many notes the record holds: comments, glyphs, variations and the variations' moves.
-    notes: usize,
-    /// Whether a note past [`MAX_NOTES`] was met (and its error given).
-    full: bool,
+    /// The record's notes, counted.
+    notes: NoteCount,
 }
 
-/// Most notes (comments, glyphs, variations and the variations' moves) read of one record: as
-/// many as its tokens ([`super::MAX_TOKENS`]), far more than the most annotated real record has,
-/// so that a record costs what its text costs and no more.
-pub const MAX_NOTES: usize = super::MAX_TOKENS;
+pub use super::notes::MAX_NOTES;
 
 impl<'a> Open<'a> {
     /// The line of play being written: the innermost open variation's, or the main line.
@@ -545,22 +543,9 @@ impl<'a> Open<'a> {
         self.variations.last().copied().unwrap_or(0)
     }
 
-    /// Counts one more note: `false`, and the record's error at `span` once, past [`MAX_NOTES`].
+    /// Counts one more note (see [`NoteCount::count`]).
     fn count(&mut self, span: &Span, errors: &mut Vec<SyntaxError>) -> bool {
-        if self.notes < MAX_NOTES {
-            self.notes += 1;
-            return true;
-        }
-        if !self.full {
-            self.full = true;
-            let message = format!(
-                "this is note {} of the record: referee reads at most {MAX_NOTES} comments, glyphs, variations and \
-                 moves of variations of one record, far more than any real record has, so this record is not verified",
-                MAX_NOTES + 1
-            );
-            push_capped(errors, SyntaxError { span: span.clone(), message });
-        }
-        false
+        self.notes.count(span, errors)
     }
 }
 
@@ -594,11 +579,7 @@ fn push_move<'a>(r: &mut CommonRecord<'a>, tokens: &mut Tokens<'a>, open: &mut O
 /// Keeps a glyph written at `span`, after the move of the line being written.
 fn push_glyph<'a>(r: &mut CommonRecord<'a>, tokens: &Tokens<'a>, open: &mut Open<'a>, word: &str, span: Span) {
     let at = place(r, tokens, open);
-    let nag = match glyph_of(word) {
-        Some(Ok(_)) if at.after == 0 => Err(format!("`{word}` judges a move, so it follows one")),
-        Some(glyph) => glyph,
-        None => return,
-    };
+    let Some(nag) = glyph_at(word, at) else { return };
     match nag {
         Ok(nag) if open.count(&span, &mut r.syntax_errors) => r.notes_mut().glyphs.push(Glyph { at, nag, span }),
         Ok(_) => {}
@@ -622,7 +603,7 @@ fn push_comment<'a>(
     // The text opens one byte into the comment, past its `{` or `;`.
     if text.contains("[%") {
         // One past what the record may still hold, for the error at it.
-        let (found, errors) = markup_in(text, span.start + 1, MAX_NOTES - open.notes + 1);
+        let (found, errors) = markup_in(text, span.start + 1, open.notes.room());
         for e in errors {
             push_capped(&mut r.syntax_errors, e);
         }
@@ -645,10 +626,7 @@ fn open_variation<'a>(r: &mut CommonRecord<'a>, tokens: &Tokens<'a>, open: &mut 
     }
     let at = place(r, tokens, open);
     if at.after == 0 {
-        let message = "a variation is an alternative to the move before it, but no move comes before this one \
-                       (write it after the move it replaces)"
-            .into();
-        push_capped(&mut r.syntax_errors, SyntaxError { span: span.clone(), message });
+        push_capped(&mut r.syntax_errors, SyntaxError { span: span.clone(), message: NO_MOVE_BEFORE.into() });
     }
     r.notes_mut().variations.push(Variation { at, span, number: None, tokens: Vec::new() });
     open.variations.push(r.notes_mut().variations.len());
@@ -662,15 +640,13 @@ fn close_variation(r: &mut CommonRecord<'_>, open: &mut Open<'_>, start: usize) 
         return;
     }
     let Some(k) = open.variations.pop() else {
-        let message = "this `)` closes no variation: a variation opens with `(`".into();
-        return push_capped(&mut r.syntax_errors, SyntaxError { span: start..start + 1, message });
+        return push_capped(&mut r.syntax_errors, SyntaxError { span: start..start + 1, message: CLOSES_NONE.into() });
     };
     let v = &mut r.notes_mut().variations[k - 1];
     v.span.end = start + 1;
     if v.tokens.is_empty() {
         let span = v.span.clone();
-        let message = "this variation has no moves: write the moves that could have been played instead".into();
-        push_capped(&mut r.syntax_errors, SyntaxError { span, message });
+        push_capped(&mut r.syntax_errors, SyntaxError { span, message: NO_MOVES.into() });
     }
     open.number = None;
 }

@@ -12,7 +12,10 @@ use super::{
     DiagramLabel, MoveLine, Record, Room, Span, SyntaxError, Token, TokenKind, Tokens,
 };
 
-use super::notes::{glyph_of, markup_in, split_glued_glyph, Comment, Glyph, Markup, Notes, Place, Variation};
+use super::notes::{
+    glyph_at, markup_in, split_glued_glyph, Comment, Glyph, Markup, NoteCount, Notes, Place, Variation, CLOSES_NONE,
+    NO_MOVES, NO_MOVE_BEFORE,
+};
 use super::Side;
 use crate::geometry::{CellLabel, Geometry, MAX_ROW_CELLS};
 
@@ -735,8 +738,8 @@ pub fn element<'a>(
 #[derive(Default)]
 pub(crate) struct Noted<'a> {
     pub(crate) notes: Notes<'a>,
-    /// How many notes are kept: at most [`super::common::MAX_NOTES`].
-    count: usize,
+    /// The record's notes, counted.
+    counted: NoteCount,
     /// The number of the move line being read, as written (`12.`): a variation on it is named by
     /// it (`in the variation at 12. c2c5`), since a line holds a turn of each side.
     number: &'a str,
@@ -751,19 +754,9 @@ mod notes {
 }
 
 impl<'a> Noted<'a> {
-    /// Counts one more note: `false`, and the record's error at `span` once, past the limit.
+    /// Counts one more note (see [`NoteCount::count`]).
     fn count(&mut self, span: &Span, errors: &mut Vec<SyntaxError>) -> bool {
-        let most = super::common::MAX_NOTES;
-        self.count += 1;
-        if self.count == most + 1 {
-            let message = format!(
-                "this is note {} of the record: referee reads at most {most} comments, glyphs, variations and moves \
-                 of variations of one record, far more than any real record has, so this record is not verified",
-                most + 1
-            );
-            push_capped(errors, SyntaxError { span: span.clone(), message });
-        }
-        self.count <= most
+        self.counted.count(span, errors)
     }
 
     /// Where the writer is: after so many tokens of the line of play being written.
@@ -800,7 +793,7 @@ impl<'a> Noted<'a> {
                 let (text, span) = (&rest[i + 1..close], at + i..at + close + 1);
                 if self.count(&span, errors) {
                     if text.contains("[%") {
-                        let (found, faults) = markup_in(text, span.start + 1, super::common::MAX_NOTES);
+                        let (found, faults) = markup_in(text, span.start + 1, self.counted.room());
                         errors.extend(faults.into_iter().take(super::MAX_SYNTAX_ERRORS));
                         for (drawing, span) in found {
                             if !self.count(&span, errors) {
@@ -816,10 +809,7 @@ impl<'a> Noted<'a> {
             b'(' => {
                 let span = at + i..at + i + 1;
                 if here.after == 0 {
-                    let message = "a variation is an alternative to the move before it, but no move comes before \
-                                   this one (write it after the move it replaces)"
-                        .into();
-                    push_capped(errors, SyntaxError { span: span.clone(), message });
+                    push_capped(errors, SyntaxError { span: span.clone(), message: NO_MOVE_BEFORE.into() });
                 }
                 if self.count(&span, errors) {
                     let number = Some(self.number).filter(|n| !n.is_empty());
@@ -834,18 +824,14 @@ impl<'a> Noted<'a> {
             b')' => {
                 match open.pop() {
                     None => {
-                        let message = "this `)` closes no variation: a variation opens with `(`".into();
-                        push_capped(errors, SyntaxError { span: at + i..at + i + 1, message });
+                        push_capped(errors, SyntaxError { span: at + i..at + i + 1, message: CLOSES_NONE.into() });
                     }
                     Some(usize::MAX) => {}
                     Some(k) => {
                         let v = &mut self.notes.variations[k - 1];
                         v.span.end = at + i + 1;
                         if v.tokens.is_empty() {
-                            let message =
-                                "this variation has no moves: write the moves that could have been played instead"
-                                    .into();
-                            push_capped(errors, SyntaxError { span: v.span.clone(), message });
+                            push_capped(errors, SyntaxError { span: v.span.clone(), message: NO_MOVES.into() });
                         }
                     }
                 }
@@ -896,11 +882,7 @@ impl<'a> Noted<'a> {
     /// Keeps a glyph written at `span`, after the move of the line being written.
     fn glyph(&mut self, word: &str, span: Span, tokens: &Tokens<'a>, open: &[usize], errors: &mut Vec<SyntaxError>) {
         let at = self.place(tokens, open);
-        let nag = match glyph_of(word) {
-            Some(Ok(_)) if at.after == 0 => Err(format!("`{word}` judges a move, so it follows one")),
-            Some(glyph) => glyph,
-            None => Err(token_error(word)),
-        };
+        let nag = glyph_at(word, at).unwrap_or_else(|| Err(token_error(word)));
         match nag {
             Ok(nag) if self.count(&span, errors) => self.notes.glyphs.push(Glyph { at, nag, span }),
             Ok(_) => {}

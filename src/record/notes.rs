@@ -7,7 +7,7 @@
 //! they open, each naming the line it branches from, so that nesting to any depth costs no
 //! recursion, here or in anything that walks them.
 
-use super::{Span, SyntaxError, Token};
+use super::{push_capped, Span, SyntaxError, Token};
 use crate::geometry::CellLabel;
 
 /// A place among the moves of a line of play: after `after` of its tokens (0: before the first).
@@ -304,6 +304,57 @@ impl<'a> Notes<'a> {
         }
         path.reverse();
         path
+    }
+}
+
+/// Most notes (comments, glyphs, markup, variations and the variations' moves) read of one record:
+/// as many as its tokens ([`super::MAX_TOKENS`]), far more than the most annotated real record has,
+/// so that a record costs what its text costs and no more.
+pub const MAX_NOTES: usize = super::MAX_TOKENS;
+
+/// The notes of a record counted as they are read, in either notation: past [`MAX_NOTES`], none is
+/// kept, and the first one past says so.
+#[derive(Default)]
+pub(crate) struct NoteCount {
+    held: usize,
+}
+
+impl NoteCount {
+    /// Counts one more note: `false`, and the record's error at `span` once, past [`MAX_NOTES`].
+    pub(crate) fn count(&mut self, span: &Span, errors: &mut Vec<SyntaxError>) -> bool {
+        self.held = self.held.saturating_add(1);
+        if self.held == MAX_NOTES + 1 {
+            let message = format!(
+                "this is note {} of the record: referee reads at most {MAX_NOTES} comments, glyphs, variations and \
+                 moves of variations of one record, far more than any real record has, so this record is not verified",
+                MAX_NOTES + 1
+            );
+            push_capped(errors, SyntaxError { span: span.clone(), message });
+        }
+        self.held <= MAX_NOTES
+    }
+
+    /// How many more notes may be kept, and one: the one past them, for its error.
+    pub(crate) fn room(&self) -> usize {
+        MAX_NOTES.saturating_sub(self.held) + 1
+    }
+}
+
+/// The error of a `(` with no move before it in its line.
+pub(crate) const NO_MOVE_BEFORE: &str =
+    "a variation is an alternative to the move before it, but no move comes before this one (write it after the move \
+     it replaces)";
+/// The error of a `)` that closes no variation.
+pub(crate) const CLOSES_NONE: &str = "this `)` closes no variation: a variation opens with `(`";
+/// The error of `()`.
+pub(crate) const NO_MOVES: &str = "this variation has no moves: write the moves that could have been played instead";
+
+/// The glyph `word` writes at `at`, if it is one ([`glyph_of`]): a glyph before any move of its
+/// line judges nothing, and is an error.
+pub(crate) fn glyph_at(word: &str, at: Place) -> Option<Result<u8, String>> {
+    match glyph_of(word)? {
+        Ok(_) if at.after == 0 => Some(Err(format!("`{word}` judges a move, so it follows one"))),
+        glyph => Some(glyph),
     }
 }
 
