@@ -14,8 +14,9 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput};
 
+use referee::format::published::notation;
 use referee::game::{CommonFormat, Game};
-use referee::games::phages::{notation, Phages, PhagesMove};
+use referee::games::phages::{Phages, PhagesMove};
 use referee::games::{petrify::Petrify, quarod::Quarod, splinter::Splinter, vadrantir::Vadrantir};
 use referee::random::random_game;
 use referee::record::{self, Token};

@@ -14,14 +14,14 @@
 //!
 //! `cargo run --example own_game`
 
-use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
-use referee::code::{CodeError, Coded};
-use referee::common::common_start;
-use referee::game::{board_hash, About, BreaksRule, Figure, Format, Outcome, SearchKey, Shape, Sign};
-use referee::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
+use referee::format::common::common_start;
+use referee::game::code::{read_board, write_board, BoardShape, CodeError, Coded, Fields};
+use referee::game::key::allocation;
+use referee::game::{board_hash, About, BreaksRule, Figure, Format, Outcome, PlainData, Shape, Sign};
+use referee::geometry::{Cell, CellLabel, Geometry, MAX_SQUARE};
 use referee::record::Found;
 use referee::render::svg::{svg, SvgOptions};
 use referee::replay::{Event, ReplayOptions};
@@ -104,15 +104,6 @@ impl fmt::Display for Longest {
     }
 }
 
-/// The four lines through a cell, each as one of its two directions: the geometry's own
-/// (`Geometry::directions`) are the rook's on a square board, so the diagonals are written here.
-const LINES: [Direction; 4] = [
-    Direction { dcol: 1, drow: 0 },
-    Direction { dcol: 0, drow: 1 },
-    Direction { dcol: 1, drow: 1 },
-    Direction { dcol: 1, drow: -1 },
-];
-
 impl InRow {
     fn new(size: u8) -> Result<InRow, String> {
         if !(K as u8..=MAX_SQUARE).contains(&size) {
@@ -130,9 +121,8 @@ impl InRow {
         let Some(stone) = self.at(cell) else { return Vec::new() };
         let g = self.geometry();
         let same = |c: &Cell| self.at(*c) == Some(stone);
-        let rows = LINES.iter().map(|&d| {
-            let back = Direction { dcol: -d.dcol, drow: -d.drow };
-            let mut row: Vec<Cell> = g.ray(cell, back).take_while(same).collect();
+        let rows = g.lines().iter().map(|&d| {
+            let mut row: Vec<Cell> = g.ray(cell, d.opposite()).take_while(same).collect();
             row.reverse();
             row.push(cell);
             row.extend(g.ray(cell, d).take_while(same));
@@ -270,143 +260,41 @@ impl Notation for InRow {
 }
 
 /// The search stores the position itself: a board of a byte a cell and three bytes more.
-impl SearchKey for InRow {
-    type Key = InRow;
-
-    fn key(&self) -> Cow<'_, InRow> {
-        Cow::Borrowed(self)
+impl PlainData for InRow {
+    fn heap_bytes(&self) -> usize {
+        allocation(self.board.len())
     }
 
-    fn into_key(self) -> InRow {
-        self
-    }
-
-    fn key_heap_bytes(key: &InRow) -> usize {
-        referee::search::allocation(key.board.len())
-    }
-
-    fn key_hash(key: &InRow) -> u64 {
-        board_hash(&key.board, |c| c.map_or(0, |c| c + 1), (key.to_move, key.winner))
+    fn plain_hash(&self) -> u64 {
+        board_hash(&self.board, |c| c.map_or(0, |c| c + 1), (self.to_move, self.winner))
     }
 }
 
 /// `inrow_BOARD_MOVER_WINNER`: the board's rows from the top separated by `/`, `B` and `W` for
-/// stones and a number for a run of empty cells (as the crate's own codes); `b` or `w` to move;
-/// the winner, `b`, `w` or `-`. The crate's board reader (`code::read_board`) is not public, so
-/// the board is read here.
+/// stones and a number for a run of empty cells (the crate's own board field); `b` or `w` to move;
+/// the winner, `b`, `w` or `-`.
 impl Coded for InRow {
     fn code(&self) -> String {
-        let rows = self.board.chunks(usize::from(self.size)).map(|row| {
-            let mut out = String::new();
-            let mut empty = 0;
-            for cell in row {
-                match cell {
-                    None => empty += 1,
-                    Some(c) => {
-                        if empty > 0 {
-                            out.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        out.push_str(GLYPHS[usize::from(*c)]);
-                    }
-                }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            out
-        });
+        let board = write_board(self.geometry(), |c| self.at(c).map(|s| GLYPHS[usize::from(s)]));
         let winner = self.winner.map_or("-", |w| ["b", "w"][usize::from(w)]);
-        format!("inrow_{}_{}_{winner}", rows.collect::<Vec<_>>().join("/"), ["b", "w"][usize::from(self.to_move)])
+        format!("inrow_{board}_{}_{winner}", ["b", "w"][usize::from(self.to_move)])
     }
 
     fn from_code(code: &str) -> Result<InRow, CodeError> {
-        // Each field with the byte where it starts; five at most are looked at, whatever the code.
-        let mut fields = code.split('_').scan(0, |at, f| {
-            let field = (*at, f);
-            *at += f.len() + 1;
-            Some(field)
-        });
-        let mut next = |what: &str| {
-            fields.next().ok_or_else(|| CodeError::new(code.len(), format!("the code ends before its {what}")))
-        };
-        let (_, name) = next("name")?;
-        if name != ABOUT.name {
-            return Err(CodeError::new(0, format!("this is a code of {name}, not of inrow")));
-        }
-        let (at, board) = next("board")?;
-        let size = board.split('/').count();
-        if !(K..=usize::from(MAX_SQUARE)).contains(&size) {
-            return Err(CodeError::new(at, format!("the board has {size} rows; In a Row's has {K} to {MAX_SQUARE}")));
-        }
-        let mut cells = Vec::with_capacity(size * size);
-        let mut row_at = at;
-        for (r, row) in board.split('/').enumerate() {
-            let before = cells.len();
-            let mut i = 0;
-            while let Some(ch) = row[i..].chars().next() {
-                let (here, left) = (row_at + i, size - (cells.len() - before));
-                let digits = row[i..].bytes().take_while(u8::is_ascii_digit).count();
-                if digits > 0 {
-                    // A run of empty cells: 1 or more, no leading zero (one way to write each), and
-                    // no more than the row has left.
-                    let run = &row[i..i + digits];
-                    match referee::code::read_number(run, left as u64) {
-                        Ok(n) if n > 0 && !run.starts_with('0') => cells.extend(std::iter::repeat_n(None, n as usize)),
-                        _ => {
-                            let run = referee::code::shown_number(run);
-                            return Err(CodeError::new(
-                                here,
-                                format!("`{run}` is not a run of 1 to {left} empty cells"),
-                            ));
-                        }
-                    }
-                    i += digits;
-                    continue;
-                }
-                match GLYPHS.iter().position(|g| g.starts_with(ch)) {
-                    Some(colour) if left > 0 => cells.push(Some(colour as u8)),
-                    Some(_) => return Err(CodeError::new(here, format!("row {} has more than {size} cells", r + 1))),
-                    None => {
-                        let message = format!("`{ch}` is not a cell: expected B, W or a number of empty cells");
-                        return Err(CodeError::new(here, message));
-                    }
-                }
-                i += ch.len_utf8();
-            }
-            let got = cells.len() - before;
-            if got != size {
-                let message = format!("row {} has {got} cells; it needs {size}", r + 1);
-                return Err(CodeError::new(row_at + row.len(), message));
-            }
-            row_at += row.len() + 1;
-        }
-        // At most MAX_SQUARE, checked above.
-        let mut p = InRow::new(size as u8).map_err(|m| CodeError::new(at, m))?;
-        p.board = cells;
-        let colour = |(at, f): (usize, &str), what: &str, none: bool| match f {
-            "b" => Ok(Some(0)),
-            "w" => Ok(Some(1)),
-            "-" if none => Ok(None),
-            _ => Err(CodeError::new(at, format!("expected {what}, not `{f}`"))),
-        };
-        p.to_move = colour(next("colour to move")?, "the colour to move, `b` or `w`", false)?.unwrap_or(0);
-        let winner = next("winner")?;
-        p.winner = colour(winner, "the winner, `b`, `w` or `-`", true)?;
-        if let Some((at, f)) = fields.next() {
-            return Err(CodeError::new(at - 1, format!("nothing may follow the winner, but `_{f}` does")));
-        }
+        let (_, mut fields) = Fields::of(code, &[ABOUT.name])?;
+        let board = fields.next("board")?;
+        let glyph = |g: &str| GLYPHS.iter().position(|&s| s == g).map(|c| c as u8);
+        let (geometry, cells) = read_board(board, BoardShape::Square, 1, glyph, "B or W")?;
+        let mut p = InRow::new(geometry.size()).map_err(|m| board.error(0, m))?;
+        p.board = cells.into_iter().map(|(stone, _)| stone).collect();
+        p.to_move = fields.next("colour to move")?.choice("the colour to move", &[("b", 0), ("w", 1)])?;
+        let winner = fields.next("winner")?;
+        p.winner = winner.choice("the winner", &[("b", Some(0)), ("w", Some(1)), ("-", None)])?;
+        fields.end()?;
         // The winner must have a row, and with no winner nobody may have one.
         let rows = [p.winning_row(0).is_some(), p.winning_row(1).is_some()];
-        let consistent = match p.winner {
-            Some(w) => rows[usize::from(w)],
-            None => rows == [false, false],
-        };
-        if !consistent {
-            return Err(CodeError::new(
-                winner.0,
-                format!("the winner field does not match the rows of {K} on the board"),
-            ));
+        if rows != [p.winner == Some(0), p.winner == Some(1)] {
+            return Err(winner.error(0, format!("the winner field does not match the rows of {K} on the board")));
         }
         Ok(p)
     }

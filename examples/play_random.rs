@@ -3,8 +3,9 @@
 //!
 //! `cargo run --example play_random -- 7` (the seed; 1 by default)
 
+use referee::format::published::notation;
 use referee::game::WithCommonFormat;
-use referee::games::phages::{notation, Phages};
+use referee::games::phages::Phages;
 use referee::random::random_game;
 use referee::write::write_common_record;
 use referee::{verify_source, CommonFormat, GameKind, Status};

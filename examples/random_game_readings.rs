@@ -5,8 +5,9 @@
 //!
 //! `cargo run --release --example random_game_readings -- 10000` (games per board; 1000 by default)
 
-use referee::games::phages::format::random_game as random_phages_game;
-use referee::games::phages::{notation, Phages};
+use referee::format::published::notation;
+use referee::format::published::random_game as random_phages_game;
+use referee::games::phages::Phages;
 use referee::random::random_game;
 use referee::verdict::{ClaimStatus, Status, Unchecked};
 use referee::verify_source;

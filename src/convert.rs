@@ -189,7 +189,7 @@ fn same_final_position(doc: &GameDocument, back: &GameDocument) -> Result<(), Co
 /// line (none when the record claims none), a blank line, and `Final Position:` with its diagram.
 ///
 /// Published notation: what `referee random` writes (see
-/// [`write_layout`](crate::games::phages::notation::write_layout)), with the record's own claim.
+/// [`write_layout`](crate::format::published::notation::write_layout)), with the record's own claim.
 ///
 /// Each format writes its own ([`GameFormat::write_document`]).
 ///

@@ -134,7 +134,7 @@ pub fn layout(data: &[u8]) -> usize {
         at = span.end;
     }
     laid.push_str(&text[at..]);
-    let said = |text: &str| -> Vec<(crate::Status, usize, Vec<String>)> {
+    let said = |text: &str| -> Vec<(crate::verdict::Status, usize, Vec<String>)> {
         verify_source(text, options)
             .into_iter()
             .map(|v| (v.status, v.moves, v.problems.iter().map(|p| p.said().into_owned()).collect()))

@@ -5,7 +5,7 @@
 //!
 //! [`RecordFormat`]: crate::format::RecordFormat
 
-use crate::common::{common_verdict, Common};
+use crate::format::common::{common_verdict, Common};
 use crate::format::{problem, status_of, PublishedFormat, WithFormat, WithGameFormat};
 use crate::game::{About, CommonFormat, Format, WithCommonFormat};
 use crate::games::GameKind;
@@ -91,7 +91,7 @@ pub(crate) fn common_players(src: &str, r: &CommonRecord, forced: Option<GameKin
     impl WithCommonFormat for Players<'_, '_> {
         type Output = Option<usize>;
         fn run<G: CommonFormat>(self) -> Option<usize> {
-            let start = crate::common::common_start::<G>(self.0, self.1).ok()?;
+            let start = crate::format::common::common_start::<G>(self.0, self.1).ok()?;
             Some(start.player_names().len())
         }
     }

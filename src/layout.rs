@@ -15,12 +15,12 @@
 //! Else the record stays as written. A record need not replay to be laid out; one of more than two players whose
 //! moves do not all replay is not (its rounds, and so its move numbers, depend on who is out).
 
-use crate::common::common_start;
 use crate::document::tree::tree_of;
 use crate::document::{MoveEntry, NoteEntry};
+use crate::format::common::common_start;
+use crate::format::movetext::{self, Spelling};
 use crate::game::{CommonFormat, WithCommonFormat};
 use crate::games::GameKind;
-use crate::movetext::{self, Spelling};
 use crate::record::common::{CommonRecord, TextDiagram};
 use crate::record::notes::Place;
 use crate::record::{self, Diagram, Found, Lines, Record, Span, TokenKind};

@@ -9,7 +9,9 @@
 //! # The data path
 //!
 //! A record travels one way, one module a step, and nothing upstream knows about anything
-//! downstream (the module graph has no circle):
+//! downstream: each module imports only the layers below it, as `docs/architecture.md` lists them
+//! (with what each module deliberately does not know), and `tests/architecture.rs` holds the code
+//! to that list.
 //!
 //! ```text
 //! bytes ──record──▶ records (tokens with spans) ──replay──▶ moves resolved against a position
@@ -19,25 +21,28 @@
 //! | Module | What it holds |
 //! |---|---|
 //! | [`geometry`] | Square and hex boards: cells, labels, directions |
-//! | [`code`] | Position codes: one position of any game on one line, read back exactly |
-//! | [`game`] | The vocabulary every game implements, split by job: the engine ([`Game`]), its [`Notation`], its board view, its search key, what it is ([`game::About`]), the common format's [`CommonFormat`] |
-//! | [`games`] | One folder per game, and the registry: [`GameKind`], one line per game |
+//! | [`game`] | The vocabulary every game implements, split by job: the engine ([`Game`]), its [`Notation`], its board view, its search key, what it is ([`game::About`]), the common format's [`CommonFormat`]; position codes ([`game::code`]) |
+//! | [`games`] | One folder per game (its rules and its move notation only), and the registry: [`GameKind`], one line per game |
 //! | [`record`] | Finding records of either notation in a text; their grammars, tokens and spans |
-//! | [`replay`] | Tokens + engine → the first illegal move (or every one, leniently) |
+//! | [`render`] | Text diagrams, SVG, PNG, GIF and an HTML replay page |
 //! | [`verdict`] | The verdict on one record, independent of the game |
+//! | [`replay`] | Tokens + engine → the first illegal move (or every one, leniently) |
 //! | [`search`] | The bounded search that judges claims made before the end |
-//! | [`judge`] | A replay judged: a record's start, its claims and final diagram, its score |
-//! | [`verify`] | A text → one [`Verdict`] per record; [`verify::verify_records_of`] for a game of one's own |
-//! | [`repair`] | The smallest token edits after which a broken record replays further |
-//! | [`stream`] | Verifying a text of any size read in chunks, in parallel when asked |
-//! | [`moves`] | A record replayed move by move as plain data, whatever its game |
 //! | [`write`](mod@write) | Games played in code written as records |
+//! | [`document`] | A whole game as data: tags, moves, notes, position codes |
+//! | [`alternatives`] | The legal moves nearest an illegal one, and how far the rest replays with each |
+//! | [`format`](mod@format) | The two record formats: [`format::common`] and [`format::published`] (Quadraphages' and Hexaphages' notation) |
+//! | [`judge`] | A record's format and game found: its start, its claims and final diagram, its score |
 //! | [`random`] | Random legal games, and random records of any game |
 //! | [`perft`] | Perft: the leaves of the move tree below a position, per first move too, for checking move generators |
+//! | [`verify`] | A text → one [`Verdict`] per record; [`verify::verify_records_of`] for a game of one's own |
 //! | [`convert`] | A record in its notation's canonical layout, or as a JSON game document, and back |
 //! | [`layout`] | Records laid out again (spacing, line breaks, move numbers), every word of their writers' kept |
+//! | [`moves`] | A record replayed move by move as plain data, whatever its game |
 //! | [`picture`] | A record's positions as scenes for the renderers |
-//! | [`render`] | Text diagrams, SVG, PNG, GIF and an HTML replay page |
+//! | [`repair`] | The smallest token edits after which a broken record replays further |
+//! | [`stream`] | Verifying a text of any size read in chunks, in parallel when asked |
+//! | [`judged`] | A text kept judged as it is edited |
 //! | [`report`] | Verdicts for people (miette reports), for programs (JSON lines), one line per problem |
 //!
 //! A game of the common format is its folder in [`games`] plus one registry line; a game defined
@@ -124,7 +129,7 @@
 //! # Play a game in code and write its record
 //!
 //! [`Game::play`] checks a move and plays it; [`write::write_common_record`] writes the game in
-//! the common format ([`games::phages::notation::write_record`] in the published notation), and
+//! the common format ([`format::published::notation::write_record`] in the published notation), and
 //! the record verifies:
 //!
 //! ```
@@ -146,7 +151,7 @@
 //! // A whole random game of Quadraphages, in the published notation.
 //! let start = referee::games::phages::Phages::quadraphages();
 //! let moves = referee::random::random_game(&start, 1, 10_000);
-//! let record = referee::games::phages::notation::write_record(&start, &moves);
+//! let record = referee::format::published::notation::write_record(&start, &moves);
 //! assert_eq!(verify_source(&record, Default::default())[0].status, Status::Valid);
 //! ```
 //!
@@ -178,10 +183,10 @@
 //! [`convert::document`] replays a record into a [`convert::GameDocument`], which
 //! [`convert::canonical_of`] writes in the notation's canonical layout and [`convert::to_json`] as
 //! JSON ([`convert::read_json`] reads it back). Every position has a one-line code
-//! ([`code::Coded`]) that reads back exactly, and a record may start from one:
+//! ([`game::code::Coded`]) that reads back exactly, and a record may start from one:
 //!
 //! ```
-//! use referee::code::Coded;
+//! use referee::game::code::Coded;
 //! use referee::convert;
 //! use referee::games::quarod::Quarod;
 //! use referee::{verify_source, Game, Notation, Status};
@@ -208,8 +213,7 @@
 #![allow(clippy::result_large_err)]
 #![deny(missing_docs)]
 
-pub mod code;
-pub mod common;
+pub mod alternatives;
 pub mod convert;
 pub mod document;
 pub mod format;
@@ -224,7 +228,6 @@ pub mod layout;
 #[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod moves;
-mod movetext;
 pub mod perft;
 pub mod picture;
 pub mod random;

@@ -26,7 +26,7 @@ pub struct PlayedMove {
     pub token: Span,
     /// The position after the move, as a text diagram ([`ascii::diagram`]).
     pub board: String,
-    /// The position after the move, as its position code ([`crate::code::Coded`]): the game's
+    /// The position after the move, as its position code ([`crate::game::code::Coded`]): the game's
     /// engine reads it back exactly (`G::from_code`).
     pub code: String,
 }
@@ -63,7 +63,7 @@ pub struct RecordMoves {
 /// let first = &replayed.moves[0];
 /// assert_eq!((first.ply, first.player, first.written.as_str()), (1, "Black", "c1d1"));
 /// // The position after it, for the engine: read back from its code.
-/// use referee::code::Coded;
+/// use referee::game::code::Coded;
 /// let after = referee::games::quarod::Quarod::from_code(&first.code).unwrap();
 /// assert_eq!(after.code(), first.code);
 /// assert_eq!(replayed.moves.len(), 2);

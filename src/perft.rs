@@ -14,7 +14,7 @@
 //! past 0: a move that ends the game is a leaf at the last depth and a dead end before it, as a
 //! mate in chess perft.
 
-use crate::code::CodeError;
+use crate::game::code::CodeError;
 use crate::game::{Engine, Notation, WithGame};
 use crate::games::game_of;
 
@@ -85,7 +85,7 @@ pub fn with_position<W: WithPosition>(code: &str, work: W) -> Result<W::Output, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::Coded;
+    use crate::game::code::Coded;
     use crate::game::Game;
     use crate::games::quarod::Quarod;
     use crate::games::GameKind;

@@ -22,7 +22,7 @@ pub enum Reading<M> {
 
 /// A game whose records can be read token by token, and whose positions have codes (a record
 /// may start from one, and `show --format code` writes one).
-pub trait Reader: Notation + crate::code::Coded {
+pub trait Reader: Notation + crate::game::code::Coded {
     /// Reads `tokens[i]` in this position; the other tokens give context (such as which stone a
     /// `----` stands for).
     fn read(&self, tokens: &[Token], i: usize) -> Reading<Self::Move>;
@@ -507,4 +507,21 @@ fn written_legal_moves<G: Notation>(position: &G) -> (Vec<String>, u32) {
 
 fn token_is_claim(t: &Token) -> bool {
     t.kind.is_claim()
+}
+
+impl Violation {
+    /// The problem of this violation, which takes its board: the replay's claims do not need it.
+    pub(crate) fn take_problem(&mut self) -> crate::verdict::Problem {
+        crate::verdict::Problem {
+            kind: crate::verdict::ProblemKind::Illegal,
+            span: self.span.clone(),
+            token: self.token.clone(),
+            message: self.message.clone(),
+            rule: Some(self.rule),
+            legal: self.legal.clone(),
+            legal_count: self.legal_count,
+            board: self.board.take(),
+            variation: None,
+        }
+    }
 }

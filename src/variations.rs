@@ -103,9 +103,7 @@ pub(crate) fn check<G: Reader>(start: &G, main: &[Token], variations: &[Variatio
             self.out.faulted |= !rep.violations.is_empty() || rep.stopped_at.is_some();
             let path = path_name(self.variations, &self.names, line);
             self.out.problems.extend(
-                rep.violations
-                    .iter_mut()
-                    .map(|viol| Problem { variation: Some(path.clone()), ..crate::verify::illegal_move(viol) }),
+                rep.violations.iter_mut().map(|viol| Problem { variation: Some(path.clone()), ..viol.take_problem() }),
             );
         }
 

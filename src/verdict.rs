@@ -298,7 +298,7 @@ pub struct Verdict {
     /// What the reader should know beyond the problems (conventions used, defaults assumed).
     pub notes: Vec<String>,
     /// A few legal moves in place of the first illegal move, each with how far the rest of the
-    /// record replays with it (see [`crate::repair::alternatives`]); reports give them with that
+    /// record replays with it (see [`crate::alternatives`]); reports give them with that
     /// problem.
     pub alternatives: Vec<Alternative>,
 }

@@ -2,8 +2,8 @@
 
 use std::marker::PhantomData;
 
-pub use crate::common::common_start;
-use crate::common::Common;
+pub use crate::format::common::common_start;
+use crate::format::common::Common;
 use crate::format::{problem, status_of, RecordFormat, WithFormat};
 pub use crate::format::{PendingClaims, Prepared};
 use crate::game::{CommonFormat, Format};
@@ -12,7 +12,7 @@ use crate::judge::with_found;
 pub use crate::judge::{VerifyOptions, DEFAULT_SEARCH_LIMIT};
 use crate::record::{self, Found};
 use crate::render::ascii;
-use crate::replay::{replay, Reader, Repairable, Replay, ReplayOptions};
+use crate::replay::{replay, Reader, Repairable, Replay, ReplayOptions, Violation};
 use crate::verdict::{Problem, ProblemKind, Verdict};
 
 /// Verifies every record in `src`, of either notation, in file order.
@@ -69,7 +69,7 @@ fn prepare_format<'r, F: RecordFormat<'r>>(record: &F, options: VerifyOptions) -
             return settled(v, None);
         }
     }
-    v.problems.extend(rep.violations.iter_mut().map(illegal_move));
+    v.problems.extend(rep.violations.iter_mut().map(Violation::take_problem));
     v.problems.extend(lines.problems);
     v.notes.extend(lines.notes);
     with_alternatives(&mut v, || record.start().ok(), tokens, &rep, options);
@@ -113,22 +113,7 @@ fn with_alternatives<G: Repairable>(
         (true, _) => replay(start.clone(), tokens, ReplayOptions::default()).stopped_at,
     };
     if let Some(i) = at {
-        v.alternatives = crate::repair::search::alternatives(&start, tokens, i);
-    }
-}
-
-/// The problem of a violation, which takes its board: the replay's claims do not need it.
-pub(crate) fn illegal_move(viol: &mut crate::replay::Violation) -> Problem {
-    Problem {
-        kind: ProblemKind::Illegal,
-        span: viol.span.clone(),
-        token: viol.token.clone(),
-        message: viol.message.clone(),
-        rule: Some(viol.rule),
-        legal: viol.legal.clone(),
-        legal_count: viol.legal_count,
-        board: viol.board.take(),
-        variation: None,
+        v.alternatives = crate::alternatives::alternatives(&start, tokens, i);
     }
 }
 

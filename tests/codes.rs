@@ -9,11 +9,11 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 
-use referee::code::Coded;
+use referee::format::published::notation::write_record;
+use referee::game::code::Coded;
 use referee::game::Notation;
 use referee::game::{CommonFormat, Game, WithCommonFormat};
 use referee::games::petrify::Petrify;
-use referee::games::phages::notation::write_record;
 use referee::games::phages::{Phages, PhagesMove, Phase};
 use referee::games::quarod::Quarod;
 use referee::games::splinter::Splinter;
@@ -224,7 +224,7 @@ fn startup_code_starts_the_record(start: &Phages, seed: u64, cut: usize) -> Resu
     // A game whose record reads one way only: with its stays anywhere in a phase, a side-5 record's
     // `----` may read several ways, one of which need not end the game (RULINGS 5b), and then the
     // record is not over (seen once in a full test run).
-    let moves = referee::games::phages::format::random_game(start, seed, 1_000_000);
+    let moves = referee::format::published::random_game(start, seed, 1_000_000);
     let whole = &verify_source(&write_record(start, &moves), VerifyOptions::default())[0];
     prop_assert!(whole.game_over);
     let opens = |k: &usize| {

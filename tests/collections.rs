@@ -3,9 +3,10 @@
 
 use proptest::prelude::*;
 
+use referee::format::published::notation;
 use referee::game::CommonFormat;
 use referee::games::petrify::Petrify;
-use referee::games::phages::{notation, Phages};
+use referee::games::phages::Phages;
 use referee::games::quarod::Quarod;
 use referee::games::splinter::Splinter;
 use referee::games::vadrantir::Vadrantir;

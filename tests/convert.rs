@@ -7,9 +7,10 @@ mod support;
 use proptest::prelude::*;
 
 use referee::convert::{self, ConvertError, GameDocument};
+use referee::format::published::notation;
 use referee::game::{CommonFormat, Game};
 use referee::games::petrify::Petrify;
-use referee::games::phages::{notation, Phages, Phase, Side};
+use referee::games::phages::{Phages, Phase, Side};
 use referee::games::quarod::Quarod;
 use referee::games::splinter::Splinter;
 use referee::games::vadrantir::Vadrantir;

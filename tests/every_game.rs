@@ -19,9 +19,9 @@
 
 use proptest::prelude::*;
 
-use referee::code::Coded;
 use referee::convert;
 use referee::format::{RecordFormat, WithFormat};
+use referee::game::code::Coded;
 use referee::game::{Engine, Game, SearchKey, WithGame};
 use referee::games::{game_of, rewrite, GameKind};
 use referee::judge::with_found;

@@ -1,10 +1,11 @@
 //! The library's front door on all six games: a game played in code is written as a record, and
 //! the record reads, replays move by move and verifies as the game that was played.
 
-use referee::code::Coded;
+use referee::format::published::notation;
+use referee::game::code::Coded;
 use referee::game::Notation;
 use referee::game::WithCommonFormat;
-use referee::games::phages::{notation, Phages};
+use referee::games::phages::Phages;
 use referee::random::random_game;
 use referee::write::write_common_record;
 use referee::{record_moves, verify_source, CommonFormat, GameKind, Status};

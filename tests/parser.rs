@@ -1,8 +1,8 @@
 //! The notation as published, variant by variant, and broken input: each gets a located error.
 
-use referee::games::phages::Side;
 use referee::games::GameKind;
 use referee::geometry::Geometry;
+use referee::record::Side;
 use referee::record::{self, DiagramLabel, TokenKind};
 use referee::verdict::Status;
 use referee::verify::{verify_source, VerifyOptions};
@@ -20,9 +20,9 @@ fn kinds(r: &record::Record) -> Vec<TokenKind> {
 #[test]
 fn a_title_names_the_game() {
     let r = one("HEXAPHAGE\n_oo_ _xx_\n1. .... .... .... .... .... .... 1 j5h5 d3e4\n");
-    assert_eq!(referee::games::phages::notation::game_hint(&r), Some((GameKind::Hexaphages, None)));
+    assert_eq!(referee::format::published::notation::game_hint(&r), Some((GameKind::Hexaphages, None)));
     let r = one("QUADRAPHAGES\n_xx_ _oo_\n1. .... .... 1 a7a8 i3i2\n");
-    assert_eq!(referee::games::phages::notation::game_hint(&r), Some((GameKind::Quadraphages, None)));
+    assert_eq!(referee::format::published::notation::game_hint(&r), Some((GameKind::Quadraphages, None)));
 }
 
 #[test]
@@ -70,9 +70,9 @@ fn tokens_are_stone_moves_stays_fillers_numbers_and_claims() {
 fn a_first_column_of_fillers_means_the_other_side_began() {
     let src = std::fs::read_to_string("samples/hexaphages/blog-hexaphage.txt").unwrap();
     let r = one(&src);
-    assert_eq!(referee::games::phages::notation::first_mover(&r, 2), Side::X);
+    assert_eq!(referee::format::published::notation::first_mover(&r, 2), referee::games::phages::Side::X);
     let src = "_xx_ _oo_\n1. .... .... 1 a7a8 i3i2 c1c2 g9g8 3 c2f2 g8d8\n";
-    assert_eq!(referee::games::phages::notation::first_mover(&one(src), 2), Side::X);
+    assert_eq!(referee::format::published::notation::first_mover(&one(src), 2), referee::games::phages::Side::X);
 }
 
 #[test]
@@ -95,8 +95,8 @@ fn records_inside_prose_are_found_and_a_file_may_hold_several() {
     let src = std::fs::read_to_string("samples/quadraphages/blog-page.txt").unwrap();
     let records = record::parse(&src);
     assert_eq!(records.len(), 2);
-    assert_eq!(referee::games::phages::notation::game_hint(&records[0]).map(|h| h.0), Some(GameKind::Quadraphages));
-    assert_eq!(referee::games::phages::notation::game_hint(&records[1]).map(|h| h.0), Some(GameKind::Hexaphages));
+    assert_eq!(referee::format::published::notation::game_hint(&records[0]).map(|h| h.0), Some(GameKind::Quadraphages));
+    assert_eq!(referee::format::published::notation::game_hint(&records[1]).map(|h| h.0), Some(GameKind::Hexaphages));
     let two =
         "Some prose.\n_xx_ _oo_\n1. .... .... 1 a7a8 i3i2\nMore prose 1 2 3.\n_oo_ _xx_\n1. .... .... 2 c1c3 g9g7\n";
     assert_eq!(record::parse(two).len(), 2);
@@ -189,11 +189,11 @@ fn a_claim_may_stand_on_its_own_line_under_the_moves() {
 
 #[test]
 fn with_one_stone_a_side_three_fillers_mean_the_other_side_began() {
-    use referee::games::phages::notation::first_mover;
+    use referee::format::published::notation::first_mover;
     let r = one("_oo_ _xx_\n1. .... .... .... 1 a7a8\n");
-    assert_eq!(first_mover(&r, 1), Side::X);
+    assert_eq!(first_mover(&r, 1), referee::games::phages::Side::X);
     let r = one("_oo_ _xx_\n1. .... 1 a7a8\n");
-    assert_eq!(first_mover(&r, 1), Side::O);
+    assert_eq!(first_mover(&r, 1), referee::games::phages::Side::O);
 }
 
 #[test]

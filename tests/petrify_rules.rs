@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 
 use referee::game::Notation;
-use referee::game::{BoardView, CommonFormat, Game, Outcome};
+use referee::game::{BoardView, CommonFormat, Game};
 use referee::games::petrify::{
     BoardPlay, Colour, Formation, Illegal, Obstacle, Petrify, PetrifyMove, Shape, Square, Written,
 };
@@ -17,8 +17,23 @@ use referee::render::ascii::diagram;
 use referee::verdict::ClaimStatus;
 use referee::verify::{verify_source, VerifyOptions};
 
-fn label(s: &str) -> CellLabel {
-    CellLabel::parse(s).unwrap_or_else(|| panic!("{s} is not a cell label"))
+#[path = "support/rules.rs"]
+mod rules;
+use rules::{label, sorted, Session, Transcribed};
+
+/// Petrify as its tests read it: a token as a record reads it (syntax, then the board), written
+/// back as read; the colour to move by name.
+impl Transcribed for Petrify {
+    type Played = ();
+
+    fn who(&self) -> String {
+        self.to_move().to_string()
+    }
+
+    fn read(&self, tok: &str) -> Result<PetrifyMove, Illegal> {
+        let written = Petrify::parse_move(tok).unwrap_or_else(|e| panic!("{tok}: {e}"));
+        self.resolve(written).inspect(|&m| assert_eq!(self.write_move(m), tok, "a move is written back as read"))
+    }
 }
 
 fn labels(v: &[&str]) -> Vec<CellLabel> {
@@ -32,73 +47,7 @@ fn board(rows: &str) -> Petrify {
     empty.with_setup(&cells).unwrap_or_else(|e| panic!("bad setup: {e}"))
 }
 
-/// A position with the transcript of everything tried on it.
-struct Session {
-    pos: Petrify,
-    log: String,
-}
-
-impl Session {
-    fn new(pos: Petrify) -> Session {
-        let log = format!("start, {} to move:\n{}", pos.to_move(), diagram(&pos));
-        Session { pos, log }
-    }
-
-    fn cell(&self, s: &str) -> Cell {
-        self.pos.geometry().parse_label(label(s)).unwrap_or_else(|| panic!("{s} is not on the board"))
-    }
-
-    /// Reads a token as a record would (syntax, then the board), and plays it if legal; logs the
-    /// outcome either way.
-    fn try_play(&mut self, tok: &str) -> Result<(), Illegal> {
-        let who = self.pos.to_move();
-        let written = Petrify::parse_move(tok).unwrap_or_else(|e| panic!("{tok}: {e}"));
-        let result = self.pos.resolve(written).and_then(|m| {
-            assert_eq!(self.pos.write_move(m), tok, "a move is written back as read");
-            self.pos.play(m)
-        });
-        match &result {
-            Ok(()) => self.log.push_str(&format!("{who} {tok}: ok\n")),
-            Err(why) => self.log.push_str(&format!("{who} {tok}: refused: {why}\n")),
-        }
-        result
-    }
-
-    /// Plays a space-separated list of tokens, each of which must be legal.
-    fn ok(&mut self, tokens: &str) {
-        for tok in tokens.split_whitespace() {
-            if let Err(why) = self.try_play(tok) {
-                panic!("{tok} refused: {why}\n{}", self.log);
-            }
-        }
-    }
-
-    /// Tries a token that must be refused for exactly this reason (the position does not change).
-    fn refused(&mut self, tok: &str, expected: Illegal) {
-        let before = self.pos.clone();
-        assert_eq!(self.try_play(tok), Err(expected), "{tok}\n{}", self.log);
-        assert_eq!(self.pos, before, "a refused move changed the position");
-    }
-
-    /// Plays a token the rules refuse for exactly this reason, as lenient replay does: through
-    /// `play_refused`.
-    fn lenient(&mut self, tok: &str, expected: Illegal) {
-        let who = self.pos.to_move();
-        let written = Petrify::parse_move(tok).unwrap_or_else(|e| panic!("{tok}: {e}"));
-        let m = self.pos.resolve(written).unwrap_or_else(|e| panic!("{tok}: {e}"));
-        assert_eq!(self.pos.check(m), Err(expected.clone()), "{tok}\n{}", self.log);
-        self.log.push_str(&format!("{who} {tok}: refused, played leniently: {expected}\n"));
-        self.pos.play_refused(m, &expected);
-    }
-
-    fn show(&mut self) {
-        self.log.push_str(&diagram(&self.pos));
-    }
-
-    fn note(&mut self, text: &str) {
-        self.log.push_str(&format!("-- {text}\n"));
-    }
-
+impl Session<Petrify> {
     /// The legal moves as sorted tokens, logged.
     fn legal(&mut self) -> Vec<String> {
         let mut v: Vec<String> = self.pos.legal_moves().into_iter().map(|m| self.pos.write_move(m)).collect();
@@ -146,30 +95,6 @@ impl Session {
         }
         self.note(&format!("score: {}", self.pos.score()));
     }
-
-    fn outcome(&mut self) -> Option<Outcome> {
-        let o = self.pos.outcome();
-        match &o {
-            Some(o) => self.note(&format!(
-                "outcome: winner {:?}, points {:?}: {}",
-                o.winner.map(|i| self.pos.player_names()[i]),
-                o.points,
-                o.detail
-            )),
-            None => self.note("the game is not over"),
-        }
-        o
-    }
-
-    fn transcript(&self) -> String {
-        format!("{}{}", self.log, diagram(&self.pos))
-    }
-}
-
-fn strings(v: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
-    v.sort();
-    v
 }
 
 /// Every move `check` could be asked about on this board: all placements, all captures between
@@ -302,7 +227,7 @@ fn a_disk_slides_over_empty_squares_and_friendly_disks_only() {
     ));
     assert_eq!(
         s.captures(),
-        strings(&["b2xe5", "b4xd6", "b4xe4", "b6xd6", "b6xe3", "c4xe2", "c4xe4", "c5xd6", "c5xe3", "c5xe5"])
+        sorted(&["b2xe5", "b4xd6", "b4xe4", "b6xd6", "b6xe3", "c4xe2", "c4xe4", "c5xd6", "c5xe3", "c5xe5"])
     );
     s.refused("b2xe2", Illegal::Blocked { from: label("b2"), to: label("e2"), by: Obstacle::Block(label("d2")) });
     s.refused(
@@ -525,7 +450,7 @@ const TIE_ONE_EMPTY: &str = "B # O O # B
 fn a_tie_is_lost_by_the_last_board_play() {
     let mut s = Session::new(board(TIE_ONE_EMPTY));
     s.ok("a6");
-    assert_eq!(s.legal(), strings(&["pass", "swap"]));
+    assert_eq!(s.legal(), sorted(&["pass", "swap"]));
     s.ok("pass pass");
     s.scoring();
     let o = s.outcome().expect("over");
@@ -603,7 +528,7 @@ fn a_pass_only_with_no_board_play() {
         "pass",
         Illegal::MayNotPass { colour: Colour::Blue, play: BoardPlay::Capture { from: label("d3"), to: label("d2") } },
     );
-    assert_eq!(s.legal(), strings(&["d3xc2", "d3xc3", "d3xc4", "d3xd2", "d3xd4"]));
+    assert_eq!(s.legal(), sorted(&["d3xc2", "d3xc3", "d3xc4", "d3xd2", "d3xd4"]));
     s.ok("d3xd4");
     log.push_str(&s.transcript());
 
@@ -624,9 +549,9 @@ fn a_pass_only_with_no_board_play() {
             formation: Formation { shape: Shape::Barricade, with: labels(&["b3"]), edge: true },
         },
     );
-    assert_eq!(s.legal(), strings(&["pass"]));
+    assert_eq!(s.legal(), sorted(&["pass"]));
     s.ok("pass");
-    assert_eq!(s.legal(), strings(&["pass", "swap"]));
+    assert_eq!(s.legal(), sorted(&["pass", "swap"]));
     s.ok("pass");
     assert!(s.pos.is_over());
     log.push_str(&s.transcript());
@@ -645,9 +570,9 @@ fn two_passes_in_a_row_end_the_game() {
          B # O O # O
          B # O O # O",
     ));
-    assert_eq!(s.legal(), strings(&["pass"]));
+    assert_eq!(s.legal(), sorted(&["pass"]));
     s.ok("pass");
-    assert_eq!(s.captures(), strings(&["c3xc1", "c4xc1"]));
+    assert_eq!(s.captures(), sorted(&["c3xc1", "c4xc1"]));
     s.ok("c3xc1");
     s.show();
     s.ok("pass");

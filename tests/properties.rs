@@ -3,9 +3,10 @@
 
 use proptest::prelude::*;
 
+use referee::format::published::notation;
 use referee::game::Game;
 use referee::game::Notation;
-use referee::games::phages::{notation, Phages};
+use referee::games::phages::Phages;
 use referee::random::random_game;
 use referee::record::{self, TokenKind};
 use referee::verdict::{ClaimStatus, Status};
@@ -51,7 +52,7 @@ proptest! {
         let read: Vec<&str> = records[0].tokens.iter().filter(|t| !matches!(t.kind, TokenKind::Filler) && !t.kind.is_claim()).map(|t| t.text).collect();
         prop_assert_eq!(read, written.iter().map(String::as_str).collect::<Vec<_>>());
         // Replaying and writing again gives the same text.
-        let (s, rep) = referee::games::phages::format::replay_record(&text, &records[0], None, None).expect("replays");
+        let (s, rep) = referee::format::published::replay_record(&text, &records[0], None, None).expect("replays");
         prop_assert_eq!(rep.moves, moves.len());
         let _ = s;
         let again = notation::write_record(&start, &moves);

@@ -9,14 +9,28 @@ use std::collections::HashSet;
 use referee::game::Notation;
 use referee::game::{BoardView, CommonFormat, Game};
 use referee::games::quarod::{Action, Colour, Illegal, Piece, Quarod, QuarodMove, Rod, WrittenMove};
-use referee::geometry::{Cell, CellLabel};
+use referee::geometry::Cell;
 use referee::random::random_game;
 use referee::render::ascii::diagram;
 use referee::verdict::{ClaimStatus, Unchecked};
 use referee::verify::{verify_source, VerifyOptions};
 
-fn label(s: &str) -> CellLabel {
-    CellLabel::parse(s).unwrap_or_else(|| panic!("{s} is not a cell label"))
+#[path = "support/rules.rs"]
+mod rules;
+use rules::{label, sorted, Session, Transcribed};
+
+/// Quarod as its tests read it: a token as a record reads it (syntax, then the squares on this
+/// board); the colour to move by name.
+impl Transcribed for Quarod {
+    type Played = ();
+
+    fn who(&self) -> String {
+        self.colour_to_move().to_string()
+    }
+
+    fn read(&self, tok: &str) -> Result<QuarodMove, Illegal> {
+        read(self, tok)
+    }
 }
 
 /// A start position drawn row by row: `B> W< ..`.
@@ -40,71 +54,7 @@ fn read(pos: &Quarod, tok: &str) -> Result<QuarodMove, Illegal> {
     pos.resolve(written)
 }
 
-/// A position with the transcript of everything tried on it.
-struct Session {
-    pos: Quarod,
-    log: String,
-}
-
-impl Session {
-    fn new(pos: Quarod) -> Session {
-        let log = format!("start, {} to move:\n{}", pos.colour_to_move(), diagram(&pos));
-        Session { pos, log }
-    }
-
-    /// Tries a token: plays it if legal; logs the outcome either way.
-    fn try_play(&mut self, tok: &str) -> Result<(), Illegal> {
-        let mover = self.pos.colour_to_move();
-        let result = read(&self.pos, tok).and_then(|m| self.pos.play(m));
-        match &result {
-            Ok(()) => self.log.push_str(&format!("{mover} {tok}: ok\n")),
-            Err(why) => self.log.push_str(&format!("{mover} {tok}: refused: {why}\n")),
-        }
-        result
-    }
-
-    /// Plays a space-separated list of tokens, each of which must be legal.
-    fn ok(&mut self, tokens: &str) {
-        for tok in tokens.split_whitespace() {
-            if let Err(why) = self.try_play(tok) {
-                panic!("{tok} refused: {why}\n{}", self.log);
-            }
-        }
-    }
-
-    /// Tries a token that must be refused for exactly this reason (the position does not change).
-    fn refused(&mut self, tok: &str, expected: Illegal) {
-        let before = self.pos.clone();
-        assert_eq!(self.try_play(tok), Err(expected), "{tok}\n{}", self.log);
-        assert_eq!(self.pos, before, "a refused move changed the position");
-    }
-
-    /// Plays a token the rules refuse for exactly this reason, as lenient replay does: through
-    /// `play_refused`.
-    fn lenient(&mut self, tok: &str, expected: Illegal) {
-        let mover = self.pos.colour_to_move();
-        let m = read(&self.pos, tok).unwrap_or_else(|e| panic!("{tok}: {e}"));
-        assert_eq!(self.pos.check(m), Err(expected.clone()), "{tok}\n{}", self.log);
-        self.log.push_str(&format!("{mover} {tok}: refused, played leniently: {expected}\n"));
-        self.pos.play_refused(m, &expected);
-    }
-
-    fn show(&mut self) {
-        self.log.push_str(&diagram(&self.pos));
-    }
-
-    fn note(&mut self, text: &str) {
-        self.log.push_str(&format!("-- {text}\n"));
-    }
-
-    fn transcript(&self) -> String {
-        format!("{}{}", self.log, diagram(&self.pos))
-    }
-
-    fn cell(&self, s: &str) -> Cell {
-        cell(&self.pos, s)
-    }
-
+impl Session<Quarod> {
     fn glyph(&self, s: &str) -> &'static str {
         self.pos.glyph(self.cell(s))
     }
@@ -122,7 +72,7 @@ impl Session {
     }
 
     /// Logs how the game ended.
-    fn outcome(&mut self) -> referee::game::Outcome {
+    fn ending(&mut self) -> referee::game::Outcome {
         let o = self.pos.outcome().expect("the game is over");
         let score = self.pos.score();
         self.note(&format!("score: {score}"));
@@ -133,12 +83,6 @@ impl Session {
 
 fn tokens(pos: &Quarod) -> Vec<String> {
     let mut v: Vec<String> = pos.legal_moves().into_iter().map(|m| pos.write_move(m)).collect();
-    v.sort();
-    v
-}
-
-fn sorted(v: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
     v.sort();
     v
 }
@@ -331,7 +275,7 @@ fn two_passes_in_a_row_end_the_game_and_nothing_may_follow() {
     for tok in ["pass", "swap", "a1xa2", "b1xb2", "a1b1"] {
         s.refused(tok, Illegal::GameOver);
     }
-    s.outcome();
+    s.ending();
 
     let mut pie = Session::new(board(&["B^ W^", "W^ B^"]));
     pie.ok("pass swap");
@@ -342,7 +286,7 @@ fn two_passes_in_a_row_end_the_game_and_nothing_may_follow() {
     pie.ok("pass");
     assert!(pie.pos.is_over());
     pie.refused("pass", Illegal::GameOver);
-    pie.outcome();
+    pie.ending();
     insta::assert_snapshot!(format!("{}\n{}", s.transcript(), pie.transcript()));
 }
 
@@ -363,7 +307,7 @@ fn a_pass_by_a_player_who_had_a_move_does_not_count_toward_the_end() {
     assert!(!s.pos.is_over());
     s.ok("pass");
     assert!(s.pos.is_over());
-    s.outcome();
+    s.ending();
 
     // A record that goes on after two such passes is replayed to its end, and its claims are
     // judged on the game as replayed; strict replay stops at the first pass.
@@ -380,7 +324,7 @@ fn a_pass_by_a_player_who_had_a_move_does_not_count_toward_the_end() {
 }
 
 /// Ends a game with no moves left by two passes.
-fn passed_out(rows: &[&str]) -> Session {
+fn passed_out(rows: &[&str]) -> Session<Quarod> {
     let mut s = Session::new(board(rows));
     assert_eq!(tokens(&s.pos), ["pass"], "the setup leaves a move");
     s.ok("pass pass");
@@ -397,7 +341,7 @@ fn the_score_is_the_largest_size_at_which_a_colour_has_more_groups() {
     let score = s.pos.score();
     assert_eq!(score.points, [4, 3]);
     assert_eq!(score.groups, [[1, 0], [2, 0]]);
-    let o = s.outcome();
+    let o = s.ending();
     assert_eq!(o.winner, Some(Colour::Black.index()));
     assert_eq!(o.points, [4.0, 3.0]);
     assert_eq!(o.detail, "Black has more groups of size 4 (1 to 0)");
@@ -413,7 +357,7 @@ fn a_smaller_size_decides_when_the_larger_sizes_are_equal() {
     let counts = s.pos.group_counts();
     assert_eq!((counts[3], counts[2], counts[1]), ([1, 1], [1, 0], [1, 2]));
     assert_eq!(s.pos.score().points, [2, 1]);
-    let o = s.outcome();
+    let o = s.ending();
     assert_eq!(o.winner, Some(Colour::Black.index()));
     assert_eq!(o.detail, "Black has more groups of size 2 (1 to 0)");
 
@@ -422,7 +366,7 @@ fn a_smaller_size_decides_when_the_larger_sizes_are_equal() {
     let counts = singles.pos.group_counts();
     assert_eq!((counts[2], counts[1]), ([1, 1], [1, 2]));
     assert_eq!(singles.pos.score().points, [0, 1]);
-    let o = singles.outcome();
+    let o = singles.ending();
     assert_eq!((o.winner, o.detail.as_str()), (Some(1), "White has more groups of size 1 (2 to 1)"));
     insta::assert_snapshot!(format!("{}\n{}", s.transcript(), singles.transcript()));
 }
@@ -436,7 +380,7 @@ fn when_both_score_zero_the_last_placer_or_swapper_loses() {
     placed.ok("a1b1 a2b2 pass pass");
     assert_eq!(placed.pos.score().points, [0, 0]);
     assert_eq!(placed.pos.last_actor(), Some(Colour::White));
-    let o = placed.outcome();
+    let o = placed.ending();
     assert_eq!(o.winner, Some(Colour::Black.index()));
     assert_eq!(o.points, [0.0, 0.0]);
     assert_eq!(o.detail, "both players score 0, and White made the last placement or board swap and loses");
@@ -445,7 +389,7 @@ fn when_both_score_zero_the_last_placer_or_swapper_loses() {
     let mut swapped = Session::new(empty(2));
     swapped.ok("a1b1 b2a2 a1xa2 pass pass");
     assert_eq!(swapped.pos.score().points, [0, 0]);
-    let o = swapped.outcome();
+    let o = swapped.ending();
     assert_eq!(o.winner, Some(Colour::White.index()));
     assert_eq!(o.detail, "both players score 0, and Black made the last placement or board swap and loses");
 
@@ -456,7 +400,7 @@ fn when_both_score_zero_the_last_placer_or_swapper_loses() {
     assert!(pie.pos.sides_swapped());
     assert_eq!(pie.pos.score().points, [0, 0]);
     assert_eq!(pie.pos.last_actor(), Some(Colour::White));
-    let o = pie.outcome();
+    let o = pie.ending();
     assert_eq!(o.winner, Some(Colour::Black.index()));
     assert_eq!(
         o.detail,
@@ -465,7 +409,7 @@ fn when_both_score_zero_the_last_placer_or_swapper_loses() {
 
     // Nobody placed or swapped: a draw.
     let mut nobody = passed_out(&["B^ W^", "W^ B^"]);
-    let o = nobody.outcome();
+    let o = nobody.ending();
     assert_eq!(o.winner, None);
     assert_eq!(o.detail, "both players score 0 and nobody made a placement or board swap: a draw");
     insta::assert_snapshot!(format!(

@@ -5,8 +5,9 @@
 
 use std::sync::Arc;
 
-use referee::games::phages::format::random_game as random_phages_game;
-use referee::games::phages::{notation, Phages};
+use referee::format::published::notation;
+use referee::format::published::random_game as random_phages_game;
+use referee::games::phages::Phages;
 use referee::random::random_game;
 use referee::report::{self, HumanStyle};
 use referee::verdict::{ClaimKind, ClaimStatus, Status, Unchecked, Verdict};

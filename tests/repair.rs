@@ -5,9 +5,10 @@ mod support;
 
 use std::sync::Arc;
 
+use referee::format::published::notation;
 use referee::game::CommonFormat;
 use referee::games::petrify::Petrify;
-use referee::games::phages::{notation, Phages, PhagesMove};
+use referee::games::phages::{Phages, PhagesMove};
 use referee::games::quarod::Quarod;
 use referee::games::splinter::Splinter;
 use referee::games::vadrantir::Vadrantir;
@@ -396,7 +397,7 @@ fn verify_says_how_far_the_rest_replays_with_each_legal_alternative() {
     let alternatives: Vec<&str> = help[1..].iter().map(|l| l.trim()).collect();
     // Each legal move of the help line, and one of them replays to the end.
     let legal: Vec<&str> = help[0].split("legal here: ").nth(1).unwrap().split(' ').collect();
-    assert_eq!(alternatives.len(), legal.len().min(referee::repair::ALTERNATIVES_SHOWN));
+    assert_eq!(alternatives.len(), legal.len().min(referee::alternatives::ALTERNATIVES_SHOWN));
     for a in &alternatives {
         let (m, reach) = a.split_once(": ").unwrap();
         assert!(legal.contains(&m), "{m} in {legal:?}");

@@ -9,14 +9,35 @@ use std::collections::HashSet;
 
 use referee::game::Game;
 use referee::games::phages::{Content, Illegal, Phages, PhagesMove, Phase, Side};
-use referee::geometry::{Cell, CellLabel, Geometry};
+use referee::geometry::{Cell, Geometry};
 use referee::render::ascii::diagram;
 
-const SQUARE_5: Geometry = Geometry::Square { size: 5 };
+#[path = "support/rules.rs"]
+mod rules;
+use rules::{label, sorted, Session, Transcribed};
 
-fn label(s: &str) -> CellLabel {
-    CellLabel::parse(s).unwrap_or_else(|| panic!("{s} is not a cell label"))
+/// Quadraphages and Hexaphages as their tests read them: `3`, `a7a8` or `----a7` (a stay names its
+/// stone); the transcript names who plays in which phase, with the number in force: `X (c, 2)`.
+impl Transcribed for Phages {
+    type Played = ();
+
+    fn who(&self) -> String {
+        match self.phase() {
+            Phase::Announce => format!("{} (b)", self.to_move()),
+            phase => format!("{} ({}, {})", self.to_move(), phase.letter(), self.number()),
+        }
+    }
+
+    fn read(&self, tok: &str) -> Result<PhagesMove, Illegal> {
+        Ok(parse(self.geometry(), tok))
+    }
+
+    fn started(&self) -> String {
+        format!("start, {} to move:\n{}", self.to_move(), diagram(self))
+    }
 }
+
+const SQUARE_5: Geometry = Geometry::Square { size: 5 };
 
 fn cell(g: Geometry, s: &str) -> Cell {
     g.parse_label(label(s)).unwrap_or_else(|| panic!("{s} is not on the board"))
@@ -47,81 +68,7 @@ fn token(g: Geometry, m: PhagesMove) -> String {
     }
 }
 
-/// A position with the transcript of everything tried on it.
-struct Session {
-    pos: Phages,
-    log: String,
-}
-
-impl Session {
-    fn new(pos: Phages) -> Session {
-        let log = format!("start, {} to move:\n{}", pos.to_move(), diagram(&pos));
-        Session { pos, log }
-    }
-
-    /// Who plays in which phase, with the number in force: `X (c, 2)`.
-    fn context(&self) -> String {
-        match self.pos.phase() {
-            Phase::Announce => format!("{} (b)", self.pos.to_move()),
-            phase => format!("{} ({}, {})", self.pos.to_move(), phase.letter(), self.pos.number()),
-        }
-    }
-
-    /// Tries a token: plays it if legal; logs the outcome either way.
-    fn try_play(&mut self, tok: &str) -> Result<(), Illegal> {
-        let m = parse(self.pos.geometry(), tok);
-        let context = self.context();
-        let result = self.pos.play(m);
-        match &result {
-            Ok(()) => self.log.push_str(&format!("{context} {tok}: ok\n")),
-            Err(why) => self.log.push_str(&format!("{context} {tok}: refused: {why}\n")),
-        }
-        result
-    }
-
-    /// Plays a space-separated list of tokens, each of which must be legal.
-    fn ok(&mut self, tokens: &str) {
-        for tok in tokens.split_whitespace() {
-            if let Err(why) = self.try_play(tok) {
-                panic!("{tok} refused: {why}\n{}", self.log);
-            }
-        }
-    }
-
-    /// Tries a token that must be refused for exactly this reason (the position does not change).
-    fn refused(&mut self, tok: &str, expected: Illegal) {
-        let before = self.pos.clone();
-        assert_eq!(self.try_play(tok), Err(expected), "{tok}\n{}", self.log);
-        assert_eq!(self.pos, before, "a refused move changed the position");
-    }
-
-    /// Plays a move the rules refuse, as lenient replay does: through `play_refused`, after
-    /// checking that it is refused for exactly this reason.
-    fn lenient(&mut self, tok: &str, expected: Illegal) {
-        let m = parse(self.pos.geometry(), tok);
-        assert_eq!(self.pos.check(m), Err(expected.clone()), "{tok}\n{}", self.log);
-        self.log.push_str(&format!("{} {tok}: refused, played leniently: {expected}\n", self.context()));
-        self.pos.play_refused(m, &expected);
-    }
-
-    /// Adds the current diagram to the transcript.
-    fn show(&mut self) {
-        self.log.push_str(&diagram(&self.pos));
-    }
-
-    fn note(&mut self, text: &str) {
-        self.log.push_str(&format!("-- {text}\n"));
-    }
-
-    /// The transcript, ending with the diagram of the current position.
-    fn transcript(&self) -> String {
-        format!("{}{}", self.log, diagram(&self.pos))
-    }
-
-    fn cell(&self, s: &str) -> Cell {
-        cell(self.pos.geometry(), s)
-    }
-
+impl Session<Phages> {
     /// The legal moves as sorted tokens.
     fn legal(&self) -> Vec<String> {
         let mut v: Vec<String> = self.pos.legal_moves().into_iter().map(|m| token(self.pos.geometry(), m)).collect();
@@ -139,12 +86,6 @@ impl Session {
         self.note(&format!("{from} moving {} reaches: {shown}", self.pos.number()));
         v
     }
-}
-
-fn sorted(v: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
-    v.sort();
-    v
 }
 
 /// RULINGS 1: phase (a) moves the number the opponent announced last; phase (c) one's own.

@@ -20,8 +20,40 @@ use referee::geometry::{Cell, CellLabel, Geometry};
 use referee::random::random_game;
 use referee::render::ascii::diagram;
 
-fn label(s: &str) -> CellLabel {
-    CellLabel::parse(s).unwrap_or_else(|| panic!("{s} is not a cell label"))
+#[path = "support/rules.rs"]
+mod rules;
+use rules::{label, sorted, Session, Transcribed};
+
+/// Splinter Quad as its tests read it: a token as a record reads it (syntax, then the board),
+/// written back as read; a move played tells what it did (pushes, pieces off the board, groups
+/// left); the transcript shows the score with each position.
+impl Transcribed for Splinter {
+    type Played = Effects;
+
+    fn who(&self) -> String {
+        self.to_move().to_string()
+    }
+
+    fn read(&self, tok: &str) -> Result<SplinterMove, Illegal> {
+        let written = Splinter::parse_move(tok).unwrap_or_else(|e| panic!("{tok}: {e}"));
+        self.resolve(written).inspect(|&m| assert_eq!(self.write_move(m), tok, "a move is written back as read"))
+    }
+
+    fn play_told(&mut self, m: SplinterMove) -> Result<(Effects, String), Illegal> {
+        let effects = self.effects(m)?;
+        assert_eq!(self.check(m), Ok(()));
+        self.play(m).expect("a move with effects is legal");
+        let told = format!(": {effects}");
+        Ok((effects, told))
+    }
+
+    fn started(&self) -> String {
+        format!("start, {}", self.shown())
+    }
+
+    fn shown(&self) -> String {
+        format!("{} to move ({}):\n{}", self.to_move(), self.score(), diagram(self))
+    }
 }
 
 /// A start for `players` drawn row by row (one row a line, glyphs separated by spaces); the board
@@ -37,83 +69,9 @@ fn piece(glyph: &str) -> Piece {
     Piece::from_glyph(glyph).unwrap_or_else(|| panic!("{glyph} is not a piece"))
 }
 
-/// A position with the transcript of everything tried on it.
-struct Session {
-    pos: Splinter,
-    log: String,
-}
-
-impl Session {
-    fn new(pos: Splinter) -> Session {
-        let log = format!("start, {} to move ({}):\n{}", pos.to_move(), pos.score(), diagram(&pos));
-        Session { pos, log }
-    }
-
-    fn cell(&self, s: &str) -> Cell {
-        self.pos.geometry().parse_label(label(s)).unwrap_or_else(|| panic!("{s} is not on the board"))
-    }
-
+impl Session<Splinter> {
     fn glyph(&self, s: &str) -> &'static str {
         self.pos.glyph(self.cell(s))
-    }
-
-    /// Reads a token as a record would (syntax, then the board), and plays it if legal; logs what
-    /// it does, or why it is refused.
-    fn try_play(&mut self, tok: &str) -> Result<Effects, Illegal> {
-        let who = self.pos.to_move();
-        let written = Splinter::parse_move(tok).unwrap_or_else(|e| panic!("{tok}: {e}"));
-        let result = self.pos.resolve(written).and_then(|m| {
-            assert_eq!(self.pos.write_move(m), tok, "a move is written back as read");
-            let effects = self.pos.effects(m)?;
-            assert_eq!(self.pos.check(m), Ok(()));
-            self.pos.play(m).expect("a move with effects is legal");
-            Ok(effects)
-        });
-        match &result {
-            Ok(e) => self.log.push_str(&format!("{who} {tok}: ok: {e}\n")),
-            Err(why) => self.log.push_str(&format!("{who} {tok}: refused: {why}\n")),
-        }
-        result
-    }
-
-    /// Plays a space-separated list of tokens, each of which must be legal.
-    fn ok(&mut self, tokens: &str) -> Effects {
-        let mut last = Effects::default();
-        for tok in tokens.split_whitespace() {
-            match self.try_play(tok) {
-                Ok(e) => last = e,
-                Err(why) => panic!("{tok} refused: {why}\n{}", self.log),
-            }
-        }
-        last
-    }
-
-    /// Tries a token that must be refused for exactly this reason (the position does not change).
-    fn refused(&mut self, tok: &str, expected: Illegal) {
-        let before = self.pos.clone();
-        assert_eq!(self.try_play(tok), Err(expected), "{tok}\n{}", self.log);
-        assert_eq!(self.pos, before, "a refused move changed the position");
-    }
-
-    /// Plays a token the rules refuse for exactly this reason, as lenient replay does: through
-    /// `play_refused`.
-    fn lenient(&mut self, tok: &str, expected: Illegal) {
-        let who = self.pos.to_move();
-        let written = Splinter::parse_move(tok).unwrap_or_else(|e| panic!("{tok}: {e}"));
-        let m = self.pos.resolve(written).unwrap_or_else(|e| panic!("{tok}: {e}"));
-        assert_eq!(self.pos.check(m), Err(expected.clone()), "{tok}\n{}", self.log);
-        self.log.push_str(&format!("{who} {tok}: refused, played leniently: {expected}\n"));
-        self.pos.play_refused(m, &expected);
-    }
-
-    fn show(&mut self) {
-        let head = format!("{} to move ({}):\n", self.pos.to_move(), self.pos.score());
-        self.log.push_str(&head);
-        self.log.push_str(&diagram(&self.pos));
-    }
-
-    fn note(&mut self, text: &str) {
-        self.log.push_str(&format!("-- {text}\n"));
     }
 
     /// The legal moves of the piece on `from`, as sorted tokens, logged.
@@ -125,30 +83,6 @@ impl Session {
         self.note(&format!("{}'s moves from {from}: {}", self.pos.to_move(), v.join(" ")));
         v
     }
-
-    fn outcome(&mut self) -> Option<Outcome> {
-        let o = self.pos.outcome();
-        match &o {
-            Some(o) => self.note(&format!(
-                "outcome: winner {:?}, points {:?}: {}",
-                o.winner.map(|i| self.pos.player_names()[i]),
-                o.points,
-                o.detail
-            )),
-            None => self.note("the game is not over"),
-        }
-        o
-    }
-
-    fn transcript(&self) -> String {
-        format!("{}{} to move ({}):\n{}", self.log, self.pos.to_move(), self.pos.score(), diagram(&self.pos))
-    }
-}
-
-fn strings(v: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
-    v.sort();
-    v
 }
 
 /// The 8-neighbours of a cell on a square board (the geometry's own neighbours are orthogonal).
@@ -551,7 +485,7 @@ fn a_move_pushes_the_whole_line_in_front_of_it() {
     s.refused("a3b3", Illegal::NoPiece { player: Player::Red, cell: label("a3") });
     s.refused("a2f2", Illegal::NotAStep { from: label("a2"), to: label("f2") });
     s.note("a2 is on the edge: its piece steps to the five squares around it, never off the board");
-    assert_eq!(s.moves_from("a2"), strings(&["a2a1", "a2a3", "a2b1", "a2b2", "a2b3"]));
+    assert_eq!(s.moves_from("a2"), sorted(&["a2a1", "a2a3", "a2b1", "a2b2", "a2b3"]));
     let e = s.ok("a2b2");
     assert_eq!(e.pieces_gone(), 0);
     assert_eq!(
@@ -640,7 +574,7 @@ fn a_piece_pushed_off_the_board_is_eliminated() {
 }
 
 /// Logs the outcome and checks it.
-fn log_outcome(s: &mut Session, winner: Option<Player>, points: Vec<f64>, detail: &str) {
+fn log_outcome(s: &mut Session<Splinter>, winner: Option<Player>, points: Vec<f64>, detail: &str) {
     let o = s.outcome().expect("the game is over");
     assert_eq!(o, Outcome { winner: winner.map(Player::index), points, detail: detail.to_string() });
     assert!(s.pos.legal_moves().is_empty());
@@ -795,7 +729,7 @@ fn the_mover_chooses_among_equal_largest_groups() {
     s.refused("c1c2/a1", Illegal::NoChoice { cell: label("a1"), ties: 0 });
     assert_eq!(
         s.moves_from("c1"),
-        strings(&["c1b1", "c1b2/a1", "c1b2/b1", "c1b2/b2", "c1b2/d1", "c1b2/e1", "c1b2/e2", "c1c2", "c1d1", "c1d2"])
+        sorted(&["c1b1", "c1b2/a1", "c1b2/b1", "c1b2/b2", "c1b2/d1", "c1b2/e1", "c1b2/e2", "c1c2", "c1d1", "c1d2"])
     );
     let e = s.ok("c1b2/b1");
     assert_eq!(e.splintered, [(label("d1"), piece("2P")), (label("e1"), piece("1B")), (label("e2"), piece("2R"))]);

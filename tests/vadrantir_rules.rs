@@ -9,16 +9,31 @@
 use std::collections::HashSet;
 
 use referee::game::Notation;
-use referee::game::{BoardView, CommonFormat, Game, Outcome};
+use referee::game::{BoardView, CommonFormat, Game};
 use referee::games::vadrantir::{
     Colour, Comparison, Formed, Illegal, Vadrantir, VadrantirMove, VadrantirScore, Written,
 };
-use referee::geometry::{Cell, CellLabel, Geometry};
+use referee::geometry::{Cell, Geometry};
 use referee::random::random_game;
 use referee::render::ascii::diagram;
 
-fn label(s: &str) -> CellLabel {
-    CellLabel::parse(s).unwrap_or_else(|| panic!("{s} is not a cell label"))
+#[path = "support/rules.rs"]
+mod rules;
+use rules::{label, sorted, Session, Transcribed};
+
+/// Vadrantir as its tests read it: a token as a record reads it (syntax, then the board), written
+/// back as read; the colour to move by name.
+impl Transcribed for Vadrantir {
+    type Played = ();
+
+    fn who(&self) -> String {
+        self.to_move().to_string()
+    }
+
+    fn read(&self, tok: &str) -> Result<VadrantirMove, Illegal> {
+        let written = Vadrantir::parse_move(tok).unwrap_or_else(|e| panic!("{tok}: {e}"));
+        self.resolve(written).inspect(|&m| assert_eq!(self.write_move(m), tok, "a move is written back as read"))
+    }
 }
 
 /// A position from a diagram (61, 91 or 127 glyphs for sides 5, 6, 7), Black to move.
@@ -46,12 +61,6 @@ fn too_large(cell: &str, stones: u16, enemy_colour: Colour, enemy: u16) -> Illeg
     Illegal::GroupTooLarge { cell: label(cell), stones, enemy_colour, enemy }
 }
 
-fn strings(v: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
-    v.sort();
-    v
-}
-
 /// The board's full rows, one colour a row: Black on the odd rows, White on the even ones. Every
 /// row is one group; a group of Black is never more than one larger than the White rows beside it.
 const ROWS: &str = "
@@ -74,73 +83,7 @@ fn rows_without(holes: &[&str]) -> Vadrantir {
     full.with_setup(&glyphs).expect("a setup")
 }
 
-/// A position with the transcript of everything tried on it.
-struct Session {
-    pos: Vadrantir,
-    log: String,
-}
-
-impl Session {
-    fn new(pos: Vadrantir) -> Session {
-        let log = format!("start, {} to move:\n{}", pos.to_move(), diagram(&pos));
-        Session { pos, log }
-    }
-
-    fn cell(&self, s: &str) -> Cell {
-        cell(&self.pos, s)
-    }
-
-    /// Reads a token as a record would (syntax, then the board), and plays it if legal; logs the
-    /// outcome either way.
-    fn try_play(&mut self, tok: &str) -> Result<(), Illegal> {
-        let who = self.pos.to_move();
-        let written = Vadrantir::parse_move(tok).unwrap_or_else(|e| panic!("{tok}: {e}"));
-        let result = self.pos.resolve(written).and_then(|m| {
-            assert_eq!(self.pos.write_move(m), tok, "a move is written back as read");
-            self.pos.play(m)
-        });
-        match &result {
-            Ok(()) => self.log.push_str(&format!("{who} {tok}: ok\n")),
-            Err(why) => self.log.push_str(&format!("{who} {tok}: refused: {why}\n")),
-        }
-        result
-    }
-
-    /// Plays a space-separated list of tokens, each of which must be legal.
-    fn ok(&mut self, tokens: &str) {
-        for tok in tokens.split_whitespace() {
-            if let Err(why) = self.try_play(tok) {
-                panic!("{tok} refused: {why}\n{}", self.log);
-            }
-        }
-    }
-
-    /// Tries a token that must be refused for exactly this reason (the position does not change).
-    fn refused(&mut self, tok: &str, expected: Illegal) {
-        let before = self.pos.clone();
-        assert_eq!(self.try_play(tok), Err(expected), "{tok}\n{}", self.log);
-        assert_eq!(self.pos, before, "a refused move changed the position");
-    }
-
-    /// Plays a token the rules refuse for exactly this reason, as lenient replay does: through
-    /// `play_refused`.
-    fn lenient(&mut self, tok: &str, expected: Illegal) {
-        let who = self.pos.to_move();
-        let written = Vadrantir::parse_move(tok).unwrap_or_else(|e| panic!("{tok}: {e}"));
-        let m = self.pos.resolve(written).unwrap_or_else(|e| panic!("{tok}: {e}"));
-        assert_eq!(self.pos.check(m), Err(expected.clone()), "{tok}\n{}", self.log);
-        self.log.push_str(&format!("{who} {tok}: refused, played leniently: {expected}\n"));
-        self.pos.play_refused(m, &expected);
-    }
-
-    fn show(&mut self) {
-        self.log.push_str(&diagram(&self.pos));
-    }
-
-    fn note(&mut self, text: &str) {
-        self.log.push_str(&format!("-- {text}\n"));
-    }
-
+impl Session<Vadrantir> {
     /// The group a stone of `colour` on `at` would form, logged.
     fn formed(&mut self, at: &str, colour: Colour) -> Formed {
         let f = self.pos.formed(self.cell(at), colour).expect("on the board");
@@ -199,24 +142,6 @@ impl Session {
         self.note(&format!("score: {}", self.pos.score()));
         out
     }
-
-    fn outcome(&mut self) -> Option<Outcome> {
-        let o = self.pos.outcome();
-        match &o {
-            Some(o) => self.note(&format!(
-                "outcome: winner {:?}, points {:?}: {}",
-                o.winner.map(|i| self.pos.player_names()[i]),
-                o.points,
-                o.detail
-            )),
-            None => self.note("the game is not over"),
-        }
-        o
-    }
-
-    fn transcript(&self) -> String {
-        format!("{}{}", self.log, diagram(&self.pos))
-    }
 }
 
 /// The empty cells where no stone of `colour` stands next door.
@@ -226,7 +151,7 @@ fn cells_touching_no(pos: &Vadrantir, colour: Colour) -> Vec<Cell> {
 }
 
 /// Checks that the colour to move may place on every empty cell touching none of its stones.
-fn free_cells_are_accepted(s: &mut Session) {
+fn free_cells_are_accepted(s: &mut Session<Vadrantir>) {
     let colour = s.pos.to_move();
     let free = cells_touching_no(&s.pos, colour);
     assert!(free.len() > 30);
@@ -290,9 +215,9 @@ fn hex_boards_of_side_5_to_7_default_6_and_cells_off_the_hexagon_refused() {
         v.sort();
         v
     };
-    assert_eq!(neighbours("i5"), strings(&["g5", "h4", "h6", "j4", "j6", "k5"]));
-    assert_eq!(neighbours("e1"), strings(&["d2", "f2", "g1"]));
-    assert_eq!(neighbours("a5"), strings(&["b4", "b6", "c5"]));
+    assert_eq!(neighbours("i5"), sorted(&["g5", "h4", "h6", "j4", "j6", "k5"]));
+    assert_eq!(neighbours("e1"), sorted(&["d2", "f2", "g1"]));
+    assert_eq!(neighbours("a5"), sorted(&["b4", "b6", "c5"]));
     log.push_str(&format!("neighbours of i5 on side 5: {}\n", neighbours("i5").join(" ")));
 
     // The corners of each board, then cells off the hexagon: a letter the row skips, a row or a
@@ -492,13 +417,13 @@ fn the_game_ends_when_the_player_to_move_has_no_legal_placement() {
     // In the full rows, h2 and h8 would join two Black rows (5 and 7 stones and the new one)
     // against White rows of 8: Black may only fill a5, the end of its row of 9.
     let mut s = Session::new(rows_without(&["h2", "a5", "h8"]));
-    assert_eq!(s.legal(), strings(&["a5"]));
+    assert_eq!(s.legal(), sorted(&["a5"]));
     assert_eq!(s.formed("h2", Colour::Black), Formed { stones: 13, enemy: 8 });
     s.refused("h2", too_large("h2", 13, Colour::White, 8));
     assert!(!s.pos.is_over());
     assert_eq!(s.outcome(), None);
     s.ok("a5");
-    assert_eq!(s.legal(), strings(&["h2", "h8", "swap"]));
+    assert_eq!(s.legal(), sorted(&["h2", "h8", "swap"]));
     s.ok("h2");
     assert!(s.pos.is_over());
     assert_eq!(s.legal(), Vec::<String>::new());
@@ -760,7 +685,7 @@ fn a_swap_does_not_keep_a_finished_game_going() {
     // e5 and m5 would join White's rows 4 and 6 (8 + 8 + 1 stones) for White; Black may fill
     // either, joining parts of its row of 9.
     let mut s = Session::new(rows_without(&["e5", "m5"]));
-    assert_eq!(s.legal(), strings(&["e5", "m5"]));
+    assert_eq!(s.legal(), sorted(&["e5", "m5"]));
     s.ok("e5");
     assert_eq!(s.formed("m5", Colour::White), Formed { stones: 17, enemy: 7 });
     assert!(s.pos.is_over());
@@ -978,7 +903,7 @@ fn every_random_game_ends_within_one_move_per_cell_and_the_swap() {
 fn a_violation_ends_the_game_only_by_the_board_and_turn_it_leaves() {
     let mut s = Session::new(rows_without(&["h2", "a5", "h8"]));
     s.ok("a5");
-    assert_eq!(s.legal(), strings(&["h2", "h8", "swap"]));
+    assert_eq!(s.legal(), sorted(&["h2", "h8", "swap"]));
     s.lenient("e1", Illegal::NotEmpty { cell: label("e1") });
     assert_eq!(s.pos.to_move(), Colour::Black);
     assert!(s.pos.is_over());

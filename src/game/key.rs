@@ -21,7 +21,7 @@ pub trait SearchKey: crate::game::Game {
     fn key(&self) -> Cow<'_, Self::Key>;
     /// The key of a position no longer needed, without a copy where the key is the position.
     fn into_key(self) -> Self::Key;
-    /// Bytes a stored key holds on the heap, allocator overhead included (see [`allocation`](crate::search::allocation)), for
+    /// Bytes a stored key holds on the heap, allocator overhead included (see [`allocation`]), for
     /// the byte budget.
     fn key_heap_bytes(key: &Self::Key) -> usize;
     /// The key's hash: equal keys must hash equal. By default its `Hash` through FxHash; a board
@@ -29,6 +29,39 @@ pub trait SearchKey: crate::game::Game {
     /// on its own, and that was most of the search's time on a large board.
     fn key_hash(key: &Self::Key) -> u64 {
         FxBuildHasher.hash_one(key)
+    }
+}
+
+/// A position of plain data (a board and the turn's state, nothing derived): equal positions have
+/// the same continuations, so the search stores the position whole as its own key. Implementing it
+/// gives [`SearchKey`].
+pub trait PlainData: crate::game::Game + Hash + Eq {
+    /// Bytes the position holds on the heap, allocator overhead included (see [`allocation`]).
+    fn heap_bytes(&self) -> usize;
+    /// The position's hash: by default its `Hash` through FxHash; a board does better through
+    /// [`board_hash`].
+    fn plain_hash(&self) -> u64 {
+        FxBuildHasher.hash_one(self)
+    }
+}
+
+impl<G: PlainData> SearchKey for G {
+    type Key = G;
+
+    fn key(&self) -> Cow<'_, G> {
+        Cow::Borrowed(self)
+    }
+
+    fn into_key(self) -> G {
+        self
+    }
+
+    fn key_heap_bytes(key: &G) -> usize {
+        key.heap_bytes()
+    }
+
+    fn key_hash(key: &G) -> u64 {
+        key.plain_hash()
     }
 }
 
@@ -44,4 +77,14 @@ pub fn board_hash<T>(cells: &[T], code: impl Fn(&T) -> u8, rest: impl Hash) -> u
     h.write_u64(word(words.remainder()));
     rest.hash(&mut h);
     h.finish()
+}
+
+/// The bytes an allocation of `requested` bytes takes from the allocator: glibc's malloc adds an
+/// 8-byte header and rounds to 16, 32 bytes at least.
+pub fn allocation(requested: usize) -> usize {
+    if requested == 0 {
+        0
+    } else {
+        (requested + 8).next_multiple_of(16).max(32)
+    }
 }

@@ -6,6 +6,7 @@
 use std::fmt;
 
 pub mod about;
+pub mod code;
 pub mod key;
 pub mod notation;
 pub mod random;
@@ -13,7 +14,7 @@ pub mod rule;
 pub mod view;
 
 pub use about::{About, Format};
-pub use key::{board_hash, SearchKey};
+pub use key::{board_hash, PlainData, SearchKey};
 pub use notation::Notation;
 pub use rule::{BreaksRule, Rule};
 pub use view::{BoardView, Figure, Heading, Mark, Region, Shape, Sign};
@@ -34,7 +35,7 @@ pub struct Outcome {
 ///
 /// A result claimed before the end is searched ([`SearchKey`]), and records are
 /// verified on several threads, their searches waiting for their turn (hence `Send`).
-pub trait CommonFormat: Notation + crate::code::Coded + SearchKey + Send + 'static {
+pub trait CommonFormat: Notation + crate::game::code::Coded + SearchKey + Send + 'static {
     /// What the game is: its `title` is its name in the `[Game "..."]` tag.
     const ABOUT: About;
     /// Whose turn it is: an index into [`BoardView::player_names`].
@@ -130,9 +131,9 @@ pub trait Game: Clone + BoardView {
 
 /// Everything referee asks of any game's engine, whatever its record format: play, notation,
 /// position codes, search keys; and `Send`, since records are judged on several threads.
-pub trait Engine: Notation + crate::code::Coded + SearchKey + Send + 'static {}
+pub trait Engine: Notation + crate::game::code::Coded + SearchKey + Send + 'static {}
 
-impl<G: Notation + crate::code::Coded + SearchKey + Send + 'static> Engine for G {}
+impl<G: Notation + crate::game::code::Coded + SearchKey + Send + 'static> Engine for G {}
 
 /// Work to do with the engine of any game, written once for all of them: `GameKind::with_game`
 /// (the registry, `crate::games`) calls `run` with the engine type of the game at hand.

@@ -10,7 +10,7 @@ pub mod vadrantir;
 
 use std::fmt;
 
-use crate::code::CodeError;
+use crate::game::code::CodeError;
 use crate::game::{About, Engine, WithCommonFormat, WithGame};
 
 /// Makes [`GameKind`] from one line per game: `Variant => engine type, its About, format;` where

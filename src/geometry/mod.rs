@@ -20,6 +20,35 @@ pub struct Direction {
     pub drow: i8,
 }
 
+impl Direction {
+    /// The step the other way along the same line.
+    pub fn opposite(self) -> Direction {
+        Direction { dcol: -self.dcol, drow: -self.drow }
+    }
+}
+
+/// The eight directions around a cell of a square board, clockwise from up: N, NE, E, SE, S, SW,
+/// W, NW. Direction `i`'s opposite is `(i + 4) % 8`.
+pub const AROUND: [Direction; 8] = [
+    Direction { dcol: 0, drow: -1 },
+    Direction { dcol: 1, drow: -1 },
+    Direction { dcol: 1, drow: 0 },
+    Direction { dcol: 1, drow: 1 },
+    Direction { dcol: 0, drow: 1 },
+    Direction { dcol: -1, drow: 1 },
+    Direction { dcol: -1, drow: 0 },
+    Direction { dcol: -1, drow: -1 },
+];
+
+/// The lines through a cell of a square board, each as one of its two directions: across, down and
+/// the two diagonals.
+const SQUARE_LINES: [Direction; 4] = [
+    Direction { dcol: 1, drow: 0 },
+    Direction { dcol: 0, drow: 1 },
+    Direction { dcol: 1, drow: 1 },
+    Direction { dcol: 1, drow: -1 },
+];
+
 const ROOK: [Direction; 4] = [
     Direction { dcol: 0, drow: -1 },
     Direction { dcol: 1, drow: 0 },
@@ -165,6 +194,26 @@ impl Geometry {
         match self {
             Geometry::Square { .. } => &ROOK,
             Geometry::Hex { .. } => &HEX,
+        }
+    }
+
+    /// Every direction from a cell to the cells around it: on a square board the eight of
+    /// [`AROUND`] (the diagonals too, as a king steps), on a hex board the six of
+    /// [`Geometry::directions`].
+    pub fn all_directions(self) -> &'static [Direction] {
+        match self {
+            Geometry::Square { .. } => &AROUND,
+            Geometry::Hex { .. } => &HEX,
+        }
+    }
+
+    /// The straight lines through a cell, each as one of its two directions (the other is its
+    /// [`Direction::opposite`]): on a square board across, down and the two diagonals, on a hex
+    /// board its three axes. Rows of stones are counted along them.
+    pub fn lines(self) -> &'static [Direction] {
+        match self {
+            Geometry::Square { .. } => &SQUARE_LINES,
+            Geometry::Hex { .. } => &HEX[..3],
         }
     }
 
@@ -540,5 +589,41 @@ mod tests {
         assert_eq!(s.parse_label(CellLabel::parse("a10").unwrap()), None);
         assert_eq!(CellLabel::parse("a0"), None);
         assert_eq!(CellLabel::parse("A1"), None);
+    }
+
+    /// The lines through a cell are its rows of neighbours: each line and its opposite are two
+    /// directions around the cell, the lines of a board are as many as half its directions around
+    /// a cell, and a line's cells through d4 on 7x7 are the ones a player counts (row 1 is the top row:
+    /// down is toward higher rows).
+    #[test]
+    fn lines_run_both_ways_through_every_direction_around_a_cell() {
+        for g in [Geometry::Square { size: 7 }, Geometry::Hex { side: 4 }] {
+            let around = g.all_directions();
+            assert_eq!(g.lines().len() * 2, around.len(), "{g:?}");
+            for d in g.lines() {
+                assert!(around.contains(d) && around.contains(&d.opposite()), "{g:?} {d:?}");
+                assert_eq!(d.opposite().opposite(), *d);
+            }
+            for (i, d) in around.iter().enumerate() {
+                assert_eq!(around.iter().filter(|&&e| e == *d).count(), 1, "{g:?}: {i} once");
+            }
+        }
+        for (i, d) in AROUND.iter().enumerate() {
+            assert_eq!(AROUND[(i + 4) % 8], d.opposite());
+        }
+        let g = Geometry::Square { size: 7 };
+        let d4 = cell(g, "d4");
+        let through = |d: Direction| {
+            let mut cells: Vec<String> = g.ray(d4, d.opposite()).map(|c| g.label(c).to_string()).collect();
+            cells.reverse();
+            cells.push("d4".into());
+            cells.extend(g.ray(d4, d).map(|c| g.label(c).to_string()));
+            cells.join(" ")
+        };
+        let lines: Vec<String> = g.lines().iter().map(|&d| through(d)).collect();
+        assert_eq!(
+            lines,
+            ["a4 b4 c4 d4 e4 f4 g4", "d1 d2 d3 d4 d5 d6 d7", "a1 b2 c3 d4 e5 f6 g7", "a7 b6 c5 d4 e3 f2 g1"]
+        );
     }
 }

@@ -11,20 +11,20 @@ use std::collections::HashMap;
 
 use lsp_types::{
     CodeAction, CodeActionDisabled, CodeActionKind, CompletionItem, CompletionItemKind, CompletionResponse, Diagnostic,
-    DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, Hover, HoverContents, Location, MarkupContent,
-    MarkupKind, Position, Range, SymbolKind, TextEdit, Uri, WorkspaceEdit,
+    DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, Hover, Location, Position, Range, TextEdit, Uri,
+    WorkspaceEdit,
 };
 
-use super::document::Document;
+use super::document::{markdown, symbol, Document};
 use super::lines::Positions;
 use super::notes;
+use crate::game::Engine;
 use crate::judged::RecordCopy;
 use crate::perft::{moves_written, with_position, WithPosition};
 use crate::record::{Found, Span};
 use crate::repair::{self, Left, RepairOptions, Rewrite};
 use crate::search::Stop;
 use crate::verdict::{ClaimKind, ProblemKind, Verdict};
-use crate::Engine;
 
 /// Most diagnostics published for one text: past them a last one says how many more there are.
 /// An editor shows a few hundred at most, and a text of a hundred thousand broken records would
@@ -141,7 +141,7 @@ pub fn hover(d: &Document, p: Position) -> Option<Hover> {
     }
     if let Some(Found::Common(record)) = d.judged.found(v.index) {
         if let Some(tag) = record.tags.iter().find(|t| holds(&t.span)) {
-            let meaning = crate::common::tag_meaning(tag.name, v.game);
+            let meaning = crate::format::common::tag_meaning(tag.name, v.game);
             let text = format!("**{}**: {meaning}", &d.text()[tag.span.clone()]);
             return Some(markdown(text, d.range(&tag.span)));
         }
@@ -162,10 +162,6 @@ pub fn hover(d: &Document, p: Position) -> Option<Hover> {
         text.push_str(&format!("\n\nthe game is over: {score}"));
     }
     Some(markdown(text, d.range(&played.token)))
-}
-
-pub(super) fn markdown(value: String, range: Range) -> Hover {
-    Hover { contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }), range: Some(range) }
 }
 
 /// The legal moves of the position at the cursor, as the game writes them: the position after
@@ -368,20 +364,6 @@ pub fn symbols(d: &Document) -> Vec<DocumentSymbol> {
         symbols.push(symbol(name, format!("not listed: the outline lists the first {MAX_SYMBOLS} symbols"), range));
     }
     symbols
-}
-
-pub(super) fn symbol(name: String, detail: String, range: Range) -> DocumentSymbol {
-    #[allow(deprecated)]
-    DocumentSymbol {
-        name,
-        detail: Some(detail),
-        kind: SymbolKind::OBJECT,
-        tags: None,
-        deprecated: None,
-        range,
-        selection_range: range,
-        children: None,
-    }
 }
 
 /// The players a record of the common format names by the tags of their colours (`[Black "Ann"]`,

@@ -1,7 +1,10 @@
 //! A text the editor has open: its records judged ([`JudgedText`]), where its lines start
 //! ([`Lines`]), and what the server last told the editor of it.
 
-use lsp_types::{CodeAction, Diagnostic, Position, Range, TextDocumentContentChangeEvent};
+use lsp_types::{
+    CodeAction, Diagnostic, DocumentSymbol, Hover, HoverContents, MarkupContent, MarkupKind, Position, Range,
+    SymbolKind, TextDocumentContentChangeEvent,
+};
 
 use super::lines::{Lines, Positions};
 use crate::judged::JudgedText;
@@ -73,5 +76,25 @@ impl Document {
             }
         }
         self.repair = None;
+    }
+}
+
+/// A hover of Markdown `value` over `range`.
+pub(super) fn markdown(value: String, range: Range) -> Hover {
+    Hover { contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }), range: Some(range) }
+}
+
+/// A symbol of the outline: `name`, with `detail`, over `range`.
+pub(super) fn symbol(name: String, detail: String, range: Range) -> DocumentSymbol {
+    #[allow(deprecated)]
+    DocumentSymbol {
+        name,
+        detail: Some(detail),
+        kind: SymbolKind::OBJECT,
+        tags: None,
+        deprecated: None,
+        range,
+        selection_range: range,
+        children: None,
     }
 }

@@ -5,8 +5,7 @@
 
 use lsp_types::{DocumentSymbol, FoldingRange, FoldingRangeKind, Hover, Position, Range};
 
-use super::answers::{markdown, symbol};
-use super::document::Document;
+use super::document::{markdown, symbol, Document};
 use crate::record::common::CommonRecord;
 use crate::record::notes::Place;
 use crate::record::{Found, Span};

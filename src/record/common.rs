@@ -196,7 +196,8 @@ fn diagram_row(line: &str, at: usize) -> Option<(Glyphs<'_>, usize, u16)> {
             cells.push((g, off..off + g.len()));
         }
     }
-    let number = crate::code::read_number(last.strip_suffix('.').unwrap_or(last), u64::from(u16::MAX)).ok()? as u16;
+    let number =
+        crate::game::code::read_number(last.strip_suffix('.').unwrap_or(last), u64::from(u16::MAX)).ok()? as u16;
     (count > 0).then_some((cells, count, number))
 }
 

@@ -418,7 +418,7 @@ fn row_glyphs(line: &str, at: usize, glyphs: &mut Vec<(char, Span)>) -> Option<(
     while glyphs_end > 0 && b[glyphs_end - 1].is_ascii_digit() {
         glyphs_end -= 1;
     }
-    let number = crate::code::read_number(&line[glyphs_end..end], u64::from(u16::MAX)).ok()? as u16;
+    let number = crate::game::code::read_number(&line[glyphs_end..end], u64::from(u16::MAX)).ok()? as u16;
     // Room for the glyphs of the widest row at once (a glyph and a blank each), not grown one at a time.
     let kept = glyphs.len();
     glyphs.reserve(glyphs_end.div_ceil(2).min(MAX_ROW_CELLS + 1));

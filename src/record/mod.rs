@@ -27,8 +27,8 @@ pub use lines::{classify, token_kind, LineKind, Row};
 /// Byte offsets into the file.
 pub type Span = Range<usize>;
 
-/// The two sides of the published notation, named by the letters of its diagrams and claims
-/// (Quadraphages' and Hexaphages' engine plays them).
+/// The two sides of the published notation, as the letters of its diagrams, column headers and
+/// claims name them (the engine's own `Side` is its game's; `format::published` maps this to it).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Side {
     /// X: the side that moves first in the default starts.
@@ -38,19 +38,6 @@ pub enum Side {
 }
 
 impl Side {
-    /// 0 for X, 1 for O: the side's index in arrays by side and in [`BoardView::player_names`](crate::game::BoardView::player_names).
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The other side.
-    pub fn opponent(self) -> Side {
-        match self {
-            Side::X => Side::O,
-            Side::O => Side::X,
-        }
-    }
-
     /// `X` or `O`, as diagrams and claims write the side.
     pub fn letter(self) -> char {
         match self {

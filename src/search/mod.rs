@@ -220,15 +220,7 @@ pub fn mib(bytes: usize) -> String {
     }
 }
 
-/// The bytes an allocation of `requested` bytes takes from the allocator: glibc's malloc adds an
-/// 8-byte header and rounds to 16, 32 bytes at least.
-pub fn allocation(requested: usize) -> usize {
-    if requested == 0 {
-        0
-    } else {
-        (requested + 8).next_multiple_of(16).max(32)
-    }
-}
+pub use crate::game::key::allocation;
 
 /// Whether play has ended at `p`. A position with no legal move that is not over cannot arise from
 /// a valid start; taking it as final keeps the search total instead of panicking.

@@ -799,29 +799,19 @@ impl BoardView for Petrify {
 
 /// The search stores Petrify positions whole: they are plain data (a board and the turn's state), and
 /// equal positions have the same continuations.
-impl crate::game::SearchKey for Petrify {
-    type Key = Petrify;
-
-    fn key(&self) -> std::borrow::Cow<'_, Petrify> {
-        std::borrow::Cow::Borrowed(self)
+impl crate::game::PlainData for Petrify {
+    fn heap_bytes(&self) -> usize {
+        crate::game::key::allocation(std::mem::size_of_val(&*self.squares))
     }
 
-    fn into_key(self) -> Petrify {
-        self
-    }
-
-    fn key_heap_bytes(key: &Petrify) -> usize {
-        crate::search::allocation(std::mem::size_of_val(&*key.squares))
-    }
-
-    fn key_hash(key: &Petrify) -> u64 {
+    fn plain_hash(&self) -> u64 {
         let square = |s: &Square| match s {
             Square::Empty => 0,
             Square::Disk(c) => 1 + *c as u8,
             Square::Block => 3,
         };
-        let rest = (key.size, key.to_move, key.plies, key.swapped, key.passes, key.last_board_play);
-        crate::game::board_hash(&key.squares, square, rest)
+        let rest = (self.size, self.to_move, self.plies, self.swapped, self.passes, self.last_board_play);
+        crate::game::board_hash(&self.squares, square, rest)
     }
 }
 
@@ -1106,13 +1096,13 @@ mod tests {
                         pick -= weight;
                     }
                 }
-                assert_eq!(p.score(), by_patches(&p), "{}", crate::code::Coded::code(&p));
+                assert_eq!(p.score(), by_patches(&p), "{}", crate::game::code::Coded::code(&p));
             }
             for seed in 0..4 {
                 let mut p = Petrify::new(size).unwrap();
                 for m in crate::game::random::random_game(&p, 100 * size as u64 + seed, 100_000) {
                     p.play_unchecked(m);
-                    assert_eq!(p.score(), by_patches(&p), "{}", crate::code::Coded::code(&p));
+                    assert_eq!(p.score(), by_patches(&p), "{}", crate::game::code::Coded::code(&p));
                 }
             }
         }

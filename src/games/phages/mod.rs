@@ -1,8 +1,5 @@
 //! Quadraphages (square board) and Hexaphages (hex board): one engine over two geometries.
 
-pub mod analysis;
-pub mod claims;
-pub mod format;
 pub mod notation;
 pub mod rules;
 

@@ -10,7 +10,43 @@ use crate::game::{BoardView, BreaksRule, Game};
 use crate::game::{Figure, Shape, Sign};
 use crate::geometry::{Cell, CellLabel, Geometry, Steps};
 
-pub use crate::record::Side;
+/// The two sides, named by the letters the published notation writes them with.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Side {
+    /// X: the side that moves first in the default starts.
+    X,
+    /// O.
+    O,
+}
+
+impl Side {
+    /// 0 for X, 1 for O: the side's index in arrays by side and in [`BoardView::player_names`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The other side.
+    pub fn opponent(self) -> Side {
+        match self {
+            Side::X => Side::O,
+            Side::O => Side::X,
+        }
+    }
+
+    /// `X` or `O`, as diagrams and claims write the side.
+    pub fn letter(self) -> char {
+        match self {
+            Side::X => 'X',
+            Side::O => 'O',
+        }
+    }
+}
+
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
 
 /// What stands on a cell.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -893,29 +929,20 @@ impl BoardView for Phages {
 
 /// The search stores Quadraphages and Hexaphages positions whole: they are plain data (a board,
 /// the stones, the turn's state).
-impl crate::game::SearchKey for Phages {
-    type Key = Phages;
-
-    fn key(&self) -> std::borrow::Cow<'_, Phages> {
-        std::borrow::Cow::Borrowed(self)
+impl crate::game::PlainData for Phages {
+    fn heap_bytes(&self) -> usize {
+        crate::game::key::allocation(std::mem::size_of_val(&*self.cells))
     }
 
-    fn into_key(self) -> Phages {
-        self
-    }
-
-    fn key_heap_bytes(key: &Phages) -> usize {
-        crate::search::allocation(std::mem::size_of_val(&*key.cells))
-    }
-
-    fn key_hash(key: &Phages) -> u64 {
+    fn plain_hash(&self) -> u64 {
         let cell = |c: &Content| match c {
             Content::Empty => 0,
             Content::Mark(s) => 1 + *s as u8,
             Content::Stone(s) => 3 + *s as u8,
         };
-        let rest = (key.stones, key.to_move, key.phase, key.number, key.acted, key.failed, key.over, key.first_turn);
-        crate::game::board_hash(&key.cells, cell, rest)
+        let rest =
+            (self.stones, self.to_move, self.phase, self.number, self.acted, self.failed, self.over, self.first_turn);
+        crate::game::board_hash(&self.cells, cell, rest)
     }
 }
 
@@ -1074,7 +1101,7 @@ mod code;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::Coded;
+    use crate::game::code::Coded;
 
     impl Phages {
         /// The end test as first written: whether every stone left to act is stuck is always

@@ -884,25 +884,15 @@ impl BoardView for Quarod {
 
 /// The search stores Quarod positions whole: they are plain data (a board and the turn's state), and
 /// equal positions have the same continuations.
-impl crate::game::SearchKey for Quarod {
-    type Key = Quarod;
-
-    fn key(&self) -> std::borrow::Cow<'_, Quarod> {
-        std::borrow::Cow::Borrowed(self)
+impl crate::game::PlainData for Quarod {
+    fn heap_bytes(&self) -> usize {
+        crate::game::key::allocation(std::mem::size_of_val(&*self.cells))
     }
 
-    fn into_key(self) -> Quarod {
-        self
-    }
-
-    fn key_heap_bytes(key: &Quarod) -> usize {
-        crate::search::allocation(std::mem::size_of_val(&*key.cells))
-    }
-
-    fn key_hash(key: &Quarod) -> u64 {
+    fn plain_hash(&self) -> u64 {
         let cell = |c: &Option<Piece>| c.map_or(0, |p| 1 + 4 * p.colour as u8 + p.rod as u8);
-        let rest = (key.geo, key.to_move, key.turns, key.passes, key.swapped, key.last_actor);
-        crate::game::board_hash(&key.cells, cell, rest)
+        let rest = (self.geo, self.to_move, self.turns, self.passes, self.swapped, self.last_actor);
+        crate::game::board_hash(&self.cells, cell, rest)
     }
 }
 
@@ -1166,7 +1156,7 @@ mod tests {
                 first = Some(m);
                 ControlFlow::Break(())
             });
-            assert_eq!(pos.first_action(), first, "{}", crate::code::Coded::code(&pos));
+            assert_eq!(pos.first_action(), first, "{}", crate::game::code::Coded::code(&pos));
         }
     }
 
@@ -1229,7 +1219,7 @@ mod tests {
                 Some(_) => 1,
                 None => 2,
             }] += 1;
-            assert_eq!(pos.first_action(), expected, "{}", crate::code::Coded::code(&pos));
+            assert_eq!(pos.first_action(), expected, "{}", crate::game::code::Coded::code(&pos));
         }
         // Every answer came up many times.
         assert!(found.iter().all(|&k| k > 100), "{found:?}");
@@ -1259,11 +1249,11 @@ mod tests {
                 let mut checked = pos.clone();
                 let mut seen = None;
                 let outcome = checked.play_checked(m, |before| seen = Some(before.clone()));
-                assert_eq!(outcome, pos.check(m), "{m:?} {}", crate::code::Coded::code(&pos));
+                assert_eq!(outcome, pos.check(m), "{m:?} {}", crate::game::code::Coded::code(&pos));
                 if outcome.is_ok() {
                     let mut expected = pos.clone();
                     expected.play_unchecked(m);
-                    assert_eq!(checked, expected, "{m:?} {}", crate::code::Coded::code(&pos));
+                    assert_eq!(checked, expected, "{m:?} {}", crate::game::code::Coded::code(&pos));
                     assert_eq!(seen.as_ref(), Some(&pos));
                     played += 1;
                 } else {
@@ -1288,8 +1278,8 @@ mod tests {
                 largest = largest.max(group.len());
             });
             let mut counts = vec![[0u16; 2]; pos.cells.len() + 1];
-            assert_eq!(pos.count_groups(&mut counts), largest, "{}", crate::code::Coded::code(&pos));
-            assert_eq!(counts, expected, "{}", crate::code::Coded::code(&pos));
+            assert_eq!(pos.count_groups(&mut counts), largest, "{}", crate::game::code::Coded::code(&pos));
+            assert_eq!(counts, expected, "{}", crate::game::code::Coded::code(&pos));
         }
     }
 
@@ -1309,7 +1299,7 @@ mod tests {
                     scored += 1;
                 }
             }
-            assert_eq!(pos.score(), expected, "{}", crate::code::Coded::code(&pos));
+            assert_eq!(pos.score(), expected, "{}", crate::game::code::Coded::code(&pos));
         }
         assert!(scored > 1000, "{scored}");
     }
@@ -1339,7 +1329,7 @@ mod tests {
                 }
                 expected[size][piece.colour.index()] += 1;
             }
-            assert_eq!(pos.group_counts(), expected, "{}", crate::code::Coded::code(&pos));
+            assert_eq!(pos.group_counts(), expected, "{}", crate::game::code::Coded::code(&pos));
         }
     }
 }

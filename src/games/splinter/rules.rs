@@ -620,16 +620,7 @@ impl fmt::Display for Effects {
 }
 
 /// The 8 directions a piece steps in, as columns and rows: N, NE, E, SE, S, SW, W, NW.
-const KING: [Direction; 8] = [
-    Direction { dcol: 0, drow: -1 },
-    Direction { dcol: 1, drow: -1 },
-    Direction { dcol: 1, drow: 0 },
-    Direction { dcol: 1, drow: 1 },
-    Direction { dcol: 0, drow: 1 },
-    Direction { dcol: -1, drow: 1 },
-    Direction { dcol: -1, drow: 0 },
-    Direction { dcol: -1, drow: -1 },
-];
+const KING: [Direction; 8] = crate::geometry::AROUND;
 
 /// The direction of each step (an index into [`KING`]), at `(drow + 1) * 3 + dcol + 1`; `None`
 /// for no step.
@@ -2184,28 +2175,18 @@ impl BoardView for Splinter {
 /// back at (the pieces the last move moved, the quiet moves, the standings) and two things derived
 /// from the board (`counts`, `one_group`), which are equal whenever the boards are: equality is
 /// never looser than the rules.
-impl crate::game::SearchKey for Splinter {
-    type Key = Splinter;
-
-    fn key(&self) -> std::borrow::Cow<'_, Splinter> {
-        std::borrow::Cow::Borrowed(self)
-    }
-
-    fn into_key(self) -> Splinter {
-        self
-    }
-
-    fn key_heap_bytes(key: &Splinter) -> usize {
-        crate::search::allocation(std::mem::size_of_val(&*key.squares))
-            + crate::search::allocation(key.just_moved.capacity() * std::mem::size_of::<(Cell, Cell)>())
+impl crate::game::PlainData for Splinter {
+    fn heap_bytes(&self) -> usize {
+        crate::game::key::allocation(std::mem::size_of_val(&*self.squares))
+            + crate::game::key::allocation(self.just_moved.capacity() * std::mem::size_of::<(Cell, Cell)>())
     }
 
     /// The board and what the rules look back at; the rest follows from them or from the start, and
     /// equality still compares it.
-    fn key_hash(key: &Splinter) -> u64 {
+    fn plain_hash(&self) -> u64 {
         let square = |s: &Option<Piece>| s.map_or(0, |p| 1 + 4 * p.player as u8 + p.kind as u8);
-        let rest = (key.size, key.to_move, &key.just_moved, key.quiet, key.moves, key.standing);
-        crate::game::board_hash(&key.squares, square, rest)
+        let rest = (self.size, self.to_move, &self.just_moved, self.quiet, self.moves, self.standing);
+        crate::game::board_hash(&self.squares, square, rest)
     }
 }
 

@@ -1209,7 +1209,7 @@ mod tests {
     /// Everything the engine keeps or finds quickly, against the flood fills.
     fn assert_agrees(p: &Vadrantir) {
         let f = Flooded::of(p);
-        let code = crate::code::Coded::code(p);
+        let code = crate::game::code::Coded::code(p);
         let g = &p.groups;
         for colour in Colour::BOTH {
             let stones = p.stones[colour.index()];

@@ -2,7 +2,7 @@
 //! `petrify_BOARD_MOVER_TURNS_PASSES_SWAP_LAST`.
 
 use super::{Colour, Petrify, Square};
-use crate::code::{read_board, swap_word, write_board, CodeError, Coded, Fields, Shape};
+use crate::game::code::{read_board, swap_word, write_board, BoardShape, CodeError, Coded, Fields};
 
 impl Coded for Petrify {
     fn code(&self) -> String {
@@ -33,7 +33,8 @@ impl Coded for Petrify {
             "X" => Some(Square::Block),
             _ => None,
         };
-        let (geo, cells) = read_board(board, Shape::Square, 1, glyph, "`B` (Blue), `O` (Orange) or `X` (a block)")?;
+        let (geo, cells) =
+            read_board(board, BoardShape::Square, 1, glyph, "`B` (Blue), `O` (Orange) or `X` (a block)")?;
         let colours = [("b", Colour::Blue), ("o", Colour::Orange)];
         let to_move = fields.next("colour to move")?.choice("the colour to move", &colours)?;
         let plies = fields.next("turns taken")?.number("the turns taken", u32::MAX)?;

@@ -7,14 +7,14 @@
 use std::fmt::Write;
 
 use super::{Content, Phages, Phase, Side, MAX_STONES};
-use crate::code::{read_board, read_cell, CodeError, Coded, Field, Fields, Shape};
+use crate::game::code::{read_board, read_cell, BoardShape, CodeError, Coded, Field, Fields};
 use crate::game::Game;
 use crate::geometry::Geometry;
 
 impl Coded for Phages {
     fn code(&self) -> String {
         let g = self.geo;
-        let board = crate::code::write_board(g, |c| match self.content(c) {
+        let board = crate::game::code::write_board(g, |c| match self.content(c) {
             Content::Empty => None,
             Content::Mark(Side::X) => Some("x"),
             Content::Mark(Side::O) => Some("o"),
@@ -57,7 +57,7 @@ impl Coded for Phages {
     fn from_code(code: &str) -> Result<Phages, CodeError> {
         let names = [super::super::QUADRAPHAGES.name, super::super::HEXAPHAGES.name];
         let (which, mut fields) = Fields::of(code, &names)?;
-        let shape = if which == 0 { Shape::Square } else { Shape::Hex };
+        let shape = if which == 0 { BoardShape::Square } else { BoardShape::Hex };
         let board = fields.next("board")?;
         let glyph = |g: &str| match g {
             "x" => Some(Content::Mark(Side::X)),

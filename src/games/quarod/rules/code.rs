@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::{Colour, Piece, Quarod, Rod};
-use crate::code::{read_board, swap_word, write_board, CodeError, Coded, Fields, Shape};
+use crate::game::code::{read_board, swap_word, write_board, BoardShape, CodeError, Coded, Fields};
 
 /// A piece as one letter: its rod's compass point, upper case for Black, lower case for White.
 const LETTERS: [[&str; 4]; 2] = [["N", "E", "S", "W"], ["n", "e", "s", "w"]];
@@ -38,7 +38,7 @@ impl Coded for Quarod {
             })
         };
         let glyphs = "a rod's compass point, `N` `E` `S` `W` for Black and `n` `e` `s` `w` for White";
-        let (geo, cells) = read_board(board, Shape::Square, 1, glyph, glyphs)?;
+        let (geo, cells) = read_board(board, BoardShape::Square, 1, glyph, glyphs)?;
         let colours = [("b", Colour::Black), ("w", Colour::White)];
         let to_move = fields.next("colour to move")?.choice("the colour to move", &colours)?;
         let turns = fields.next("turns taken")?.number("the turns taken", u32::MAX)?;

@@ -2,7 +2,7 @@
 //! `splinter_BOARD_PLAYERS_MOVER_ARMIES_JUSTMOVED_QUIET_MOVES_ENDING`.
 
 use super::{Ending, Groups, Kind, Piece, Player, Splinter, Standing};
-use crate::code::{items, read_board, read_cell, write_board, CodeError, Coded, Field, Fields, Shape};
+use crate::game::code::{items, read_board, read_cell, write_board, BoardShape, CodeError, Coded, Field, Fields};
 
 /// A piece as two letters: the player's initial, then the type in lower case (`Rk`, `Yp`).
 const GLYPHS: [[&str; 4]; 4] =
@@ -77,7 +77,7 @@ impl Coded for Splinter {
             })
         };
         let glyphs = "a player's initial `R` `B` `G` or `Y` and a type `k` `r` `b` or `p`, like `Rk` or `Yp`";
-        let (geo, cells) = read_board(board, Shape::Square, 2, glyph, glyphs)?;
+        let (geo, cells) = read_board(board, BoardShape::Square, 2, glyph, glyphs)?;
         let players_field = fields.next("number of players")?;
         let players: u8 = players_field.number("the number of players", u8::MAX)?;
         let mut p = Splinter::new(geo.size(), players).map_err(|e| players_field.error(0, e.to_string()))?;

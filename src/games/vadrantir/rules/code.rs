@@ -1,7 +1,7 @@
 //! The position code of Vadrantir (grammar.md, "Position codes"): `vadrantir_BOARD_MOVER_TURNS_SWAP`.
 
 use super::{Colour, Vadrantir};
-use crate::code::{read_board, swap_word, write_board, CodeError, Coded, Fields, Shape};
+use crate::game::code::{read_board, swap_word, write_board, BoardShape, CodeError, Coded, Fields};
 
 impl Coded for Vadrantir {
     fn code(&self) -> String {
@@ -21,7 +21,7 @@ impl Coded for Vadrantir {
             "W" => Some("W"),
             _ => None,
         };
-        let (geo, cells) = read_board(board, Shape::Hex, 1, glyph, "`B` (Black) or `W` (White)")?;
+        let (geo, cells) = read_board(board, BoardShape::Hex, 1, glyph, "`B` (Black) or `W` (White)")?;
         let colours = [("b", Colour::Black), ("w", Colour::White)];
         let to_move = fields.next("colour to move")?.choice("the colour to move", &colours)?;
         let plies = fields.next("turns taken")?.number("the turns taken", u32::MAX)?;

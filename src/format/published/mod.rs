@@ -3,22 +3,33 @@
 //! first), what it is checked for before replay (the stones written per phase), and how its claims
 //! (a score, a resignation) and final diagram are judged (RULINGS 5b, 8, 9).
 
-use super::rules::{Phages, PhagesMove, Side};
-use super::{claims, notation};
-use crate::code::Coded;
+pub mod analysis;
+pub mod claims;
+pub mod notation;
+
 use crate::document::*;
 use crate::format::{
     problem, refuted_claims, status_of, GameFormat, Judge, JudgeLater, PendingClaims, PublishedFormat, RecordFormat,
     WithFormat,
 };
+use crate::game::code::Coded;
 use crate::game::About;
 use crate::game::{BoardView, Game};
+use crate::games::phages::rules::{Phages, PhagesMove, Side};
 use crate::games::GameKind;
 use crate::geometry::{Cell, Geometry};
 use crate::record::{Record, Token, TokenKind};
 use crate::replay::{replay, Replay, ReplayOptions};
 use crate::search::SearchBudget;
 use crate::verdict::{ClaimCheck, Problem, ProblemKind, Verdict};
+
+/// The engine's side a side of the text names (its letter).
+pub(crate) fn side(written: crate::record::Side) -> Side {
+    match written {
+        crate::record::Side::X => Side::X,
+        crate::record::Side::O => Side::O,
+    }
+}
 
 /// A record of the published notation, to judge as a record of `forced` (`--game`) or of the game
 /// its text names or draws.
@@ -68,7 +79,7 @@ impl GameFormat for Phages {
 
 /// The board of `about` (Quadraphages' square, Hexaphages' hexagon) of side `size`.
 fn geometry(about: &About, size: u8) -> Geometry {
-    if *about == super::QUADRAPHAGES {
+    if *about == crate::games::phages::QUADRAPHAGES {
         Geometry::Square { size }
     } else {
         Geometry::Hex { side: size }
@@ -231,7 +242,7 @@ fn finish_record(v: &mut Verdict, r: &Record, rep: &Replay<Phages>, budget: &mut
     // Over only when every reading of the record ends the game (RULINGS 5b).
     v.game_over = rep.position.is_over() && rep.readings.iter().all(Game::is_over);
     v.score_text = Some(score.to_string());
-    v.position = Some(crate::code::Coded::code(&rep.position));
+    v.position = Some(crate::game::code::Coded::code(&rep.position));
     // The sides' names from their letters, not through the formatter: every record is scored.
     let name = |s: Side| String::from(s.letter());
     let sides = [Side::X, Side::O];
@@ -286,7 +297,7 @@ fn published_document(r: &Record, start: Phages) -> Result<GameDocument, Convert
         if entry.after.iter().any(|n| matches!(n, NoteEntry::Variation(_))) {
             for note in &mut entry.after {
                 if let NoteEntry::Variation(v) = note {
-                    crate::movetext::fill_read(Some(&position), entry.ply - 1, &mut v.moves, &kind, 1)?;
+                    crate::format::movetext::fill_read(Some(&position), entry.ply - 1, &mut v.moves, &kind, 1)?;
                 }
             }
         }

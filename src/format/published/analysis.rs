@@ -8,8 +8,8 @@
 //! game, so play is finite and the positions form a DAG: memoising each position's result is
 //! exact. Claims name a score, so the results searched are the final marks of both sides.
 
-use super::rules::{Phages, Side};
 use crate::game::Game;
+use crate::games::phages::rules::{Phages, Side};
 use crate::search::{search, Goal, Limits, Stopped};
 
 /// Final marks: (X marks, O marks).

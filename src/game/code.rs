@@ -5,7 +5,9 @@
 //! top separated by `/`, a run of empty cells written as its length (as in FEN); then what else
 //! decides the game's future, field by field. Each game reads and writes its own fields (the
 //! `code` module beside each engine, which sees all of the engine's state); this module holds
-//! what they share: the fields, the board, and the error that says where a code goes wrong.
+//! what they share: the fields, the board, and the error that says where a code goes wrong. A
+//! game defined outside the crate writes its code with them too ([`Fields`], [`read_board`],
+//! [`write_board`]), so that its codes read and fail as referee's own games' do.
 
 use crate::geometry::{Cell, CellLabel, Geometry, MAX_HEX_SIDE, MAX_SQUARE};
 
@@ -72,8 +74,10 @@ pub fn shown_number(digits: &str) -> String {
 
 /// One field of a code: its text and where it starts.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Field<'a> {
+pub struct Field<'a> {
+    /// The field's text.
     pub text: &'a str,
+    /// The byte of the code where it starts.
     pub at: usize,
 }
 
@@ -122,7 +126,7 @@ impl<'a> Field<'a> {
 }
 
 /// The fields of a code after its game's name, read in turn.
-pub(crate) struct Fields<'a> {
+pub struct Fields<'a> {
     code: &'a str,
     /// Read one at a time: a code of a million `_` is refused at the first field too many, not
     /// held as a million fields.
@@ -170,22 +174,24 @@ impl<'a> Fields<'a> {
 
 /// Which shape of board a game is played on.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Shape {
+pub enum BoardShape {
+    /// A square board of 2x2 to [`MAX_SQUARE`] cells a side.
     Square,
+    /// A hex board of side 2 to [`MAX_HEX_SIDE`].
     Hex,
 }
 
 /// What a board field says of one cell: what stands on it (`None` if it is empty), and the byte
 /// of the code that says so.
-pub(crate) type Read<T> = (Option<T>, usize);
+pub type Read<T> = (Option<T>, usize);
 
 /// Reads a board field: rows from the top separated by `/`, each of glyphs of `width` characters
 /// (read by `glyph`, which says `None` to a glyph it does not know) and runs of empty cells written
 /// as numbers. The number of rows gives the board. Returns it and what stands on each cell, in
 /// reading order, with where each cell's glyph is.
-pub(crate) fn read_board<T>(
+pub fn read_board<T>(
     field: Field,
-    shape: Shape,
+    shape: BoardShape,
     width: usize,
     glyph: impl Fn(&str) -> Option<T>,
     glyphs: &str,
@@ -194,15 +200,15 @@ pub(crate) fn read_board<T>(
     // count, and no row past the board's is held.
     let n = field.text.bytes().filter(|&b| b == b'/').count() + 1;
     let geometry = match shape {
-        Shape::Square if n >= 2 && n <= MAX_SQUARE as usize => Geometry::Square { size: n as u8 },
-        Shape::Hex if n % 2 == 1 && n >= 3 && n.div_ceil(2) <= MAX_HEX_SIDE as usize => {
+        BoardShape::Square if n >= 2 && n <= MAX_SQUARE as usize => Geometry::Square { size: n as u8 },
+        BoardShape::Hex if n % 2 == 1 && n >= 3 && n.div_ceil(2) <= MAX_HEX_SIDE as usize => {
             Geometry::Hex { side: n.div_ceil(2) as u8 }
         }
-        Shape::Square => {
+        BoardShape::Square => {
             let rows = if n == 1 { "1 row".to_string() } else { format!("{n} rows") };
             return Err(field.error(0, format!("the board has {rows}; a square board has 2 to {MAX_SQUARE}")));
         }
-        Shape::Hex => {
+        BoardShape::Hex => {
             return Err(field.error(
                 0,
                 format!("the board has {n} rows; a hex board of side s has 2s-1, from 3 to {}", 2 * MAX_HEX_SIDE - 1),
@@ -276,7 +282,7 @@ pub(crate) fn read_board<T>(
 
 /// Writes a board field: the glyph of each cell (`None` for an empty one), runs of empty cells
 /// as numbers, rows from the top separated by `/`.
-pub(crate) fn write_board(geometry: Geometry, glyph: impl Fn(Cell) -> Option<&'static str>) -> String {
+pub fn write_board(geometry: Geometry, glyph: impl Fn(Cell) -> Option<&'static str>) -> String {
     // `verify --format json` writes a code for every record: one allocation, no formatting.
     fn push_run(out: &mut String, empty: usize) {
         if empty >= 10 {
@@ -322,7 +328,7 @@ pub(crate) fn write_board(geometry: Geometry, glyph: impl Fn(Cell) -> Option<&'s
 }
 
 /// The swap field of a game with the pie rule, as [`Field::swap`] reads it.
-pub(crate) fn swap_word(swapped: bool) -> &'static str {
+pub fn swap_word(swapped: bool) -> &'static str {
     if swapped {
         "s"
     } else {
@@ -331,13 +337,13 @@ pub(crate) fn swap_word(swapped: bool) -> &'static str {
 }
 
 /// Reads a cell label of `geometry` (`e5`), with an error naming the board if it is not on it.
-pub(crate) fn read_cell(field: Field, text: &str, offset: usize, geometry: Geometry) -> Result<Cell, CodeError> {
+pub fn read_cell(field: Field, text: &str, offset: usize, geometry: Geometry) -> Result<Cell, CodeError> {
     let label =
         CellLabel::parse(text).ok_or_else(|| field.error(offset, format!("`{text}` is not a cell label like e5")))?;
     geometry.parse_label(label).ok_or_else(|| field.error(offset, format!("{label} is not on the board")))
 }
 
 /// The items of a list field: `-` for none, else the items joined by `.`.
-pub(crate) fn items(field: Field) -> impl Iterator<Item = Field> {
+pub fn items(field: Field) -> impl Iterator<Item = Field> {
     (field.text != "-").then(|| field.split('.')).into_iter().flatten()
 }

@@ -1,8 +1,8 @@
 //! Checking what a record claims: its result (a score, a resignation) and its final diagram.
 
 use super::analysis::{analyse, Analysis};
-use super::rules::{Content, Phages, Side};
 use crate::game::Game;
+use crate::games::phages::rules::{Content, Phages, Side};
 use crate::record::{Record, Token, TokenKind};
 use crate::replay::Replay;
 use crate::verdict::{compare_final_position, ClaimCheck, ClaimKind, ClaimStatus, Unchecked};
@@ -119,7 +119,7 @@ pub fn check(record: &Record, tokens: &[Token], replay: &Replay<Phages>, budget:
             TokenKind::Wins { side, score } => {
                 let sides = [Side::X, Side::O];
                 let last = replay.last_mover.map_or(position.to_move(), |m| sides[m]);
-                (side.unwrap_or(last), score, false)
+                (side.map_or(last, super::side), score, false)
             }
             _ => return out,
         };

@@ -1,10 +1,14 @@
 //! A record in its notation, as judging needs it. Referee reads two notations: the common record
 //! format (grammar.md) of the games that implement [`CommonFormat`](crate::game::CommonFormat),
 //! in [`judge`](crate::judge), and the published notation of Quadraphages and Hexaphages, in
-//! `games/phages/format.rs`. They differ in how a record gives its game and its start, what it is
+//! [`published`]. They differ in how a record gives its game and its start, what it is
 //! checked for before its moves are replayed, and how its claims and final diagram are read; the
 //! rest (replay, alternatives, repair, diagrams) is one path for both, written over
 //! [`RecordFormat`].
+
+pub mod common;
+pub(crate) mod movetext;
+pub mod published;
 
 use crate::document::{ConvertError, GameDocument};
 use crate::game::About;
@@ -56,7 +60,7 @@ pub trait RecordFormat<'r> {
 
 /// How a game's records are written: a game document written back as a record, and the record of
 /// a random game, in the game's record format. The games of the common format have it from the
-/// format (`common.rs`); a game of another notation implements it in its folder.
+/// format ([`common`]); a game of another notation implements it beside its notation ([`published`]).
 pub trait GameFormat: Repairable {
     /// The record of the game `doc` holds (a game of `about`), in its format's canonical layout
     /// (see [`crate::convert::canonical_of`]); `Err` when the document holds no game that replays.

@@ -2,7 +2,7 @@
 //! `[Game]` tag) and its start (a `[Position]` code, its size and players tags, a `Setup:`
 //! diagram), what it is checked for before replay, how its claims (its result, its final diagram)
 //! are judged, and how a game document is written back as a record. The published notation's
-//! counterpart is `games/phages/format.rs`.
+//! counterpart is [`super::published`].
 
 use std::marker::PhantomData;
 
@@ -27,12 +27,14 @@ pub(crate) fn syntax_problem(src: &str, e: &record::SyntaxError) -> Problem {
 pub(crate) fn number_tag(src: &str, r: &CommonRecord, name: &str, too_large: &str) -> Result<Option<u8>, Problem> {
     let Some(t) = r.tag(name) else { return Ok(None) };
     let value = t.value.trim();
-    let message = match crate::code::read_number(value, u64::from(u8::MAX)) {
+    let message = match crate::game::code::read_number(value, u64::from(u8::MAX)) {
         // At most 255.
         Ok(n) => return Ok(Some(n as u8)),
-        Err(crate::code::NumberError::NotDigits) => format!("the {name} tag must be a whole number, not `{}`", t.value),
-        Err(crate::code::NumberError::TooLarge) => {
-            format!("the {name} tag is {}: {too_large}", crate::code::shown_number(value))
+        Err(crate::game::code::NumberError::NotDigits) => {
+            format!("the {name} tag must be a whole number, not `{}`", t.value)
+        }
+        Err(crate::game::code::NumberError::TooLarge) => {
+            format!("the {name} tag is {}: {too_large}", crate::game::code::shown_number(value))
         }
     };
     Err(problem(ProblemKind::Syntax, t.value_span.clone(), &src[t.value_span.clone()], message))
@@ -77,7 +79,7 @@ pub(crate) fn coded_start<G: CommonFormat>(
     let begin = tag.value_span.start + (raw.len() - raw.trim_start().len());
     let value = begin..begin + code.len();
     let whole = |message: String| problem(ProblemKind::Syntax, value.clone(), code, message);
-    let located = |e: crate::code::CodeError| {
+    let located = |e: crate::game::code::CodeError| {
         let at = (value.start + e.at).min(value.end);
         let end = src[at..value.end].chars().next().map_or(at, |c| at + c.len_utf8());
         problem(ProblemKind::Syntax, at..end, &src[at..end], e.message)
@@ -488,7 +490,7 @@ impl<G: CommonFormat> GameFormat for G {
 
 fn common_document<G: CommonFormat>(r: &CommonRecord, start: G) -> Result<GameDocument, ConvertError> {
     let mut tree = tree::tree_of(&r.tokens, r.notes(), None)?;
-    let end = crate::movetext::fill(&start, &mut tree.moves)?;
+    let end = crate::format::movetext::fill(&start, &mut tree.moves)?;
     let names = start.player_names();
     let result = r.tokens.iter().find(|t| t.kind.is_claim()).map(|t| t.text).or(r.tag("Result").map(|t| t.value));
     Ok(GameDocument {
@@ -542,13 +544,13 @@ fn write_common<G: CommonFormat>(doc: &GameDocument) -> Result<String, ConvertEr
     // The limit of a record's tokens holds for a document's moves.
     tokens_of(doc, |_| Some(TokenKind::Written))?;
     let mut moves = doc.moves.clone();
-    let end = crate::movetext::fill(&start, &mut moves)?;
+    let end = crate::format::movetext::fill(&start, &mut moves)?;
 
     let tags = ordered_tags(doc.tags.iter().map(|(n, v)| (n.as_str(), v.as_str())), names);
     let mut out = write::record_head(&start, tags);
     let result = doc.result.as_deref().filter(|r| record::common::result_kind(r).is_some());
-    let spelling = crate::movetext::Spelling::Canonical;
-    out.push_str(&crate::movetext::write(&start, &doc.before, &moves, result, &doc.after_result, spelling)?);
+    let spelling = crate::format::movetext::Spelling::Canonical;
+    out.push_str(&crate::format::movetext::write(&start, &doc.before, &moves, result, &doc.after_result, spelling)?);
     out.push_str("\n\nFinal Position:\n");
     out.push_str(&layout(&final_rows(doc, &end), end.geometry()));
     Ok(out)
@@ -557,9 +559,8 @@ fn write_common<G: CommonFormat>(doc: &GameDocument) -> Result<String, ConvertEr
 /// The start a document's `start_code` gives, checked against the rest of the document: its game,
 /// its board (`empty` is the document's empty board) and, if the document draws one, its setup.
 pub(crate) fn document_start<G: CommonFormat>(code: &str, doc: &GameDocument, empty: &G) -> Result<G, ConvertError> {
-    let start = crate::games::game_of(code.trim())
-        .and_then(|_| G::from_code(code.trim()))
-        .map_err(|e| invalid(format!("start_code: {e}")))?;
+    // The game reads its own codes: it need not be in the registry (a game defined outside the crate).
+    let start = G::from_code(code.trim()).map_err(|e| invalid(format!("start_code: {e}")))?;
     if start.about() != empty.about() {
         return Err(invalid(format!(
             "the start_code is of {}, but the document is of {}",
