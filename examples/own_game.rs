@@ -24,8 +24,10 @@ use referee::game::{board_hash, About, BreaksRule, Figure, Format, Outcome, Plai
 use referee::geometry::{Cell, CellLabel, Geometry, MAX_SQUARE};
 use referee::record::Found;
 use referee::render::svg::{svg, SvgOptions};
+use referee::repair::RepairOptions;
 use referee::replay::{Event, ReplayOptions};
 use referee::report::{HumanStyle, Source};
+use referee::stream::StreamOptions;
 use referee::verdict::{ClaimStatus, Reach};
 use referee::{BoardView, CommonFormat, Game, Notation, Status, VerifyOptions};
 
@@ -46,7 +48,7 @@ const ABOUT: About = About {
     aliases: &["gomoku"],
     help: "In a Row: the common format, a square board of 4 to 26 (5 by default), four in a row wins",
     format: Format::Common,
-    sizes: (4, 26),
+    sizes: referee::game::Sizes::from(4, 26),
     players: (2, 2),
 };
 
@@ -369,8 +371,10 @@ fn record(movetext: &str, result: &str) -> String {
 }
 
 fn main() {
-    let options = VerifyOptions::default();
-    let verdicts = |text: &str| referee::verify::verify_records_of::<InRow>(text, options).collect::<Vec<_>>();
+    // Every entry point that takes options serves the game: `VerifyOptions::of` reads every
+    // record as one of In a Row.
+    let options = VerifyOptions::of::<InRow>();
+    let verdicts = |text: &str| referee::verify::verify_records(text, options).collect::<Vec<_>>();
 
     // An illegal move, located, with the legal moves, the alternatives and the human report.
     let v = &verdicts(ILLEGAL)[0];
@@ -481,4 +485,52 @@ fn main() {
     let v = &verdicts(&coded)[0];
     println!("from a code: {:?} after {} move(s)", v.status, v.moves);
     assert_eq!((v.status, v.moves), (Status::Valid, 1), "{:?}", v.problems);
+
+    // Converted: the canonical layout, a JSON document read back and replayed again.
+    let text = record(DRAWN, "0-0");
+    let canonical = referee::convert::canonical(&text, 1, options).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(verdicts(&canonical)[0].status, Status::Valid, "{canonical}");
+    let doc = referee::convert::document(&text, 1, options).unwrap_or_else(|e| panic!("{e}"));
+    let json = referee::convert::to_json(&doc);
+    let back = referee::convert::read_json(&json).unwrap_or_else(|e| panic!("{e}"));
+    let reread = referee::convert::reread_in(&back[0], options.games).unwrap_or_else(|e| panic!("{e}"));
+    println!("converted: {} moves, {} bytes of JSON, read back: {}", doc.moves.len(), json.len(), reread == doc);
+    assert_eq!(reread, doc);
+
+    // Repaired: the second `c3` is one character from a legal move that lets the rest replay.
+    let repaired = referee::repair::repair_source(ILLEGAL, options, RepairOptions::default(), None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let best = repaired[0].search.as_ref().and_then(|s| s.candidates.first()).expect("a repair");
+    let changes: Vec<String> =
+        best.changes.iter().map(|c| format!("{} `{}` -> `{}`", c.kind.name(), c.from, c.to)).collect();
+    println!("repaired: {}", changes.join(", "));
+    assert!(repaired[0].stands(), "{changes:?}");
+
+    // Replayed move by move, drawn position by position, and read in chunks.
+    let replayed = referee::moves::record_moves(&text, 1, options).unwrap_or_else(|(_, e)| panic!("{e}"));
+    let pictures = referee::picture::pictures(&text, 1, options).unwrap_or_else(|(_, e)| panic!("{e}"));
+    assert_eq!((replayed.moves.len(), pictures.scenes.len()), (25, 26));
+    let collection = [ILLEGAL, &text, SETUP].join("\n");
+    let stream = StreamOptions { chunk: 64, ..StreamOptions::default() };
+    let mut streamed = Vec::new();
+    referee::stream::verify_stream(collection.as_bytes(), options, stream, |_, v| {
+        streamed.extend(v.into_iter().map(|v| v.status));
+        Ok::<(), ()>(())
+    })
+    .unwrap_or_else(|_| panic!("the collection streams"));
+    println!("streamed in 64-byte chunks: {streamed:?}");
+    assert_eq!(streamed, [Status::Illegal, Status::Valid, Status::Valid]);
+
+    // Perft from a position code, as `referee perft` counts it.
+    struct Perft;
+    impl referee::perft::WithPosition for Perft {
+        type Output = u64;
+        fn run<G: referee::Engine>(self, position: G) -> u64 {
+            referee::perft::perft(&position, 2)
+        }
+    }
+    let empty = InRow::start(None, None).expect("the default board").code();
+    let leaves = referee::perft::with_position_in(options.games, &empty, Perft).unwrap_or_else(|e| panic!("{e}"));
+    println!("perft 2 from {empty}: {leaves}");
+    assert_eq!(leaves, 25 * 24);
 }

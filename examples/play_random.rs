@@ -4,7 +4,7 @@
 //! `cargo run --example play_random -- 7` (the seed; 1 by default)
 
 use referee::format::published::notation;
-use referee::game::WithCommonFormat;
+use referee::format::{AsCommon, WithCommonFormat};
 use referee::games::phages::Phages;
 use referee::random::random_game;
 use referee::write::write_common_record;
@@ -36,7 +36,7 @@ fn main() {
                 };
                 notation::write_record(&start, &random_game(&start, seed, 10_000))
             }
-            _ => kind.with_common_format(PlayCommon { seed }).expect("a game of the common format"),
+            _ => kind.with_game(AsCommon(PlayCommon { seed })).expect("a game of the common format"),
         };
         let verdict = &verify_source(&record, Default::default())[0];
         println!("== {}: {} moves, {:?}", kind.title(), verdict.moves, verdict.status);

@@ -383,8 +383,8 @@ mod tests {
         }
         let mut compared = 0;
         for game in crate::games::GameKind::ALL {
-            let (small, large) = game.about().sizes;
-            for (size, seed) in [(small, 1), (large, 2)] {
+            let sizes = game.about().sizes;
+            for (size, seed) in [(sizes.smallest, 1), (sizes.largest, 2)] {
                 let src = crate::random::random_record(game, Some(size), None, seed).unwrap();
                 let options = crate::judge::VerifyOptions { game: Some(game), ..Default::default() };
                 let found = record::read(&src, None).next().unwrap();

@@ -11,33 +11,33 @@ pub use crate::document::{canonical_tag_order, ConvertError, GameDocument, MoveE
 use serde::Serialize;
 
 use crate::document::{first_stop, invalid, stops};
-use crate::format::{GameFormat, RecordFormat, WithFormat, WithGameFormat};
+use crate::format::{GameFormat, RecordFormat, WithFormat, WithGame};
 use crate::game::About;
-use crate::games::GameKind;
 use crate::judge::with_found;
+use crate::judge::{Games, Registry};
 use crate::record::{self, Found};
 use crate::verify::{self, VerifyOptions};
 
 /// Record `index` (1-based) of `src`, replayed into a document. Refuses a record that does not
 /// replay to its end ([`ConvertError::NotReplayed`]).
-pub fn document(src: &str, index: usize, options: VerifyOptions) -> Result<GameDocument, ConvertError> {
-    let Some(found) = record::read(src, options.game.map(GameKind::about)).nth(index.wrapping_sub(1)) else {
-        return Err(ConvertError::NoRecord {
-            index,
-            count: record::read(src, options.game.map(GameKind::about)).count(),
-        });
+pub fn document<S: Games>(src: &str, index: usize, options: VerifyOptions<S>) -> Result<GameDocument, ConvertError> {
+    let Some(found) = record::read(src, options.reading()).nth(index.wrapping_sub(1)) else {
+        return Err(ConvertError::NoRecord { index, count: record::read(src, options.reading()).count() });
     };
     document_of(src, &found, options)
 }
 
 /// Every record of `src`, in file order, each replayed into a document or refused as [`document`]
 /// refuses it. The text is read once.
-pub fn documents(src: &str, options: VerifyOptions) -> impl Iterator<Item = Result<GameDocument, ConvertError>> + '_ {
-    record::read(src, options.game.map(GameKind::about)).map(move |found| document_of(src, &found, options))
+pub fn documents<S: Games>(
+    src: &str,
+    options: VerifyOptions<S>,
+) -> impl Iterator<Item = Result<GameDocument, ConvertError>> + '_ {
+    record::read(src, options.reading()).map(move |found| document_of(src, &found, options))
 }
 
 /// A record found in `src`, replayed into a document.
-fn document_of(src: &str, found: &Found, options: VerifyOptions) -> Result<GameDocument, ConvertError> {
+fn document_of<S: Games>(src: &str, found: &Found, options: VerifyOptions<S>) -> Result<GameDocument, ConvertError> {
     let options = VerifyOptions { lenient: false, ..options };
     // The verdict before its claims are judged (no search is made): what stops the replay.
     let verdict = verify::prepare(src, found, options).verdict();
@@ -64,8 +64,8 @@ fn document_of(src: &str, found: &Found, options: VerifyOptions) -> Result<GameD
 }
 
 /// Record `index` (1-based) of `src` in its notation's canonical layout: see [`canonical_of`].
-pub fn canonical(src: &str, index: usize, options: VerifyOptions) -> Result<String, ConvertError> {
-    canonical_of(&document(src, index, options)?)
+pub fn canonical<S: Games>(src: &str, index: usize, options: VerifyOptions<S>) -> Result<String, ConvertError> {
+    canonical_in(&document(src, index, options)?, options.games)
 }
 
 /// The game documents of a JSON text: one object, or several one after the other (JSON Lines),
@@ -144,8 +144,13 @@ pub fn last_code(doc: &GameDocument) -> &str {
 /// A document read from JSON, checked: its game written as a record and read again, so that it
 /// is replayed as any record is, and its derived fields recomputed.
 pub fn reread(doc: &GameDocument) -> Result<GameDocument, ConvertError> {
-    let text = canonical_of(doc)?;
-    let back = document(&text, 1, VerifyOptions::default()).map_err(|e| match e {
+    reread_in(doc, Registry)
+}
+
+/// [`reread`], the document's game one of `games`.
+pub fn reread_in<S: Games>(doc: &GameDocument, games: S) -> Result<GameDocument, ConvertError> {
+    let text = canonical_in(doc, games)?;
+    let back = document(&text, 1, VerifyOptions::default().with_games(games)).map_err(|e| match e {
         // The text is ours: a fault in it is the document's, and its line numbers mean nothing.
         ConvertError::NotReplayed(v) => ConvertError::Document { ply: None, message: first_stop(&v) },
         ConvertError::NoRecord { .. } => {
@@ -198,13 +203,17 @@ fn same_final_position(doc: &GameDocument, back: &GameDocument) -> Result<(), Co
 /// its final diagram as the record wrote them (refuted or not), so that it verifies as its record
 /// did; a record without a final diagram gains the replay's, which holds.
 pub fn canonical_of(doc: &GameDocument) -> Result<String, ConvertError> {
-    let kind = GameKind::from_name(&doc.game).ok_or_else(|| invalid(format!("unknown game `{}`", doc.game)))?;
-    struct Write<'d>(&'static About, &'d GameDocument);
-    impl WithGameFormat for Write<'_> {
+    canonical_in(doc, Registry)
+}
+
+/// [`canonical_of`], the document's game one of `games` (a game defined outside the crate too).
+pub fn canonical_in<S: Games>(doc: &GameDocument, games: S) -> Result<String, ConvertError> {
+    struct Write<'d>(&'d GameDocument);
+    impl WithGame for Write<'_> {
         type Output = Result<String, ConvertError>;
-        fn run<G: GameFormat>(self) -> Self::Output {
-            G::write_document(self.0, self.1)
+        fn run<G: GameFormat>(self, about: &'static About) -> Self::Output {
+            G::write_document(about, self.0)
         }
     }
-    kind.with_game_format(Write(kind.about(), doc))
+    games.with_named(&doc.game, Write(doc)).ok_or_else(|| invalid(format!("unknown game `{}`", doc.game)))?
 }

@@ -77,8 +77,8 @@ pub fn code(data: &[u8]) -> bool {
     if let Err(e) = crate::games::game_of(&code) {
         assert!(e.at <= code.len(), "{e:?}");
     }
-    let Ok(again) = crate::games::rewrite(&code) else { return false };
-    assert_eq!(crate::games::rewrite(&again).as_deref(), Ok(again.as_str()), "{code}");
+    let Ok(again) = crate::perft::rewrite(&code) else { return false };
+    assert_eq!(crate::perft::rewrite(&again).as_deref(), Ok(again.as_str()), "{code}");
     true
 }
 
@@ -192,7 +192,7 @@ pub fn pictures(data: &[u8], raster: bool) -> usize {
             let _ = verify::position_diagram(&text, index, ply, options);
             if let Ok((code, _)) = verify::position_code(&text, index, ply, options) {
                 assert_eq!(
-                    crate::games::rewrite(code.trim()).as_deref(),
+                    crate::perft::rewrite(code.trim()).as_deref(),
                     Ok(code.trim()),
                     "a drawn position's code reads back"
                 );

@@ -3,20 +3,25 @@
 //! format's of the game its `[Game]` tag (or `--game`) names, or the published notation's.
 //! `verify`, `repair`, `show` and `convert` all start a record here.
 //!
+//! Which games a run knows is one of its options ([`VerifyOptions::games`], a [`Games`]): the
+//! registry's ([`Registry`], by default), or one game's ([`Only`]), which need not be one of
+//! referee's: every entry point that takes [`VerifyOptions`] serves a game defined outside the
+//! crate as it serves its own.
+//!
 //! [`RecordFormat`]: crate::format::RecordFormat
 
-use crate::format::common::{common_verdict, Common};
-use crate::format::{problem, status_of, PublishedFormat, WithFormat, WithGameFormat};
-use crate::game::{About, CommonFormat, Format, WithCommonFormat};
+use crate::format::common::common_verdict;
+use crate::format::{problem, status_of, AsCommon, GameFormat, WithFormat, WithGame};
+use crate::game::{About, CommonFormat, Format};
 use crate::games::GameKind;
 use crate::record::common::CommonRecord;
-use crate::record::{Found, Record};
+use crate::record::Found;
 use crate::search::{SearchBudget, DEFAULT_SEARCH_BYTES};
 use crate::verdict::{Problem, ProblemKind, Verdict};
 
-/// How to verify.
+/// How to verify, and the games a run knows (`S`: the registry's by default).
 #[derive(Clone, Copy, Debug)]
-pub struct VerifyOptions {
+pub struct VerifyOptions<S = Registry> {
     /// Replay past illegal moves where the move can still be played as written, listing all of them
     /// (at most [`MAX_VIOLATIONS`](crate::replay::MAX_VIOLATIONS)), rather than stopping at the first.
     pub lenient: bool,
@@ -26,6 +31,8 @@ pub struct VerifyOptions {
     pub search_limit: usize,
     /// Most bytes one such search may hold, whatever `search_limit` says.
     pub search_bytes: usize,
+    /// The games the records are read as.
+    pub games: S,
 }
 
 impl Default for VerifyOptions {
@@ -35,11 +42,31 @@ impl Default for VerifyOptions {
             game: None,
             search_limit: DEFAULT_SEARCH_LIMIT,
             search_bytes: DEFAULT_SEARCH_BYTES,
+            games: Registry,
         }
     }
 }
 
 impl VerifyOptions {
+    /// The default options, the records read as records of `G` ([`Only`]): a game defined outside
+    /// the crate, or one of referee's read whatever the records' `[Game]` tags say.
+    pub fn of<G: CommonFormat>() -> VerifyOptions<Only<G>> {
+        VerifyOptions::default().with_games(Only::new())
+    }
+}
+
+impl<S: Games> VerifyOptions<S> {
+    /// These options, the records read as records of `games`.
+    pub fn with_games<T: Games>(self, games: T) -> VerifyOptions<T> {
+        let VerifyOptions { lenient, game, search_limit, search_bytes, games: _ } = self;
+        VerifyOptions { lenient, game, search_limit, search_bytes, games }
+    }
+
+    /// What the reader is told of the records' game: `record::read`'s `game`.
+    pub fn reading(&self) -> Option<&'static About> {
+        self.games.reading(self.game)
+    }
+
     /// What the searches of one file may spend: `search_limit` positions a claim, four times that
     /// in all, `search_bytes` a search.
     pub fn file_budget(&self) -> SearchBudget {
@@ -56,6 +83,126 @@ impl VerifyOptions {
 /// Enough for real endgames (thousands of positions) while a hopeless search stops in about a
 /// second (README, "Claims before the end", has the figures per game).
 pub const DEFAULT_SEARCH_LIMIT: usize = 250_000;
+
+/// The games a run reads records as: finds the game and record format of a record found in a text.
+pub trait Games: Copy + Send + Sync + std::fmt::Debug + 'static {
+    /// What the reader is told of the records' game (see `record::read`), `game` being `--game`.
+    fn reading(self, game: Option<GameKind>) -> Option<&'static About>;
+    /// Runs `work` on record `found` of `src` in its game's record format; `Err` when none of these
+    /// games reads it, with the record's whole verdict.
+    fn open<'r, W: WithFormat<'r>>(
+        self,
+        src: &str,
+        found: &'r Found,
+        game: Option<GameKind>,
+        work: W,
+    ) -> Result<W::Output, Box<Unstarted>>;
+    /// Runs `work` with the engine and record format of the game `name` names; `None` if none of
+    /// these games is so named.
+    fn with_named<W: WithGame>(self, name: &str, work: W) -> Option<W::Output>;
+    /// What each of these games is, in order.
+    fn abouts(self) -> Vec<&'static About>;
+}
+
+/// The games of the registry ([`GameKind`]): each record is of the game its `[Game]` tag names (or
+/// `--game`), a record of the published notation of its notation's games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Registry;
+
+impl Games for Registry {
+    fn reading(self, game: Option<GameKind>) -> Option<&'static About> {
+        game.map(GameKind::about)
+    }
+
+    fn open<'r, W: WithFormat<'r>>(
+        self,
+        src: &str,
+        found: &'r Found,
+        game: Option<GameKind>,
+        work: W,
+    ) -> Result<W::Output, Box<Unstarted>> {
+        open_registered(src, found, game, work)
+    }
+
+    fn with_named<W: WithGame>(self, name: &str, work: W) -> Option<W::Output> {
+        GameKind::from_name(name).map(|k| k.with_game(work))
+    }
+
+    fn abouts(self) -> Vec<&'static About> {
+        GameKind::ALL.iter().map(|k| k.about()).collect()
+    }
+}
+
+/// One game, `G`, which need not be one of referee's: every record is read as a record of `G` in
+/// the common format (a numbered move line outside any record opens one; a `[Game]` tag that names
+/// another game is a syntax error).
+pub struct Only<G>(std::marker::PhantomData<fn() -> G>);
+
+impl<G> Only<G> {
+    /// The game `G`.
+    pub const fn new() -> Self {
+        Only(std::marker::PhantomData)
+    }
+}
+
+impl<G> Default for Only<G> {
+    fn default() -> Self {
+        Only::new()
+    }
+}
+
+impl<G> Clone for Only<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G> Copy for Only<G> {}
+
+impl<G> std::fmt::Debug for Only<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Only({})", std::any::type_name::<G>())
+    }
+}
+
+impl<G: CommonFormat> Games for Only<G> {
+    fn reading(self, _: Option<GameKind>) -> Option<&'static About> {
+        Some(const { &G::ABOUT })
+    }
+
+    fn open<'r, W: WithFormat<'r>>(
+        self,
+        src: &str,
+        found: &'r Found,
+        _: Option<GameKind>,
+        work: W,
+    ) -> Result<W::Output, Box<Unstarted>> {
+        let about = const { &G::ABOUT };
+        match found {
+            Found::Common(r) => Ok(work.run(crate::format::common::Common::<G>::of(src, r))),
+            Found::Published(r) => {
+                let message = format!(
+                    "this record is in the published notation; {} records are in the common format",
+                    about.title
+                );
+                let why = problem(ProblemKind::Syntax, r.span.start..r.span.start, "", message);
+                let mut verdict = Verdict::new(r.index, r.span.clone(), Some(about));
+                verdict.problems.push(why.clone());
+                verdict.status = status_of(&verdict.problems);
+                Err(Box::new(Unstarted { verdict, why }))
+            }
+        }
+    }
+
+    fn with_named<W: WithGame>(self, name: &str, work: W) -> Option<W::Output> {
+        let about = const { &G::ABOUT };
+        about.is_named(name).then(|| work.run::<G>(about))
+    }
+
+    fn abouts(self) -> Vec<&'static About> {
+        vec![const { &G::ABOUT }]
+    }
+}
 
 /// The game a common-format record is of: `--game`, else its `[Game]` tag.
 pub(crate) fn common_kind(src: &str, r: &CommonRecord, forced: Option<GameKind>) -> Result<GameKind, Problem> {
@@ -88,52 +235,32 @@ pub(crate) fn common_kind(src: &str, r: &CommonRecord, forced: Option<GameKind>)
 #[cfg(feature = "lsp")]
 pub(crate) fn common_players(src: &str, r: &CommonRecord, forced: Option<GameKind>) -> Option<usize> {
     struct Players<'s, 'r>(&'s str, &'r CommonRecord<'r>);
-    impl WithCommonFormat for Players<'_, '_> {
+    impl crate::format::WithCommonFormat for Players<'_, '_> {
         type Output = Option<usize>;
         fn run<G: CommonFormat>(self) -> Option<usize> {
             let start = crate::format::common::common_start::<G>(self.0, self.1).ok()?;
             Some(start.player_names().len())
         }
     }
-    common_kind(src, r, forced).ok()?.with_common_format(Players(src, r))?
+    common_kind(src, r, forced).ok()?.with_game(AsCommon(Players(src, r)))?
 }
 
-/// The record formats' dispatch over the games of the registry ([`crate::games`]): with each
-/// game's engine and record format, and a published record in its game's format.
-macro_rules! formats {
-    ($($(#[$doc:meta])* $variant:ident => $engine:ty, $about:expr, $format:ident;)*) => {
+/// The registry's one dispatch ([`crate::games`]): work with each game's engine and record
+/// format.
+macro_rules! dispatch {
+    ($($(#[$doc:meta])* $variant:ident => $engine:ty, $about:expr;)*) => {
         impl GameKind {
             /// Runs `work` with this game's engine and record format.
-            pub fn with_game_format<W: WithGameFormat>(self, work: W) -> W::Output {
+            pub fn with_game<W: WithGame>(self, work: W) -> W::Output {
                 match self {
-                    $(GameKind::$variant => work.run::<$engine>(),)*
-                }
-            }
-
-            /// Runs `work` on a record of the published notation, in the format of this game's
-            /// engine; `None` for the games of the common format.
-            pub fn with_published_format<'r, W: WithFormat<'r>>(
-                self,
-                src: &str,
-                record: &'r Record,
-                forced: Option<&'static About>,
-                work: W,
-            ) -> Option<W::Output> {
-                match self {
-                    $(GameKind::$variant => formats!(@open $format $engine, src, record, forced, work),)*
+                    $(GameKind::$variant => work.run::<$engine>(&$about),)*
                 }
             }
         }
     };
-    (@open common $engine:ty, $($args:ident),*) => {
-        None
-    };
-    (@open published $engine:ty, $($args:ident),*) => {
-        Some(<$engine as PublishedFormat>::with_format($($args),*))
-    };
 }
 
-crate::games::each_game!(formats);
+crate::games::each_game!(dispatch);
 
 /// Why a record found in a text has no format to judge it in: its `[Game]` tag names no game
 /// referee knows, or a game of the published notation.
@@ -148,32 +275,54 @@ pub struct Unstarted {
 /// Runs `work` on record `found` of `src` in its format and its game's engine: the published
 /// notation, or the common format of the game `--game` or its `[Game]` tag names. `Err` when no
 /// game is known for it.
-pub fn with_found<'r, W: WithFormat<'r>>(
+pub fn with_found<'r, S: Games, W: WithFormat<'r>>(
     src: &str,
     found: &'r Found,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
     work: W,
 ) -> Result<W::Output, Box<Unstarted>> {
+    options.games.open(src, found, options.game, work)
+}
+
+/// [`with_found`] for the games of the registry, `game` the one `--game` names.
+fn open_registered<'r, W: WithFormat<'r>>(
+    src: &str,
+    found: &'r Found,
+    game: Option<GameKind>,
+    work: W,
+) -> Result<W::Output, Box<Unstarted>> {
+    struct Open<'s, 'r, 'a, W> {
+        src: &'s str,
+        found: &'r Found<'a>,
+        forced: Option<&'static About>,
+        work: W,
+    }
+    impl<'r, W: WithFormat<'r>> WithGame for Open<'_, 'r, '_, W> {
+        type Output = Result<W::Output, Problem>;
+        fn run<G: GameFormat>(self, about: &'static About) -> Self::Output {
+            G::open(self.src, self.found, about, self.forced, self.work)
+        }
+    }
+    let forced = game.map(GameKind::about);
     match found {
         Found::Published(r) => {
             let published = |k: &GameKind| k.about().format == Format::Published;
-            let kind = options.game.filter(published).or_else(|| GameKind::ALL.into_iter().find(published));
-            kind.and_then(|k| k.with_published_format(src, r, options.game.map(GameKind::about), work)).ok_or_else(
-                || {
-                    let why = problem(
-                        ProblemKind::Undecided,
-                        r.span.clone(),
-                        "",
-                        "no game of the published notation is known".into(),
-                    );
-                    let mut verdict = Verdict::new(r.index, r.span.clone(), None);
-                    verdict.problems.push(why.clone());
-                    Box::new(Unstarted { verdict, why })
-                },
-            )
+            let kind = game.filter(published).or_else(|| GameKind::ALL.into_iter().find(published));
+            let opened = kind.map(|k| k.with_game(Open { src, found, forced, work }));
+            opened.and_then(Result::ok).ok_or_else(|| {
+                let why = problem(
+                    ProblemKind::Undecided,
+                    r.span.clone(),
+                    "",
+                    "no game of the published notation is known".into(),
+                );
+                let mut verdict = Verdict::new(r.index, r.span.clone(), None);
+                verdict.problems.push(why.clone());
+                Box::new(Unstarted { verdict, why })
+            })
         }
         Found::Common(r) => {
-            let kind = common_kind(src, r, options.game);
+            let kind = common_kind(src, r, game);
             let unstarted = |why: Problem| {
                 let mut verdict = common_verdict(src, r, kind.as_ref().ok().map(|k| k.about()));
                 verdict.problems.push(why.clone());
@@ -181,34 +330,10 @@ pub fn with_found<'r, W: WithFormat<'r>>(
                 verdict.status = status_of(&verdict.problems);
                 Box::new(Unstarted { verdict, why })
             };
-            let k = match &kind {
-                Ok(k) => *k,
-                Err(why) => return Err(unstarted(why.clone())),
-            };
-            struct Open<'s, 'r, 'a, W> {
-                src: &'s str,
-                record: &'r CommonRecord<'a>,
-                about: &'static About,
-                work: W,
+            match &kind {
+                Ok(k) => k.with_game(Open { src, found, forced, work }).map_err(unstarted),
+                Err(why) => Err(unstarted(why.clone())),
             }
-            impl<'r, W: WithFormat<'r>> WithCommonFormat for Open<'_, 'r, '_, W> {
-                type Output = W::Output;
-                fn run<G: CommonFormat>(self) -> W::Output {
-                    let (src, record, about) = (self.src, self.record, self.about);
-                    self.work.run(Common::<G>::named(src, record, about))
-                }
-            }
-            k.with_common_format(Open { src, record: r, about: k.about(), work }).ok_or_else(|| {
-                let tag = r.tag("Game").map_or(r.span.start..r.span.start, |t| t.value_span.clone());
-                unstarted(problem(
-                    ProblemKind::Syntax,
-                    tag.clone(),
-                    &src[tag],
-                    format!(
-                        "{k} records are written in their published notation (grammar.md), not in the common format"
-                    ),
-                ))
-            })
         }
     }
 }

@@ -19,7 +19,8 @@ use crate::document::tree::tree_of;
 use crate::document::{MoveEntry, NoteEntry};
 use crate::format::common::common_start;
 use crate::format::movetext::{self, Spelling};
-use crate::game::{CommonFormat, WithCommonFormat};
+use crate::format::{AsCommon, WithCommonFormat};
+use crate::game::CommonFormat;
 use crate::games::GameKind;
 use crate::record::common::{CommonRecord, TextDiagram};
 use crate::record::notes::Place;
@@ -126,7 +127,7 @@ fn laid_out(src: &str, found: &Found, options: VerifyOptions) -> Option<String> 
         Found::Published(r) => published_layout(src, r),
         Found::Common(r) => {
             let kind = crate::judge::common_kind(src, r, options.game).ok()?;
-            let laid = kind.with_common_format(CommonLayout { src, record: r })??;
+            let laid = kind.with_game(AsCommon(CommonLayout { src, record: r }))??;
             Some(with_line_end(&laid, line_end(src, r.span.start)))
         }
     }

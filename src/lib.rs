@@ -35,7 +35,7 @@
 //! | [`judge`] | A record's format and game found: its start, its claims and final diagram, its score |
 //! | [`random`] | Random legal games, and random records of any game |
 //! | [`perft`] | Perft: the leaves of the move tree below a position, per first move too, for checking move generators |
-//! | [`verify`] | A text → one [`Verdict`] per record; [`verify::verify_records_of`] for a game of one's own |
+//! | [`verify`] | A text → one [`Verdict`] per record; [`VerifyOptions::of`] for a game of one's own |
 //! | [`convert`] | A record in its notation's canonical layout, or as a JSON game document, and back |
 //! | [`layout`] | Records laid out again (spacing, line breaks, move numbers), every word of their writers' kept |
 //! | [`moves`] | A record replayed move by move as plain data, whatever its game |
@@ -46,7 +46,9 @@
 //! | [`report`] | Verdicts for people (miette reports), for programs (JSON lines), one line per problem |
 //!
 //! A game of the common format is its folder in [`games`] plus one registry line; a game defined
-//! outside the crate implements the same traits (`examples/own_game.rs` in the repository).
+//! outside the crate implements the same traits, and every entry point that takes
+//! [`VerifyOptions`] serves it with the options [`VerifyOptions::of`] gives
+//! (`examples/own_game.rs` in the repository).
 //!
 //! # Features
 //!

@@ -6,6 +6,7 @@
 //! [`crate::verify::with_record`] instead.
 
 use crate::game::About;
+use crate::judge::Games;
 use crate::record::Found;
 use crate::record::{Span, Token};
 use crate::render::ascii;
@@ -69,14 +70,22 @@ pub struct RecordMoves {
 /// assert_eq!(replayed.moves.len(), 2);
 /// assert!(replayed.illegal.is_none());
 /// ```
-pub fn record_moves(src: &str, index: usize, options: VerifyOptions) -> Result<RecordMoves, (Span, String)> {
+pub fn record_moves<S: Games>(
+    src: &str,
+    index: usize,
+    options: VerifyOptions<S>,
+) -> Result<RecordMoves, (Span, String)> {
     let (mut replayed, span) = with_record(src, index, options, Walk)?;
     replayed.span = span;
     Ok(replayed)
 }
 
 /// [`record_moves`] of a record already found in `src`.
-pub fn found_moves(src: &str, found: &Found, options: VerifyOptions) -> Result<RecordMoves, (Span, String)> {
+pub fn found_moves<S: Games>(
+    src: &str,
+    found: &Found,
+    options: VerifyOptions<S>,
+) -> Result<RecordMoves, (Span, String)> {
     let (mut replayed, span) = with_found_start(src, found, options, Walk)?;
     replayed.span = span;
     Ok(replayed)

@@ -14,9 +14,11 @@
 //! past 0: a move that ends the game is a leaf at the last depth and a dead end before it, as a
 //! mate in chess perft.
 
+use crate::format::{GameFormat, WithGame};
 use crate::game::code::CodeError;
-use crate::game::{Engine, Notation, WithGame};
-use crate::games::game_of;
+use crate::game::{About, Engine, Notation};
+use crate::games::no_such_game;
+use crate::judge::{Games, Registry};
 
 /// The leaves of the move tree `depth` moves below `position` (1 at depth 0).
 pub fn perft<G: crate::game::Game>(position: &G, depth: u32) -> u64 {
@@ -72,14 +74,40 @@ pub trait WithPosition {
 /// Reads `code` as a position of the game it names and runs `work` on it; `Err` says where the
 /// code goes wrong.
 pub fn with_position<W: WithPosition>(code: &str, work: W) -> Result<W::Output, CodeError> {
+    with_position_in(Registry, code, work)
+}
+
+/// [`with_position`], the code's game one of `games` (a game defined outside the crate too).
+pub fn with_position_in<S: Games, W: WithPosition>(games: S, code: &str, work: W) -> Result<W::Output, CodeError> {
     struct Read<'c, W>(&'c str, W);
     impl<W: WithPosition> WithGame for Read<'_, W> {
         type Output = Result<W::Output, CodeError>;
-        fn run<G: Engine>(self) -> Self::Output {
+        fn run<G: GameFormat>(self, _: &'static About) -> Self::Output {
             Ok(self.1.run(G::from_code(self.0)?))
         }
     }
-    game_of(code)?.with_game(Read(code, work))
+    let name = code.split('_').next().unwrap_or("");
+    let abouts = games.abouts();
+    let known = || abouts.iter().map(|a| a.name).collect::<Vec<_>>();
+    match abouts.iter().find(|a| a.name == name) {
+        Some(about) => {
+            games.with_named(about.name, Read(code, work)).unwrap_or_else(|| Err(no_such_game(name, &known())))
+        }
+        None => Err(no_such_game(name, &known())),
+    }
+}
+
+/// Reads a code of any game and writes the position it describes again: the code as referee
+/// writes that position (the same text for every code referee wrote).
+pub fn rewrite(code: &str) -> Result<String, CodeError> {
+    struct Rewrite;
+    impl WithPosition for Rewrite {
+        type Output = String;
+        fn run<G: Engine>(self, position: G) -> String {
+            position.code()
+        }
+    }
+    with_position(code, Rewrite)
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 use crate::game::About;
 use crate::geometry::{Cell, CellLabel, Geometry};
+use crate::judge::Games;
 use crate::record::notes::{glyph_text, without_markup, Drawing, Notes, Place, NONE};
 use crate::record::Found;
 use crate::record::{Span, Token};
@@ -193,7 +194,7 @@ impl Pictures {
 
 /// The pictures of record `index` (1-based) of `src`, with its variations'; `Err` says why it has
 /// none, and where.
-pub fn pictures(src: &str, index: usize, options: VerifyOptions) -> Result<Pictures, (Span, String)> {
+pub fn pictures<S: Games>(src: &str, index: usize, options: VerifyOptions<S>) -> Result<Pictures, (Span, String)> {
     struct Draw<'n, 'a>(&'n Notes<'a>);
     impl WithStart for Draw<'_, '_> {
         type Output = Pictures;
@@ -220,7 +221,7 @@ pub fn pictures(src: &str, index: usize, options: VerifyOptions) -> Result<Pictu
 /// in words: the glyphs written after that move and its markup (`glyphs: !?`, `markup: arrow a1 ->
 /// d4 red, mark b2 green, label c3 "A"`), one line each, or nothing. Past the last move, the last
 /// move's.
-pub fn markup_words(src: &str, index: usize, ply: usize, options: VerifyOptions) -> Vec<String> {
+pub fn markup_words<S: Games>(src: &str, index: usize, ply: usize, options: VerifyOptions<S>) -> Vec<String> {
     let Ok(pictures) = pictures(src, index, options) else { return Vec::new() };
     let scene = pictures.scene(Some(ply));
     let label = |c: Cell| scene.board.geometry.label(c);

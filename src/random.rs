@@ -1,7 +1,8 @@
 //! Random legal games, for tests, benchmarks and `referee random`.
 
-use crate::format::{GameFormat, WithGameFormat};
+use crate::format::{GameFormat, WithGame};
 pub use crate::game::random::{random_game, random_game_preferring};
+use crate::game::About;
 use crate::games::GameKind;
 
 /// The record of the random game of `seed` of `game`, on a board of `size` (the game's default
@@ -9,16 +10,15 @@ use crate::games::GameKind;
 /// such start.
 pub fn random_record(game: GameKind, size: Option<u8>, players: Option<u8>, seed: u64) -> Result<String, String> {
     struct Random {
-        game: GameKind,
         size: Option<u8>,
         players: Option<u8>,
         seed: u64,
     }
-    impl WithGameFormat for Random {
+    impl WithGame for Random {
         type Output = Result<String, String>;
-        fn run<G: GameFormat>(self) -> Self::Output {
-            G::random_record(self.game.about(), self.size, self.players, self.seed)
+        fn run<G: GameFormat>(self, about: &'static About) -> Self::Output {
+            G::random_record(about, self.size, self.players, self.seed)
         }
     }
-    game.with_game_format(Random { game, size, players, seed })
+    game.with_game(Random { size, players, seed })
 }

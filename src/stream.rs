@@ -32,6 +32,7 @@ use std::sync::Arc;
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
+use crate::judge::Games;
 use crate::record::{self, Found, Resume, TokenKind};
 use crate::search::SearchBudget;
 use crate::verdict::Verdict;
@@ -143,9 +144,9 @@ pub enum StreamError<E> {
 ///
 /// The text is held a window at a time: read until it holds `want` bytes of whole lines (or the
 /// input pauses or ends), verified, handed on, and dropped but for what a record still open needs.
-pub fn verify_stream<R: Read + Send, E>(
+pub fn verify_stream<S: Games, R: Read + Send, E>(
     input: R,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
     stream: StreamOptions,
     mut sink: impl FnMut(&Stretch, Vec<Verdict>) -> Result<(), E>,
 ) -> Result<usize, StreamError<E>> {
@@ -165,12 +166,12 @@ pub fn verify_stream<R: Read + Send, E>(
 /// whose claims wait for a search comes to `render` as [`Judged::Waiting`], for the caller to
 /// judge in file order with its budget. `window` makes what `render` needs of a window (where its
 /// lines start), once, before the window's first verdict.
-pub fn verify_stream_with<R: Read + Send, W: Sync, T: Send, E>(
+pub fn verify_stream_with<S: Games, R: Read + Send, W: Sync, T: Send, E>(
     mut input: R,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
     stream: StreamOptions,
     mut window: impl FnMut(&Stretch) -> W,
-    render: impl Fn(&W, Judged) -> T + Sync,
+    render: impl Fn(&W, Judged<S>) -> T + Sync,
     mut sink: impl FnMut(&Stretch, Vec<T>) -> Result<(), E>,
 ) -> Result<usize, StreamError<E>> {
     let chunk_size = stream.chunk.max(1);
@@ -507,9 +508,9 @@ pub const VERDICTS_HELD: usize = 256;
 /// The records of `window` past the `handed_on` first ones of the text, from where the reader
 /// resumes (`from`); `last` when the window ends the text. Also returns where reading can resume,
 /// and whether the reader stopped before the window's end.
-fn window_records<'w>(
+fn window_records<'w, S: Games>(
     window: &'w str,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
     from: Resume,
     last: bool,
     handed_on: usize,
@@ -531,15 +532,15 @@ struct Located<'w> {
 
 /// A record as the stream hands it to be rendered: judged, or waiting for the search of its
 /// claims.
-pub enum Judged {
+pub enum Judged<S = crate::judge::Registry> {
     /// The record's verdict, whole.
     Verdict(Verdict),
     /// The record's claims need a search, which draws on a budget that searches share: the caller
     /// judges it ([`Waiting::finish`]) when its turn comes, in input order.
-    Waiting(Waiting),
+    Waiting(Waiting<S>),
 }
 
-impl Judged {
+impl<S: Games> Judged<S> {
     /// The verdict, a waiting record's claims judged within `budget`.
     pub fn finish(self, budget: &mut SearchBudget) -> Verdict {
         match self {
@@ -553,7 +554,7 @@ impl Judged {
 /// copies what it still holds of the window if a waiting record outlives it) and where a reader
 /// can find it again. It is found, prepared again and judged when its turn comes: cheaper than
 /// keeping every record until then, and such records are few (a claim only a search can judge).
-pub struct Waiting {
+pub struct Waiting<S = crate::judge::Registry> {
     text: Arc<String>,
     /// The end of the window's text the record was read in.
     end: usize,
@@ -561,10 +562,10 @@ pub struct Waiting {
     from: Resume,
     index: usize,
     span: record::Span,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
 }
 
-impl Waiting {
+impl<S: Games> Waiting<S> {
     /// The record's number in its text (1-based).
     pub fn index(&self) -> usize {
         self.index
@@ -573,7 +574,7 @@ impl Waiting {
     /// The record's verdict, its claims judged within `budget`.
     pub fn finish(self, budget: &mut SearchBudget) -> Verdict {
         let window = &self.text[..self.end];
-        let format = self.options.game.map(|g| g.about().format);
+        let format = self.options.reading().map(|g| g.format);
         let found = record::read_window(window, format, self.from, None).find(|f| f.index() == self.index);
         match found {
             Some(found) => prepare(window, &found, self.options).finish(budget),
@@ -599,13 +600,13 @@ fn open_flags(stream: StreamOptions) -> Vec<AtomicBool> {
 ///
 /// Each record and its verdict are let go of on the thread that judged it (a record's lists and
 /// diagrams freed one after another on one thread took a tenth of its time).
-fn judge_records<T: Send>(
+fn judge_records<S: Games, T: Send>(
     text: &Arc<String>,
     end: usize,
     records: Vec<Located>,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
     stream: StreamOptions,
-    render: impl Fn(Judged) -> T + Sync + Send,
+    render: impl Fn(Judged<S>) -> T + Sync + Send,
 ) -> Vec<T> {
     let window = &text[..end];
     map_in_order(records, stream.parallel, |Located { record, from }| {

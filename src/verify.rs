@@ -3,12 +3,11 @@
 use std::marker::PhantomData;
 
 pub use crate::format::common::common_start;
-use crate::format::common::Common;
-use crate::format::{problem, status_of, RecordFormat, WithFormat};
+use crate::format::{status_of, RecordFormat, WithFormat};
 pub use crate::format::{PendingClaims, Prepared};
-use crate::game::{CommonFormat, Format};
-use crate::games::GameKind;
+use crate::game::CommonFormat;
 use crate::judge::with_found;
+use crate::judge::Games;
 pub use crate::judge::{VerifyOptions, DEFAULT_SEARCH_LIMIT};
 use crate::record::{self, Found};
 use crate::render::ascii;
@@ -16,21 +15,20 @@ use crate::replay::{replay, Reader, Repairable, Replay, ReplayOptions, Violation
 use crate::verdict::{Problem, ProblemKind, Verdict};
 
 /// Verifies every record in `src`, of either notation, in file order.
-pub fn verify_source(src: &str, options: VerifyOptions) -> Vec<Verdict> {
+pub fn verify_source<S: Games>(src: &str, options: VerifyOptions<S>) -> Vec<Verdict> {
     verify_records(src, options).collect()
 }
 
 /// The verdicts on the records of `src`, one at a time as the reader finds them.
-pub fn verify_records(src: &str, options: VerifyOptions) -> impl Iterator<Item = Verdict> + '_ {
+pub fn verify_records<S: Games>(src: &str, options: VerifyOptions<S>) -> impl Iterator<Item = Verdict> + '_ {
     let mut budget = options.file_budget();
-    record::read(src, options.game.map(GameKind::about))
-        .map(move |found| prepare(src, &found, options).finish(&mut budget))
+    record::read(src, options.reading()).map(move |found| prepare(src, &found, options).finish(&mut budget))
 }
 
 /// Verifies a record found in `src` as far as it can be taken on its own (see [`Prepared`]).
-pub fn prepare<'r>(src: &str, found: &'r Found, options: VerifyOptions) -> Prepared<'r> {
-    struct Prepare<'r>(VerifyOptions, PhantomData<&'r ()>);
-    impl<'r> WithFormat<'r> for Prepare<'r> {
+pub fn prepare<'r, S: Games>(src: &str, found: &'r Found, options: VerifyOptions<S>) -> Prepared<'r> {
+    struct Prepare<'r, S>(VerifyOptions<S>, PhantomData<&'r ()>);
+    impl<'r, S: Games> WithFormat<'r> for Prepare<'r, S> {
         type Output = Prepared<'r>;
         fn run<F: RecordFormat<'r>>(self, record: F) -> Prepared<'r> {
             prepare_format(&record, self.0)
@@ -41,7 +39,7 @@ pub fn prepare<'r>(src: &str, found: &'r Found, options: VerifyOptions) -> Prepa
 
 /// A record verified in its format, all but its claims that need a search: the checks before
 /// replay, the replay, the first illegal move's alternatives, the claims.
-fn prepare_format<'r, F: RecordFormat<'r>>(record: &F, options: VerifyOptions) -> Prepared<'r> {
+fn prepare_format<'r, S: Games, F: RecordFormat<'r>>(record: &F, options: VerifyOptions<S>) -> Prepared<'r> {
     let mut v = record.verdict();
     if !v.problems.is_empty() {
         return settled(v, None);
@@ -96,12 +94,12 @@ fn cap_note<G>(rep: &Replay<G>) -> Option<String> {
 /// Gives the first illegal move its legal alternatives, each with how far the rest of the record
 /// replays with it: a few replays, for illegal records only (which alone make the `start` again,
 /// so that a valid record costs nothing more).
-fn with_alternatives<G: Repairable>(
+fn with_alternatives<S: Games, G: Repairable>(
     v: &mut Verdict,
     start: impl FnOnce() -> Option<G>,
     tokens: &[record::Token],
     rep: &Replay<G>,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
 ) {
     if !v.problems.iter().any(|p| p.kind == ProblemKind::Illegal && p.variation.is_none()) {
         return;
@@ -123,23 +121,7 @@ fn with_alternatives<G: Repairable>(
 /// `[Game]` tag that names another game is a syntax error), and judged as `verify` judges the
 /// games it knows.
 pub fn verify_records_of<G: CommonFormat>(src: &str, options: VerifyOptions) -> impl Iterator<Item = Verdict> + '_ {
-    let mut budget = options.file_budget();
-    record::read_format(src, Some(Format::Common)).map(move |found| {
-        let prepared = match &found {
-            Found::Common(r) => prepare_format(&Common::<G>::of(src, r), options),
-            Found::Published(r) => {
-                let about = const { &G::ABOUT };
-                let mut v = Verdict::new(r.index, r.span.clone(), Some(about));
-                let message = format!(
-                    "this record is in the published notation; {} records are in the common format",
-                    about.title
-                );
-                v.problems.push(problem(ProblemKind::Syntax, r.span.start..r.span.start, "", message));
-                settled(v, None)
-            }
-        };
-        prepared.finish(&mut budget)
-    })
+    verify_records(src, options.with_games(crate::judge::Only::<G>::new()))
 }
 
 /// Why a diagram from [`position_diagram`] is not of the position asked for.
@@ -171,25 +153,25 @@ pub trait WithStart {
 /// Finds record `index` (1-based) of `src` and runs `work` with its start position and tokens, and
 /// gives the record's span; `Err` says why the record cannot be replayed (there is none, its syntax,
 /// its start), and where.
-pub fn with_record<W: WithStart>(
+pub fn with_record<S: Games, W: WithStart>(
     src: &str,
     index: usize,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
     work: W,
 ) -> Result<(W::Output, record::Span), (record::Span, String)> {
     let no_record = |n: usize| (0..0, format!("there is no record {index} (the file has {n})"));
-    let Some(found) = record::read(src, options.game.map(GameKind::about)).nth(index.wrapping_sub(1)) else {
-        return Err(no_record(record::read(src, options.game.map(GameKind::about)).count()));
+    let Some(found) = record::read(src, options.reading()).nth(index.wrapping_sub(1)) else {
+        return Err(no_record(record::read(src, options.reading()).count()));
     };
     with_found_start(src, &found, options, work)
 }
 
 /// Runs `work` with the start position and tokens of a record found in `src`, and gives the
 /// record's span: [`with_record`] for a caller that has found the record already.
-pub fn with_found_start<W: WithStart>(
+pub fn with_found_start<S: Games, W: WithStart>(
     src: &str,
     found: &Found,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
     work: W,
 ) -> Result<(W::Output, record::Span), (record::Span, String)> {
     struct Start<W>(W);
@@ -208,32 +190,32 @@ pub fn with_found_start<W: WithStart>(
 
 /// The diagram of record `index` (1-based) of `src` after `ply` moves (all if `None`), and a note
 /// when that position could not be reached; `Err` says why there is no position, and where.
-pub fn position_diagram(
+pub fn position_diagram<S: Games>(
     src: &str,
     index: usize,
     ply: Option<usize>,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
 ) -> Result<(String, Option<ShowNote>), (record::Span, String)> {
     position_text(src, index, ply, options, false)
 }
 
 /// The position code of record `index` (1-based) of `src` after `ply` moves (all if `None`), on one
 /// line, as [`position_diagram`] draws it.
-pub fn position_code(
+pub fn position_code<S: Games>(
     src: &str,
     index: usize,
     ply: Option<usize>,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
 ) -> Result<(String, Option<ShowNote>), (record::Span, String)> {
     position_text(src, index, ply, options, true)
 }
 
 /// A position's diagram, or its code (`code`), for [`position_diagram`] and [`position_code`].
-fn position_text(
+fn position_text<S: Games>(
     src: &str,
     index: usize,
     ply: Option<usize>,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
     code: bool,
 ) -> Result<(String, Option<ShowNote>), (record::Span, String)> {
     struct Show {

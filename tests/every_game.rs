@@ -20,11 +20,13 @@
 use proptest::prelude::*;
 
 use referee::convert;
+use referee::format::{GameFormat, WithGame};
 use referee::format::{RecordFormat, WithFormat};
 use referee::game::code::Coded;
-use referee::game::{Engine, Game, SearchKey, WithGame};
-use referee::games::{game_of, rewrite, GameKind};
+use referee::game::{Game, SearchKey};
+use referee::games::{game_of, GameKind};
 use referee::judge::with_found;
+use referee::perft::rewrite;
 use referee::random::random_record;
 use referee::record;
 use referee::record_moves;
@@ -41,8 +43,7 @@ fn setups() -> Vec<(GameKind, u8, u8)> {
     let mut setups = Vec::new();
     for game in GameKind::ALL {
         let about = game.about();
-        let (small, large) = about.sizes;
-        let mut sizes = vec![small, small + (large - small) / 2, large];
+        let mut sizes = vec![about.sizes.smallest, about.sizes.middle(), about.sizes.largest];
         sizes.dedup();
         for size in sizes {
             for players in about.players.0..=about.players.1 {
@@ -75,8 +76,8 @@ fn every_declared_setup_is_tested() {
     }
     // Each game has a default start too, with no size and no player count given.
     for game in GameKind::ALL {
-        let (small, large) = game.about().sizes;
-        assert!(small <= large, "{game}: sizes {small} to {large}");
+        let sizes = game.about().sizes;
+        assert!(sizes.iter().count() > 0 && sizes.allows(sizes.largest), "{game}: sizes {sizes}");
         assert!(random_record(game, None, None, 0).is_ok(), "{game} has no default start");
     }
 }
@@ -117,7 +118,7 @@ struct NotationRoundTrip<'c>(&'c str);
 impl WithGame for NotationRoundTrip<'_> {
     type Output = Result<usize, String>;
 
-    fn run<G: Engine>(self) -> Self::Output {
+    fn run<G: GameFormat>(self, _: &'static referee::game::About) -> Self::Output {
         let position = G::from_code(self.0).map_err(|e| e.to_string())?;
         let moves = position.legal_moves();
         let all: Vec<String> = moves.iter().map(|&m| position.write_move(m)).collect();

@@ -2,9 +2,9 @@
 //! the record reads, replays move by move and verifies as the game that was played.
 
 use referee::format::published::notation;
+use referee::format::{AsCommon, WithCommonFormat};
 use referee::game::code::Coded;
 use referee::game::Notation;
-use referee::game::WithCommonFormat;
 use referee::games::phages::Phages;
 use referee::random::random_game;
 use referee::write::write_common_record;
@@ -46,7 +46,7 @@ fn play(kind: GameKind, seed: u64) -> Played {
     let phages = match kind {
         GameKind::Quadraphages => Phages::quadraphages(),
         GameKind::Hexaphages => Phages::hexaphages(5).expect("the designers' board of side 5"),
-        _ => return kind.with_common_format(PlayCommon(seed)).expect("a game of the common format"),
+        _ => return kind.with_game(AsCommon(PlayCommon(seed))).expect("a game of the common format"),
     };
     let moves = random_game(&phages, seed, 10_000);
     played(&phages, &moves, notation::write_record(&phages, &moves))
@@ -103,4 +103,29 @@ fn the_readme_library_example_runs() {
     for m in record_moves(&record, 1, Default::default()).unwrap().moves {
         println!("{}. {} {}\n{}", m.ply, m.player, m.written, m.board);
     }
+}
+
+/// Options for one game read every record as that game's, through every entry point: movetext with
+/// no tags is a record of it, a `[Game]` tag naming another game is a syntax error, a published
+/// record's move line is read as its movetext (and refused word by word), and converting and
+/// replaying agree.
+#[test]
+fn options_for_one_game_read_every_record_as_that_games() {
+    use referee::games::quarod::Quarod;
+    use referee::verify::{verify_records, VerifyOptions};
+    let quarod = VerifyOptions::of::<Quarod>();
+    let text = "1. c1d1 d3c3 2. b4a4 a3b3 *\n\n[Game \"Petrify\"]\n\n1. c1d1 *\n\nQUADRAPHAGES\n_xx_ _oo_\n1. .... .... 6 i3i9\n";
+    let verdicts: Vec<_> = verify_records(text, quarod).collect();
+    let said: Vec<(Status, &str)> =
+        verdicts.iter().map(|v| (v.status, v.problems.first().map_or("", |p| p.message.as_str()))).collect();
+    assert_eq!(said.len(), 3, "{said:?}");
+    assert_eq!(said[0], (Status::Valid, ""));
+    assert_eq!(said[1].0, Status::SyntaxError);
+    assert!(said[1].1.contains("Petrify"), "{said:?}");
+    assert_eq!(said[2].0, Status::SyntaxError);
+    assert!(said[2].1.starts_with("`....` is not a Quarod move"), "{said:?}");
+    let doc = referee::convert::document(text, 1, quarod).expect("the untagged record converts");
+    assert_eq!((doc.game.as_str(), doc.moves.len()), ("quarod", 4));
+    assert_eq!(record_moves(text, 1, quarod).expect("it replays").moves.len(), 4);
+    assert!(referee::convert::document(text, 3, quarod).is_err());
 }

@@ -7,10 +7,13 @@
 use std::marker::PhantomData;
 
 use crate::document::*;
-use crate::format::{problem, refuted_claims, status_of, GameFormat, Judge, JudgeLater, PendingClaims, RecordFormat};
+use crate::format::{
+    problem, refuted_claims, status_of, GameFormat, Judge, JudgeLater, PendingClaims, RecordFormat, WithCommonFormat,
+    WithFormat,
+};
 use crate::game::{About, BoardView, CommonFormat, Outcome};
 use crate::record::common::{CommonRecord, TextDiagram};
-use crate::record::{self, Token, TokenKind};
+use crate::record::{self, Found, Token, TokenKind};
 use crate::replay::Replay;
 use crate::search::SearchBudget;
 use crate::verdict::{
@@ -469,6 +472,29 @@ impl<G: CommonFormat> Judge<G> for CommonJudge<'_> {
 
 /// Every game of the common format writes its records the same way.
 impl<G: CommonFormat> GameFormat for G {
+    fn open<'r, W: WithFormat<'r>>(
+        src: &str,
+        found: &'r Found,
+        about: &'static About,
+        _: Option<&'static About>,
+        work: W,
+    ) -> Result<W::Output, Problem> {
+        match found {
+            Found::Common(r) => Ok(work.run(Common::<G>::named(src, r, about))),
+            Found::Published(r) => {
+                let message = format!(
+                    "this record is in the published notation; {} records are in the common format",
+                    about.title
+                );
+                Err(problem(ProblemKind::Syntax, r.span.start..r.span.start, "", message))
+            }
+        }
+    }
+
+    fn with_common<W: WithCommonFormat>(work: W) -> Option<W::Output> {
+        Some(work.run::<G>())
+    }
+
     fn write_document(_: &'static About, doc: &GameDocument) -> Result<String, ConvertError> {
         write_common::<G>(doc)
     }
@@ -582,7 +608,7 @@ pub(crate) fn document_start<G: CommonFormat>(code: &str, doc: &GameDocument, em
 /// What a tag of a record of the common format means (grammar.md, Part II), for `game` when the
 /// record names one: the tags referee reads, and the others it keeps without checking.
 pub fn tag_meaning(name: &str, game: Option<&About>) -> String {
-    let sizes = game.map_or_else(String::new, |g| format!(" ({}: {} to {})", g.title, g.sizes.0, g.sizes.1));
+    let sizes = game.map_or_else(String::new, |g| format!(" ({}: {})", g.title, g.sizes));
     let players = game.map_or_else(String::new, |g| format!(" ({}: {} to {})", g.title, g.players.0, g.players.1));
     match name.to_ascii_lowercase().as_str() {
         "game" => match game {

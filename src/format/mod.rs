@@ -12,7 +12,7 @@ pub mod published;
 
 use crate::document::{ConvertError, GameDocument};
 use crate::game::About;
-use crate::record::{Record, Span, Token};
+use crate::record::{Found, Span, Token};
 use crate::replay::{Repairable, Replay};
 use crate::search::SearchBudget;
 use crate::verdict::{ClaimCheck, ClaimKind, ClaimStatus, Problem, ProblemKind, Status, Verdict};
@@ -58,10 +58,27 @@ pub trait RecordFormat<'r> {
     fn document(&self, start: Self::Game) -> Result<GameDocument, ConvertError>;
 }
 
-/// How a game's records are written: a game document written back as a record, and the record of
-/// a random game, in the game's record format. The games of the common format have it from the
-/// format ([`common`]); a game of another notation implements it beside its notation ([`published`]).
-pub trait GameFormat: Repairable {
+/// A game's record format, which its engine carries: how a record of the game found in a text is
+/// judged ([`GameFormat::open`]), how a game document is written back as a record, and the record
+/// of a random game. The games of the common format have it from the format ([`common`]); the
+/// games of the published notation from theirs ([`published`]).
+pub trait GameFormat: crate::game::Engine + Repairable {
+    /// Runs `work` on the record `found` of `src` in this game's record format, as a record of
+    /// `about` (one of the games this engine plays); `forced` is the game `--game` names, if any.
+    /// `Err` says why the record cannot be read in this format (it is in the other notation).
+    fn open<'r, W: WithFormat<'r>>(
+        src: &str,
+        found: &'r Found,
+        about: &'static About,
+        forced: Option<&'static About>,
+        work: W,
+    ) -> Result<W::Output, Problem>;
+    /// Runs `work` with this engine as a game of the common format; `None` for a game of another
+    /// notation.
+    fn with_common<W: WithCommonFormat>(work: W) -> Option<W::Output> {
+        let _ = work;
+        None
+    }
     /// The record of the game `doc` holds (a game of `about`), in its format's canonical layout
     /// (see [`crate::convert::canonical_of`]); `Err` when the document holds no game that replays.
     fn write_document(about: &'static About, doc: &GameDocument) -> Result<String, ConvertError>;
@@ -72,13 +89,35 @@ pub trait GameFormat: Repairable {
         -> Result<String, String>;
 }
 
-/// Work to do with any game's engine and record format, written once for all of them:
-/// `GameKind::with_game_format` calls `run` with the engine of the game at hand.
-pub trait WithGameFormat {
+/// Work to do with any game's engine and record format, written once for all of them: the
+/// registry's one dispatch (`GameKind::with_game`) calls `run` with the engine of the game at hand
+/// and what the game is.
+pub trait WithGame {
     /// What `run` gives back.
     type Output;
-    /// The work.
-    fn run<G: GameFormat>(self) -> Self::Output;
+    /// The work, with `G` the engine of the game `about`.
+    fn run<G: GameFormat>(self, about: &'static About) -> Self::Output;
+}
+
+/// Work to do with the engine of a game of the common format: [`GameFormat::with_common`] calls
+/// `run` with it.
+pub trait WithCommonFormat {
+    /// What `run` gives back.
+    type Output;
+    /// The work, with `G` the engine of the game at hand.
+    fn run<G: crate::game::CommonFormat>(self) -> Self::Output;
+}
+
+/// A [`WithCommonFormat`] as a [`WithGame`]: runs it with the game at hand if it is of the common
+/// format (`None` if not).
+pub struct AsCommon<W>(pub W);
+
+impl<W: WithCommonFormat> WithGame for AsCommon<W> {
+    type Output = Option<W::Output>;
+
+    fn run<G: GameFormat>(self, _: &'static About) -> Option<W::Output> {
+        G::with_common(self.0)
+    }
 }
 
 /// Work on one record in its format, whatever the format and the game, written once for all: the
@@ -88,20 +127,6 @@ pub trait WithFormat<'r> {
     type Output;
     /// The work.
     fn run<F: RecordFormat<'r>>(self, record: F) -> Self::Output;
-}
-
-/// A game of the published notation: its records, found by the reader as
-/// [`Found::Published`](crate::record::Found::Published), are judged in the notation's own
-/// [`RecordFormat`].
-pub trait PublishedFormat: GameFormat {
-    /// Runs `work` on `record` of `src` in the notation's format, read as a record of `forced` if
-    /// given (`--game`), else of the game its text names or draws.
-    fn with_format<'r, W: WithFormat<'r>>(
-        src: &str,
-        record: &'r Record,
-        forced: Option<&'static About>,
-        work: W,
-    ) -> W::Output;
 }
 
 /// A record's claims and final diagram, judged on a replay of (edited) tokens.

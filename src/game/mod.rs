@@ -13,7 +13,7 @@ pub mod random;
 pub mod rule;
 pub mod view;
 
-pub use about::{About, Format};
+pub use about::{About, Format, Sizes};
 pub use key::{board_hash, PlainData, SearchKey};
 pub use notation::Notation;
 pub use rule::{BreaksRule, Rule};
@@ -134,21 +134,3 @@ pub trait Game: Clone + BoardView {
 pub trait Engine: Notation + crate::game::code::Coded + SearchKey + Send + 'static {}
 
 impl<G: Notation + crate::game::code::Coded + SearchKey + Send + 'static> Engine for G {}
-
-/// Work to do with the engine of any game, written once for all of them: `GameKind::with_game`
-/// (the registry, `crate::games`) calls `run` with the engine type of the game at hand.
-pub trait WithGame {
-    /// What `run` gives back.
-    type Output;
-    /// The work, with `G` the engine of the game at hand.
-    fn run<G: Engine>(self) -> Self::Output;
-}
-
-/// Work to do with the engine of a game in the common record format, written once for all of
-/// them: `GameKind::with_common_format` (the registry, `crate::games`) calls `run` with the engine type of the game at hand.
-pub trait WithCommonFormat {
-    /// What `run` gives back.
-    type Output;
-    /// The work, with `G` the engine of the game at hand.
-    fn run<G: CommonFormat>(self) -> Self::Output;
-}

@@ -1,6 +1,7 @@
 //! The registry: every game referee knows, one line each. A game is its folder here (its engine,
-//! its notation, its [`About`]) plus its line in `registry!`'s call below, which makes
-//! [`GameKind`], [`GameKind::ALL`], the name lookup and the dispatch to each game's engine.
+//! its notation, its [`About`]) plus its line in `each_game!` below, which makes [`GameKind`],
+//! [`GameKind::ALL`] and the name lookup here, and the one dispatch to each game's engine and
+//! record format (`GameKind::with_game`, in `crate::judge`, above the record formats).
 
 pub mod petrify;
 pub mod phages;
@@ -11,12 +12,11 @@ pub mod vadrantir;
 use std::fmt;
 
 use crate::game::code::CodeError;
-use crate::game::{About, Engine, WithCommonFormat, WithGame};
+use crate::game::About;
 
-/// Makes [`GameKind`] from one line per game: `Variant => engine type, its About, format;` where
-/// the format is `common` (the engine is [`CommonFormat`](crate::game::CommonFormat)) or `published`.
+/// Makes [`GameKind`] from one line per game: `Variant => engine type, its About;`.
 macro_rules! registry {
-    ($($(#[$doc:meta])* $variant:ident => $engine:ty, $about:expr, $format:ident;)*) => {
+    ($($(#[$doc:meta])* $variant:ident => $engine:ty, $about:expr;)*) => {
         /// The games referee knows.
         #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
         pub enum GameKind {
@@ -33,57 +33,37 @@ macro_rules! registry {
                     $(GameKind::$variant => &$about,)*
                 }
             }
-
-            /// Runs `work` with this game's engine.
-            pub fn with_game<W: WithGame>(self, work: W) -> W::Output {
-                match self {
-                    $(GameKind::$variant => work.run::<$engine>(),)*
-                }
-            }
-
-            /// Runs `work` with this game's engine; `None` for the games of the published notation.
-            pub fn with_common_format<W: WithCommonFormat>(self, work: W) -> Option<W::Output> {
-                match self {
-                    $(GameKind::$variant => registry!(@run $format $engine, work),)*
-                }
-            }
         }
-    };
-    (@run common $engine:ty, $work:ident) => {
-        Some($work.run::<$engine>())
-    };
-    (@run published $engine:ty, $work:ident) => {
-        None
     };
 }
 
-/// The games referee knows, one line each: `Variant => folder::Engine, folder::ABOUT, format;`,
-/// the format `common` (the engine is [`CommonFormat`](crate::game::CommonFormat)) or `published`.
-/// Every dispatch over the games is made from this list, by the macro named in the call
-/// (`registry` here, the record formats' in `judge.rs`), so that a game is added in one place.
+/// The games referee knows, one line each: `Variant => folder::Engine, folder::ABOUT;` (the
+/// engine carries its record format, the About says which it is). What is made of the list is made
+/// by the macro named in the call (`registry` here, the dispatch in `judge.rs`), so that a game is
+/// added in one place.
 macro_rules! each_game {
     ($then:ident) => {
         $crate::games::each_game! { @paths $then
             /// Quadraphages: on a 9x9 board, each side's stones move the number of cells a player announced,
             /// marking the cells they leave (published notation).
-            Quadraphages => phages::Phages, phages::QUADRAPHAGES, published;
+            Quadraphages => phages::Phages, phages::QUADRAPHAGES;
             /// Hexaphages: the rules of Quadraphages on a hex board (published notation).
-            Hexaphages => phages::Phages, phages::HEXAPHAGES, published;
+            Hexaphages => phages::Phages, phages::HEXAPHAGES;
             /// Quarod: pieces with rods, placed in engaged Black-White pairs and swapped along engagements.
-            Quarod => quarod::Quarod, quarod::ABOUT, common;
+            Quarod => quarod::Quarod, quarod::ABOUT;
             /// Petrify: placing disks and capturing by sliding, which leaves a block behind.
-            Petrify => petrify::Petrify, petrify::ABOUT, common;
+            Petrify => petrify::Petrify, petrify::ABOUT;
             /// Vadrantir: stones placed on a hex board, each group held to at most one stone more than the
             /// largest enemy group it touches.
-            Vadrantir => vadrantir::Vadrantir, vadrantir::ABOUT, common;
+            Vadrantir => vadrantir::Vadrantir, vadrantir::ABOUT;
             /// Splinter Quad: two to four players slide pieces that push whole lines, off the board
             /// included; after every move only the largest group of pieces stays.
-            Splinter => splinter::Splinter, splinter::ABOUT, common;
+            Splinter => splinter::Splinter, splinter::ABOUT;
         }
     };
-    (@paths $then:ident $($(#[$doc:meta])* $variant:ident => $folder:ident::$engine:ident, $afolder:ident::$about:ident, $format:ident;)*) => {
+    (@paths $then:ident $($(#[$doc:meta])* $variant:ident => $folder:ident::$engine:ident, $afolder:ident::$about:ident;)*) => {
         $then! {
-            $($(#[$doc])* $variant => $crate::games::$folder::$engine, $crate::games::$afolder::$about, $format;)*
+            $($(#[$doc])* $variant => $crate::games::$folder::$engine, $crate::games::$afolder::$about;)*
         }
     };
 }
@@ -118,20 +98,15 @@ impl fmt::Display for GameKind {
 pub fn game_of(code: &str) -> Result<GameKind, CodeError> {
     let name = code.split('_').next().unwrap_or("");
     GameKind::ALL.into_iter().find(|g| g.name() == name).ok_or_else(|| {
-        let known = GameKind::ALL.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ");
-        CodeError::new(0, format!("a position code starts with its game's name ({known}) and `_`, not `{name}`"))
+        let known: Vec<&str> = GameKind::ALL.iter().map(|g| g.name()).collect();
+        no_such_game(name, &known)
     })
 }
 
-/// Reads a code of any game and writes the position it describes again: the code as referee
-/// writes that position (the same text for every code referee wrote).
-pub fn rewrite(code: &str) -> Result<String, CodeError> {
-    struct Rewrite<'c>(&'c str);
-    impl WithGame for Rewrite<'_> {
-        type Output = Result<String, CodeError>;
-        fn run<G: Engine>(self) -> Self::Output {
-            G::from_code(self.0).map(|p| p.code())
-        }
-    }
-    game_of(code)?.with_game(Rewrite(code))
+/// Why a code that starts with `name` is of none of the games `known`.
+pub fn no_such_game(name: &str, known: &[&str]) -> CodeError {
+    CodeError::new(
+        0,
+        format!("a position code starts with its game's name ({}) and `_`, not `{name}`", known.join(", ")),
+    )
 }

@@ -184,9 +184,13 @@ impl Geometry {
         (0..self.slots() as u16).map(Cell).filter(move |&c| self.contains(c))
     }
 
-    /// How many cells the board has.
+    /// How many cells the board has: counted from the side, not by walking the board (a final
+    /// diagram and a position code ask it for every record).
     pub fn cell_count(self) -> usize {
-        self.cells().count()
+        match self {
+            Geometry::Square { size } => usize::from(size) * usize::from(size),
+            Geometry::Hex { side } => 3 * usize::from(side) * usize::from(side).saturating_sub(1) + 1,
+        }
     }
 
     /// The directions a stone may travel in a straight line.
@@ -343,7 +347,9 @@ impl Steps {
 
 impl Geometry {
     /// The rays of this geometry, measured the first time they are asked for and kept for the life
-    /// of the process (a few kilobytes for the largest board).
+    /// of the process (a few kilobytes for the largest board). Inlined: engines ask for it at every
+    /// move, and the measuring is out of line.
+    #[inline]
     pub fn steps(self) -> &'static Steps {
         static SQUARE: [std::sync::OnceLock<Steps>; 256] = [const { std::sync::OnceLock::new() }; 256];
         static HEX: [std::sync::OnceLock<Steps>; 256] = [const { std::sync::OnceLock::new() }; 256];
@@ -351,21 +357,25 @@ impl Geometry {
             Geometry::Square { size } => &SQUARE[size as usize],
             Geometry::Hex { side } => &HEX[side as usize],
         };
-        table.get_or_init(|| {
-            let mut offset = [0; 6];
-            for (o, d) in offset.iter_mut().zip(self.directions()) {
-                *o = i32::from(d.drow) * i32::from(self.width()) + i32::from(d.dcol);
+        table.get_or_init(|| self.measure_steps())
+    }
+
+    /// The rays of this geometry, measured.
+    #[cold]
+    fn measure_steps(self) -> Steps {
+        let mut offset = [0; 6];
+        for (o, d) in offset.iter_mut().zip(self.directions()) {
+            *o = i32::from(d.drow) * i32::from(self.width()) + i32::from(d.dcol);
+        }
+        let mut len = vec![[0; 6]; self.slots()].into_boxed_slice();
+        let mut cell = vec![false; self.slots()].into_boxed_slice();
+        for c in self.cells() {
+            cell[c.0 as usize] = true;
+            for (d, &dir) in self.directions().iter().enumerate() {
+                len[c.0 as usize][d] = self.ray(c, dir).count() as u16;
             }
-            let mut len = vec![[0; 6]; self.slots()].into_boxed_slice();
-            let mut cell = vec![false; self.slots()].into_boxed_slice();
-            for c in self.cells() {
-                cell[c.0 as usize] = true;
-                for (d, &dir) in self.directions().iter().enumerate() {
-                    len[c.0 as usize][d] = self.ray(c, dir).count() as u16;
-                }
-            }
-            Steps { offset, len, cell, width: self.width(), height: self.height() }
-        })
+        }
+        Steps { offset, len, cell, width: self.width(), height: self.height() }
     }
 
     /// If `to` lies on a straight line from `from`, the index of the direction in
@@ -502,6 +512,12 @@ mod tests {
         assert_eq!(row(7), "d7 f7 h7 j7");
         assert_eq!(g.cell_count(), 37);
         assert_eq!(Geometry::Hex { side: 5 }.cell_count(), 61);
+        for g in (2..=MAX_SQUARE)
+            .map(|size| Geometry::Square { size })
+            .chain((2..=MAX_HEX_SIDE).map(|side| Geometry::Hex { side }))
+        {
+            assert_eq!(g.cell_count(), g.cells().count(), "{g:?}");
+        }
     }
 
     #[test]

@@ -23,8 +23,8 @@ pub use search::*;
 use std::ops::ControlFlow;
 
 use crate::format::{RecordFormat, WithFormat};
-use crate::games::GameKind;
 use crate::judge::with_found;
+use crate::judge::Games;
 use crate::record::{self, Found, Span};
 use crate::search::{Scope, SearchBudget, Stop};
 use crate::verdict::{ClaimStatus, ProblemKind, Verdict};
@@ -32,7 +32,7 @@ use crate::verify::{self, VerifyOptions};
 
 /// The claims of every candidate judged share twice the bound of one claim, so that a record that
 /// stops before the end costs a bounded time to repair.
-fn candidates_budget(options: VerifyOptions, stop: &Stop) -> SearchBudget {
+fn candidates_budget<S: Games>(options: VerifyOptions<S>, stop: &Stop) -> SearchBudget {
     let total = options.search_limit.saturating_mul(2);
     SearchBudget { left: total, total, scope: Scope::Repairs, stop: stop.clone(), ..options.file_budget() }
 }
@@ -60,9 +60,9 @@ impl RecordRepair {
 
 /// The records of `src`, or record `only` (1-based), each with its verdict and, when it has an
 /// illegal move, its best repairs. `Err` when there is no record `only`.
-pub fn repair_source(
+pub fn repair_source<S: Games>(
     src: &str,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
     repair: RepairOptions,
     only: Option<usize>,
 ) -> Result<Vec<RecordRepair>, String> {
@@ -77,9 +77,9 @@ pub fn repair_source(
 /// The same, each record handed to `each` as soon as it is repaired, in file order, so that a
 /// caller can print it and drop it: a collection is repaired in the memory of one record. `each`
 /// may stop the run (a closed output). `Err` when there is no record `only`.
-pub fn repair_each(
+pub fn repair_each<S: Games>(
     src: &str,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
     repair: RepairOptions,
     only: Option<usize>,
     mut each: impl FnMut(RecordRepair) -> ControlFlow<()>,
@@ -91,9 +91,9 @@ pub fn repair_each(
 /// which `each` is lent too: a run's searches share one budget (`referee repair --write` verifies
 /// the text it writes within it, [`rewrite_within`]). The claims of a record's repairs have a
 /// budget of their own, a bound of the record's search.
-pub fn repair_each_within(
+pub fn repair_each_within<S: Games>(
     src: &str,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
     repair: RepairOptions,
     only: Option<usize>,
     budget: &mut SearchBudget,
@@ -102,7 +102,7 @@ pub fn repair_each_within(
     // Repairs are judged on strict replays, as `verify` judges records by default.
     let options = VerifyOptions { lenient: false, ..options };
     let (mut count, mut handed) = (0, false);
-    for found in record::read(src, options.game.map(GameKind::about)) {
+    for found in record::read(src, options.reading()) {
         count += 1;
         if only.is_some_and(|n| n != found.index()) {
             continue;
@@ -121,10 +121,10 @@ pub fn repair_each_within(
 
 /// A record found in `src`: its verdict as written (its claims searched within `budget`) and, when
 /// it has an illegal move, its best repairs.
-pub fn repair_record(
+pub fn repair_record<S: Games>(
     src: &str,
     found: &Found,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
     repair: RepairOptions,
     budget: &mut SearchBudget,
 ) -> RecordRepair {
@@ -183,12 +183,17 @@ pub enum Rewrite {
 /// What `repair --write` writes in place of record `r` of `src`: its best repair that makes it
 /// stand (replays to the end, its diagram matching, its claims holding) and that the notation can
 /// write, among those found, when its text verifies as valid; else the record as it is, and why.
-pub fn rewrite(src: &str, r: &RecordRepair, options: VerifyOptions) -> Rewrite {
+pub fn rewrite<S: Games>(src: &str, r: &RecordRepair, options: VerifyOptions<S>) -> Rewrite {
     rewrite_within(src, r, options, &mut options.file_budget())
 }
 
 /// [`rewrite`], the repaired text's claims searched within `budget`.
-pub fn rewrite_within(src: &str, r: &RecordRepair, options: VerifyOptions, budget: &mut SearchBudget) -> Rewrite {
+pub fn rewrite_within<S: Games>(
+    src: &str,
+    r: &RecordRepair,
+    options: VerifyOptions<S>,
+    budget: &mut SearchBudget,
+) -> Rewrite {
     let Some(search) = &r.search else {
         return match r.verdict.problems.iter().find(|p| matches!(p.kind, ProblemKind::Syntax | ProblemKind::Undecided))
         {
@@ -216,7 +221,7 @@ pub fn rewrite_within(src: &str, r: &RecordRepair, options: VerifyOptions, budge
     let text = repaired_text(src, &r.verdict.span, &best.changes);
     // The search replays tokens, the file holds text: the text written is read and verified
     // again, so that a record is never replaced by one that does not stand.
-    let verdicts: Vec<Verdict> = record::read(&text, options.game.map(GameKind::about))
+    let verdicts: Vec<Verdict> = record::read(&text, options.reading())
         .map(|found| verify::prepare(&text, &found, options).finish(budget))
         .collect();
     match verdicts.as_slice() {
@@ -230,10 +235,10 @@ pub fn rewrite_within(src: &str, r: &RecordRepair, options: VerifyOptions, budge
 
 /// The search for repairs of a record's main line, or, when its first illegal move is the token at
 /// `in_variation`, of that variation, from the position it starts from.
-fn search_record(
+fn search_record<S: Games>(
     src: &str,
     found: &Found,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
     repair: RepairOptions,
     in_variation: Option<Span>,
 ) -> Option<Search> {

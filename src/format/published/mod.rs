@@ -9,8 +9,7 @@ pub mod notation;
 
 use crate::document::*;
 use crate::format::{
-    problem, refuted_claims, status_of, GameFormat, Judge, JudgeLater, PendingClaims, PublishedFormat, RecordFormat,
-    WithFormat,
+    problem, refuted_claims, status_of, GameFormat, Judge, JudgeLater, PendingClaims, RecordFormat, WithFormat,
 };
 use crate::game::code::Coded;
 use crate::game::About;
@@ -18,7 +17,7 @@ use crate::game::{BoardView, Game};
 use crate::games::phages::rules::{Phages, PhagesMove, Side};
 use crate::games::GameKind;
 use crate::geometry::{Cell, Geometry};
-use crate::record::{Record, Token, TokenKind};
+use crate::record::{Found, Record, Token, TokenKind};
 use crate::replay::{replay, Replay, ReplayOptions};
 use crate::search::SearchBudget;
 use crate::verdict::{ClaimCheck, Problem, ProblemKind, Verdict};
@@ -42,18 +41,29 @@ pub struct Published<'s, 'r, 'a> {
     pub forced: Option<GameKind>,
 }
 
-impl PublishedFormat for Phages {
-    fn with_format<'r, W: WithFormat<'r>>(
+impl GameFormat for Phages {
+    fn open<'r, W: WithFormat<'r>>(
         src: &str,
-        record: &'r Record,
+        found: &'r Found,
+        about: &'static About,
         forced: Option<&'static About>,
         work: W,
-    ) -> W::Output {
-        work.run(Published { src, record, forced: forced.and_then(|g| GameKind::from_name(g.name)) })
+    ) -> Result<W::Output, Problem> {
+        match found {
+            Found::Published(record) => {
+                Ok(work.run(Published { src, record, forced: forced.and_then(|g| GameKind::from_name(g.name)) }))
+            }
+            Found::Common(r) => {
+                let tag = r.tag("Game").map_or(r.span.start..r.span.start, |t| t.value_span.clone());
+                let message = format!(
+                    "{} records are written in their published notation (grammar.md), not in the common format",
+                    about.name
+                );
+                Err(problem(ProblemKind::Syntax, tag.clone(), &src[tag], message))
+            }
+        }
     }
-}
 
-impl GameFormat for Phages {
     fn write_document(about: &'static About, doc: &GameDocument) -> Result<String, ConvertError> {
         write_published(about, doc)
     }
@@ -69,7 +79,7 @@ impl GameFormat for Phages {
         if players.is_some_and(|p| p != 2) {
             return Err(format!("{} is a game for two players", about.name));
         }
-        let geometry = geometry(about, size.unwrap_or(about.sizes.0));
+        let geometry = geometry(about, size.unwrap_or(about.sizes.smallest));
         let start = notation::default_start(geometry)
             .ok_or_else(|| format!("no start position is known for {} of size {}", about.name, size.unwrap_or(0)))?;
         let moves = random_game(&start, seed, 1_000_000);

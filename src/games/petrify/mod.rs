@@ -17,6 +17,6 @@ pub const ABOUT: crate::game::About = crate::game::About {
     aliases: &[],
     help: "Petrify: the common format, a square board of side 6 to 10",
     format: crate::game::Format::Common,
-    sizes: (6, 10),
+    sizes: crate::game::Sizes::from(6, 10),
     players: (2, 2),
 };

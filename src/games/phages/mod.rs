@@ -13,7 +13,7 @@ pub const QUADRAPHAGES: crate::game::About = crate::game::About {
     help: "Quadraphages: the published notation, a square board (9x9 by default)",
     format: crate::game::Format::Published,
     // Another board needs its start drawn in a `Startup:` diagram.
-    sizes: (9, 9),
+    sizes: crate::game::Sizes::from(9, 9),
     players: (2, 2),
 };
 
@@ -24,6 +24,6 @@ pub const HEXAPHAGES: crate::game::About = crate::game::About {
     aliases: &[],
     help: "Hexaphages: the published notation, a hex board of side 4 or 5",
     format: crate::game::Format::Published,
-    sizes: (4, 5),
+    sizes: crate::game::Sizes::from(4, 5),
     players: (2, 2),
 };

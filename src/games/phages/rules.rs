@@ -490,6 +490,7 @@ impl Phages {
     }
 
     /// The stones of `side`, in the order the setup gave them.
+    #[inline]
     pub fn stones(&self, side: Side) -> &[Cell] {
         &self.stones[side.index()][..self.per_side as usize]
     }
@@ -505,6 +506,7 @@ impl Phages {
     }
 
     /// The index among the mover's stones of the stone on `c`.
+    #[inline]
     fn stone_index(&self, side: Side, c: Cell) -> Option<usize> {
         self.stones(side).iter().position(|&s| s == c)
     }

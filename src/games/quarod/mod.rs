@@ -16,6 +16,6 @@ pub const ABOUT: crate::game::About = crate::game::About {
     aliases: &[],
     help: "Quarod: the common format, a square board of side 2 to 26",
     format: crate::game::Format::Common,
-    sizes: (2, 26),
+    sizes: crate::game::Sizes::from(2, 26),
     players: (2, 2),
 };

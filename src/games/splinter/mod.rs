@@ -25,6 +25,6 @@ pub const ABOUT: crate::game::About = crate::game::About {
     help: "Splinter Quad (also `splinter-quad`): the common format, 2 to 4 players",
     format: crate::game::Format::Common,
     // A smaller board holds some player counts' default start, not all (3 players need 9).
-    sizes: (9, 26),
+    sizes: crate::game::Sizes::from(9, 26),
     players: (2, 4),
 };

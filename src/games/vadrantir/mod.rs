@@ -16,6 +16,6 @@ pub const ABOUT: crate::game::About = crate::game::About {
     aliases: &[],
     help: "Vadrantir: the common format, a hex board of side 5 to 7",
     format: crate::game::Format::Common,
-    sizes: (5, 7),
+    sizes: crate::game::Sizes::from(5, 7),
     players: (2, 2),
 };
