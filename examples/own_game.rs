@@ -5,16 +5,23 @@
 //! have four of their stones in a row, across, down or diagonally, wins; a full board with no such
 //! row is a draw.
 //!
-//! The game implements `Game`, `BoardView`, `Notation`, `Coded`, `SearchKey` and `CommonFormat` here,
-//! with nothing changed inside the crate; `main` then checks (with `assert!`, so that CI fails on a
-//! regression) that the library gives it what it gives its own games: a verdict that locates an
-//! illegal move and lists the legal ones and alternatives, with its human report; claims made
-//! before the end judged by the search; a result confirmed at the end; an SVG picture; and
-//! position codes that read back for every position played, and a record that starts from one.
+//! The game implements `Game`, `BoardView`, `Notation`, `Coded`, `PlainData` (its search key) and
+//! `CommonFormat` here, with nothing changed inside the crate. Run with arguments, this program is
+//! referee's own command line for the game (`referee::cli::run_with`):
+//!
+//! `cargo run --example own_game -- verify games.txt` (or `convert`, `repair`, `render`, `show`, `perft`)
+//!
+//! Run without, it checks (with `assert!`, so that CI fails on a regression) that the library gives
+//! the game what it gives its own games, through the options `VerifyOptions::of::<InRow>()`: a
+//! verdict that locates an illegal move and lists the legal ones and alternatives, with its human
+//! report; claims made before the end judged by the search; a result confirmed at the end; position
+//! codes that read back; conversion, repair, pictures, streams and perft; and then runs itself as
+//! the command line on a file of the game's records, as a user would.
 //!
 //! `cargo run --example own_game`
 
 use std::fmt;
+use std::process::{Command, ExitCode};
 use std::sync::Arc;
 
 use referee::format::common::common_start;
@@ -370,7 +377,19 @@ fn record(movetext: &str, result: &str) -> String {
     format!("[Game \"In a Row\"]\n[Size \"5\"]\n\n{movetext} {result}\n")
 }
 
-fn main() {
+fn main() -> ExitCode {
+    // With arguments, this program is referee's own command line, every record read as one of In
+    // a Row: `cargo run --example own_game -- verify games.txt`.
+    if std::env::args_os().len() > 1 {
+        return referee::cli::run_with(VerifyOptions::of::<InRow>().games);
+    }
+    library();
+    command_line();
+    ExitCode::SUCCESS
+}
+
+/// What the library does with the game.
+fn library() {
     // Every entry point that takes options serves the game: `VerifyOptions::of` reads every
     // record as one of In a Row.
     let options = VerifyOptions::of::<InRow>();
@@ -533,4 +552,47 @@ fn main() {
     let leaves = referee::perft::with_position_in(options.games, &empty, Perft).unwrap_or_else(|e| panic!("{e}"));
     println!("perft 2 from {empty}: {leaves}");
     assert_eq!(leaves, 25 * 24);
+}
+
+/// The command line on the game: this program run again with arguments, as a user runs it.
+fn command_line() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let games = dir.path().join("games.txt");
+    std::fs::write(&games, format!("{ILLEGAL}\n{}", record(DRAWN, "0-0"))).expect("the file is written");
+    let file = games.to_str().expect("a UTF-8 path");
+    let run = |args: &[&str]| {
+        let out = Command::new(std::env::current_exe().expect("this program")).args(args).output().expect("it runs");
+        let said = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+        println!("$ own_game {}: exit {}", args.join(" "), out.status.code().unwrap_or(-1));
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string(), said)
+    };
+    let (code, _, said) = run(&["verify", file]);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("c3 already holds a Black stone") && said.contains("1 valid, 1 illegal"), "{said}");
+    let (code, canonical, said) = run(&["convert", "--to", "canonical", "--record", "2", file]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(canonical.starts_with("[Game \"In a Row\"]") && canonical.contains("13. e5 0-0"), "{canonical}");
+    let (code, json, said) = run(&["convert", "--to", "json", "--record", "2", file]);
+    assert_eq!(code, Some(0), "{said}");
+    let json_file = dir.path().join("game.json");
+    std::fs::write(&json_file, json).expect("the JSON is written");
+    let (code, again, said) =
+        run(&["convert", "--from", "json", "--to", "canonical", json_file.to_str().expect("UTF-8")]);
+    assert_eq!((code, again.as_str()), (Some(0), canonical.as_str()), "{said}");
+    // The record stands once repaired: exit code 0.
+    let (code, repaired, said) = run(&["repair", "--record", "1", file]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(repaired.contains("c1"), "{repaired}");
+    let pictures = dir.path().join("pictures");
+    let (code, _, said) =
+        run(&["render", "--format", "svg", "--record", "2", "--out", pictures.to_str().expect("UTF-8"), file]);
+    assert_eq!(code, Some(0), "{said}");
+    let drawn = std::fs::read_dir(&pictures).map_or(0, |d| d.count());
+    assert_eq!(drawn, 26, "the start and a picture a move");
+    let (code, counted, said) = run(&["perft", "inrow_5/5/5/5/5_b_-", "2"]);
+    assert_eq!((code, counted.trim()), (Some(0), "600"), "{said}");
+    let (code, shown, said) = run(&["show", "--record", "2", "--ply", "4", file]);
+    assert_eq!(code, Some(0), "{said}");
+    println!("{shown}");
+    assert_eq!(shown.matches('B').count() + shown.matches('W').count(), 4, "{shown}");
 }

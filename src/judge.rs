@@ -11,7 +11,7 @@
 //! [`RecordFormat`]: crate::format::RecordFormat
 
 use crate::format::common::common_verdict;
-use crate::format::{problem, status_of, AsCommon, GameFormat, WithFormat, WithGame};
+use crate::format::{problem, status_of, GameFormat, WithFormat, WithGame};
 use crate::game::{About, CommonFormat, Format};
 use crate::games::GameKind;
 use crate::record::common::CommonRecord;
@@ -242,7 +242,7 @@ pub(crate) fn common_players(src: &str, r: &CommonRecord, forced: Option<GameKin
             Some(start.player_names().len())
         }
     }
-    common_kind(src, r, forced).ok()?.with_game(AsCommon(Players(src, r)))?
+    common_kind(src, r, forced).ok()?.with_game(crate::format::AsCommon(Players(src, r)))?
 }
 
 /// The registry's one dispatch ([`crate::games`]): work with each game's engine and record

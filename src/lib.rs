@@ -216,6 +216,8 @@
 #![deny(missing_docs)]
 
 pub mod alternatives;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod convert;
 pub mod document;
 pub mod format;

@@ -333,8 +333,8 @@ fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
     found
 }
 
-/// The library's source files: every `.rs` under `src/` but the binary's (`main.rs`, `cli/`) and
-/// the crate root.
+/// The library's source files: every `.rs` under `src/` but the binary's (`main.rs`) and the crate
+/// root.
 fn library_files() -> Vec<File> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap() {
@@ -353,7 +353,7 @@ fn library_files() -> Vec<File> {
     paths
         .iter()
         .map(|p| p.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/"))
-        .filter(|rel| rel != "lib.rs" && rel != "main.rs" && !rel.starts_with("cli/"))
+        .filter(|rel| rel != "lib.rs" && rel != "main.rs")
         .map(|rel| {
             let text = std::fs::read_to_string(src.join(&rel)).unwrap();
             File::new(&rel, &text)

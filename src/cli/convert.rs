@@ -8,10 +8,11 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
-use referee::convert::{self, ConvertError, GameDocument};
-use referee::games::GameKind;
-use referee::report::{self, Source};
-use referee::verify::VerifyOptions;
+use crate::convert::{self, ConvertError, GameDocument};
+use crate::games::GameKind;
+use crate::judge::Games;
+use crate::report::{self, Source};
+use crate::verify::VerifyOptions;
 
 use super::file::{Name, OutFile};
 use super::out::{note, Out};
@@ -69,7 +70,7 @@ enum InputKind {
     Json,
 }
 
-pub fn run(args: ConvertArgs) -> ExitCode {
+pub fn run<S: Games>(args: ConvertArgs, games: S) -> ExitCode {
     let name = inputs::display_name(&args.file);
     let src = match inputs::read(&args.file) {
         Ok(s) => Arc::new(s),
@@ -78,17 +79,18 @@ pub fn run(args: ConvertArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let options = VerifyOptions { game: args.game, ..Default::default() };
+    let options = VerifyOptions { game: args.game, ..VerifyOptions::default() }.with_games(games);
     // Each record (or JSON document) asked for, with its 1-based index, read, converted and
     // written one at a time: a large collection is never held whole in memory, as documents or as
     // output. JSON that is no document stops the run where it is met.
     let docs: Box<dyn Iterator<Item = (usize, Result<GameDocument, ConvertError>)>> = match (args.from, args.record) {
         (InputKind::Record, Some(index)) => Box::new(std::iter::once((index, convert::document(&src, index, options)))),
         (InputKind::Record, None) => Box::new((1..).zip(convert::documents(&src, options))),
-        (InputKind::Json, Some(index)) => Box::new(std::iter::once((index, nth_document(&src, index)))),
-        (InputKind::Json, None) => {
-            Box::new((1..).zip(convert::json_documents(&src).map(|doc| doc.and_then(|doc| convert::reread(&doc)))))
-        }
+        (InputKind::Json, Some(index)) => Box::new(std::iter::once((index, nth_document(&src, index, games)))),
+        (InputKind::Json, None) => Box::new(
+            (1..)
+                .zip(convert::json_documents(&src).map(move |doc| doc.and_then(|doc| convert::reread_in(&doc, games)))),
+        ),
     };
     let mut sink = Sink::new(args.out.as_deref(), &args.file);
     // One source for every refused record's report: its lines are found once, not once per record.
@@ -97,7 +99,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     for (index, doc) in docs {
         seen = true;
         let text = doc.and_then(|doc| match args.to {
-            Target::Canonical => convert::canonical_of(&doc),
+            Target::Canonical => convert::canonical_in(&doc, games),
             Target::Json => Ok(convert::to_json(&doc)),
             Target::Code => Ok(format!("{}\n", convert::last_code(&doc))),
         });
@@ -128,13 +130,13 @@ pub fn run(args: ConvertArgs) -> ExitCode {
 
 /// Document `index` (1-based) of those a JSON text holds, replayed as a record would be; those
 /// before it are read and let go of.
-fn nth_document(src: &str, index: usize) -> Result<GameDocument, ConvertError> {
+fn nth_document<S: Games>(src: &str, index: usize, games: S) -> Result<GameDocument, ConvertError> {
     let mut count = 0;
     for doc in convert::json_documents(src) {
         let doc = doc?;
         count += 1;
         if count == index {
-            return convert::reread(&doc);
+            return convert::reread_in(&doc, games);
         }
     }
     Err(ConvertError::NoRecord { index, count })

@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use referee::random::random_record;
+use crate::random::random_record;
 
 use super::file;
 use super::out::{note, Out};

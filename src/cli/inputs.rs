@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
-use referee::report::{self, FileProblem, FileStatus};
+use crate::report::{self, FileProblem, FileStatus};
 
 /// Largest input read from one file or from standard input.
 const MAX_INPUT: u64 = 256 * 1024 * 1024;

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
-use referee::games::GameKind;
-use referee::verify::DEFAULT_SEARCH_LIMIT;
+use crate::games::GameKind;
+use crate::verify::DEFAULT_SEARCH_LIMIT;
 
 mod convert;
 pub mod file;
@@ -55,7 +55,7 @@ Exit codes:
     about = "Replays published records of abstract board games: finds the first illegal move or confirms the claimed result, and draws any position.",
     after_help = EXIT_CODES
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -138,7 +138,7 @@ enum Command {
 }
 
 #[derive(Args, Debug)]
-pub struct VerifyArgs {
+pub(crate) struct VerifyArgs {
     /// Files, folders or `-`.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
@@ -174,7 +174,7 @@ pub struct VerifyArgs {
 }
 
 #[derive(Args, Debug)]
-pub struct ShowArgs {
+pub(crate) struct ShowArgs {
     /// The file holding the record (`-` reads standard input).
     file: PathBuf,
     /// Which record of the file (1-based).
@@ -199,7 +199,7 @@ pub struct ShowArgs {
 }
 
 #[derive(Args, Debug)]
-pub struct RandomArgs {
+pub(crate) struct RandomArgs {
     /// The game to play.
     #[arg(long, value_parser = GameParser)]
     game: GameKind,
@@ -280,12 +280,22 @@ fn print_bytes(bytes: &[u8]) -> ExitCode {
     }
 }
 
+/// Runs the command line of the `referee` binary on the process's arguments, for the games of the
+/// registry.
 pub fn run() -> ExitCode {
+    run_with(crate::judge::Registry)
+}
+
+/// Runs referee's command line on the process's arguments, reading records as records of
+/// `games`: a crate that defines a game of its own ships the whole command line with it
+/// (`run_with(VerifyOptions::of::<MyGame>().games)`; `examples/own_game.rs` in the repository).
+/// `--game` names the games of the registry, and `random` and `lsp` serve those.
+pub fn run_with<S: crate::judge::Games>(games: S) -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Verify(args) => verify::run(args),
-        Command::Show(args) => show::run(args),
-        Command::Render(args) => picture::render(args),
+        Command::Verify(args) => verify::run(args, games),
+        Command::Show(args) => show::run(args, games),
+        Command::Render(args) => picture::render(args, games),
         Command::Random(args) => generate::run(args),
         Command::Completions { shell } => {
             let mut text = Vec::new();
@@ -293,11 +303,11 @@ pub fn run() -> ExitCode {
             print_bytes(&text)
         }
         Command::Man(args) => man::run(args),
-        Command::Repair(args) => repair::run(args),
-        Command::Convert(args) => convert::run(args),
-        Command::Perft(args) => perft::perft(args),
-        Command::Moves(args) => perft::moves(args),
-        Command::Lsp => referee::lsp::stdio(),
+        Command::Repair(args) => repair::run(args, games),
+        Command::Convert(args) => convert::run(args, games),
+        Command::Perft(args) => perft::perft(args, games),
+        Command::Moves(args) => perft::moves(args, games),
+        Command::Lsp => crate::lsp::stdio(),
     }
 }
 

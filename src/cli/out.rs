@@ -135,7 +135,7 @@ impl Closed {
 /// A line on standard error, `referee: ` first, what it quotes of a record or a file name escaped
 /// as reports escape it. Never fails: there is nowhere left to say so.
 pub fn note(message: &str) {
-    let _ = writeln!(io::stderr(), "referee: {}", referee::report::escaped(message));
+    let _ = writeln!(io::stderr(), "referee: {}", crate::report::escaped(message));
 }
 
 /// Whether colour is wanted on standard output: `--color always|never`, or for `auto` what the

@@ -6,8 +6,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use referee::game::Engine;
-use referee::perft::{self, WithPosition};
+use crate::game::Engine;
+use crate::judge::Games;
+use crate::perft::{self, WithPosition};
 
 use super::out::{note, Out};
 
@@ -35,7 +36,7 @@ pub struct MovesArgs {
     code: String,
 }
 
-pub fn perft(args: PerftArgs) -> ExitCode {
+pub fn perft<S: Games>(args: PerftArgs, games: S) -> ExitCode {
     struct Count {
         depth: u32,
         divide: bool,
@@ -59,10 +60,10 @@ pub fn perft(args: PerftArgs) -> ExitCode {
             (text, position.is_over())
         }
     }
-    print(&args.code, Count { depth: args.depth, divide: args.divide })
+    print(&args.code, Count { depth: args.depth, divide: args.divide }, games)
 }
 
-pub fn moves(args: MovesArgs) -> ExitCode {
+pub fn moves<S: Games>(args: MovesArgs, games: S) -> ExitCode {
     struct Moves;
     impl WithPosition for Moves {
         type Output = (String, bool);
@@ -71,14 +72,14 @@ pub fn moves(args: MovesArgs) -> ExitCode {
             (text, position.is_over())
         }
     }
-    print(&args.code, Moves)
+    print(&args.code, Moves, games)
 }
 
 /// Runs `work` on the code's position and prints what it gives: exit code 2 with the code's fault
 /// on standard error if it describes no position, as any usage error. A finished game is no
 /// error (it has no moves, and its counts say so), but standard error says why they are 0.
-fn print(code: &str, work: impl WithPosition<Output = (String, bool)>) -> ExitCode {
-    let (text, over) = match perft::with_position(code, work) {
+fn print<S: Games>(code: &str, work: impl WithPosition<Output = (String, bool)>, games: S) -> ExitCode {
+    let (text, over) = match perft::with_position_in(games, code, work) {
         Ok(done) => done,
         Err(e) => {
             note(&format!("not a position code: {e}"));

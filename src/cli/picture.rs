@@ -10,18 +10,19 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
-use referee::games::GameKind;
-use referee::picture::{self, Pictures};
-use referee::record::notes::glyph_words;
-use referee::render::gif::{self, RgbaFrame, Timing};
-use referee::render::html;
-use referee::render::model::Scene;
-use referee::render::png;
-use referee::render::svg::{self, StyleName, SvgOptions};
-use referee::report;
-use referee::report::Source;
-use referee::verdict::{Status, Verdict};
-use referee::verify::{self, VerifyOptions};
+use crate::games::GameKind;
+use crate::judge::Games;
+use crate::picture::{self, Pictures};
+use crate::record::notes::glyph_words;
+use crate::render::gif::{self, RgbaFrame, Timing};
+use crate::render::html;
+use crate::render::model::Scene;
+use crate::render::png;
+use crate::render::svg::{self, StyleName, SvgOptions};
+use crate::report;
+use crate::report::Source;
+use crate::verdict::{Status, Verdict};
+use crate::verify::{self, VerifyOptions};
 
 use super::out::note;
 use super::{file, inputs};
@@ -95,21 +96,20 @@ pub fn format_of(path: &Path) -> Option<ShowFormat> {
 }
 
 /// A file's text and its pictures, or the exit code of the error already reported.
-fn load(file: &Path, index: usize, game: Option<GameKind>) -> Result<(String, Pictures), ExitCode> {
+fn load<S: Games>(file: &Path, index: usize, options: VerifyOptions<S>) -> Result<(String, Pictures), ExitCode> {
     let name = inputs::display_name(file);
     let src = inputs::read(file).map_err(|p| {
         note(&format!("{name}: {}", p.message));
         ExitCode::from(2)
     })?;
-    if let Some(code) = not_replayable(&name, &src, index, game) {
+    if let Some(code) = not_replayable(&name, &src, index, options) {
         return Err(code);
     }
-    let options = VerifyOptions { game, ..VerifyOptions::default() };
     match picture::pictures(&src, index, options) {
         Ok(p) => Ok((src, p)),
         Err((span, message)) => {
             note_at(&name, &src, &span, &message);
-            Err(undrawable(&src, index, game))
+            Err(undrawable(&src, index, options))
         }
     }
 }
@@ -117,9 +117,9 @@ fn load(file: &Path, index: usize, game: Option<GameKind>) -> Result<(String, Pi
 /// Whether `verify` calls record `index` a syntax error (a token no move can be read from, tags
 /// and no moves) or undecided (no game from its start): then nothing is drawn, its problems go to
 /// standard error as `verify --format short` gives them, and the exit code is 1, as `verify`'s.
-pub fn not_replayable(name: &str, src: &str, index: usize, game: Option<GameKind>) -> Option<ExitCode> {
-    let found = referee::record::read(src, game.map(GameKind::about)).nth(index.checked_sub(1)?)?;
-    let verdict = verify::prepare(src, &found, VerifyOptions { game, ..VerifyOptions::default() }).verdict();
+pub fn not_replayable<S: Games>(name: &str, src: &str, index: usize, options: VerifyOptions<S>) -> Option<ExitCode> {
+    let found = crate::record::read(src, options.reading()).nth(index.checked_sub(1)?)?;
+    let verdict = verify::prepare(src, &found, options).verdict();
     let what = match verdict.status {
         Status::SyntaxError => "a syntax error",
         Status::Undecided => "undecided",
@@ -135,8 +135,8 @@ pub fn not_replayable(name: &str, src: &str, index: usize, game: Option<GameKind
 /// The exit code when a record cannot be replayed at all: 1 when the record is there but not
 /// valid (a syntax error, no known start) or the file holds no record, as `verify` says; 2 when
 /// `--record` asks for a record past the file's last.
-pub fn undrawable(src: &str, index: usize, game: Option<GameKind>) -> ExitCode {
-    let found = referee::record::read(src, game.map(GameKind::about)).take(index).count();
+pub fn undrawable<S: Games>(src: &str, index: usize, options: VerifyOptions<S>) -> ExitCode {
+    let found = crate::record::read(src, options.reading()).take(index).count();
     if found == 0 || found >= index {
         ExitCode::from(1)
     } else {
@@ -183,16 +183,16 @@ fn explain(name: &str, src: &str, pictures: &Pictures, ply: Option<usize>) {
 }
 
 /// `show` as a picture: SVG or PNG, to `out` or standard output.
-pub fn show(
+pub fn show<S: Games>(
     file: &Path,
     index: usize,
     ply: Option<usize>,
-    game: Option<GameKind>,
+    options: VerifyOptions<S>,
     format: ShowFormat,
     out: Option<&Path>,
     look: &Look,
 ) -> ExitCode {
-    let (src, pictures) = match load(file, index, game) {
+    let (src, pictures) = match load(file, index, options) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
@@ -263,8 +263,9 @@ pub struct RenderArgs {
     look: Look,
 }
 
-pub fn render(args: RenderArgs) -> ExitCode {
-    let (src, pictures) = match load(&args.file, args.record, args.game) {
+pub fn render<S: Games>(args: RenderArgs, games: S) -> ExitCode {
+    let verify_options = VerifyOptions { game: args.game, ..VerifyOptions::default() }.with_games(games);
+    let (src, pictures) = match load(&args.file, args.record, verify_options) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
@@ -298,7 +299,7 @@ pub fn render(args: RenderArgs) -> ExitCode {
             // Encoded into its file frame by frame, below: never held whole.
             RenderFormat::Gif => canvas = gif_canvas(&frames, &options, args.per_turn)?,
             RenderFormat::Html => {
-                let verdict = verify::verify_records(&src, VerifyOptions { game: args.game, ..Default::default() })
+                let verdict = verify::verify_records(&src, verify_options)
                     .nth(args.record - 1)
                     .ok_or("the record has no verdict")?;
                 let page = replay_page(&args.file, &src, &pictures, &scenes, &verdict, &options);

@@ -10,13 +10,14 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use referee::games::GameKind;
-use referee::repair::{
+use crate::games::GameKind;
+use crate::judge::Games;
+use crate::repair::{
     self, Left, RecordRepair, RepairOptions, Rewrite, DEFAULT_MAX_BYTES, DEFAULT_MAX_EDITS, DEFAULT_MAX_POSITIONS,
 };
-use referee::report::{self, HumanStyle, Source};
-use referee::search::SearchBudget;
-use referee::verify::{VerifyOptions, DEFAULT_SEARCH_LIMIT};
+use crate::report::{self, HumanStyle, Source};
+use crate::search::SearchBudget;
+use crate::verify::{VerifyOptions, DEFAULT_SEARCH_LIMIT};
 
 use super::file::{Name, OutFile};
 use super::out::{self, note, Out};
@@ -87,7 +88,7 @@ enum RepairFormat {
     Json,
 }
 
-pub fn run(args: RepairArgs) -> ExitCode {
+pub fn run<S: Games>(args: RepairArgs, games: S) -> ExitCode {
     let name = inputs::display_name(&args.file);
     let src = match inputs::read(&args.file) {
         Ok(s) => s,
@@ -100,7 +101,8 @@ pub fn run(args: RepairArgs) -> ExitCode {
         note("--time-limit must be a positive number of seconds");
         return ExitCode::from(2);
     }
-    let options = VerifyOptions { game: args.game, search_limit: args.search_limit, ..VerifyOptions::default() };
+    let options = VerifyOptions { game: args.game, search_limit: args.search_limit, ..VerifyOptions::default() }
+        .with_games(games);
     let repair = RepairOptions {
         max_edits: args.max_edits,
         max_positions: args.max_positions,
@@ -120,10 +122,10 @@ pub fn run(args: RepairArgs) -> ExitCode {
 }
 
 /// One run of `referee repair` on a file read.
-struct Run<'a> {
+struct Run<'a, S: Games> {
     args: &'a RepairArgs,
     source: &'a Source,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
     repair: RepairOptions,
 }
 
@@ -136,7 +138,7 @@ struct Tally {
     short: usize,
 }
 
-impl Run<'_> {
+impl<S: Games> Run<'_, S> {
     /// Every record's report, printed as soon as its repair is found.
     fn report(&self) -> ExitCode {
         let style = HumanStyle { color: out::color_wanted(self.args.color), ..HumanStyle::default() };
@@ -145,7 +147,7 @@ impl Run<'_> {
         let tally = self.each(|r, tally, _| {
             tally.short += usize::from(!r.stands());
             // By default, only the records that need a repair; a record asked for is always reported.
-            if self.args.record.is_none() && r.verdict.status == referee::verdict::Status::Valid {
+            if self.args.record.is_none() && r.verdict.status == crate::verdict::Status::Valid {
                 return ControlFlow::Continue(());
             }
             let mut text = match self.args.format {

@@ -4,15 +4,16 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use referee::games::GameKind;
-use referee::report;
-use referee::verify::{self, VerifyOptions};
+use crate::judge::Games;
+use crate::report;
+use crate::verify::{self, VerifyOptions};
 
 use super::out::{note, Out};
 use super::picture::{self, ShowFormat};
 use super::{file, inputs, ShowArgs};
 
-pub fn run(args: ShowArgs) -> ExitCode {
+pub fn run<S: Games>(args: ShowArgs, games: S) -> ExitCode {
+    let options = VerifyOptions { game: args.game, ..VerifyOptions::default() }.with_games(games);
     let format = match (args.format, &args.out) {
         (Some(f), _) => f,
         (None, None) => ShowFormat::Ascii,
@@ -28,18 +29,18 @@ pub fn run(args: ShowArgs) -> ExitCode {
         },
     };
     if !matches!(format, ShowFormat::Ascii | ShowFormat::Code) {
-        return picture::show(&args.file, args.record, args.ply, args.game, format, args.out.as_deref(), &args.look);
+        return picture::show(&args.file, args.record, args.ply, options, format, args.out.as_deref(), &args.look);
     }
     let code = format == ShowFormat::Code;
-    text(&args.file, args.record, args.ply, args.game, args.out.as_deref(), code)
+    text(&args.file, args.record, args.ply, options, args.out.as_deref(), code)
 }
 
 /// Writes the position as a text diagram, or as its code (`code`).
-fn text(
+fn text<S: Games>(
     file: &Path,
     index: usize,
     ply: Option<usize>,
-    game: Option<GameKind>,
+    options: VerifyOptions<S>,
     out: Option<&Path>,
     code: bool,
 ) -> ExitCode {
@@ -51,10 +52,9 @@ fn text(
             return ExitCode::from(2);
         }
     };
-    if let Some(code) = picture::not_replayable(&name, &src, index, game) {
+    if let Some(code) = picture::not_replayable(&name, &src, index, options) {
         return code;
     }
-    let options = VerifyOptions { game, ..VerifyOptions::default() };
     let shown = if code {
         verify::position_code(&src, index, ply, options)
     } else {
@@ -63,7 +63,7 @@ fn text(
     match shown {
         Err((span, message)) => {
             picture::note_at(&name, &src, &span, &message);
-            picture::undrawable(&src, index, game)
+            picture::undrawable(&src, index, options)
         }
         Ok((diagram, shown)) => {
             // The record is not valid up to the position asked for: drawn all the same, but
@@ -77,7 +77,7 @@ fn text(
                     Some(verify::ShowNote::Short { moves }) => *moves,
                     _ => ply.unwrap_or(usize::MAX),
                 };
-                for line in referee::picture::markup_words(&src, index, ply, options) {
+                for line in crate::picture::markup_words(&src, index, ply, options) {
                     diagram.push_str(&line);
                     diagram.push('\n');
                 }

@@ -11,11 +11,12 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
-use referee::report::{self, FileProblem, FileStatus, HumanStyle, Source};
-use referee::search::SearchBudget;
-use referee::stream::{verify_stream_with, InputError, Judged, StreamError, StreamOptions, Waiting};
-use referee::verdict::{Status, Verdict};
-use referee::verify::VerifyOptions;
+use crate::judge::Games;
+use crate::report::{self, FileProblem, FileStatus, HumanStyle, Source};
+use crate::search::SearchBudget;
+use crate::stream::{verify_stream_with, InputError, Judged, StreamError, StreamOptions, Waiting};
+use crate::verdict::{Status, Verdict};
+use crate::verify::VerifyOptions;
 
 use super::inputs::{self, Input};
 use super::out::{self, Closed, Out};
@@ -46,22 +47,22 @@ impl Render {
 
 /// What verifying an input gives, in order: text for standard output, the status of each record,
 /// a problem with the whole input.
-enum Piece {
+enum Piece<S: Games> {
     /// The input could be opened: it counts as a file read.
     Opened,
     Text(String),
     Record(Status),
     /// A record whose claims wait for the run's budget, and the window it is reported from: judged
     /// when its turn comes, in input order.
-    Waiting(Waiting, Arc<Source>),
+    Waiting(Waiting<S>, Arc<Source>),
     Problem(FileProblem),
 }
 
 /// A record as the thread that judged it hands it on: its report and status, or the record waiting
 /// for the search of its claims.
-enum Written {
+enum Written<S: Games> {
     Record(String, Status),
-    Waiting(Waiting, Arc<Source>),
+    Waiting(Waiting<S>, Arc<Source>),
 }
 
 /// Inputs at most this large are verified side by side, one per thread, their output held until
@@ -72,13 +73,13 @@ const SMALL: u64 = 1 << 20;
 /// Verifies one input (a file, or `-` for standard input) as a stream, handing what it gives to
 /// `emit` window by window. The claims that need a search are judged within `budget`, in file
 /// order; without one, their records are handed on waiting ([`Piece::Waiting`]).
-fn verify_input(
+fn verify_input<S: Games>(
     path: &Path,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
     stream: StreamOptions,
     mut budget: Option<&mut SearchBudget>,
     render: Render,
-    emit: &mut dyn FnMut(Piece) -> Result<(), Closed>,
+    emit: &mut dyn FnMut(Piece<S>) -> Result<(), Closed>,
 ) -> Result<(), Closed> {
     let name = inputs::display_name(path);
     let problem = |message: String, at: Option<(usize, usize)>| {
@@ -349,8 +350,8 @@ impl Progress {
 }
 
 /// A run of `verify`: its output, what it has found so far, its progress bar.
-struct Run {
-    options: VerifyOptions,
+struct Run<S: Games> {
+    options: VerifyOptions<S>,
     render: Render,
     /// Whether records and files are verified on all of rayon's threads.
     parallel: bool,
@@ -362,7 +363,7 @@ struct Run {
     progress: Progress,
 }
 
-impl Run {
+impl<S: Games> Run<S> {
     /// Verifies the inputs in order: runs of small files side by side, the rest one at a time.
     fn all(&mut self, inputs: &[Input]) -> Result<(), Closed> {
         let small = |i: &Input| match i {
@@ -385,7 +386,7 @@ impl Run {
             // records whose claims need a search wait, to be judged here in turn (`apply`). Once
             // the budget is spent nothing changes what it says, and they are judged at once.
             let spent = (self.budget.left == 0).then(|| self.budget.clone());
-            let outcomes: Vec<Vec<Piece>> = now
+            let outcomes: Vec<Vec<Piece<S>>> = now
                 .par_iter()
                 .map(|input| {
                     let mut pieces = Vec::new();
@@ -447,7 +448,7 @@ impl Run {
     }
 
     /// Prints and counts one piece of an input's verification, in input order.
-    fn apply(&mut self, piece: Piece) -> Result<(), Closed> {
+    fn apply(&mut self, piece: Piece<S>) -> Result<(), Closed> {
         match piece {
             Piece::Opened => {
                 self.tally.files += 1;
@@ -483,7 +484,7 @@ impl Run {
     }
 }
 
-pub fn run(args: VerifyArgs) -> ExitCode {
+pub fn run<S: Games>(args: VerifyArgs, games: S) -> ExitCode {
     let started = Instant::now();
     let extensions: Vec<String> = args
         .ext
@@ -503,7 +504,8 @@ pub fn run(args: VerifyArgs) -> ExitCode {
         game: args.game,
         search_limit: args.search_limit,
         ..VerifyOptions::default()
-    };
+    }
+    .with_games(games);
     let mut run = Run {
         options,
         budget: options.run_budget(),
