@@ -7,21 +7,24 @@
 //!
 //! The game implements `Game`, `BoardView`, `Notation`, `Coded`, `PlainData` (its search key) and
 //! `CommonFormat` here, with nothing changed inside the crate. Run with arguments, this program is
-//! referee's own command line for the game (`referee::cli::run_with`):
+//! referee's own command line with the game added to referee's six (`referee::cli::run_with`):
 //!
-//! `cargo run --example own_game -- verify games.txt` (or `convert`, `repair`, `render`, `show`, `perft`)
+//! `cargo run --example own_game -- verify games.txt` (or `convert`, `repair`, `render`, `show`,
+//! `perft`, `lsp`)
 //!
 //! Run without, it checks (with `assert!`, so that CI fails on a regression) that the library gives
 //! the game what it gives its own games, through the options `VerifyOptions::of::<InRow>()`: a
 //! verdict that locates an illegal move and lists the legal ones and alternatives, with its human
 //! report; claims made before the end judged by the search; a result confirmed at the end; position
 //! codes that read back; conversion, repair, pictures, streams and perft; and then runs itself as
-//! the command line on a file of the game's records, as a user would.
+//! the command line on a file of the game's records, and as the language server over the
+//! protocol, as a user and an editor would.
 //!
 //! `cargo run --example own_game`
 
 use std::fmt;
-use std::process::{Command, ExitCode};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, ExitCode, Stdio};
 use std::sync::Arc;
 
 use referee::format::common::common_start;
@@ -29,6 +32,7 @@ use referee::game::code::{read_board, write_board, BoardShape, CodeError, Coded,
 use referee::game::key::allocation;
 use referee::game::{board_hash, About, BreaksRule, Figure, Format, Outcome, PlainData, Shape, Sign};
 use referee::geometry::{Cell, CellLabel, Geometry, MAX_SQUARE};
+use referee::judge::{Games, Registry};
 use referee::record::Found;
 use referee::render::svg::{svg, SvgOptions};
 use referee::repair::RepairOptions;
@@ -378,10 +382,10 @@ fn record(movetext: &str, result: &str) -> String {
 }
 
 fn main() -> ExitCode {
-    // With arguments, this program is referee's own command line, every record read as one of In
-    // a Row: `cargo run --example own_game -- verify games.txt`.
+    // With arguments, this program is referee's own command line with In a Row added to the
+    // registry's games: `cargo run --example own_game -- verify games.txt`.
     if std::env::args_os().len() > 1 {
-        return referee::cli::run_with(VerifyOptions::of::<InRow>().games);
+        return referee::cli::run_with(Registry.and::<InRow>());
     }
     library();
     command_line();
@@ -558,7 +562,8 @@ fn library() {
 fn command_line() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let games = dir.path().join("games.txt");
-    std::fs::write(&games, format!("{ILLEGAL}\n{}", record(DRAWN, "0-0"))).expect("the file is written");
+    let quarod = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 2. b4a4 a3b3 *\n";
+    std::fs::write(&games, format!("{ILLEGAL}\n{}\n{quarod}", record(DRAWN, "0-0"))).expect("the file is written");
     let file = games.to_str().expect("a UTF-8 path");
     let run = |args: &[&str]| {
         let out = Command::new(std::env::current_exe().expect("this program")).args(args).output().expect("it runs");
@@ -568,7 +573,10 @@ fn command_line() {
     };
     let (code, _, said) = run(&["verify", file]);
     assert_eq!(code, Some(1), "{said}");
-    assert!(said.contains("c3 already holds a Black stone") && said.contains("1 valid, 1 illegal"), "{said}");
+    assert!(
+        said.contains("c3 already holds a Black stone") && said.contains("3 records in 1 file: 2 valid, 1 illegal"),
+        "{said}"
+    );
     let (code, canonical, said) = run(&["convert", "--to", "canonical", "--record", "2", file]);
     assert_eq!(code, Some(0), "{said}");
     assert!(canonical.starts_with("[Game \"In a Row\"]") && canonical.contains("13. e5 0-0"), "{canonical}");
@@ -595,4 +603,59 @@ fn command_line() {
     assert_eq!(code, Some(0), "{said}");
     println!("{shown}");
     assert_eq!(shown.matches('B').count() + shown.matches('W').count(), 4, "{shown}");
+
+    // The language server, through the protocol alone: a text opened, its diagnostics published.
+    let mut server = Command::new(std::env::current_exe().expect("this program"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let mut to_server = server.stdin.take().expect("its input");
+    let mut from_server = BufReader::new(server.stdout.take().expect("its output"));
+    let mut send = |message: serde_json::Value| {
+        let body = message.to_string();
+        write!(to_server, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("the server reads");
+        to_server.flush().expect("the server reads");
+    };
+    send(serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}));
+    send(serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    let uri = "file:///games.txt";
+    let document = serde_json::json!({"uri": uri, "languageId": "referee", "version": 1, "text": ILLEGAL});
+    send(serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": document}}));
+    let diagnostics = loop {
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            assert!(from_server.read_line(&mut line).expect("the server writes") > 0, "the server ended");
+            match line.trim_end().strip_prefix("Content-Length: ") {
+                Some(n) => length = n.parse().expect("a length"),
+                None if line.trim_end().is_empty() => break,
+                None => {}
+            }
+        }
+        let mut body = vec![0; length];
+        from_server.read_exact(&mut body).expect("the server writes");
+        let message: serde_json::Value = serde_json::from_slice(&body).expect("JSON");
+        if message["method"] == "textDocument/publishDiagnostics" && message["params"]["uri"] == uri {
+            break message["params"]["diagnostics"].clone();
+        }
+    };
+    send(serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+    send(serde_json::json!({"jsonrpc": "2.0", "method": "exit"}));
+    let ended = server.wait().expect("the server ends");
+    let first = &diagnostics[0];
+    println!(
+        "$ own_game lsp: {} ({}:{}), exit {}",
+        first["message"],
+        first["range"]["start"]["line"],
+        first["range"]["start"]["character"],
+        ended.code().unwrap_or(-1)
+    );
+    assert!(first["message"].as_str().is_some_and(|m| m.contains("c3 already holds a Black stone")), "{diagnostics}");
+    assert_eq!(
+        (first["range"]["start"]["line"].as_u64(), first["range"]["start"]["character"].as_u64()),
+        (Some(3), Some(12))
+    );
+    assert_eq!(ended.code(), Some(0));
 }

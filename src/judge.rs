@@ -102,6 +102,20 @@ pub trait Games: Copy + Send + Sync + std::fmt::Debug + 'static {
     fn with_named<W: WithGame>(self, name: &str, work: W) -> Option<W::Output>;
     /// What each of these games is, in order.
     fn abouts(self) -> Vec<&'static About>;
+    /// Runs `work` with the engine of the game the common-format record `r` of `src` is of among
+    /// these games (`game`, else its `[Game]` tag); `None` when it is of none of them.
+    fn with_record_game<W: WithGame>(
+        self,
+        src: &str,
+        r: &CommonRecord,
+        game: Option<GameKind>,
+        work: W,
+    ) -> Option<W::Output>;
+    /// These games and `G` besides (a game defined outside the crate added to the registry's:
+    /// `Registry.and::<MyGame>()`), a record of `G` known by its `[Game]` tag.
+    fn and<G: CommonFormat>(self) -> Also<Self, G> {
+        Also(self, std::marker::PhantomData)
+    }
 }
 
 /// The games of the registry ([`GameKind`]): each record is of the game its `[Game]` tag names (or
@@ -130,6 +144,16 @@ impl Games for Registry {
 
     fn abouts(self) -> Vec<&'static About> {
         GameKind::ALL.iter().map(|k| k.about()).collect()
+    }
+
+    fn with_record_game<W: WithGame>(
+        self,
+        src: &str,
+        r: &CommonRecord,
+        game: Option<GameKind>,
+        work: W,
+    ) -> Option<W::Output> {
+        common_kind(src, r, game).ok().map(|k| k.with_game(work))
     }
 }
 
@@ -202,6 +226,16 @@ impl<G: CommonFormat> Games for Only<G> {
     fn abouts(self) -> Vec<&'static About> {
         vec![const { &G::ABOUT }]
     }
+
+    fn with_record_game<W: WithGame>(
+        self,
+        _: &str,
+        _: &CommonRecord,
+        _: Option<GameKind>,
+        work: W,
+    ) -> Option<W::Output> {
+        Some(work.run::<G>(const { &G::ABOUT }))
+    }
 }
 
 /// The game a common-format record is of: `--game`, else its `[Game]` tag.
@@ -220,20 +254,15 @@ pub(crate) fn common_kind(src: &str, r: &CommonRecord, forced: Option<GameKind>)
         ));
     };
     GameKind::from_name(tag.value).ok_or_else(|| {
-        let known = GameKind::ALL.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ");
-        problem(
-            ProblemKind::Syntax,
-            tag.value_span.clone(),
-            &src[tag.value_span.clone()],
-            format!("unknown game `{}`: referee knows {known}", tag.value),
-        )
+        let known: Vec<&'static About> = GameKind::ALL.iter().map(|k| k.about()).collect();
+        unknown_game(src, tag, &known)
     })
 }
 
 /// How many players a common-format record's game starts with (its `[Players]` tag, its
 /// `[Position]` code, else its game's default); `None` when its game or start cannot be had.
 #[cfg(feature = "lsp")]
-pub(crate) fn common_players(src: &str, r: &CommonRecord, forced: Option<GameKind>) -> Option<usize> {
+pub(crate) fn common_players<S: Games>(src: &str, r: &CommonRecord, options: VerifyOptions<S>) -> Option<usize> {
     struct Players<'s, 'r>(&'s str, &'r CommonRecord<'r>);
     impl crate::format::WithCommonFormat for Players<'_, '_> {
         type Output = Option<usize>;
@@ -242,7 +271,7 @@ pub(crate) fn common_players(src: &str, r: &CommonRecord, forced: Option<GameKin
             Some(start.player_names().len())
         }
     }
-    common_kind(src, r, forced).ok()?.with_game(crate::format::AsCommon(Players(src, r)))?
+    options.games.with_record_game(src, r, options.game, crate::format::AsCommon(Players(src, r)))??
 }
 
 /// The registry's one dispatch ([`crate::games`]): work with each game's engine and record
@@ -272,6 +301,88 @@ pub struct Unstarted {
     pub why: Problem,
 }
 
+/// The games of `S` and the game `G` besides: see [`Games::and`].
+pub struct Also<S, G>(S, std::marker::PhantomData<fn() -> G>);
+
+impl<S: Clone, G> Clone for Also<S, G> {
+    fn clone(&self) -> Self {
+        Also(self.0.clone(), std::marker::PhantomData)
+    }
+}
+
+impl<S: Copy, G> Copy for Also<S, G> {}
+
+impl<S: std::fmt::Debug, G> std::fmt::Debug for Also<S, G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Also({:?}, {})", self.0, std::any::type_name::<G>())
+    }
+}
+
+impl<S: Games, G: CommonFormat> Also<S, G> {
+    /// Whether a common-format record is `G`'s: no `--game`, and its `[Game]` tag names `G`.
+    fn names_g(r: &CommonRecord, game: Option<GameKind>) -> bool {
+        game.is_none() && r.tag("Game").is_some_and(|t| G::ABOUT.is_named(t.value))
+    }
+}
+
+impl<S: Games, G: CommonFormat> Games for Also<S, G> {
+    fn reading(self, game: Option<GameKind>) -> Option<&'static About> {
+        self.0.reading(game)
+    }
+
+    fn open<'r, W: WithFormat<'r>>(
+        self,
+        src: &str,
+        found: &'r Found,
+        game: Option<GameKind>,
+        work: W,
+    ) -> Result<W::Output, Box<Unstarted>> {
+        let about = const { &G::ABOUT };
+        match found {
+            Found::Common(r) if Self::names_g(r, game) => {
+                Ok(work.run(crate::format::common::Common::<G>::named(src, r, about)))
+            }
+            // A tag that names none of these games: the problem names them all.
+            Found::Common(r) if game.is_none() => match r.tag("Game") {
+                Some(tag) if !self.abouts().iter().any(|a| a.is_named(tag.value)) => {
+                    Err(unstarted_common(src, r, None, unknown_game(src, tag, &self.abouts())))
+                }
+                _ => self.0.open(src, found, game, work),
+            },
+            _ => self.0.open(src, found, game, work),
+        }
+    }
+
+    fn with_named<W: WithGame>(self, name: &str, work: W) -> Option<W::Output> {
+        let about = const { &G::ABOUT };
+        if about.is_named(name) {
+            Some(work.run::<G>(about))
+        } else {
+            self.0.with_named(name, work)
+        }
+    }
+
+    fn abouts(self) -> Vec<&'static About> {
+        let mut abouts = self.0.abouts();
+        abouts.push(const { &G::ABOUT });
+        abouts
+    }
+
+    fn with_record_game<W: WithGame>(
+        self,
+        src: &str,
+        r: &CommonRecord,
+        game: Option<GameKind>,
+        work: W,
+    ) -> Option<W::Output> {
+        if Self::names_g(r, game) {
+            Some(work.run::<G>(const { &G::ABOUT }))
+        } else {
+            self.0.with_record_game(src, r, game, work)
+        }
+    }
+}
+
 /// Runs `work` on record `found` of `src` in its format and its game's engine: the published
 /// notation, or the common format of the game `--game` or its `[Game]` tag names. `Err` when no
 /// game is known for it.
@@ -282,6 +393,27 @@ pub fn with_found<'r, S: Games, W: WithFormat<'r>>(
     work: W,
 ) -> Result<W::Output, Box<Unstarted>> {
     options.games.open(src, found, options.game, work)
+}
+
+/// A common-format record of `src` that is not judged, of `about` if its game is known: its syntax
+/// errors and `why`.
+fn unstarted_common(src: &str, r: &CommonRecord, about: Option<&'static About>, why: Problem) -> Box<Unstarted> {
+    let mut verdict = common_verdict(src, r, about);
+    verdict.problems.push(why.clone());
+    verdict.problems.sort_by_key(|p| p.span.start);
+    verdict.status = status_of(&verdict.problems);
+    Box::new(Unstarted { verdict, why })
+}
+
+/// The problem of a `[Game]` tag that names none of the games `known`.
+fn unknown_game(src: &str, tag: &crate::record::common::Tag, known: &[&'static About]) -> Problem {
+    let known = known.iter().map(|g| g.name).collect::<Vec<_>>().join(", ");
+    problem(
+        ProblemKind::Syntax,
+        tag.value_span.clone(),
+        &src[tag.value_span.clone()],
+        format!("unknown game `{}`: referee knows {known}", tag.value),
+    )
 }
 
 /// [`with_found`] for the games of the registry, `game` the one `--game` names.
@@ -323,13 +455,7 @@ fn open_registered<'r, W: WithFormat<'r>>(
         }
         Found::Common(r) => {
             let kind = common_kind(src, r, game);
-            let unstarted = |why: Problem| {
-                let mut verdict = common_verdict(src, r, kind.as_ref().ok().map(|k| k.about()));
-                verdict.problems.push(why.clone());
-                verdict.problems.sort_by_key(|p| p.span.start);
-                verdict.status = status_of(&verdict.problems);
-                Box::new(Unstarted { verdict, why })
-            };
+            let unstarted = |why: Problem| unstarted_common(src, r, kind.as_ref().ok().map(|k| k.about()), why);
             match &kind {
                 Ok(k) => k.with_game(Open { src, found, forced, work }).map_err(unstarted),
                 Err(why) => Err(unstarted(why.clone())),

@@ -24,7 +24,7 @@
 
 use std::sync::Arc;
 
-use crate::games::GameKind;
+use crate::judge::{Games, Registry};
 use crate::moves::{found_moves, RecordMoves};
 use crate::record::{self, Found, Resume, Span};
 use crate::search::{SearchBudget, Stop};
@@ -36,10 +36,10 @@ pub const CHECKPOINT_BYTES: usize = 1 << 16;
 
 /// A text and the verdicts on its records.
 #[derive(Clone, Debug)]
-pub struct JudgedText {
+pub struct JudgedText<S = Registry> {
     /// Shared with the searches running on it ([`Search`]): an edit while one runs copies it.
     text: Arc<String>,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
     records: Vec<JudgedRecord>,
     /// Points between records, in text order, one at least every [`CHECKPOINT_BYTES`] read.
     checkpoints: Vec<Resume>,
@@ -67,21 +67,21 @@ pub struct JudgedRecord {
 /// A record of the text as the text stood when it was taken, to work on in another thread (the
 /// text is shared, not copied: an edit meanwhile copies it).
 #[derive(Clone, Debug)]
-pub struct RecordCopy {
+pub struct RecordCopy<S = Registry> {
     text: Arc<String>,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
     index: usize,
     from: Resume,
 }
 
-impl RecordCopy {
+impl<S: Games> RecordCopy<S> {
     /// The whole text the record stands in.
     pub fn text(&self) -> &str {
         &self.text
     }
 
     /// The options the record is judged with.
-    pub fn options(&self) -> VerifyOptions {
+    pub fn options(&self) -> VerifyOptions<S> {
         self.options
     }
 
@@ -99,8 +99,8 @@ impl RecordCopy {
 /// The search a record's claims wait for, with what it needs to run on any thread: the record in
 /// the text as it was when the search was given out, and what is left of the text's budget.
 #[derive(Clone, Debug)]
-pub struct Search {
-    record: RecordCopy,
+pub struct Search<S = Registry> {
+    record: RecordCopy<S>,
     stamp: u64,
     start: usize,
     budget: SearchBudget,
@@ -116,7 +116,7 @@ pub struct Searched {
     spent: usize,
 }
 
-impl Search {
+impl<S: Games> Search<S> {
     /// The number of the record whose claims wait (1-based).
     pub fn index(&self) -> usize {
         self.record.index
@@ -148,9 +148,9 @@ impl Searched {
     }
 }
 
-impl JudgedText {
+impl<S: Games> JudgedText<S> {
     /// Reads and judges every record of `text`, but for the claims that wait for a search.
-    pub fn new(text: String, options: VerifyOptions) -> JudgedText {
+    pub fn new(text: String, options: VerifyOptions<S>) -> JudgedText<S> {
         let mut judged =
             JudgedText { text: Arc::new(text), options, records: Vec::new(), checkpoints: Vec::new(), next_stamp: 0 };
         let read = judged.read_from(Resume::default(), &Earlier::none());
@@ -161,7 +161,7 @@ impl JudgedText {
 
     /// Reads and judges every record of `text`, the claims that need a search too, in text order
     /// within the text's budget: the verdicts `verify` gives.
-    pub fn searched(text: String, options: VerifyOptions) -> JudgedText {
+    pub fn searched(text: String, options: VerifyOptions<S>) -> JudgedText<S> {
         let mut judged = JudgedText::new(text, options);
         while let Some(search) = judged.next_search() {
             judged.settle(search.run());
@@ -175,7 +175,7 @@ impl JudgedText {
     }
 
     /// The options the records are judged with.
-    pub fn options(&self) -> VerifyOptions {
+    pub fn options(&self) -> VerifyOptions<S> {
         self.options
     }
 
@@ -216,13 +216,13 @@ impl JudgedText {
     }
 
     /// Judges every record again with other options.
-    pub fn set_options(&mut self, options: VerifyOptions) {
+    pub fn set_options(&mut self, options: VerifyOptions<S>) {
         *self = JudgedText::new(std::mem::take(Arc::make_mut(&mut self.text)), options);
     }
 
     /// The search the first record that waits needs, in text order, with what is left of the
     /// text's budget and a new signal to stop it; `None` when no record waits.
-    pub fn next_search(&self) -> Option<Search> {
+    pub fn next_search(&self) -> Option<Search<S>> {
         let r = self.records.iter().find(|r| r.waits)?;
         let spent: usize = self.records.iter().map(|r| r.spent).sum();
         let mut budget = self.options.file_budget();
@@ -234,7 +234,7 @@ impl JudgedText {
     }
 
     /// Record `index` (1-based) in the text as it stands, to work on in another thread.
-    pub fn copy_of(&self, index: usize) -> Option<RecordCopy> {
+    pub fn copy_of(&self, index: usize) -> Option<RecordCopy<S>> {
         let from = self.records.get(index.checked_sub(1)?)?.from;
         Some(RecordCopy { text: Arc::clone(&self.text), options: self.options, index, from })
     }
@@ -246,7 +246,7 @@ impl JudgedText {
 
     /// Whether the record `search` was given out for is still as it was then (edits elsewhere may
     /// have moved it): whether its verdict is still wanted.
-    pub fn wants(&self, search: &Search) -> bool {
+    pub fn wants(&self, search: &Search<S>) -> bool {
         self.records.iter().any(|r| r.stamp == search.stamp && r.waits)
     }
 
@@ -463,8 +463,8 @@ pub struct Rejudged {
 }
 
 /// The format of the records a numbered move line outside any record opens: the forced game's.
-fn untagged(options: VerifyOptions) -> Option<crate::game::Format> {
-    options.game.map(|g| GameKind::about(g).format)
+fn untagged<S: Games>(options: VerifyOptions<S>) -> Option<crate::game::Format> {
+    options.reading().map(|g| g.format)
 }
 
 /// The first byte where `old` and `new` differ, and where the differing stretch ends in `new`: the

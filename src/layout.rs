@@ -21,7 +21,7 @@ use crate::format::common::common_start;
 use crate::format::movetext::{self, Spelling};
 use crate::format::{AsCommon, WithCommonFormat};
 use crate::game::CommonFormat;
-use crate::games::GameKind;
+use crate::judge::Games;
 use crate::record::common::{CommonRecord, TextDiagram};
 use crate::record::notes::Place;
 use crate::record::{self, Diagram, Found, Lines, Record, Span, TokenKind};
@@ -39,8 +39,8 @@ const MAX_SETTLE: usize = 8;
 /// The layout of every record of `text` that has one other than as written, as the bytes each
 /// replaces and the text that replaces them, in text order; the text between records stays.
 /// `None` when `stop` is given (checked between records).
-pub fn layout(text: &str, options: VerifyOptions, stop: &Stop) -> Option<Vec<(Span, String)>> {
-    let mut records = record::read(text, options.game.map(GameKind::about)).peekable();
+pub fn layout<S: Games>(text: &str, options: VerifyOptions<S>, stop: &Stop) -> Option<Vec<(Span, String)>> {
+    let mut records = record::read(text, options.reading()).peekable();
     let mut spans = Vec::new();
     let mut edits = Vec::new();
     while let Some(found) = records.next() {
@@ -72,9 +72,9 @@ struct Edit {
 /// would carry its moves on). Where a record is found elsewhere, the layouts of it and its
 /// neighbours are dropped and the text read again, at most [`MAX_SETTLE`] times; then every
 /// layout is. `None` when `stop` is given.
-fn settle(
+fn settle<S: Games>(
     text: &str,
-    options: VerifyOptions,
+    options: VerifyOptions<S>,
     spans: &[(Span, bool)],
     edits: &mut Vec<Edit>,
     stop: &Stop,
@@ -103,7 +103,7 @@ fn settle(
             at = span.end;
         }
         made.push_str(&text[at..]);
-        let found = record::read(&made, options.game.map(GameKind::about)).map(|f| {
+        let found = record::read(&made, options.reading()).map(|f| {
             let common = matches!(f, Found::Common(_));
             (f.span(), common)
         });
@@ -122,12 +122,16 @@ fn settle(
 }
 
 /// A record laid out, not yet read back.
-fn laid_out(src: &str, found: &Found, options: VerifyOptions) -> Option<String> {
+fn laid_out<S: Games>(src: &str, found: &Found, options: VerifyOptions<S>) -> Option<String> {
     match found {
         Found::Published(r) => published_layout(src, r),
         Found::Common(r) => {
-            let kind = crate::judge::common_kind(src, r, options.game).ok()?;
-            let laid = kind.with_game(AsCommon(CommonLayout { src, record: r }))??;
+            let laid = options.games.with_record_game(
+                src,
+                r,
+                options.game,
+                AsCommon(CommonLayout { src, record: r }),
+            )???;
             Some(with_line_end(&laid, line_end(src, r.span.start)))
         }
     }
@@ -149,14 +153,14 @@ fn tail(text: &str, from: usize, to: usize) -> &str {
 /// Whether `laid` keeps every word of the record `found` of `src` (but for move numbers) and,
 /// followed by the text that followed the record (`tail`), reads as one record that ends where
 /// `laid` does and says what the record says.
-fn reads_back(src: &str, found: &Found, laid: &str, tail: &str, options: VerifyOptions) -> bool {
+fn reads_back<S: Games>(src: &str, found: &Found, laid: &str, tail: &str, options: VerifyOptions<S>) -> bool {
     // What a record's model holds is checked below; this checks that nothing outside it (a word a
     // syntax error past the listed ones passed over) is lost.
     if !same_words(&src[found.span()], laid) {
         return false;
     }
     let probe = format!("{laid}{tail}");
-    let Some(again) = record::read(&probe, options.game.map(GameKind::about)).next() else { return false };
+    let Some(again) = record::read(&probe, options.reading()).next() else { return false };
     again.span() == (0..laid.len()) && Said::of(src, found, options) == Said::of(&probe, &again, options)
 }
 
@@ -349,7 +353,7 @@ enum Written<'a> {
 }
 
 impl<'a> Said<'a> {
-    fn of(src: &'a str, found: &Found<'a>, options: VerifyOptions) -> Said<'a> {
+    fn of<S: Games>(src: &'a str, found: &Found<'a>, options: VerifyOptions<S>) -> Said<'a> {
         let v = prepare(src, found, options).verdict();
         Said {
             written: Written::of(found),

@@ -129,3 +129,23 @@ fn options_for_one_game_read_every_record_as_that_games() {
     assert_eq!(record_moves(text, 1, quarod).expect("it replays").moves.len(), 4);
     assert!(referee::convert::document(text, 3, quarod).is_err());
 }
+
+/// Games added to the registry's (`Registry.and::<G>()`): a record of `G` is known by its tag,
+/// the others are the registry's, and an unknown `[Game]` tag is a located syntax error naming
+/// every game of the run.
+#[test]
+fn a_game_added_to_the_registrys_is_known_by_its_tag() {
+    use referee::games::quarod::Quarod;
+    use referee::judge::{Games, Registry};
+    use referee::verify::{verify_records, VerifyOptions};
+    let options = VerifyOptions::default().with_games(Registry.and::<Quarod>());
+    let text = "[Game \"Chess\"]\n\n1. e4 *\n\n[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 *\n\n\
+                QUADRAPHAGES\n_xx_ _oo_\n1. .... .... 6 i3i9 a7a1 g9a9 c1i1 6 a9a3 i1i7\n";
+    let verdicts: Vec<_> = verify_records(text, options).collect();
+    let statuses: Vec<Status> = verdicts.iter().map(|v| v.status).collect();
+    assert_eq!(statuses, [Status::SyntaxError, Status::Valid, Status::Valid]);
+    let unknown = &verdicts[0].problems[0];
+    assert_eq!(&text[unknown.span.clone()], "Chess");
+    assert!(unknown.message.starts_with("unknown game `Chess`: referee knows quadraphages,"), "{}", unknown.message);
+    assert_eq!(options.games.abouts().len(), GameKind::ALL.len() + 1);
+}

@@ -289,7 +289,7 @@ pub fn run() -> ExitCode {
 /// Runs referee's command line on the process's arguments, reading records as records of
 /// `games`: a crate that defines a game of its own ships the whole command line with it
 /// (`run_with(VerifyOptions::of::<MyGame>().games)`; `examples/own_game.rs` in the repository).
-/// `--game` names the games of the registry, and `random` and `lsp` serve those.
+/// `--game` names the games of the registry, and `random` serves those.
 pub fn run_with<S: crate::judge::Games>(games: S) -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -307,7 +307,7 @@ pub fn run_with<S: crate::judge::Games>(games: S) -> ExitCode {
         Command::Convert(args) => convert::run(args, games),
         Command::Perft(args) => perft::perft(args, games),
         Command::Moves(args) => perft::moves(args, games),
-        Command::Lsp => crate::lsp::stdio(),
+        Command::Lsp => crate::lsp::stdio_with(games),
     }
 }
 

@@ -19,6 +19,7 @@ use super::document::{markdown, symbol, Document};
 use super::lines::Positions;
 use super::notes;
 use crate::game::Engine;
+use crate::judge::Games;
 use crate::judged::RecordCopy;
 use crate::perft::{moves_written, with_position, WithPosition};
 use crate::record::{Found, Span};
@@ -36,7 +37,7 @@ pub const MAX_SYMBOLS: usize = 5000;
 
 /// The diagnostics of a text's problems, the first [`MAX_DIAGNOSTICS`] in text order and a last one
 /// that counts the others.
-pub fn diagnostics(uri: &Uri, d: &Document) -> Vec<Diagnostic> {
+pub fn diagnostics<S: Games>(uri: &Uri, d: &Document<S>) -> Vec<Diagnostic> {
     let mut positions = d.positions();
     let mut found = Vec::new();
     let (mut more, mut first_left) = (0, None);
@@ -104,7 +105,7 @@ fn problems(uri: &Uri, positions: &mut Positions, v: &Verdict) -> Vec<Diagnostic
 /// What is under the cursor: a problem (its message, the board before it, the legal moves), a
 /// claim (its status and why), a tag (what it means) or a move (who played it, the boards before
 /// and after, the score once the game is over).
-pub fn hover(d: &Document, p: Position) -> Option<Hover> {
+pub fn hover<S: Games>(d: &Document<S>, p: Position) -> Option<Hover> {
     let at = d.offset(p);
     let v = d.judged.record_at(at)?;
     let holds = |span: &Span| span.start <= at && at < span.end.max(span.start + 1);
@@ -166,7 +167,7 @@ pub fn hover(d: &Document, p: Position) -> Option<Hover> {
 
 /// The legal moves of the position at the cursor, as the game writes them: the position after
 /// the moves that end before the cursor.
-pub fn completion(d: &Document, p: Position) -> Option<CompletionResponse> {
+pub fn completion<S: Games>(d: &Document<S>, p: Position) -> Option<CompletionResponse> {
     let at = d.offset(p);
     // Past a record's last token, on its line, is where its next move is typed.
     let v = d.judged.last_record_from(at).filter(|v| {
@@ -213,7 +214,7 @@ fn fix(uri: &Uri, title: String, range: Range, new_text: String) -> CodeAction {
 /// The quick fixes for the illegal moves in bytes `from..=to`: each move replaced by each
 /// alternative, those with which the rest replays furthest first; and the first record there with
 /// an illegal move, whose best repair may be added.
-pub fn quick_fixes(uri: &Uri, d: &Document, from: usize, to: usize) -> (Vec<CodeAction>, Option<usize>) {
+pub fn quick_fixes<S: Games>(uri: &Uri, d: &Document<S>, from: usize, to: usize) -> (Vec<CodeAction>, Option<usize>) {
     let mut actions = Vec::new();
     let mut to_repair = None;
     for v in d.judged.verdicts() {
@@ -257,7 +258,7 @@ impl Repaired {
 /// `None` when the record needs none. An editor waits for its code actions: the search gets two
 /// seconds, not `repair`'s ten, and holds at most 64 MiB, as the server reads any text in; `stop`
 /// ends it sooner, when the text changes.
-pub fn best_repair(record: &RecordCopy, stop: &Stop) -> Option<Repaired> {
+pub fn best_repair<S: Games>(record: &RecordCopy<S>, stop: &Stop) -> Option<Repaired> {
     let found = record.found()?;
     let options = record.options();
     let repair = RepairOptions {
@@ -275,7 +276,7 @@ pub fn best_repair(record: &RecordCopy, stop: &Stop) -> Option<Repaired> {
 
 /// The code action of a record's best repair: one that rewrites the record, as `referee repair
 /// --write` does; when no repair makes it stand, one shown disabled with the reason.
-pub fn repair_action(uri: &Uri, d: &Document, r: &Repaired) -> Option<CodeAction> {
+pub fn repair_action<S: Games>(uri: &Uri, d: &Document<S>, r: &Repaired) -> Option<CodeAction> {
     Some(match &r.rewrite {
         Rewrite::Repaired { text, edits } => {
             let s = if *edits == 1 { "" } else { "s" };
@@ -292,7 +293,7 @@ pub fn repair_action(uri: &Uri, d: &Document, r: &Repaired) -> Option<CodeAction
     })
 }
 
-fn left_reason(d: &Document, why: &Left, search: Option<&repair::Search>) -> String {
+fn left_reason<S: Games>(d: &Document<S>, why: &Left, search: Option<&repair::Search>) -> String {
     crate::report::left_words(why, search, |span| {
         let p = d.position(span.start);
         format!("{}:{}", p.line + 1, p.character + 1)
@@ -303,7 +304,7 @@ fn left_reason(d: &Document, why: &Left, search: Option<&repair::Search>) -> Str
 /// one child per variation (its first move, numbered; its path), nested as the variations nest
 /// ([`notes::MAX_OUTLINE_DEPTH`] deep at most); the first [`MAX_SYMBOLS`] symbols, and one that
 /// counts the records left out.
-pub fn symbols(d: &Document) -> Vec<DocumentSymbol> {
+pub fn symbols<S: Games>(d: &Document<S>) -> Vec<DocumentSymbol> {
     let mut left = MAX_SYMBOLS;
     let mut listed = Vec::new();
     let mut spans = Vec::new();
@@ -319,7 +320,7 @@ pub fn symbols(d: &Document) -> Vec<DocumentSymbol> {
         };
         let branches = match record.filter(|r| !r.notes().variations.is_empty()) {
             Some(r) => {
-                let players = crate::judge::common_players(d.text(), r, d.judged.options().game).unwrap_or(2);
+                let players = crate::judge::common_players(d.text(), r, d.judged.options()).unwrap_or(2);
                 notes::branches(r, players, left)
             }
             None => Vec::new(),

@@ -7,14 +7,15 @@ use lsp_types::{
 };
 
 use super::lines::{Lines, Positions};
+use crate::judge::{Games, Registry};
 use crate::judged::JudgedText;
 use crate::record::Span;
 use crate::verify::VerifyOptions;
 
 /// An open text.
-pub struct Document {
+pub struct Document<S = Registry> {
     /// Its records and their verdicts, kept through its edits.
-    pub judged: JudgedText,
+    pub judged: JudgedText<S>,
     /// Where its lines start.
     pub lines: Lines,
     /// The editor's version of the text.
@@ -26,9 +27,9 @@ pub struct Document {
     pub repair: Option<(i32, usize, Option<CodeAction>)>,
 }
 
-impl Document {
+impl<S: Games> Document<S> {
     /// A text opened at `version`.
-    pub fn new(text: String, options: VerifyOptions, version: i32) -> Document {
+    pub fn new(text: String, options: VerifyOptions<S>, version: i32) -> Document<S> {
         let lines = Lines::of(&text);
         Document { judged: JudgedText::new(text, options), lines, version, published: None, repair: None }
     }

@@ -44,6 +44,7 @@ use lsp_types::{
 };
 use serde_json::{json, Value};
 
+use crate::judge::Games;
 use crate::judged::{Search, Searched};
 use crate::search::Stop;
 use crate::verify::VerifyOptions;
@@ -67,13 +68,19 @@ mod code {
 /// Serves a client on standard input and output until it says `exit` or closes the input; the
 /// exit code the protocol asks for (0 after `shutdown`, else 1).
 pub fn stdio() -> std::process::ExitCode {
-    std::process::ExitCode::from(serve(std::io::stdin(), std::io::stdout(), VerifyOptions::default()))
+    stdio_with(crate::judge::Registry)
+}
+
+/// [`stdio`], the texts' records read as records of `games` (a game defined outside the crate
+/// too: see `cli::run_with`).
+pub fn stdio_with<S: Games>(games: S) -> std::process::ExitCode {
+    std::process::ExitCode::from(serve(std::io::stdin(), std::io::stdout(), VerifyOptions::default().with_games(games)))
 }
 
 /// Serves a client that writes to `input` and reads `output` until it says `exit` or the input
 /// ends: 0 when it had asked for `shutdown` first, else 1, as the protocol says. `options` are
 /// the options texts are judged with (the client's `lenient` setting changes its own).
-pub fn serve<R, W>(input: R, output: W, options: VerifyOptions) -> u8
+pub fn serve<S: Games, R, W>(input: R, output: W, options: VerifyOptions<S>) -> u8
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
@@ -97,7 +104,7 @@ where
         let events = events.clone();
         std::thread::Builder::new().name("lsp writer".into()).spawn(move || write_all(output, outbox, events))
     };
-    let (searches, jobs) = mpsc::channel::<(u64, String, Search)>();
+    let (searches, jobs) = mpsc::channel::<(u64, String, Search<S>)>();
     let searcher = {
         let events = events.clone();
         std::thread::Builder::new().name("lsp searcher".into()).spawn(move || {
@@ -178,10 +185,10 @@ struct Working {
 }
 
 /// The search running, and for which text.
-struct Running {
+struct Running<S> {
     job: u64,
     uri: String,
-    search: Search,
+    search: Search<S>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -191,19 +198,19 @@ enum State {
     ShutDown,
 }
 
-struct Server {
+struct Server<S: Games> {
     out: mpsc::SyncSender<Vec<u8>>,
     events: mpsc::Sender<Event>,
-    searches: mpsc::Sender<(u64, String, Search)>,
+    searches: mpsc::Sender<(u64, String, Search<S>)>,
     state: State,
-    options: VerifyOptions,
-    documents: BTreeMap<String, Document>,
+    options: VerifyOptions<S>,
+    documents: BTreeMap<String, Document<S>>,
     /// Texts dropped because an edit of them could not be read: their edits are passed over until
     /// they are opened again.
     lost: BTreeSet<String>,
     /// Texts whose diagnostics may have changed.
     dirty: BTreeSet<String>,
-    running: Option<Running>,
+    running: Option<Running<S>>,
     working: Vec<Working>,
     next_job: u64,
     /// The text searched last: the next search is of the text after it, in turn.
@@ -212,13 +219,13 @@ struct Server {
     ended: bool,
 }
 
-impl Server {
+impl<S: Games> Server<S> {
     fn new(
         out: mpsc::SyncSender<Vec<u8>>,
         events: mpsc::Sender<Event>,
-        searches: mpsc::Sender<(u64, String, Search)>,
-        options: VerifyOptions,
-    ) -> Server {
+        searches: mpsc::Sender<(u64, String, Search<S>)>,
+        options: VerifyOptions<S>,
+    ) -> Server<S> {
         Server {
             out,
             events,
@@ -410,7 +417,7 @@ impl Server {
     fn with_text<P: serde::de::DeserializeOwned + HasDocument>(
         &self,
         params: Value,
-        work: impl FnOnce(P, &Document, &Uri) -> Result<Value, (i32, String)>,
+        work: impl FnOnce(P, &Document<S>, &Uri) -> Result<Value, (i32, String)>,
     ) -> Result<Value, (i32, String)> {
         let params: P = serde_json::from_value(params).map_err(|e| (code::INVALID_PARAMS, e.to_string()))?;
         let uri = params.uri().clone();

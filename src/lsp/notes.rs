@@ -6,6 +6,7 @@
 use lsp_types::{DocumentSymbol, FoldingRange, FoldingRangeKind, Hover, Position, Range};
 
 use super::document::{markdown, symbol, Document};
+use crate::judge::Games;
 use crate::record::common::CommonRecord;
 use crate::record::notes::Place;
 use crate::record::{Found, Span};
@@ -30,7 +31,7 @@ const PATH_NAMES: usize = 6;
 
 /// One folding range per record, per comment and per variation that spans lines, in text order:
 /// the first [`MAX_FOLDS`].
-pub fn folding_ranges(d: &Document) -> Vec<FoldingRange> {
+pub fn folding_ranges<S: Games>(d: &Document<S>) -> Vec<FoldingRange> {
     let mut places: Vec<(Span, FoldingRangeKind)> = Vec::new();
     for v in d.judged.verdicts() {
         if places.len() >= MAX_FOLD_PLACES {
@@ -62,7 +63,7 @@ pub fn folding_ranges(d: &Document) -> Vec<FoldingRange> {
 
 /// The ranges of many spans of a text: their ends placed in increasing order, so that the text
 /// is read about once ([`super::lines::Positions`]).
-pub(super) fn ranges_of(d: &Document, spans: &[Span]) -> Vec<Range> {
+pub(super) fn ranges_of<S: Games>(d: &Document<S>, spans: &[Span]) -> Vec<Range> {
     let mut ends: Vec<usize> = spans.iter().flat_map(|s| [s.start, s.end]).collect();
     ends.sort_unstable();
     ends.dedup();
@@ -136,14 +137,14 @@ pub(super) fn nest(branches: Vec<(Branch, Range)>) -> Vec<DocumentSymbol> {
 
 /// A hover on a comment of a record (its text, and the move it follows) or on the `(` of one of
 /// its variations (its path, and whether it replays); `None` elsewhere.
-pub(super) fn hover(d: &Document, v: &Verdict, r: &CommonRecord, at: usize) -> Option<Hover> {
+pub(super) fn hover<S: Games>(d: &Document<S>, v: &Verdict, r: &CommonRecord, at: usize) -> Option<Hover> {
     let notes = r.notes();
     let comment = notes.comments.iter().find(|c| c.span.start <= at && at < c.span.end);
     let opened = notes.variations.iter().position(|v| v.span.start == at);
     if comment.is_none() && opened.is_none() {
         return None;
     }
-    let players = crate::judge::common_players(d.text(), r, d.judged.options().game).unwrap_or(2);
+    let players = crate::judge::common_players(d.text(), r, d.judged.options()).unwrap_or(2);
     let names = line_names(&notes.variations, players);
     if let Some(c) = comment {
         let quoted: Vec<String> = c.text.lines().map(|l| format!("> {l}")).collect();
