@@ -201,20 +201,15 @@ impl<G: CommonFormat> Games for Only<G> {
         _: Option<GameKind>,
         work: W,
     ) -> Result<W::Output, Box<Unstarted>> {
-        let about = const { &G::ABOUT };
         match found {
             Found::Common(r) => Ok(work.run(crate::format::common::Common::<G>::of(src, r))),
-            Found::Published(r) => {
-                let message = format!(
-                    "this record is in the published notation; {} records are in the common format",
-                    about.title
-                );
-                let why = problem(ProblemKind::Syntax, r.span.start..r.span.start, "", message);
-                let mut verdict = Verdict::new(r.index, r.span.clone(), Some(about));
+            // The common format refuses it, and says why.
+            Found::Published(r) => G::open(src, found, const { &G::ABOUT }, None, work).map_err(|why| {
+                let mut verdict = Verdict::new(r.index, r.span.clone(), Some(const { &G::ABOUT }));
                 verdict.problems.push(why.clone());
                 verdict.status = status_of(&verdict.problems);
-                Err(Box::new(Unstarted { verdict, why }))
-            }
+                Box::new(Unstarted { verdict, why })
+            }),
         }
     }
 
@@ -343,12 +338,15 @@ impl<S: Games, G: CommonFormat> Games for Also<S, G> {
                 Ok(work.run(crate::format::common::Common::<G>::named(src, r, about)))
             }
             // A tag that names none of these games: the problem names them all.
-            Found::Common(r) if game.is_none() => match r.tag("Game") {
-                Some(tag) if !self.abouts().iter().any(|a| a.is_named(tag.value)) => {
-                    Err(unstarted_common(src, r, None, unknown_game(src, tag, &self.abouts())))
+            Found::Common(r) if game.is_none() => {
+                let abouts = self.abouts();
+                match r.tag("Game") {
+                    Some(tag) if !abouts.iter().any(|a| a.is_named(tag.value)) => {
+                        Err(unstarted_common(src, r, None, unknown_game(src, tag, &abouts)))
+                    }
+                    _ => self.0.open(src, found, game, work),
                 }
-                _ => self.0.open(src, found, game, work),
-            },
+            }
             _ => self.0.open(src, found, game, work),
         }
     }

@@ -8,8 +8,8 @@ use std::marker::PhantomData;
 
 use crate::document::*;
 use crate::format::{
-    problem, refuted_claims, status_of, GameFormat, Judge, JudgeLater, PendingClaims, RecordFormat, WithCommonFormat,
-    WithFormat,
+    problem, refuted_claims, status_of, syntax_problem, GameFormat, Judge, JudgeLater, PendingClaims, RecordFormat,
+    WithCommonFormat, WithFormat,
 };
 use crate::game::{About, BoardView, CommonFormat, Outcome};
 use crate::record::common::{CommonRecord, TextDiagram};
@@ -20,10 +20,6 @@ use crate::verdict::{
     compare_final_position, ClaimCheck, ClaimKind, ClaimStatus, Problem, ProblemKind, Unchecked, Verdict,
 };
 use crate::write;
-
-pub(crate) fn syntax_problem(src: &str, e: &record::SyntaxError) -> Problem {
-    problem(ProblemKind::Syntax, e.span.clone(), &src[e.span.clone()], e.message.clone())
-}
 
 /// A tag's value as a number, or a syntax problem at the value; `too_large` says why a number past
 /// 255 can be none (the game then says which numbers it takes).

@@ -232,6 +232,11 @@ pub(crate) fn problem(kind: ProblemKind, span: Span, token: &str, message: Strin
     Problem::new(kind, span, token, message)
 }
 
+/// A syntax error of the reader as a problem of the record, at the text it names.
+pub(crate) fn syntax_problem(src: &str, e: &crate::record::SyntaxError) -> Problem {
+    problem(ProblemKind::Syntax, e.span.clone(), &src[e.span.clone()], e.message.clone())
+}
+
 /// A record's status: its worst problem.
 pub(crate) fn status_of(problems: &[Problem]) -> Status {
     let has = |kind| problems.iter().any(|p| p.kind == kind);

@@ -68,8 +68,9 @@ impl Sizes {
 
     /// The size halfway between the smallest and the largest, or the nearest smaller one.
     pub fn middle(self) -> u8 {
-        let sizes: Vec<u8> = self.iter().collect();
-        sizes[(sizes.len() - 1) / 2]
+        let step = self.step.max(1);
+        let count = (self.largest - self.smallest) / step + 1;
+        self.smallest + (count - 1) / 2 * step
     }
 }
 

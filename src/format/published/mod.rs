@@ -9,7 +9,8 @@ pub mod notation;
 
 use crate::document::*;
 use crate::format::{
-    problem, refuted_claims, status_of, GameFormat, Judge, JudgeLater, PendingClaims, RecordFormat, WithFormat,
+    problem, refuted_claims, status_of, syntax_problem, GameFormat, Judge, JudgeLater, PendingClaims, RecordFormat,
+    WithFormat,
 };
 use crate::game::code::Coded;
 use crate::game::About;
@@ -186,10 +187,6 @@ impl<'r> RecordFormat<'r> for Published<'_, 'r, '_> {
     fn document(&self, start: Phages) -> Result<GameDocument, ConvertError> {
         published_document(self.record, start)
     }
-}
-
-fn syntax_problem(src: &str, e: &crate::record::SyntaxError) -> Problem {
-    problem(ProblemKind::Syntax, e.span.clone(), &src[e.span.clone()], e.message.clone())
 }
 
 /// The start of a record in the published notation: a fault of its own start diagram is a
