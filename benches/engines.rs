@@ -12,7 +12,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
-use referee::game::{CommonFormat, Game};
+use referee::game::{Game, Playable};
 use referee::games::{petrify::Petrify, phages::Phages, quarod::Quarod};
 use referee::random::random_game;
 

@@ -11,7 +11,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
-use referee::game::CommonFormat;
+use referee::game::Playable;
 use referee::games::splinter::{Splinter, SplinterMove};
 use referee::random::random_game;
 

@@ -13,7 +13,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
-use referee::game::{CommonFormat, Game};
+use referee::game::{Game, Playable};
 use referee::games::vadrantir::{Vadrantir, VadrantirMove};
 use referee::random::random_game;
 use referee::record::{common, Token};

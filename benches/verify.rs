@@ -15,7 +15,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput};
 
 use referee::format::published::notation;
-use referee::game::{CommonFormat, Game};
+use referee::game::{Game, Playable};
 use referee::games::phages::{Phages, PhagesMove};
 use referee::games::{petrify::Petrify, quarod::Quarod, splinter::Splinter, vadrantir::Vadrantir};
 use referee::random::random_game;
@@ -125,7 +125,7 @@ fn benches(c: &mut Criterion) {
 }
 
 /// Records of one game in the common format, `n` of them from fixed seeds, joined into one text.
-fn common_corpus<G: CommonFormat>(start: &G, n: u64) -> (String, usize) {
+fn common_corpus<G: Playable>(start: &G, n: u64) -> (String, usize) {
     let mut moves = 0;
     let text = (0..n)
         .map(|seed| {

@@ -4,20 +4,20 @@
 //! `cargo run --example play_random -- 7` (the seed; 1 by default)
 
 use referee::format::published::notation;
-use referee::format::{AsCommon, WithCommonFormat};
+use referee::format::{AsPlayable, WithPlayable};
 use referee::games::phages::Phages;
 use referee::random::random_game;
 use referee::write::write_common_record;
-use referee::{verify_source, CommonFormat, GameKind, Status};
+use referee::{verify_source, GameKind, Playable, Status};
 
 /// Plays a game of the common record format's engine `G` and writes its record.
 struct PlayCommon {
     seed: u64,
 }
 
-impl WithCommonFormat for PlayCommon {
+impl WithPlayable for PlayCommon {
     type Output = String;
-    fn run<G: CommonFormat>(self) -> String {
+    fn run<G: Playable>(self) -> String {
         let start = G::start(None, None).expect("every game has a default board");
         let moves = random_game(&start, self.seed, 400);
         write_common_record(&start, &moves, &[("Seed", self.seed.to_string())])
@@ -36,7 +36,7 @@ fn main() {
                 };
                 notation::write_record(&start, &random_game(&start, seed, 10_000))
             }
-            _ => kind.with_game(AsCommon(PlayCommon { seed })).expect("a game of the common format"),
+            _ => kind.with_game(AsPlayable(PlayCommon { seed })).expect("a game of the common format"),
         };
         let verdict = &verify_source(&record, Default::default())[0];
         println!("== {}: {} moves, {:?}", kind.title(), verdict.moves, verdict.status);

@@ -271,7 +271,7 @@ pub fn alternatives<G: Repairable>(start: &G, tokens: &[Token], i: usize) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::RecordFormat;
+    use crate::format::OpenRecord;
     use crate::record;
 
     /// [`nearest_legal`] as it was before its bound: each move measured exactly. The
@@ -353,9 +353,9 @@ mod tests {
     #[test]
     fn the_nearest_legal_moves_are_the_reference_s() {
         struct Compare(u64);
-        impl<'r> crate::format::WithFormat<'r> for Compare {
+        impl<'r> crate::format::WithOpenRecord<'r> for Compare {
             type Output = usize;
-            fn run<F: RecordFormat<'r>>(self, record: F) -> usize {
+            fn run<F: OpenRecord<'r>>(self, record: F) -> usize {
                 let mut rng = fastrand::Rng::with_seed(self.0);
                 let Ok(start) = record.start() else { return 0 };
                 let tokens = record.tokens();

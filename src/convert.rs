@@ -11,7 +11,7 @@ pub use crate::document::{canonical_tag_order, ConvertError, GameDocument, MoveE
 use serde::Serialize;
 
 use crate::document::{first_stop, invalid, stops};
-use crate::format::{GameFormat, RecordFormat, WithFormat, WithGame};
+use crate::format::{OpenRecord, Recorded, WithGame, WithOpenRecord};
 use crate::game::About;
 use crate::judge::with_found;
 use crate::judge::{Games, Registry};
@@ -46,9 +46,9 @@ fn document_of<S: Games>(src: &str, found: &Found, options: VerifyOptions<S>) ->
         return Err(ConvertError::NotReplayed(Box::new(verdict)));
     }
     struct Work;
-    impl<'r> WithFormat<'r> for Work {
+    impl<'r> WithOpenRecord<'r> for Work {
         type Output = Result<GameDocument, ConvertError>;
-        fn run<F: RecordFormat<'r>>(self, record: F) -> Self::Output {
+        fn run<F: OpenRecord<'r>>(self, record: F) -> Self::Output {
             let start = record.start().map_err(|p| invalid(p.message))?;
             record.document(start)
         }
@@ -196,7 +196,7 @@ fn same_final_position(doc: &GameDocument, back: &GameDocument) -> Result<(), Co
 /// Published notation: what `referee random` writes (see
 /// [`write_layout`](crate::format::published::notation::write_layout)), with the record's own claim.
 ///
-/// Each format writes its own ([`GameFormat::write_document`]).
+/// Each format writes its own ([`Recorded::write_document`]).
 ///
 /// Comments, glyphs, markup and variations are written back in their places. Either way the
 /// record claims what the document says: its result and
@@ -211,7 +211,7 @@ pub fn canonical_in<S: Games>(doc: &GameDocument, games: S) -> Result<String, Co
     struct Write<'d>(&'d GameDocument);
     impl WithGame for Write<'_> {
         type Output = Result<String, ConvertError>;
-        fn run<G: GameFormat>(self, about: &'static About) -> Self::Output {
+        fn run<G: Recorded>(self, about: &'static About) -> Self::Output {
             G::write_document(about, self.0)
         }
     }

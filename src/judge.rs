@@ -1,5 +1,5 @@
 //! Which format and game a record found in a text is judged in: [`with_found`] gives work done
-//! once for every format ([`WithFormat`]) the record in its format ([`RecordFormat`]), the common
+//! once for every format ([`WithOpenRecord`]) the record in its format ([`OpenRecord`]), the common
 //! format's of the game its `[Game]` tag (or `--game`) names, or the published notation's.
 //! `verify`, `repair`, `show` and `convert` all start a record here.
 //!
@@ -8,11 +8,11 @@
 //! referee's: every entry point that takes [`VerifyOptions`] serves a game defined outside the
 //! crate as it serves its own.
 //!
-//! [`RecordFormat`]: crate::format::RecordFormat
+//! [`OpenRecord`]: crate::format::OpenRecord
 
 use crate::format::common::common_verdict;
-use crate::format::{problem, status_of, GameFormat, WithFormat, WithGame};
-use crate::game::{About, CommonFormat, Format};
+use crate::format::{problem, status_of, Recorded, WithGame, WithOpenRecord};
+use crate::game::{About, Format, Playable};
 use crate::games::GameKind;
 use crate::record::common::CommonRecord;
 use crate::record::Found;
@@ -50,7 +50,7 @@ impl Default for VerifyOptions {
 impl VerifyOptions {
     /// The default options, the records read as records of `G` ([`Only`]): a game defined outside
     /// the crate, or one of referee's read whatever the records' `[Game]` tags say.
-    pub fn of<G: CommonFormat>() -> VerifyOptions<Only<G>> {
+    pub fn of<G: Playable>() -> VerifyOptions<Only<G>> {
         VerifyOptions::default().with_games(Only::new())
     }
 }
@@ -90,7 +90,7 @@ pub trait Games: Copy + Send + Sync + std::fmt::Debug + 'static {
     fn reading(self, game: Option<GameKind>) -> Option<&'static About>;
     /// Runs `work` on record `found` of `src` in its game's record format; `Err` when none of these
     /// games reads it, with the record's whole verdict.
-    fn open<'r, W: WithFormat<'r>>(
+    fn open<'r, W: WithOpenRecord<'r>>(
         self,
         src: &str,
         found: &'r Found,
@@ -113,7 +113,7 @@ pub trait Games: Copy + Send + Sync + std::fmt::Debug + 'static {
     ) -> Option<W::Output>;
     /// These games and `G` besides (a game defined outside the crate added to the registry's:
     /// `Registry.and::<MyGame>()`), a record of `G` known by its `[Game]` tag.
-    fn and<G: CommonFormat>(self) -> Also<Self, G> {
+    fn and<G: Playable>(self) -> Also<Self, G> {
         Also(self, std::marker::PhantomData)
     }
 }
@@ -128,7 +128,7 @@ impl Games for Registry {
         game.map(GameKind::about)
     }
 
-    fn open<'r, W: WithFormat<'r>>(
+    fn open<'r, W: WithOpenRecord<'r>>(
         self,
         src: &str,
         found: &'r Found,
@@ -189,12 +189,12 @@ impl<G> std::fmt::Debug for Only<G> {
     }
 }
 
-impl<G: CommonFormat> Games for Only<G> {
+impl<G: Playable> Games for Only<G> {
     fn reading(self, _: Option<GameKind>) -> Option<&'static About> {
         Some(const { &G::ABOUT })
     }
 
-    fn open<'r, W: WithFormat<'r>>(
+    fn open<'r, W: WithOpenRecord<'r>>(
         self,
         src: &str,
         found: &'r Found,
@@ -259,14 +259,14 @@ pub(crate) fn common_kind(src: &str, r: &CommonRecord, forced: Option<GameKind>)
 #[cfg(feature = "lsp")]
 pub(crate) fn common_players<S: Games>(src: &str, r: &CommonRecord, options: VerifyOptions<S>) -> Option<usize> {
     struct Players<'s, 'r>(&'s str, &'r CommonRecord<'r>);
-    impl crate::format::WithCommonFormat for Players<'_, '_> {
+    impl crate::format::WithPlayable for Players<'_, '_> {
         type Output = Option<usize>;
-        fn run<G: CommonFormat>(self) -> Option<usize> {
+        fn run<G: Playable>(self) -> Option<usize> {
             let start = crate::format::common::common_start::<G>(self.0, self.1).ok()?;
             Some(start.player_names().len())
         }
     }
-    options.games.with_record_game(src, r, options.game, crate::format::AsCommon(Players(src, r)))??
+    options.games.with_record_game(src, r, options.game, crate::format::AsPlayable(Players(src, r)))??
 }
 
 /// The registry's one dispatch ([`crate::games`]): work with each game's engine and record
@@ -313,19 +313,19 @@ impl<S: std::fmt::Debug, G> std::fmt::Debug for Also<S, G> {
     }
 }
 
-impl<S: Games, G: CommonFormat> Also<S, G> {
+impl<S: Games, G: Playable> Also<S, G> {
     /// Whether a common-format record is `G`'s: no `--game`, and its `[Game]` tag names `G`.
     fn names_g(r: &CommonRecord, game: Option<GameKind>) -> bool {
         game.is_none() && r.tag("Game").is_some_and(|t| G::ABOUT.is_named(t.value))
     }
 }
 
-impl<S: Games, G: CommonFormat> Games for Also<S, G> {
+impl<S: Games, G: Playable> Games for Also<S, G> {
     fn reading(self, game: Option<GameKind>) -> Option<&'static About> {
         self.0.reading(game)
     }
 
-    fn open<'r, W: WithFormat<'r>>(
+    fn open<'r, W: WithOpenRecord<'r>>(
         self,
         src: &str,
         found: &'r Found,
@@ -384,7 +384,7 @@ impl<S: Games, G: CommonFormat> Games for Also<S, G> {
 /// Runs `work` on record `found` of `src` in its format and its game's engine: the published
 /// notation, or the common format of the game `--game` or its `[Game]` tag names. `Err` when no
 /// game is known for it.
-pub fn with_found<'r, S: Games, W: WithFormat<'r>>(
+pub fn with_found<'r, S: Games, W: WithOpenRecord<'r>>(
     src: &str,
     found: &'r Found,
     options: VerifyOptions<S>,
@@ -415,7 +415,7 @@ fn unknown_game(src: &str, tag: &crate::record::common::Tag, known: &[&'static A
 }
 
 /// [`with_found`] for the games of the registry, `game` the one `--game` names.
-fn open_registered<'r, W: WithFormat<'r>>(
+fn open_registered<'r, W: WithOpenRecord<'r>>(
     src: &str,
     found: &'r Found,
     game: Option<GameKind>,
@@ -427,9 +427,9 @@ fn open_registered<'r, W: WithFormat<'r>>(
         forced: Option<&'static About>,
         work: W,
     }
-    impl<'r, W: WithFormat<'r>> WithGame for Open<'_, 'r, '_, W> {
+    impl<'r, W: WithOpenRecord<'r>> WithGame for Open<'_, 'r, '_, W> {
         type Output = Result<W::Output, Problem>;
-        fn run<G: GameFormat>(self, about: &'static About) -> Self::Output {
+        fn run<G: Recorded>(self, about: &'static About) -> Self::Output {
             G::open(self.src, self.found, about, self.forced, self.work)
         }
     }

@@ -19,8 +19,8 @@ use crate::document::tree::tree_of;
 use crate::document::{MoveEntry, NoteEntry};
 use crate::format::common::common_start;
 use crate::format::movetext::{self, Spelling};
-use crate::format::{AsCommon, WithCommonFormat};
-use crate::game::CommonFormat;
+use crate::format::{AsPlayable, WithPlayable};
+use crate::game::Playable;
 use crate::judge::Games;
 use crate::record::common::{CommonRecord, TextDiagram};
 use crate::record::notes::Place;
@@ -130,7 +130,7 @@ fn laid_out<S: Games>(src: &str, found: &Found, options: VerifyOptions<S>) -> Op
                 src,
                 r,
                 options.game,
-                AsCommon(CommonLayout { src, record: r }),
+                AsPlayable(CommonLayout { src, record: r }),
             )???;
             Some(with_line_end(&laid, line_end(src, r.span.start)))
         }
@@ -234,10 +234,10 @@ struct CommonLayout<'s, 'r> {
     record: &'r CommonRecord<'r>,
 }
 
-impl WithCommonFormat for CommonLayout<'_, '_> {
+impl WithPlayable for CommonLayout<'_, '_> {
     type Output = Option<String>;
 
-    fn run<G: CommonFormat>(self) -> Option<String> {
+    fn run<G: Playable>(self) -> Option<String> {
         let start = common_start::<G>(self.src, self.record).ok()?;
         common_layout(self.src, self.record, &start)
     }
@@ -245,7 +245,7 @@ impl WithCommonFormat for CommonLayout<'_, '_> {
 
 /// A record of the common format laid out from `start`: its tags, its setup diagram, its
 /// movetext, its final diagram, a blank line between them.
-fn common_layout<G: CommonFormat>(src: &str, r: &CommonRecord, start: &G) -> Option<String> {
+fn common_layout<G: Playable>(src: &str, r: &CommonRecord, start: &G) -> Option<String> {
     let mut tree = tree_of(&r.tokens, r.notes(), None).ok()?;
     movetext::fill_as_written(start, &mut tree.moves).ok()?;
     // With more than two players a round ends where the turn order wraps around, which only the

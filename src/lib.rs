@@ -21,7 +21,7 @@
 //! | Module | What it holds |
 //! |---|---|
 //! | [`geometry`] | Square and hex boards: cells, labels, directions |
-//! | [`game`] | The vocabulary every game implements, split by job: the engine ([`Game`]), its [`Notation`], its board view, its search key, what it is ([`game::About`]), the common format's [`CommonFormat`]; position codes ([`game::code`]) |
+//! | [`game`] | The vocabulary every game implements, split by job: the engine ([`Game`]), its [`Notation`], its board view, its search key, what it is ([`game::About`]), the common format's [`Playable`]; position codes ([`game::code`]) |
 //! | [`games`] | One folder per game (its rules and its move notation only), and the registry: [`GameKind`], one line per game |
 //! | [`record`] | Finding records of either notation in a text; their grammars, tokens and spans |
 //! | [`render`] | Text diagrams, SVG, PNG, GIF and an HTML replay page |
@@ -110,13 +110,13 @@
 //! # List the legal moves of a position
 //!
 //! Every engine implements [`Game`]: its legal moves and checked play; its [`Notation`] writes and
-//! reads its moves. The games of the common format also implement [`CommonFormat`], whose
-//! [`CommonFormat::start`] sets up a board:
+//! reads its moves. The games of the common format also implement [`Playable`], whose
+//! [`Playable::start`] sets up a board:
 //!
 //! ```
 //! use referee::games::phages::Phages;
 //! use referee::games::quarod::Quarod;
-//! use referee::{Game, Notation, CommonFormat};
+//! use referee::{Game, Notation, Playable};
 //!
 //! let quarod = Quarod::start(Some(4), None).unwrap();
 //! let written: Vec<String> = quarod.legal_moves().into_iter().map(|m| quarod.write_move(m)).collect();
@@ -136,7 +136,7 @@
 //!
 //! ```
 //! use referee::games::petrify::Petrify;
-//! use referee::{verify_source, Game, CommonFormat, Status};
+//! use referee::{verify_source, Game, Playable, Status};
 //!
 //! let start = Petrify::start(Some(6), None).unwrap();
 //! let mut position = start.clone();
@@ -167,7 +167,7 @@
 //! ```
 //! use referee::games::quarod::Quarod;
 //! use referee::render::svg::{svg, SvgOptions};
-//! use referee::{Game, CommonFormat};
+//! use referee::{Game, Playable};
 //!
 //! let mut position = Quarod::start(Some(4), None).unwrap();
 //! let m = position.legal_moves()[0];
@@ -247,7 +247,7 @@ pub mod verdict;
 pub mod verify;
 pub mod write;
 
-pub use game::{BoardView, CommonFormat, Engine, Game, Notation};
+pub use game::{BoardView, Engine, Game, Notation, Playable};
 pub use games::GameKind;
 pub use moves::{record_moves, PlayedMove, RecordMoves};
 pub use verdict::{Status, Verdict};

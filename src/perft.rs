@@ -14,7 +14,7 @@
 //! past 0: a move that ends the game is a leaf at the last depth and a dead end before it, as a
 //! mate in chess perft.
 
-use crate::format::{GameFormat, WithGame};
+use crate::format::{Recorded, WithGame};
 use crate::game::code::CodeError;
 use crate::game::{About, Engine, Notation};
 use crate::games::no_such_game;
@@ -82,7 +82,7 @@ pub fn with_position_in<S: Games, W: WithPosition>(games: S, code: &str, work: W
     struct Read<'c, W>(&'c str, W);
     impl<W: WithPosition> WithGame for Read<'_, W> {
         type Output = Result<W::Output, CodeError>;
-        fn run<G: GameFormat>(self, _: &'static About) -> Self::Output {
+        fn run<G: Recorded>(self, _: &'static About) -> Self::Output {
             Ok(self.1.run(G::from_code(self.0)?))
         }
     }

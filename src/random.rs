@@ -1,6 +1,6 @@
 //! Random legal games, for tests, benchmarks and `referee random`.
 
-use crate::format::{GameFormat, WithGame};
+use crate::format::{Recorded, WithGame};
 pub use crate::game::random::{random_game, random_game_preferring};
 use crate::game::About;
 use crate::games::GameKind;
@@ -16,7 +16,7 @@ pub fn random_record(game: GameKind, size: Option<u8>, players: Option<u8>, seed
     }
     impl WithGame for Random {
         type Output = Result<String, String>;
-        fn run<G: GameFormat>(self, about: &'static About) -> Self::Output {
+        fn run<G: Recorded>(self, about: &'static About) -> Self::Output {
             G::random_record(about, self.size, self.players, self.seed)
         }
     }

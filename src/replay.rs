@@ -1,6 +1,6 @@
 //! Record + engine -> what happened: the first illegal move, or (lenient) every one.
 
-use crate::game::{BreaksRule, CommonFormat, Game, Notation, Rule};
+use crate::game::{BreaksRule, Game, Notation, Playable, Rule};
 use crate::record::{Span, Token};
 use crate::verdict::BoardGlyphs;
 
@@ -47,7 +47,7 @@ pub trait Reader: Notation + crate::game::code::Coded {
 }
 
 /// Every game in the common record format reads its tokens the same way: syntax, then position.
-impl<G: CommonFormat> Reader for G {
+impl<G: Playable> Reader for G {
     fn read(&self, tokens: &[Token], i: usize) -> Reading<Self::Move> {
         match G::parse_move(tokens[i].text) {
             Err(message) => Reading::Problem { message, apply: None },
@@ -91,7 +91,7 @@ pub trait Repairable: Reader + crate::game::SearchKey {
 }
 
 /// The games of the common format: one token a move, read on its own.
-impl<G: CommonFormat> Repairable for G {
+impl<G: Playable> Repairable for G {
     const READ_AHEAD: usize = 0;
 
     fn token_kind(_: &str) -> crate::record::TokenKind {

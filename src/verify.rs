@@ -3,9 +3,9 @@
 use std::marker::PhantomData;
 
 pub use crate::format::common::common_start;
-use crate::format::{status_of, RecordFormat, WithFormat};
+use crate::format::{status_of, OpenRecord, WithOpenRecord};
 pub use crate::format::{PendingClaims, Prepared};
-use crate::game::CommonFormat;
+use crate::game::Playable;
 use crate::judge::with_found;
 use crate::judge::Games;
 pub use crate::judge::{VerifyOptions, DEFAULT_SEARCH_LIMIT};
@@ -28,9 +28,9 @@ pub fn verify_records<S: Games>(src: &str, options: VerifyOptions<S>) -> impl It
 /// Verifies a record found in `src` as far as it can be taken on its own (see [`Prepared`]).
 pub fn prepare<'r, S: Games>(src: &str, found: &'r Found, options: VerifyOptions<S>) -> Prepared<'r> {
     struct Prepare<'r, S>(VerifyOptions<S>, PhantomData<&'r ()>);
-    impl<'r, S: Games> WithFormat<'r> for Prepare<'r, S> {
+    impl<'r, S: Games> WithOpenRecord<'r> for Prepare<'r, S> {
         type Output = Prepared<'r>;
-        fn run<F: RecordFormat<'r>>(self, record: F) -> Prepared<'r> {
+        fn run<F: OpenRecord<'r>>(self, record: F) -> Prepared<'r> {
             prepare_format(&record, self.0)
         }
     }
@@ -39,7 +39,7 @@ pub fn prepare<'r, S: Games>(src: &str, found: &'r Found, options: VerifyOptions
 
 /// A record verified in its format, all but its claims that need a search: the checks before
 /// replay, the replay, the first illegal move's alternatives, the claims.
-fn prepare_format<'r, S: Games, F: RecordFormat<'r>>(record: &F, options: VerifyOptions<S>) -> Prepared<'r> {
+fn prepare_format<'r, S: Games, F: OpenRecord<'r>>(record: &F, options: VerifyOptions<S>) -> Prepared<'r> {
     let mut v = record.verdict();
     if !v.problems.is_empty() {
         return settled(v, None);
@@ -120,7 +120,7 @@ fn with_alternatives<S: Games, G: Repairable>(
 /// record of `G` in the common format (a numbered move line outside any record opens one; a
 /// `[Game]` tag that names another game is a syntax error), and judged as `verify` judges the
 /// games it knows.
-pub fn verify_records_of<G: CommonFormat>(src: &str, options: VerifyOptions) -> impl Iterator<Item = Verdict> + '_ {
+pub fn verify_records_of<G: Playable>(src: &str, options: VerifyOptions) -> impl Iterator<Item = Verdict> + '_ {
     verify_records(src, options.with_games(crate::judge::Only::<G>::new()))
 }
 
@@ -175,9 +175,9 @@ pub fn with_found_start<S: Games, W: WithStart>(
     work: W,
 ) -> Result<(W::Output, record::Span), (record::Span, String)> {
     struct Start<W>(W);
-    impl<'r, W: WithStart> WithFormat<'r> for Start<W> {
+    impl<'r, W: WithStart> WithOpenRecord<'r> for Start<W> {
         type Output = Result<W::Output, Problem>;
-        fn run<F: RecordFormat<'r>>(self, record: F) -> Self::Output {
+        fn run<F: OpenRecord<'r>>(self, record: F) -> Self::Output {
             Ok(self.0.run(record.start()?, record.tokens()))
         }
     }

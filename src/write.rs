@@ -1,12 +1,12 @@
 //! Writing games as records: the inverse of parsing and replay, used by `referee random`, the
 //! property tests and the benchmarks.
 
-use crate::game::CommonFormat;
+use crate::game::Playable;
 use crate::render::ascii;
 
 /// The result token of a finished game: `1-0`, `0-1`, `0-0-1`, ..., all zeros when nobody won;
 /// `*` while it is not over.
-pub fn result_token<G: CommonFormat>(position: &G) -> String {
+pub fn result_token<G: Playable>(position: &G) -> String {
     match position.outcome() {
         Some(o) => (0..position.player_names().len())
             .map(|i| if o.winner == Some(i) { "1" } else { "0" })
@@ -30,7 +30,7 @@ pub enum StartForm {
 }
 
 /// How a record written by referee gives the start `start` (see [`StartForm`]).
-pub fn start_form<G: CommonFormat>(start: &G) -> StartForm {
+pub fn start_form<G: Playable>(start: &G) -> StartForm {
     let code = start.code();
     let g = start.geometry();
     let Ok(empty) = G::start(Some(g.size()), Some(start.player_names().len() as u8)) else {
@@ -52,7 +52,7 @@ pub fn start_form<G: CommonFormat>(start: &G) -> StartForm {
 ///
 /// `extra_tags` are written after `Game`, `Size`, `Players` and `Position`, before `Result`: they
 /// name none of these, which the game gives, since a record gives each tag once.
-pub fn write_common_record<G: CommonFormat>(start: &G, moves: &[G::Move], extra_tags: &[(&str, String)]) -> String {
+pub fn write_common_record<G: Playable>(start: &G, moves: &[G::Move], extra_tags: &[(&str, String)]) -> String {
     let mut position = start.clone();
     // Words of the movetext; a move number stays with the move after it.
     let mut words = Vec::new();
@@ -76,7 +76,7 @@ pub fn write_common_record<G: CommonFormat>(start: &G, moves: &[G::Move], extra_
 /// `tags` in their order, then its `Setup:` diagram if its start is drawn in one (see
 /// [`start_form`]), and the blank line before the movetext. `referee random` and `convert` write
 /// their records' heads here.
-pub fn record_head<'t, G: CommonFormat>(start: &G, tags: impl IntoIterator<Item = (&'t str, &'t str)>) -> String {
+pub fn record_head<'t, G: Playable>(start: &G, tags: impl IntoIterator<Item = (&'t str, &'t str)>) -> String {
     let mut out = format!("[Game \"{}\"]\n", G::ABOUT.title);
     let size = start.geometry().size();
     out.push_str(&format!("[Size \"{size}\"]\n"));

@@ -12,7 +12,7 @@
 
 use proptest::prelude::*;
 use referee::convert::{self, GameDocument};
-use referee::game::CommonFormat;
+use referee::game::Playable;
 use referee::games::{petrify::Petrify, quarod::Quarod, splinter::Splinter, vadrantir::Vadrantir};
 use referee::random::random_game;
 use referee::record::{self, Found};
@@ -187,7 +187,7 @@ fn an_illegal_move_inside_a_variation_is_located_and_named_by_its_path() {
 /// A random game of `G` with comments, glyphs, markup and variations put in at random: comment
 /// texts of any characters but `}` (line breaks and `[` included), and variations of legal moves
 /// from their branch, some ending with a move that is not legal there.
-fn annotated<G: CommonFormat>(start: &G, seed: u64, tags: &str) -> String {
+fn annotated<G: Playable>(start: &G, seed: u64, tags: &str) -> String {
     let mut rng = fastrand::Rng::with_seed(seed);
     let moves = random_game(start, seed, 12);
     let mut position = start.clone();

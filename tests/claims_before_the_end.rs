@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use referee::game::{CommonFormat, Game};
+use referee::game::{Game, Playable};
 use referee::games::petrify::Petrify;
 use referee::games::quarod::Quarod;
 use referee::games::splinter::{Splinter, SplinterMove};
@@ -36,7 +36,7 @@ fn rank(mover: usize, winner: Option<u8>) -> u8 {
 /// Walks every continuation of `p`, adding to `reached` the winner of each game it ends in; gives
 /// the winner of best play, each player taking the winner they like best ([`rank`]; only meant
 /// for two players).
-fn walk<G: CommonFormat>(p: &G, reached: &mut BTreeSet<Option<u8>>, nodes: &mut usize) -> Result<Option<u8>, TooBig> {
+fn walk<G: Playable>(p: &G, reached: &mut BTreeSet<Option<u8>>, nodes: &mut usize) -> Result<Option<u8>, TooBig> {
     if *nodes == 0 {
         return Err(TooBig);
     }
@@ -91,7 +91,7 @@ struct Tally {
 }
 
 /// Random games of `G` from its start on a `size` board, one a seed.
-fn random_games<G: CommonFormat>(
+fn random_games<G: Playable>(
     size: u8,
     players: Option<u8>,
     seeds: std::ops::Range<u64>,
@@ -105,7 +105,7 @@ fn random_games<G: CommonFormat>(
 
 /// Cuts each game 1 to 6 moves before its end (where the enumeration can walk every
 /// continuation), and claims every result: each verdict must be what the enumeration says.
-fn claims_before_the_end<G: CommonFormat>(games: impl Iterator<Item = (u64, G, Vec<G::Move>)>) -> Tally {
+fn claims_before_the_end<G: Playable>(games: impl Iterator<Item = (u64, G, Vec<G::Move>)>) -> Tally {
     let mut tally = Tally::default();
     for (seed, start, moves) in games {
         for back in 1..=6.min(moves.len() - 1) {

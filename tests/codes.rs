@@ -10,10 +10,10 @@ use std::sync::Arc;
 use proptest::prelude::*;
 
 use referee::format::published::notation::write_record;
-use referee::format::{AsCommon, WithCommonFormat};
+use referee::format::{AsPlayable, WithPlayable};
 use referee::game::code::Coded;
 use referee::game::Notation;
-use referee::game::{CommonFormat, Game};
+use referee::game::{Game, Playable};
 use referee::games::petrify::Petrify;
 use referee::games::phages::{Phages, PhagesMove, Phase};
 use referee::games::quarod::Quarod;
@@ -191,7 +191,7 @@ fn summary(v: &Verdict) -> (Status, bool, Option<String>, Vec<(String, f64)>) {
 /// A generated game, cut at `ply`: the record of the rest, starting from the code of the position
 /// there in a `[Position]` tag (with its setup diagram, and without), verifies to the same end as
 /// the whole game.
-fn position_tag_starts_the_record<G: CommonFormat>(start: &G, seed: u64, cut: usize) -> Result<(), TestCaseError> {
+fn position_tag_starts_the_record<G: Playable>(start: &G, seed: u64, cut: usize) -> Result<(), TestCaseError> {
     let moves = random_game(start, seed, 2_000);
     let whole = &verify_source(&write_common_record(start, &moves, &[]), VerifyOptions::default())[0];
     prop_assert_eq!(whole.status, Status::Valid);
@@ -267,10 +267,10 @@ proptest! {
         cut in any::<usize>(),
     ) {
         struct Start { size: u8, players: u8, seed: u64, cut: usize }
-        impl WithCommonFormat for Start {
+        impl WithPlayable for Start {
             type Output = Result<(), TestCaseError>;
-            fn run<G: CommonFormat>(self) -> Self::Output {
-                let start = G::start(Some(self.size), Some(self.players)).map_err(TestCaseError::fail)?;
+            fn run<G: Playable>(self) -> Self::Output {
+                let start = G::start(Some(self.size), Some(self.players)).map_err(|e| TestCaseError::fail(e.to_string()))?;
                 position_tag_starts_the_record(&start, self.seed, self.cut)
             }
         }
@@ -279,7 +279,7 @@ proptest! {
         let smaller: Vec<u8> = about.sizes.iter().take(5).collect();
         let size = smaller[size.index(smaller.len())];
         let players = about.players.0 + players.index(usize::from(about.players.1 - about.players.0) + 1) as u8;
-        if let Some(checked) = game.with_game(AsCommon(Start { size, players, seed, cut })) {
+        if let Some(checked) = game.with_game(AsPlayable(Start { size, players, seed, cut })) {
             checked?;
         }
     }

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 
 use referee::format::published::notation;
-use referee::game::CommonFormat;
+use referee::game::Playable;
 use referee::games::petrify::Petrify;
 use referee::games::phages::Phages;
 use referee::games::quarod::Quarod;
@@ -31,7 +31,7 @@ const PROSE: &[&str] = &[
 ];
 
 fn record(game: u8, seed: u64) -> String {
-    fn common<G: CommonFormat>(size: u8, players: Option<u8>, seed: u64) -> String {
+    fn common<G: Playable>(size: u8, players: Option<u8>, seed: u64) -> String {
         let start = G::start(Some(size), players).expect("a start");
         write_common_record(&start, &random_game(&start, seed, 100_000), &[])
     }

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 
 use referee::convert::{self, ConvertError, GameDocument};
 use referee::format::published::notation;
-use referee::game::{CommonFormat, Game};
+use referee::game::{Game, Playable};
 use referee::games::petrify::Petrify;
 use referee::games::phages::{Phages, Phase, Side};
 use referee::games::quarod::Quarod;
@@ -395,7 +395,7 @@ fn records_with_a_start_of_their_own_convert() {
 /// with every move's code.
 #[test]
 fn records_that_start_from_a_position_code_convert() {
-    fn common<G: CommonFormat>(size: u8, players: Option<u8>) {
+    fn common<G: Playable>(size: u8, players: Option<u8>) {
         for seed in 0..8u64 {
             let start = G::start(Some(size), players).expect("size in range");
             let moves = random_game(&start, seed, 100_000);

@@ -20,8 +20,8 @@
 use proptest::prelude::*;
 
 use referee::convert;
-use referee::format::{GameFormat, WithGame};
-use referee::format::{RecordFormat, WithFormat};
+use referee::format::{OpenRecord, WithOpenRecord};
+use referee::format::{Recorded, WithGame};
 use referee::game::code::Coded;
 use referee::game::{Game, SearchKey};
 use referee::games::{game_of, GameKind};
@@ -118,7 +118,7 @@ struct NotationRoundTrip<'c>(&'c str);
 impl WithGame for NotationRoundTrip<'_> {
     type Output = Result<usize, String>;
 
-    fn run<G: GameFormat>(self, _: &'static referee::game::About) -> Self::Output {
+    fn run<G: Recorded>(self, _: &'static referee::game::About) -> Self::Output {
         let position = G::from_code(self.0).map_err(|e| e.to_string())?;
         let moves = position.legal_moves();
         let all: Vec<String> = moves.iter().map(|&m| position.write_move(m)).collect();
@@ -195,10 +195,10 @@ fn records_convert_to_json_and_back_and_verify_alike() {
 /// the same legal moves, the same end; the code URL-safe. Gives how many positions were read.
 struct CodesReadBack;
 
-impl<'r> WithFormat<'r> for CodesReadBack {
+impl<'r> WithOpenRecord<'r> for CodesReadBack {
     type Output = Result<usize, String>;
 
-    fn run<F: RecordFormat<'r>>(self, record: F) -> Self::Output {
+    fn run<F: OpenRecord<'r>>(self, record: F) -> Self::Output {
         fn read_back<G: Game + Coded + SearchKey>(p: &G) -> Result<(), String> {
             let code = p.code();
             if !code.bytes().all(|b| b.is_ascii_alphanumeric() || b"_/.-".contains(&b)) {

@@ -2,13 +2,13 @@
 //! the record reads, replays move by move and verifies as the game that was played.
 
 use referee::format::published::notation;
-use referee::format::{AsCommon, WithCommonFormat};
+use referee::format::{AsPlayable, WithPlayable};
 use referee::game::code::Coded;
 use referee::game::Notation;
 use referee::games::phages::Phages;
 use referee::random::random_game;
 use referee::write::write_common_record;
-use referee::{record_moves, verify_source, CommonFormat, GameKind, Status};
+use referee::{record_moves, verify_source, GameKind, Playable, Status};
 
 /// What a played game should read back as: its record, and each move as its engine writes it.
 struct Played {
@@ -33,9 +33,9 @@ fn played<G: Notation + Coded>(start: &G, moves: &[G::Move], record: String) -> 
 
 struct PlayCommon(u64);
 
-impl WithCommonFormat for PlayCommon {
+impl WithPlayable for PlayCommon {
     type Output = Played;
-    fn run<G: CommonFormat>(self) -> Played {
+    fn run<G: Playable>(self) -> Played {
         let start = G::start(None, None).expect("a default board");
         let moves = random_game(&start, self.0, 300);
         played(&start, &moves, write_common_record(&start, &moves, &[]))
@@ -46,7 +46,7 @@ fn play(kind: GameKind, seed: u64) -> Played {
     let phages = match kind {
         GameKind::Quadraphages => Phages::quadraphages(),
         GameKind::Hexaphages => Phages::hexaphages(5).expect("the designers' board of side 5"),
-        _ => return kind.with_game(AsCommon(PlayCommon(seed))).expect("a game of the common format"),
+        _ => return kind.with_game(AsPlayable(PlayCommon(seed))).expect("a game of the common format"),
     };
     let moves = random_game(&phages, seed, 10_000);
     played(&phages, &moves, notation::write_record(&phages, &moves))

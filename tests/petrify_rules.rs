@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 
 use referee::game::Notation;
-use referee::game::{BoardView, CommonFormat, Game};
+use referee::game::{BoardView, Game, Playable};
 use referee::games::petrify::{
     BoardPlay, Colour, Formation, Illegal, Obstacle, Petrify, PetrifyMove, Shape, Square, Written,
 };
@@ -130,32 +130,32 @@ fn boards_from_6x6_to_10x10_and_setups_without_formations() {
     assert_eq!(default.size(), 8);
     assert_eq!(Petrify::ABOUT.title, "Petrify");
     assert_eq!(default.player_names(), ["Blue", "Orange"]);
-    assert_eq!(CommonFormat::to_move(&default), 0);
+    assert_eq!(Playable::to_move(&default), 0);
     for n in 6..=10 {
         assert_eq!(Petrify::start(Some(n), Some(2)).unwrap().size(), n);
     }
     let refusals = [
-        Petrify::start(Some(5), None).unwrap_err(),
-        Petrify::start(Some(11), None).unwrap_err(),
-        Petrify::start(None, Some(3)).unwrap_err(),
+        Petrify::start(Some(5), None).unwrap_err().to_string(),
+        Petrify::start(Some(11), None).unwrap_err().to_string(),
+        Petrify::start(None, Some(3)).unwrap_err().to_string(),
     ];
-    assert_eq!(refusals[0], "Petrify is played on boards from 6x6 to 10x10, not 5x5");
-    assert_eq!(refusals[1], "Petrify is played on boards from 6x6 to 10x10, not 11x11");
+    assert_eq!(refusals[0], "Petrify is played on square boards from 6x6 to 10x10, not 5x5");
+    assert_eq!(refusals[1], "Petrify is played on square boards from 6x6 to 10x10, not 11x11");
     assert_eq!(refusals[2], "Petrify is a game for two players, not 3");
 
     let six = Petrify::start(Some(6), None).unwrap();
     let mut cells = vec!["."; 36];
     cells[14] = "X";
-    let bad_glyph = six.with_setup(&cells).unwrap_err();
-    assert_eq!(bad_glyph, "c3: `X` is not a Petrify glyph (B, O, # or .)");
-    let short = six.with_setup(&cells[..35]).unwrap_err();
+    let bad_glyph = six.with_setup(&cells).unwrap_err().to_string();
+    assert_eq!(bad_glyph, "c3: `X` is not a Petrify glyph: expected B, O, # or .");
+    let short = six.with_setup(&cells[..35]).unwrap_err().to_string();
     assert_eq!(short, "the setup has 35 cells; the 6x6 board has 36");
     let with_blocks = |blocks: &[usize]| {
         let mut cells = vec!["."; 36];
         for &i in blocks {
             cells[i] = "#";
         }
-        six.with_setup(&cells)
+        six.with_setup(&cells).map_err(|e| e.to_string())
     };
     // c3 d3 c4 d4; b2 c3 d4; a1 alone (a corner); b1 with c2 (and the edge).
     let mound = with_blocks(&[14, 15, 20, 21]).unwrap_err();

@@ -1,7 +1,7 @@
 //! The board model pictures are drawn from: every engine describes each cell as its text diagram
 //! does, and a record's scenes follow its replay, with the error diagram at its first illegal move.
 
-use referee::game::{CommonFormat, Game};
+use referee::game::{Game, Playable};
 use referee::games::petrify::Petrify;
 use referee::games::phages::Phages;
 use referee::games::quarod::Quarod;

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use referee::game::{CommonFormat, Game};
+use referee::game::{Game, Playable};
 use referee::games::{petrify::Petrify, phages::Phages, quarod::Quarod, splinter::Splinter, vadrantir::Vadrantir};
 use referee::random::random_game;
 use referee::render::model::{Board, Figure, Mark, Scene, Shape, Sign, Tone};
@@ -76,7 +76,7 @@ fn phages_to_move(p: &Phages) -> usize {
     p.to_move().index()
 }
 
-fn common<G: CommonFormat>(players: Option<u8>) -> G {
+fn common<G: Playable>(players: Option<u8>) -> G {
     G::start(None, players).expect("default start")
 }
 
@@ -89,14 +89,14 @@ fn scenes() -> Vec<(String, Scene)> {
     };
     add("quadraphages", three(&Phages::quadraphages(), 3, 19, phages_to_move));
     add("hexaphages", three(&hexaphages, 5, 15, phages_to_move));
-    add("quarod", three(&common::<Quarod>(None), 1, 14, <Quarod as CommonFormat>::to_move));
-    add("petrify", three(&common::<Petrify>(None), 2, 30, <Petrify as CommonFormat>::to_move));
-    add("vadrantir", three(&common::<Vadrantir>(None), 4, 30, <Vadrantir as CommonFormat>::to_move));
-    add("splinter4", three(&common::<Splinter>(Some(4)), 6, 21, <Splinter as CommonFormat>::to_move));
+    add("quarod", three(&common::<Quarod>(None), 1, 14, <Quarod as Playable>::to_move));
+    add("petrify", three(&common::<Petrify>(None), 2, 30, <Petrify as Playable>::to_move));
+    add("vadrantir", three(&common::<Vadrantir>(None), 4, 30, <Vadrantir as Playable>::to_move));
+    add("splinter4", three(&common::<Splinter>(Some(4)), 6, 21, <Splinter as Playable>::to_move));
     let two = common::<Splinter>(Some(2));
     let three_players = common::<Splinter>(Some(3));
-    add("splinter2", vec![("start", scene_at(&two, &[], 0, <Splinter as CommonFormat>::to_move).1)]);
-    add("splinter3", vec![("start", scene_at(&three_players, &[], 0, <Splinter as CommonFormat>::to_move).1)]);
+    add("splinter2", vec![("start", scene_at(&two, &[], 0, <Splinter as Playable>::to_move).1)]);
+    add("splinter3", vec![("start", scene_at(&three_players, &[], 0, <Splinter as Playable>::to_move).1)]);
     all
 }
 
@@ -273,10 +273,10 @@ fn every_figure_is_drawn_once_for_its_owner() {
     let plies = [
         count_every_ply(&Phages::quadraphages(), 11, 400, phages_to_move),
         count_every_ply(&Phages::hexaphages(4).expect("side 4"), 12, 400, phages_to_move),
-        count_every_ply(&common::<Quarod>(None), 13, 400, <Quarod as CommonFormat>::to_move),
-        count_every_ply(&common::<Petrify>(None), 14, 400, <Petrify as CommonFormat>::to_move),
-        count_every_ply(&common::<Vadrantir>(None), 15, 400, <Vadrantir as CommonFormat>::to_move),
-        count_every_ply(&common::<Splinter>(Some(4)), 16, 400, <Splinter as CommonFormat>::to_move),
+        count_every_ply(&common::<Quarod>(None), 13, 400, <Quarod as Playable>::to_move),
+        count_every_ply(&common::<Petrify>(None), 14, 400, <Petrify as Playable>::to_move),
+        count_every_ply(&common::<Vadrantir>(None), 15, 400, <Vadrantir as Playable>::to_move),
+        count_every_ply(&common::<Splinter>(Some(4)), 16, 400, <Splinter as Playable>::to_move),
     ];
     // Each game got somewhere, so figures were counted in many positions.
     assert!(plies.iter().all(|&n| n >= 10), "{plies:?}");
@@ -327,7 +327,7 @@ fn a_png_has_the_width_asked_and_stones_in_their_colours() {
 
 #[test]
 fn splinter_pieces_are_in_their_players_colours() {
-    let (_, scene) = scene_at(&common::<Splinter>(Some(4)), &[], 0, <Splinter as CommonFormat>::to_move);
+    let (_, scene) = scene_at(&common::<Splinter>(Some(4)), &[], 0, <Splinter as Playable>::to_move);
     let picture = svg(&scene, &SvgOptions::default());
     let bytes = png::png(&picture).expect("rasterised");
     let palette = Style::of(StyleName::Light).palette(&scene.board.players);
@@ -409,9 +409,9 @@ fn end_of<G: Game>(start: &G, seed: u64, to_move: fn(&G) -> usize) -> (G, Scene)
 /// The pictures that explain a score: the ends of three games, and a piece pushed off the board.
 fn score_scenes() -> Vec<(String, Scene)> {
     vec![
-        ("vadrantir-end".to_string(), end_of(&Vadrantir::new(5).unwrap(), 3, <Vadrantir as CommonFormat>::to_move).1),
-        ("petrify-end".to_string(), end_of(&Petrify::new(6).unwrap(), 1, <Petrify as CommonFormat>::to_move).1),
-        ("quarod-end".to_string(), end_of(&Quarod::new(4).unwrap(), 2, <Quarod as CommonFormat>::to_move).1),
+        ("vadrantir-end".to_string(), end_of(&Vadrantir::new(5).unwrap(), 3, <Vadrantir as Playable>::to_move).1),
+        ("petrify-end".to_string(), end_of(&Petrify::new(6).unwrap(), 1, <Petrify as Playable>::to_move).1),
+        ("quarod-end".to_string(), end_of(&Quarod::new(4).unwrap(), 2, <Quarod as Playable>::to_move).1),
         ("splinter2-pushed-off".to_string(), pushed_off_scene()),
     ]
 }
@@ -428,7 +428,7 @@ fn region_cells(scene: &Scene) -> [usize; 2] {
 #[test]
 fn the_end_of_a_territory_game_shades_what_scored() {
     // Vadrantir's territories and Petrify's patches hold exactly the cells each colour scores.
-    let (vadrantir, scene) = end_of(&Vadrantir::new(5).unwrap(), 3, <Vadrantir as CommonFormat>::to_move);
+    let (vadrantir, scene) = end_of(&Vadrantir::new(5).unwrap(), 3, <Vadrantir as Playable>::to_move);
     let score = vadrantir.score();
     assert_eq!(region_cells(&scene), score.territory.map(usize::from));
     assert!(scene.scoring.iter().all(|r| r.mark == Mark::Shade && r.name == "territory"));
@@ -439,7 +439,7 @@ fn the_end_of_a_territory_game_shades_what_scored() {
     insta::assert_snapshot!("vadrantir-end", picture);
     insta::assert_snapshot!("vadrantir-end-print", svg(&scene, &options(StyleName::Print)));
 
-    let (petrify, scene) = end_of(&Petrify::new(6).unwrap(), 1, <Petrify as CommonFormat>::to_move);
+    let (petrify, scene) = end_of(&Petrify::new(6).unwrap(), 1, <Petrify as Playable>::to_move);
     assert_eq!(region_cells(&scene), petrify.score().points.map(usize::from));
     assert!(scene.scoring.iter().all(|r| r.mark == Mark::Shade && r.name == "patch"));
     assert!(!scene.scoring.is_empty(), "the game of seed 1 has an owned patch");
@@ -448,7 +448,7 @@ fn the_end_of_a_territory_game_shades_what_scored() {
 
 #[test]
 fn the_end_of_quarod_outlines_the_groups_it_counted() {
-    let (quarod, scene) = end_of(&Quarod::new(4).unwrap(), 2, <Quarod as CommonFormat>::to_move);
+    let (quarod, scene) = end_of(&Quarod::new(4).unwrap(), 2, <Quarod as Playable>::to_move);
     let score = quarod.score();
     assert!(score.points.iter().any(|&p| p > 0), "the game of seed 2 scores: {score}");
     // Every group of a scoring size, of either colour, and nothing else.
@@ -466,12 +466,12 @@ fn the_end_of_quarod_outlines_the_groups_it_counted() {
 fn before_the_end_nothing_is_shaded_and_the_caption_says_if() {
     let start = Vadrantir::new(5).unwrap();
     let moves = random_game(&start, 3, 20);
-    let (_, scene) = scene_at(&start, &moves, 20, <Vadrantir as CommonFormat>::to_move);
+    let (_, scene) = scene_at(&start, &moves, 20, <Vadrantir as Playable>::to_move);
     assert!(scene.scoring.is_empty() && scene.provisional);
     assert!(scene.caption()[0].ends_with(" if the game ended now"), "{:?}", scene.caption());
     assert!(!svg(&scene, &SvgOptions::default()).contains("class=\"region"));
     // A score of what has happened is no guess: Splinter Quad's pieces and knockouts.
-    let (_, scene) = scene_at(&common::<Splinter>(Some(2)), &[], 0, <Splinter as CommonFormat>::to_move);
+    let (_, scene) = scene_at(&common::<Splinter>(Some(2)), &[], 0, <Splinter as Playable>::to_move);
     assert!(!scene.provisional && !scene.caption()[0].contains("if the game ended now"));
 }
 
@@ -483,7 +483,7 @@ fn pushed_off_scene() -> Scene {
     let mut pos = start.clone();
     for (k, &m) in moves.iter().enumerate() {
         if pos.signs(m).iter().any(|s| matches!(s, Sign::Leaving { .. })) {
-            return scene_at(&start, &moves, k + 1, <Splinter as CommonFormat>::to_move).1;
+            return scene_at(&start, &moves, k + 1, <Splinter as Playable>::to_move).1;
         }
         pos.play_unchecked(m);
     }
@@ -504,7 +504,7 @@ fn a_piece_pushed_off_is_drawn_leaving_the_board() {
     // Without the coordinates' bands, the space around the board still holds it, in every picture
     // of the game: the start is as large as the picture of the piece leaving.
     let bare = SvgOptions { coordinates: false, caption: false, ..SvgOptions::default() };
-    let (_, start) = scene_at(&Splinter::start(Some(6), Some(2)).unwrap(), &[], 0, <Splinter as CommonFormat>::to_move);
+    let (_, start) = scene_at(&Splinter::start(Some(6), Some(2)).unwrap(), &[], 0, <Splinter as Playable>::to_move);
     assert_eq!(size_of(&svg(&start, &bare)), size_of(&svg(&scene, &bare)));
     for coordinates in [true, false] {
         let picture = svg(&scene, &SvgOptions { coordinates, caption: false, ..SvgOptions::default() });

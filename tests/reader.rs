@@ -465,7 +465,11 @@ fn size_and_players_tags_past_any_game_name_the_number_at_the_value() {
         ),
         ("[Game \"Splinter\"]\n[Players \"300\"]", "300", "the Players tag is 300: no game has that many players"),
         // Up to 255 the game says which numbers it takes.
-        ("[Game \"Quarod\"]\n[Size \"100\"]", "100", "Quarod is played on a square board of size 2 to 26, not 100"),
+        (
+            "[Game \"Quarod\"]\n[Size \"100\"]",
+            "100",
+            "Quarod is played on square boards from 2x2 to 26x26, not 100x100",
+        ),
     ];
     for (tags, value, message) in cases {
         let text = format!("{tags}\n\n1. a1b1 *\n");

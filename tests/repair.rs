@@ -6,7 +6,7 @@ mod support;
 use std::sync::Arc;
 
 use referee::format::published::notation;
-use referee::game::CommonFormat;
+use referee::game::Playable;
 use referee::games::petrify::Petrify;
 use referee::games::phages::{Phages, PhagesMove};
 use referee::games::quarod::Quarod;
@@ -243,7 +243,7 @@ fn quadraphages_and_hexaphages_slips_are_repaired_by_the_move_that_was_meant() {
 
 /// Two slips of each kind, from the games of seeds `seed`, `seed + 1`, ... (a game may have no slip
 /// of a kind that is noticed near it and can only have been that slip).
-fn check_common<G: Repairable + CommonFormat>(name: &str, start: G, seed: u64, max_moves: usize) {
+fn check_common<G: Repairable + Playable>(name: &str, start: G, seed: u64, max_moves: usize) {
     for slip in [Slip::Mistyped, Slip::Swapped, Slip::Dropped] {
         let mut checked = 0;
         for seed in seed..seed + 4 {

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use referee::format::{GameFormat, WithGame};
+use referee::format::{Recorded, WithGame};
 use referee::game::{BreaksRule, Game, Rule};
 use referee::games::GameKind;
 use referee::geometry::{CellLabel, Geometry};
@@ -95,7 +95,7 @@ fn rules_by_game() -> Vec<(GameKind, Vec<&'static str>)> {
     struct Rules;
     impl WithGame for Rules {
         type Output = Vec<&'static str>;
-        fn run<G: GameFormat>(self, _: &'static referee::game::About) -> Vec<&'static str> {
+        fn run<G: Recorded>(self, _: &'static referee::game::About) -> Vec<&'static str> {
             <G as Game>::Illegal::RULES.to_vec()
         }
     }

@@ -16,7 +16,7 @@ use std::cell::OnceCell;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use referee::format::{GameFormat, WithGame};
+use referee::format::{Recorded, WithGame};
 use referee::game::{BreaksRule, Engine, Rule};
 use referee::games::{game_of, GameKind};
 use referee::render::ascii::diagram;
@@ -250,7 +250,7 @@ struct PositionExample<'b> {
 impl WithGame for PositionExample<'_> {
     type Output = Result<usize, String>;
 
-    fn run<G: GameFormat>(self, _: &'static referee::game::About) -> Result<usize, String> {
+    fn run<G: Recorded>(self, _: &'static referee::game::About) -> Result<usize, String> {
         let mut pos = G::from_code(&self.code).map_err(|e| format!("{}: {e}", self.code))?;
         for m in self.moves {
             play(&mut pos, m)?;
@@ -402,7 +402,7 @@ fn check_cells(block: &Block, game: GameKind, s: &Setup) -> Result<usize, String
     struct BoardOf(String);
     impl WithGame for BoardOf {
         type Output = Result<referee::geometry::Geometry, String>;
-        fn run<G: GameFormat>(self, _: &'static referee::game::About) -> Self::Output {
+        fn run<G: Recorded>(self, _: &'static referee::game::About) -> Self::Output {
             G::from_code(&self.0).map(|p| p.geometry()).map_err(|e| e.to_string())
         }
     }

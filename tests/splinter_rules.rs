@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use proptest::prelude::*;
 
 use referee::game::Notation;
-use referee::game::{BoardView, CommonFormat, Game, Outcome};
+use referee::game::{BoardView, Game, Outcome, Playable};
 use referee::games::splinter::{
     default_block, default_size, Effects, Ending, Illegal, Kind, Piece, Player, Splinter, SplinterMove, Standing,
     Written, MAX_CHOICES, QUIET_MOVES,
@@ -220,7 +220,7 @@ fn the_default_starts_for_two_three_and_four_players() {
         let pos = Splinter::start(None, Some(players)).unwrap();
         let g = pos.geometry();
         let n = pos.size() as i32;
-        assert_eq!(CommonFormat::to_move(&pos), 0, "Red moves first");
+        assert_eq!(Playable::to_move(&pos), 0, "Red moves first");
         assert_eq!(pos.groups().len(), 1, "one block");
         assert_eq!(pos.players_in().len(), players as usize);
         for &p in pos.player_list() {
@@ -286,10 +286,10 @@ fn the_default_starts_for_two_three_and_four_players() {
     assert_eq!((o.winner, o.points), (None, vec![0.0; 4]));
     log.push_str(&format!("4 players on 5x5: {message}\n"));
     let refusals = [
-        Splinter::start(None, Some(1)).unwrap_err(),
-        Splinter::start(Some(10), Some(5)).unwrap_err(),
-        Splinter::start(Some(1), Some(2)).unwrap_err(),
-        Splinter::start(Some(27), None).unwrap_err(),
+        Splinter::start(None, Some(1)).unwrap_err().to_string(),
+        Splinter::start(Some(10), Some(5)).unwrap_err().to_string(),
+        Splinter::start(Some(1), Some(2)).unwrap_err().to_string(),
+        Splinter::start(Some(27), None).unwrap_err().to_string(),
     ];
     assert_eq!(refusals[0], "Splinter Quad is a game for two to four players, not 1");
     assert_eq!(refusals[1], "Splinter Quad is a game for two to four players, not 5");
@@ -325,22 +325,22 @@ fn a_record_gives_its_own_size_and_start() {
     assert_eq!(pos.knockouts(Player::Red), 0, "types a setup does not give are no knockouts");
     log.push_str(&format!("a 3-player setup on 4x4 ({}):\n{}", pos.score(), diagram(&pos)));
     let errors = [
-        three.with_setup(&ok[..15]).unwrap_err(),
-        three.with_setup(&cells(&[(5, "1K"), (6, "2P"), (9, "3B"), (14, "5K")])).unwrap_err(),
-        three.with_setup(&cells(&[(5, "1K"), (6, "2p"), (9, "3B")])).unwrap_err(),
-        three.with_setup(&cells(&[(5, "1K"), (6, "2P"), (9, "3B"), (15, "4P")])).unwrap_err(),
-        three.with_setup(&cells(&[(0, "1K"), (6, "2P"), (9, "3B"), (3, "1K")])).unwrap_err(),
-        three.with_setup(&cells(&[(0, "1R"), (1, "1R"), (6, "2P"), (9, "3B"), (12, "1R")])).unwrap_err(),
-        three.with_setup(&cells(&[(5, "1K"), (6, "2P")])).unwrap_err(),
+        three.with_setup(&ok[..15]).unwrap_err().to_string(),
+        three.with_setup(&cells(&[(5, "1K"), (6, "2P"), (9, "3B"), (14, "5K")])).unwrap_err().to_string(),
+        three.with_setup(&cells(&[(5, "1K"), (6, "2p"), (9, "3B")])).unwrap_err().to_string(),
+        three.with_setup(&cells(&[(5, "1K"), (6, "2P"), (9, "3B"), (15, "4P")])).unwrap_err().to_string(),
+        three.with_setup(&cells(&[(0, "1K"), (6, "2P"), (9, "3B"), (3, "1K")])).unwrap_err().to_string(),
+        three.with_setup(&cells(&[(0, "1R"), (1, "1R"), (6, "2P"), (9, "3B"), (12, "1R")])).unwrap_err().to_string(),
+        three.with_setup(&cells(&[(5, "1K"), (6, "2P")])).unwrap_err().to_string(),
     ];
     assert_eq!(errors[0], "the setup has 15 cells; the 4x4 board has 16");
     assert_eq!(
         errors[1],
-        "c4: `5K` is not a Splinter Quad square: expected `..`, or a player's number 1-4 and K, R, B or P, like 1K or 3P"
+        "c4: `5K` is not a Splinter Quad glyph: expected `..`, or a player's number 1-4 and K, R, B or P, like 1K or 3P"
     );
     assert_eq!(
         errors[2],
-        "c2: `2p` is not a Splinter Quad square: expected `..`, or a player's number 1-4 and K, R, B or P, like 1K or 3P"
+        "c2: `2p` is not a Splinter Quad glyph: expected `..`, or a player's number 1-4 and K, R, B or P, like 1K or 3P"
     );
     assert_eq!(errors[3], "d4: `4P` is a piece of player 4, but the game has 3 players");
     assert_eq!(errors[4], "d1: a second Red king: each player has at most 1 king, 2 rooks, 2 bishops and 4 pawns");
@@ -402,7 +402,7 @@ fn turn_order_among_two_three_and_four_players() {
         let e = s.ok(tok);
         assert_eq!(e.pieces_gone(), 0);
         assert_eq!(s.pos.to_move(), next);
-        assert_eq!(CommonFormat::to_move(&s.pos), next.index());
+        assert_eq!(Playable::to_move(&s.pos), next.index());
     }
     log.push_str(&s.transcript());
     // Three players: the same, without Yellow.

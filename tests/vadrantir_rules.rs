@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 
 use referee::game::Notation;
-use referee::game::{BoardView, CommonFormat, Game};
+use referee::game::{BoardView, Game, Playable};
 use referee::games::vadrantir::{
     Colour, Comparison, Formed, Illegal, Vadrantir, VadrantirMove, VadrantirScore, Written,
 };
@@ -172,7 +172,7 @@ fn hex_boards_of_side_5_to_7_default_6_and_cells_off_the_hexagon_refused() {
     assert_eq!(default.geometry(), Geometry::Hex { side: 6 });
     assert_eq!(Vadrantir::ABOUT.title, "Vadrantir");
     assert_eq!(default.player_names(), ["Black", "White"]);
-    assert_eq!(CommonFormat::to_move(&default), 0);
+    assert_eq!(Playable::to_move(&default), 0);
     assert_eq!(default.to_move(), Colour::Black);
     for (side, cells) in [(5, 61), (6, 91), (7, 127)] {
         let pos = Vadrantir::start(Some(side), Some(2)).unwrap();
@@ -190,9 +190,9 @@ fn hex_boards_of_side_5_to_7_default_6_and_cells_off_the_hexagon_refused() {
         ));
     }
     let refusals = [
-        Vadrantir::start(Some(4), None).unwrap_err(),
-        Vadrantir::start(Some(8), None).unwrap_err(),
-        Vadrantir::start(None, Some(3)).unwrap_err(),
+        Vadrantir::start(Some(4), None).unwrap_err().to_string(),
+        Vadrantir::start(Some(8), None).unwrap_err().to_string(),
+        Vadrantir::start(None, Some(3)).unwrap_err().to_string(),
     ];
     assert_eq!(refusals[0], "Vadrantir is played on hex boards of side 5 to 7, not 4");
     assert_eq!(refusals[1], "Vadrantir is played on hex boards of side 5 to 7, not 8");
@@ -200,10 +200,10 @@ fn hex_boards_of_side_5_to_7_default_6_and_cells_off_the_hexagon_refused() {
     let five = empty(5);
     let mut cells = vec!["."; 61];
     cells[7] = "X";
-    let bad_glyph = five.with_setup(&cells).unwrap_err();
-    assert_eq!(bad_glyph, "h2: `X` is not a Vadrantir glyph (B, W or .)");
-    let short = five.with_setup(&cells[..60]).unwrap_err();
-    assert_eq!(short, "the setup has 60 cells; the side-5 board has 61");
+    let bad_glyph = five.with_setup(&cells).unwrap_err().to_string();
+    assert_eq!(bad_glyph, "h2: `X` is not a Vadrantir glyph: expected B, W or .");
+    let short = five.with_setup(&cells[..60]).unwrap_err().to_string();
+    assert_eq!(short, "the setup has 60 cells; the hex board of side 5 has 61");
     for e in refusals.iter().chain([&bad_glyph, &short]) {
         log.push_str(&format!("refused: {e}\n"));
     }
@@ -643,7 +643,7 @@ fn the_pie_swap_only_on_whites_first_turn_and_white_moves_again() {
     s.ok("swap");
     assert!(s.pos.swapped());
     assert_eq!(s.pos.to_move(), Colour::White, "White moves again after the swap");
-    assert_eq!(CommonFormat::to_move(&s.pos), 1);
+    assert_eq!(Playable::to_move(&s.pos), 1);
     assert!(before.geometry().cells().all(|c| before.stone(c) == s.pos.stone(c)), "the board does not change");
     assert_eq!(s.pos.score().territory, [60, 0], "scores go by colour: the stone on i5 is still Black's");
     s.refused("swap", Illegal::SwapNotAllowed);

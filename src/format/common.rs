@@ -8,10 +8,10 @@ use std::marker::PhantomData;
 
 use crate::document::*;
 use crate::format::{
-    problem, refuted_claims, status_of, syntax_problem, GameFormat, Judge, JudgeLater, PendingClaims, RecordFormat,
-    WithCommonFormat, WithFormat,
+    problem, refuted_claims, setup_problem, status_of, syntax_problem, Judge, JudgeLater, OpenRecord, PendingClaims,
+    Recorded, WithOpenRecord, WithPlayable,
 };
-use crate::game::{About, BoardView, CommonFormat, Outcome};
+use crate::game::{About, BoardView, Outcome, Playable};
 use crate::record::common::{CommonRecord, TextDiagram};
 use crate::record::{self, Found, Token, TokenKind};
 use crate::replay::Replay;
@@ -41,7 +41,7 @@ pub(crate) fn number_tag(src: &str, r: &CommonRecord, name: &str, too_large: &st
 
 /// The start position of a common-format record: its `[Position]` tag, else its size and players
 /// tags and its setup diagram.
-pub fn common_start<G: CommonFormat>(src: &str, r: &CommonRecord) -> Result<G, Problem> {
+pub fn common_start<G: Playable>(src: &str, r: &CommonRecord) -> Result<G, Problem> {
     let size = number_tag(src, r, "Size", "no board is that large")?;
     let players = number_tag(src, r, "Players", "no game has that many players")?;
     if let Some(tag) = r.tag("Position") {
@@ -52,12 +52,12 @@ pub fn common_start<G: CommonFormat>(src: &str, r: &CommonRecord) -> Result<G, P
         .or(r.tag("Players"))
         .or(r.tag("Game"))
         .map_or(r.span.start..r.span.start, |t| t.value_span.clone());
-    let empty = G::start(size, players).map_err(|m| problem(ProblemKind::Syntax, at.clone(), &src[at], m))?;
+    let empty = G::start(size, players).map_err(|e| setup_problem(e, at.clone(), &src[at]))?;
     match &r.setup {
         None => Ok(empty),
         Some(d) => {
             let glyphs = d.glyphs();
-            empty.with_setup(&glyphs).map_err(|m| problem(ProblemKind::Syntax, d.span.clone(), "", m))
+            empty.with_setup(&glyphs).map_err(|e| setup_problem(e, d.span.clone(), ""))
         }
     }
 }
@@ -65,7 +65,7 @@ pub fn common_start<G: CommonFormat>(src: &str, r: &CommonRecord) -> Result<G, P
 /// The start position a `[Position "CODE"]` tag gives (grammar.md, "Position codes"). The code
 /// must be of the record's game and agree with its `[Size]` and `[Players]` tags and with its setup
 /// diagram, if it has them: a record that says two things about its start says nothing sure.
-pub(crate) fn coded_start<G: CommonFormat>(
+pub(crate) fn coded_start<G: Playable>(
     src: &str,
     r: &CommonRecord,
     tag: &record::common::Tag,
@@ -148,7 +148,7 @@ pub struct Common<'s, 'r, 'a, G> {
     game: PhantomData<G>,
 }
 
-impl<'s, 'r, 'a, G: CommonFormat> Common<'s, 'r, 'a, G> {
+impl<'s, 'r, 'a, G: Playable> Common<'s, 'r, 'a, G> {
     /// Record `record` of `src`, whose `[Game]` tag (or `--game`) named `about`, the game `G`.
     pub(crate) fn named(src: &'s str, record: &'r CommonRecord<'a>, about: &'static About) -> Self {
         Common { src, record, about, tag_must_agree: false, game: PhantomData }
@@ -161,7 +161,7 @@ impl<'s, 'r, 'a, G: CommonFormat> Common<'s, 'r, 'a, G> {
     }
 }
 
-impl<'r, G: CommonFormat> RecordFormat<'r> for Common<'_, 'r, '_, G> {
+impl<'r, G: Playable> OpenRecord<'r> for Common<'_, 'r, '_, G> {
     type Game = G;
     type Judge = CommonJudge<'r>;
 
@@ -255,7 +255,7 @@ pub(crate) fn common_verdict(src: &str, r: &CommonRecord, game: Option<&'static 
 /// Judges the claims of a replayed common-format record (its result, its final diagram) and
 /// gives the verdict its score; a result claimed before the game is over comes back as a search
 /// still to make. `repair` judges a repaired replay with it too.
-pub(crate) fn judge_common<G: CommonFormat>(
+pub(crate) fn judge_common<G: Playable>(
     r: &CommonRecord,
     rep: &Replay<G>,
     v: &mut Verdict,
@@ -309,7 +309,7 @@ fn claimed_result(r: &CommonRecord, v: &mut Verdict) -> Option<(Option<TokenKind
 /// over is settled here where the rules say so; else `search_later` is called with the winner
 /// claimed, and the claim
 /// waits for its search, in input order, since the searches of a file (or a run) share one budget.
-fn judge_result<G: CommonFormat>(
+fn judge_result<G: Playable>(
     kind: Option<TokenKind>,
     text: &str,
     rep: &Replay<G>,
@@ -353,7 +353,7 @@ fn judge_result<G: CommonFormat>(
 
 /// The verdict's account of where a common-format game stands: moves, whether it is over, its
 /// score in the game's words and by player, its position code, its winner.
-fn score_common<G: CommonFormat>(v: &mut Verdict, rep: &Replay<G>, described: Option<(&Outcome, String)>) {
+fn score_common<G: Playable>(v: &mut Verdict, rep: &Replay<G>, described: Option<(&Outcome, String)>) {
     let position = &rep.position;
     let names = position.player_names();
     v.moves = rep.moves;
@@ -426,7 +426,7 @@ struct ResultToSearch<G> {
     winner: Option<u8>,
 }
 
-impl<G: CommonFormat> JudgeLater for ResultToSearch<G> {
+impl<G: Playable> JudgeLater for ResultToSearch<G> {
     fn judge(self: Box<Self>, v: &mut Verdict, budget: &mut SearchBudget) {
         let (status, detail) = crate::search::claims::judge(&self.position, self.winner, budget);
         let claim = &mut v.claims[self.claim];
@@ -445,7 +445,7 @@ pub struct CommonJudge<'r> {
     budget: SearchBudget,
 }
 
-impl<G: CommonFormat> Judge<G> for CommonJudge<'_> {
+impl<G: Playable> Judge<G> for CommonJudge<'_> {
     fn claims(&mut self, _: &[Token], replay: &Replay<G>) -> Vec<ClaimCheck> {
         let mut v = Verdict::new(self.record.index, self.record.span.clone(), None);
         if let Some(pending) = judge_common(self.record, replay, &mut v) {
@@ -467,8 +467,8 @@ impl<G: CommonFormat> Judge<G> for CommonJudge<'_> {
 }
 
 /// Every game of the common format writes its records the same way.
-impl<G: CommonFormat> GameFormat for G {
-    fn open<'r, W: WithFormat<'r>>(
+impl<G: Playable> Recorded for G {
+    fn open<'r, W: WithOpenRecord<'r>>(
         src: &str,
         found: &'r Found,
         about: &'static About,
@@ -487,7 +487,7 @@ impl<G: CommonFormat> GameFormat for G {
         }
     }
 
-    fn with_common<W: WithCommonFormat>(work: W) -> Option<W::Output> {
+    fn with_playable<W: WithPlayable>(work: W) -> Option<W::Output> {
         Some(work.run::<G>())
     }
 
@@ -497,7 +497,7 @@ impl<G: CommonFormat> GameFormat for G {
 
     /// The record keeps its seed in a `[Seed]` tag.
     fn random_record(_: &'static About, size: Option<u8>, players: Option<u8>, seed: u64) -> Result<String, String> {
-        let start = G::start(size, players)?;
+        let start = G::start(size, players).map_err(|e| e.to_string())?;
         if let Some(why) = start.no_game() {
             return Err(format!("{why}: choose a larger --size"));
         }
@@ -510,7 +510,7 @@ impl<G: CommonFormat> GameFormat for G {
 
 // The common format.
 
-fn common_document<G: CommonFormat>(r: &CommonRecord, start: G) -> Result<GameDocument, ConvertError> {
+fn common_document<G: Playable>(r: &CommonRecord, start: G) -> Result<GameDocument, ConvertError> {
     let mut tree = tree::tree_of(&r.tokens, r.notes(), None)?;
     let end = crate::format::movetext::fill(&start, &mut tree.moves)?;
     let names = start.player_names();
@@ -542,15 +542,17 @@ fn common_document<G: CommonFormat>(r: &CommonRecord, start: G) -> Result<GameDo
     })
 }
 
-fn write_common<G: CommonFormat>(doc: &GameDocument) -> Result<String, ConvertError> {
-    let empty = G::start(Some(doc.size), Some(doc.players.len() as u8)).map_err(invalid)?;
+fn write_common<G: Playable>(doc: &GameDocument) -> Result<String, ConvertError> {
+    let empty = G::start(Some(doc.size), Some(doc.players.len() as u8)).map_err(|e| invalid(e.to_string()))?;
     let names = empty.player_names();
     check_players(doc, names)?;
     check_tags(doc)?;
     let start = match (&doc.start_code, &doc.setup) {
         (Some(code), _) => document_start::<G>(code, doc, &empty)?,
         (None, None) => empty.clone(),
-        (None, Some(rows)) => empty.with_setup(&glyphs_on(rows, empty.geometry(), "setup")?).map_err(invalid)?,
+        (None, Some(rows)) => {
+            empty.with_setup(&glyphs_on(rows, empty.geometry(), "setup")?).map_err(|e| invalid(e.to_string()))?
+        }
     };
     if doc.first != names[start.to_move()] {
         return Err(invalid(format!("{} moves first here, not {}", names[start.to_move()], doc.first)));
@@ -580,7 +582,7 @@ fn write_common<G: CommonFormat>(doc: &GameDocument) -> Result<String, ConvertEr
 
 /// The start a document's `start_code` gives, checked against the rest of the document: its game,
 /// its board (`empty` is the document's empty board) and, if the document draws one, its setup.
-pub(crate) fn document_start<G: CommonFormat>(code: &str, doc: &GameDocument, empty: &G) -> Result<G, ConvertError> {
+pub(crate) fn document_start<G: Playable>(code: &str, doc: &GameDocument, empty: &G) -> Result<G, ConvertError> {
     // The game reads its own codes: it need not be in the registry (a game defined outside the crate).
     let start = G::from_code(code.trim()).map_err(|e| invalid(format!("start_code: {e}")))?;
     if start.about() != empty.about() {

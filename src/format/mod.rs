@@ -1,10 +1,10 @@
 //! A record in its notation, as judging needs it. Referee reads two notations: the common record
-//! format (grammar.md) of the games that implement [`CommonFormat`](crate::game::CommonFormat),
+//! format (grammar.md) of the games that implement [`Playable`](crate::game::Playable),
 //! in [`judge`](crate::judge), and the published notation of Quadraphages and Hexaphages, in
 //! [`published`]. They differ in how a record gives its game and its start, what it is
 //! checked for before its moves are replayed, and how its claims and final diagram are read; the
 //! rest (replay, alternatives, repair, diagrams) is one path for both, written over
-//! [`RecordFormat`].
+//! [`OpenRecord`].
 
 pub mod common;
 pub(crate) mod movetext;
@@ -19,7 +19,7 @@ use crate::verdict::{ClaimCheck, ClaimKind, ClaimStatus, Problem, ProblemKind, S
 
 /// One record in its notation, its game known: what differs between notations in judging it.
 /// `'r` is how long the record is borrowed: claims left to judge later may hold it.
-pub trait RecordFormat<'r> {
+pub trait OpenRecord<'r> {
     /// The engine of the record's game.
     type Game: Repairable;
     /// The judge of the record's claims on repaired replays.
@@ -59,14 +59,14 @@ pub trait RecordFormat<'r> {
 }
 
 /// A game's record format, which its engine carries: how a record of the game found in a text is
-/// judged ([`GameFormat::open`]), how a game document is written back as a record, and the record
+/// judged ([`Recorded::open`]), how a game document is written back as a record, and the record
 /// of a random game. The games of the common format have it from the format ([`common`]); the
 /// games of the published notation from theirs ([`published`]).
-pub trait GameFormat: crate::game::Engine + Repairable {
+pub trait Recorded: crate::game::Engine + Repairable {
     /// Runs `work` on the record `found` of `src` in this game's record format, as a record of
     /// `about` (one of the games this engine plays); `forced` is the game `--game` names, if any.
     /// `Err` says why the record cannot be read in this format (it is in the other notation).
-    fn open<'r, W: WithFormat<'r>>(
+    fn open<'r, W: WithOpenRecord<'r>>(
         src: &str,
         found: &'r Found,
         about: &'static About,
@@ -75,7 +75,7 @@ pub trait GameFormat: crate::game::Engine + Repairable {
     ) -> Result<W::Output, Problem>;
     /// Runs `work` with this engine as a game of the common format; `None` for a game of another
     /// notation.
-    fn with_common<W: WithCommonFormat>(work: W) -> Option<W::Output> {
+    fn with_playable<W: WithPlayable>(work: W) -> Option<W::Output> {
         let _ = work;
         None
     }
@@ -96,37 +96,37 @@ pub trait WithGame {
     /// What `run` gives back.
     type Output;
     /// The work, with `G` the engine of the game `about`.
-    fn run<G: GameFormat>(self, about: &'static About) -> Self::Output;
+    fn run<G: Recorded>(self, about: &'static About) -> Self::Output;
 }
 
-/// Work to do with the engine of a game of the common format: [`GameFormat::with_common`] calls
+/// Work to do with the engine of a game of the common format: [`Recorded::with_playable`] calls
 /// `run` with it.
-pub trait WithCommonFormat {
+pub trait WithPlayable {
     /// What `run` gives back.
     type Output;
     /// The work, with `G` the engine of the game at hand.
-    fn run<G: crate::game::CommonFormat>(self) -> Self::Output;
+    fn run<G: crate::game::Playable>(self) -> Self::Output;
 }
 
-/// A [`WithCommonFormat`] as a [`WithGame`]: runs it with the game at hand if it is of the common
+/// A [`WithPlayable`] as a [`WithGame`]: runs it with the game at hand if it is of the common
 /// format (`None` if not).
-pub struct AsCommon<W>(pub W);
+pub struct AsPlayable<W>(pub W);
 
-impl<W: WithCommonFormat> WithGame for AsCommon<W> {
+impl<W: WithPlayable> WithGame for AsPlayable<W> {
     type Output = Option<W::Output>;
 
-    fn run<G: GameFormat>(self, _: &'static About) -> Option<W::Output> {
-        G::with_common(self.0)
+    fn run<G: Recorded>(self, _: &'static About) -> Option<W::Output> {
+        G::with_playable(self.0)
     }
 }
 
 /// Work on one record in its format, whatever the format and the game, written once for all: the
 /// judge finds the record's format and game and calls `run` with them.
-pub trait WithFormat<'r> {
+pub trait WithOpenRecord<'r> {
     /// What `run` gives back.
     type Output;
     /// The work.
-    fn run<F: RecordFormat<'r>>(self, record: F) -> Self::Output;
+    fn run<F: OpenRecord<'r>>(self, record: F) -> Self::Output;
 }
 
 /// A record's claims and final diagram, judged on a replay of (edited) tokens.
@@ -230,6 +230,12 @@ fn board_words(board: crate::geometry::Geometry) -> String {
 /// A problem of kind `kind` at `span`, whose text is `token`.
 pub(crate) fn problem(kind: ProblemKind, span: Span, token: &str, message: String) -> Problem {
     Problem::new(kind, span, token, message)
+}
+
+/// Why a record's start cannot be had, as a problem of the record at `span`, whose text is
+/// `token`: every game's [`SetupError`](crate::game::SetupError) reaches the verdict here.
+pub(crate) fn setup_problem(e: crate::game::SetupError, span: Span, token: &str) -> Problem {
+    problem(ProblemKind::Syntax, span, token, e.to_string())
 }
 
 /// A syntax error of the reader as a problem of the record, at the text it names.

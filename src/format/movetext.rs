@@ -4,7 +4,7 @@
 
 use crate::document::tree::MAX_NESTING;
 use crate::document::{invalid, ConvertError, MoveEntry, NoteEntry};
-use crate::game::CommonFormat;
+use crate::game::Playable;
 use crate::record::notes::glyph_text;
 use crate::record::{Token, TokenKind};
 use crate::replay::{replay_observed, Event, Reader, ReplayOptions};
@@ -13,13 +13,13 @@ use crate::replay::{replay_observed, Event, Reader, ReplayOptions};
 /// `mover`, `canonical`, `code`), and each variation's as far as its moves are legal (the rest
 /// kept as written: see [`MoveEntry::played`]). `Err` at the main line's first illegal move, or
 /// for variations nested deeper than [`MAX_NESTING`]. The position the main line reaches.
-pub(crate) fn fill<G: CommonFormat>(start: &G, moves: &mut [MoveEntry]) -> Result<G, ConvertError> {
+pub(crate) fn fill<G: Playable>(start: &G, moves: &mut [MoveEntry]) -> Result<G, ConvertError> {
     fill_line(Some(start), 0, moves, 0, true)
 }
 
 /// [`fill`], the main line played as far as it is legal too, as a variation is: the rest kept as
 /// written. `Err` only for variations nested deeper than [`MAX_NESTING`].
-pub(crate) fn fill_as_written<G: CommonFormat>(start: &G, moves: &mut [MoveEntry]) -> Result<(), ConvertError> {
+pub(crate) fn fill_as_written<G: Playable>(start: &G, moves: &mut [MoveEntry]) -> Result<(), ConvertError> {
     fill_line(Some(start), 0, moves, 0, false).map(drop)
 }
 
@@ -27,7 +27,7 @@ pub(crate) fn fill_as_written<G: CommonFormat>(start: &G, moves: &mut [MoveEntry
 /// longer played, so that none of its moves can be), its first move being ply `ply0 + 1`; `depth`
 /// is how many variations it lies in (0: the main line). `strict`: the main line's first illegal
 /// move is an error.
-fn fill_line<G: CommonFormat>(
+fn fill_line<G: Playable>(
     start: Option<&G>,
     ply0: usize,
     moves: &mut [MoveEntry],
@@ -83,7 +83,7 @@ fn fill_line<G: CommonFormat>(
 
 /// Plays the move `token` writes, if it is legal in `position`: the move as the engine writes it,
 /// and who played it (by place in turn order); else why not.
-fn play<G: CommonFormat>(position: &mut G, token: &str) -> Result<(String, usize), String> {
+fn play<G: Playable>(position: &mut G, token: &str) -> Result<(String, usize), String> {
     let written = G::parse_move(token)?;
     let m = position.resolve(written).map_err(|why| why.to_string())?;
     position.check(m).map_err(|why| why.to_string())?;
@@ -218,7 +218,7 @@ impl Writer<'_> {
 /// round of the main line with each move's glyphs, comments and variations after it, the result
 /// token (if any) and the comments after it, each move spelled as `spelling` says. The moves are
 /// [`fill`]ed.
-pub(crate) fn write<G: CommonFormat>(
+pub(crate) fn write<G: Playable>(
     start: &G,
     before: &[NoteEntry],
     moves: &[MoveEntry],

@@ -110,6 +110,13 @@ impl<'a> Field<'a> {
         })
     }
 
+    /// The field as a colour, `b` or `w` as [`Colour::word`](crate::game::Colour::word) writes
+    /// it; `what` names it (`the colour to move`).
+    pub fn colour(&self, what: &str) -> Result<crate::game::Colour, CodeError> {
+        use crate::game::Colour;
+        self.choice(what, &Colour::BOTH.map(|c| (c.word(), c)))
+    }
+
     /// The field as the pie rule's swap: `s` when the players exchanged colours, `-` when not.
     pub fn swap(&self) -> Result<bool, CodeError> {
         self.choice("whether the sides were swapped", &[("s", true), ("-", false)])

@@ -1,22 +1,28 @@
 //! The vocabulary every game implements, split by job: the engine ([`Game`]), what a game is
-//! ([`About`]), how its moves are written ([`Notation`]), the rule a refused move breaks
+//! ([`About`]), the two colours ([`Colour`]), how its moves are written ([`Notation`]), the rule a refused move breaks
 //! ([`Rule`]), how a position looks ([`view`]), the key a search stores it under ([`key`]), and
-//! the common record format ([`CommonFormat`]).
+//! what the common record format needs of a game ([`Playable`]).
 
 use std::fmt;
 
 pub mod about;
 pub mod code;
+pub mod colour;
 pub mod key;
 pub mod notation;
 pub mod random;
 pub mod rule;
+pub mod setup;
+pub mod stones;
 pub mod view;
 
 pub use about::{About, Format, Sizes};
+pub use colour::{ByColour, Colour};
 pub use key::{board_hash, PlainData, SearchKey};
 pub use notation::Notation;
 pub use rule::{BreaksRule, Rule};
+pub use setup::SetupError;
+pub use stones::Stones;
 pub use view::{BoardView, Figure, Heading, Mark, Region, Shape, Sign};
 
 /// How a finished game ended.
@@ -30,22 +36,38 @@ pub struct Outcome {
     pub detail: String,
 }
 
-/// A game written in the common record format (grammar.md, "The common record format"): tag
-/// pairs, numbered movetext (read by the game's [`Notation`]), a result token, optional diagrams.
+impl Outcome {
+    /// The outcome of a game that scores only its result: a point for `winner` (an index into
+    /// [`BoardView::player_names`]) and none for the others of the `players`, or half a point
+    /// each when nobody wins.
+    pub fn by_result(winner: Option<usize>, players: usize, detail: String) -> Outcome {
+        let points = match winner {
+            Some(w) => (0..players).map(|p| if p == w { 1.0 } else { 0.0 }).collect(),
+            None => vec![0.5; players],
+        };
+        Outcome { winner, points, detail }
+    }
+}
+
+/// A game that is played on its own from a start to an outcome: it makes its start from a board
+/// size and a player count or from a setup diagram, says whose turn it is and how the game ended.
+/// That is all the common record format (grammar.md: tag pairs, numbered movetext read by the
+/// game's [`Notation`], a result token, optional diagrams) needs of a game beyond its engine, so
+/// every game that implements it is read and written in that format.
 ///
 /// A result claimed before the end is searched ([`SearchKey`]), and records are
 /// verified on several threads, their searches waiting for their turn (hence `Send`).
-pub trait CommonFormat: Notation + crate::game::code::Coded + SearchKey + Send + 'static {
+pub trait Playable: Notation + crate::game::code::Coded + SearchKey + Send + 'static {
     /// What the game is: its `title` is its name in the `[Game "..."]` tag.
     const ABOUT: About;
     /// Whose turn it is: an index into [`BoardView::player_names`].
     fn to_move(&self) -> usize;
     /// The empty start position for a board of `size` (the game's default if `None`), for
     /// `players` players where the game allows several.
-    fn start(size: Option<u8>, players: Option<u8>) -> Result<Self, String>;
+    fn start(size: Option<u8>, players: Option<u8>) -> Result<Self, SetupError>;
     /// A start position drawn in a setup diagram: `cells` holds one glyph per cell of the board of
     /// `self` (an empty start), in reading order.
-    fn with_setup(&self, cells: &[&str]) -> Result<Self, String>;
+    fn with_setup(&self, cells: &[&str]) -> Result<Self, SetupError>;
     /// How the game ended; `None` while it is not over.
     fn outcome(&self) -> Option<Outcome>;
     /// Why this start is no game at all (a board too small for the game's default start), if it
@@ -54,8 +76,11 @@ pub trait CommonFormat: Notation + crate::game::code::Coded + SearchKey + Send +
         None
     }
     /// Each player's points where the game stands, in player order, as [`Outcome::points`]
-    /// counts them at the end.
-    fn points(&self) -> Vec<f64>;
+    /// counts them at the end. By default the outcome's points once the game is over, and none
+    /// before: for a game that scores only its result (a win, a draw).
+    fn points(&self) -> Vec<f64> {
+        self.outcome().map_or_else(|| vec![0.0; self.player_names().len()], |o| o.points)
+    }
     /// Why `player` (an index into [`BoardView::player_names`]) wins no continuation of this
     /// position, when the rules say so without playing any (a Splinter Quad player who is out):
     /// a claim of their win is then refuted without a search. `None` when only a search can tell.

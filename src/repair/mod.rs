@@ -22,7 +22,7 @@ pub use search::*;
 
 use std::ops::ControlFlow;
 
-use crate::format::{RecordFormat, WithFormat};
+use crate::format::{OpenRecord, WithOpenRecord};
 use crate::judge::with_found;
 use crate::judge::Games;
 use crate::record::{self, Found, Span};
@@ -243,9 +243,9 @@ fn search_record<S: Games>(
     in_variation: Option<Span>,
 ) -> Option<Search> {
     struct Work(RepairOptions, SearchBudget, Option<Span>);
-    impl<'r> WithFormat<'r> for Work {
+    impl<'r> WithOpenRecord<'r> for Work {
         type Output = Option<Search>;
-        fn run<F: RecordFormat<'r>>(self, record: F) -> Option<Search> {
+        fn run<F: OpenRecord<'r>>(self, record: F) -> Option<Search> {
             let start = record.start().ok()?;
             let Some(span) = self.2 else {
                 return Some(search(start, record.tokens(), &mut record.judge_repairs(self.1), self.0));

@@ -965,7 +965,7 @@ mod tests {
     use super::*;
     use crate::alternatives::run;
     use crate::format::published::Published;
-    use crate::format::RecordFormat;
+    use crate::format::OpenRecord;
     use crate::games::phages::Phages;
     use crate::record::{self, Found};
 

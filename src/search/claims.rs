@@ -2,7 +2,7 @@
 //! the winners every continuation can reach.
 
 use super::{search, Goal, Limits, SearchBudget, Searched, Stopped};
-use crate::game::CommonFormat;
+use crate::game::Playable;
 use crate::verdict::{ClaimStatus, Unchecked};
 
 /// Who wins a game of the common format: the winner's index in turn order, `None` when nobody
@@ -13,7 +13,7 @@ pub struct Winner {
 
 impl Winner {
     /// The goal of a search in the game of `position`, which counts its players.
-    pub fn of<G: CommonFormat>(position: &G) -> Winner {
+    pub fn of<G: Playable>(position: &G) -> Winner {
         Winner { players: position.player_names().len() }
     }
 
@@ -27,7 +27,7 @@ impl Winner {
     }
 }
 
-impl<G: CommonFormat> Goal<G> for Winner {
+impl<G: Playable> Goal<G> for Winner {
     type Result = Option<u8>;
 
     fn result(&self, end: &G) -> Option<u8> {
@@ -44,7 +44,7 @@ impl<G: CommonFormat> Goal<G> for Winner {
 }
 
 /// Every winner play can still reach from `position`, within `limits`.
-pub fn winners<G: CommonFormat>(position: &G, limits: Limits) -> Result<Searched<Option<u8>>, Stopped> {
+pub fn winners<G: Playable>(position: &G, limits: Limits) -> Result<Searched<Option<u8>>, Stopped> {
     search(position, &Winner::of(position), limits)
 }
 
@@ -75,9 +75,9 @@ pub fn reachable_words(names: &[&str], results: &[Option<u8>]) -> String {
 }
 
 /// Judges a claimed winner (`None`: nobody wins) of a game that is not over without a search,
-/// where the rules settle it at once ([`CommonFormat::cannot_win`]: a Splinter Quad player who is out);
+/// where the rules settle it at once ([`Playable::cannot_win`]: a Splinter Quad player who is out);
 /// `None` when only a search can tell.
-pub fn settled<G: CommonFormat>(position: &G, claimed: Option<u8>) -> Option<(ClaimStatus, String)> {
+pub fn settled<G: Playable>(position: &G, claimed: Option<u8>) -> Option<(ClaimStatus, String)> {
     let why = position.cannot_win(usize::from(claimed?))?;
     Some((
         ClaimStatus::Refuted,
@@ -91,7 +91,7 @@ pub fn settled<G: CommonFormat>(position: &G, claimed: Option<u8>) -> Option<(Cl
 /// Judges a claimed winner (`None`: nobody wins) of a game that is not over: at once where the
 /// rules settle it ([`settled`]), else by searching every continuation within what is left of
 /// `budget`.
-pub fn judge<G: CommonFormat>(position: &G, claimed: Option<u8>, budget: &mut SearchBudget) -> (ClaimStatus, String) {
+pub fn judge<G: Playable>(position: &G, claimed: Option<u8>, budget: &mut SearchBudget) -> (ClaimStatus, String) {
     if let Some(settled) = settled(position, claimed) {
         return settled;
     }

@@ -7,7 +7,7 @@
 
 use std::fmt::Debug;
 
-use referee::game::{CommonFormat, Game, Outcome};
+use referee::game::{Game, Outcome, Playable};
 use referee::geometry::{Cell, CellLabel};
 use referee::render::ascii::diagram;
 
@@ -130,7 +130,7 @@ where
     }
 }
 
-impl<G: Transcribed + CommonFormat> Session<G>
+impl<G: Transcribed + Playable> Session<G>
 where
     G::Illegal: PartialEq,
 {

@@ -9,8 +9,8 @@ pub mod notation;
 
 use crate::document::*;
 use crate::format::{
-    problem, refuted_claims, status_of, syntax_problem, GameFormat, Judge, JudgeLater, PendingClaims, RecordFormat,
-    WithFormat,
+    problem, refuted_claims, status_of, syntax_problem, Judge, JudgeLater, OpenRecord, PendingClaims, Recorded,
+    WithOpenRecord,
 };
 use crate::game::code::Coded;
 use crate::game::About;
@@ -42,8 +42,8 @@ pub struct Published<'s, 'r, 'a> {
     pub forced: Option<GameKind>,
 }
 
-impl GameFormat for Phages {
-    fn open<'r, W: WithFormat<'r>>(
+impl Recorded for Phages {
+    fn open<'r, W: WithOpenRecord<'r>>(
         src: &str,
         found: &'r Found,
         about: &'static About,
@@ -108,7 +108,7 @@ pub fn random_game(start: &Phages, seed: u64, max_moves: usize) -> Vec<PhagesMov
     crate::game::random::random_game_preferring(start, seed, max_moves, |m| !matches!(m, PhagesMove::Stay { .. }))
 }
 
-impl<'r> RecordFormat<'r> for Published<'_, 'r, '_> {
+impl<'r> OpenRecord<'r> for Published<'_, 'r, '_> {
     type Game = Phages;
     type Judge = PublishedJudge<'r>;
 

@@ -6,8 +6,7 @@ pub mod rules;
 
 pub use notation::Written;
 pub use rules::{
-    BoardPlay, Colour, Formation, Illegal, Obstacle, Patch, Petrify, PetrifyMove, PetrifyScore, SetupError, Shape,
-    Square,
+    BoardPlay, Colour, Formation, Illegal, Obstacle, Patch, Petrify, PetrifyMove, PetrifyScore, Shape, Square,
 };
 
 /// Petrify in the registry.

@@ -32,7 +32,7 @@
 
 use std::fmt;
 
-use crate::game::{BoardView, BreaksRule, CommonFormat, Game, Outcome};
+use crate::game::{BoardView, BreaksRule, Game, Outcome, Playable, SetupError};
 use crate::game::{Figure, Mark, Region, Sign};
 use crate::geometry::{Cell, CellLabel, Geometry};
 
@@ -288,41 +288,6 @@ impl BreaksRule for Illegal {
     }
 }
 
-/// Why a board size, player count or setup diagram cannot start a game.
-#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
-pub enum SetupError {
-    /// A board size outside [`Petrify::SIZES`].
-    #[error("Petrify is played on boards from 6x6 to 10x10, not {0}x{0}")]
-    Size(u8),
-    /// A player count other than two.
-    #[error("Petrify is a game for two players, not {0}")]
-    Players(u8),
-    /// A setup diagram with the wrong number of cells.
-    #[error("the setup has {got} cells; the {size}x{size} board has {}", *size as usize * *size as usize)]
-    CellCount {
-        /// The board's size.
-        size: u8,
-        /// Cells in the diagram.
-        got: usize,
-    },
-    /// A setup glyph that is not Petrify's.
-    #[error("{cell}: `{glyph}` is not a Petrify glyph (B, O, # or .)")]
-    Glyph {
-        /// Where it is.
-        cell: CellLabel,
-        /// The glyph.
-        glyph: String,
-    },
-    /// A start position with a mound or a barricade.
-    #[error("the block on {block} makes {formation}: a start position may hold no mound or barricade")]
-    Formation {
-        /// A block of it.
-        block: CellLabel,
-        /// The formation.
-        formation: Formation,
-    },
-}
-
 /// The score: the squares of the patches each colour owns.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct PetrifyScore {
@@ -394,9 +359,7 @@ impl Petrify {
 
     /// An empty board of `size` x `size` squares, Blue to move.
     pub fn new(size: u8) -> Result<Petrify, SetupError> {
-        if !Self::SIZES.contains(&size) {
-            return Err(SetupError::Size(size));
-        }
+        super::ABOUT.check_size(size, false)?;
         Ok(Petrify {
             size,
             squares: vec![Square::Empty; size as usize * size as usize].into_boxed_slice(),
@@ -412,21 +375,22 @@ impl Petrify {
     pub fn setup(&self, cells: &[&str]) -> Result<Petrify, SetupError> {
         let mut p = Petrify::new(self.size)?;
         let g = p.geometry();
-        if cells.len() != p.squares.len() {
-            return Err(SetupError::CellCount { size: self.size, got: cells.len() });
-        }
-        for (c, glyph) in g.cells().zip(cells) {
-            p.squares[c.0 as usize] = match *glyph {
-                "." => Square::Empty,
-                "B" => Square::Disk(Colour::Blue),
-                "O" => Square::Disk(Colour::Orange),
-                "#" => Square::Block,
-                other => return Err(SetupError::Glyph { cell: g.label(c), glyph: other.to_string() }),
-            };
+        let read = |glyph: &str| match glyph {
+            "." => Some(Square::Empty),
+            "B" => Some(Square::Disk(Colour::Blue)),
+            "O" => Some(Square::Disk(Colour::Orange)),
+            "#" => Some(Square::Block),
+            _ => None,
+        };
+        for (c, square) in super::ABOUT.read_setup(g, cells, "B, O, # or .", read)? {
+            p.squares[c.0 as usize] = square;
         }
         for c in g.cells().filter(|&c| p.square(c) == Square::Block) {
             if let Some(formation) = p.formation_through(c) {
-                return Err(SetupError::Formation { block: g.label(c), formation });
+                let block = g.label(c);
+                return Err(SetupError::rules(format_args!(
+                    "the block on {block} makes {formation}: a start position may hold no mound or barricade"
+                )));
             }
         }
         Ok(p)
@@ -1005,22 +969,20 @@ impl Game for Petrify {
     }
 }
 
-impl CommonFormat for Petrify {
+impl Playable for Petrify {
     const ABOUT: crate::game::About = super::ABOUT;
 
     fn to_move(&self) -> usize {
         self.to_move.index()
     }
 
-    fn start(size: Option<u8>, players: Option<u8>) -> Result<Petrify, String> {
-        if let Some(n) = players.filter(|&n| n != 2) {
-            return Err(SetupError::Players(n).to_string());
-        }
-        Petrify::new(size.unwrap_or(Petrify::DEFAULT_SIZE)).map_err(|e| e.to_string())
+    fn start(size: Option<u8>, players: Option<u8>) -> Result<Petrify, SetupError> {
+        super::ABOUT.check_players(players)?;
+        Petrify::new(size.unwrap_or(Petrify::DEFAULT_SIZE))
     }
 
-    fn with_setup(&self, cells: &[&str]) -> Result<Petrify, String> {
-        self.setup(cells).map_err(|e| e.to_string())
+    fn with_setup(&self, cells: &[&str]) -> Result<Petrify, SetupError> {
+        self.setup(cells)
     }
 
     fn points(&self) -> Vec<f64> {

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use super::rules::{Illegal, Quarod, QuarodMove, DEFAULT_SIZE};
-use crate::game::{CommonFormat, Outcome};
+use crate::game::{Outcome, Playable, SetupError};
 use crate::geometry::CellLabel;
 
 /// A move as written, before it meets a board.
@@ -148,21 +148,19 @@ fn parse_plain(bytes: &[u8]) -> Option<WrittenMove> {
     rest.is_empty().then_some(m)
 }
 
-impl CommonFormat for Quarod {
+impl Playable for Quarod {
     const ABOUT: crate::game::About = super::ABOUT;
 
     fn to_move(&self) -> usize {
         self.colour_to_move().index()
     }
 
-    fn start(size: Option<u8>, players: Option<u8>) -> Result<Quarod, String> {
-        if let Some(n) = players.filter(|&n| n != 2) {
-            return Err(format!("Quarod is a game for two players, not {n}"));
-        }
+    fn start(size: Option<u8>, players: Option<u8>) -> Result<Quarod, SetupError> {
+        super::ABOUT.check_players(players)?;
         Quarod::new(size.unwrap_or(DEFAULT_SIZE))
     }
 
-    fn with_setup(&self, cells: &[&str]) -> Result<Quarod, String> {
+    fn with_setup(&self, cells: &[&str]) -> Result<Quarod, SetupError> {
         Quarod::from_glyphs(self.size(), cells)
     }
 

@@ -10,7 +10,7 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
-use crate::game::{BoardView, BreaksRule, Game, Outcome};
+use crate::game::{BoardView, BreaksRule, Game, Outcome, SetupError};
 use crate::game::{Figure, Heading, Mark, Region, Shape, Sign};
 use crate::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
 
@@ -21,53 +21,7 @@ pub const MIN_SIZE: u8 = 2;
 
 /// The two colours. Scores and results go by colour; after a pie swap the players hold the other
 /// colour than the one they started with.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum Colour {
-    /// Black: moves first.
-    Black,
-    /// White.
-    White,
-}
-
-impl Colour {
-    /// Both colours, Black first.
-    pub const BOTH: [Colour; 2] = [Colour::Black, Colour::White];
-
-    /// The index into [`crate::game::BoardView::player_names`]: Black 0, White 1.
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The other colour.
-    pub fn opponent(self) -> Colour {
-        match self {
-            Colour::Black => Colour::White,
-            Colour::White => Colour::Black,
-        }
-    }
-
-    /// The first character of a glyph: `B` or `W`.
-    pub fn letter(self) -> char {
-        match self {
-            Colour::Black => 'B',
-            Colour::White => 'W',
-        }
-    }
-
-    /// `Black` or `White`, as records and messages name the colour.
-    pub fn name(self) -> &'static str {
-        match self {
-            Colour::Black => "Black",
-            Colour::White => "White",
-        }
-    }
-}
-
-impl fmt::Display for Colour {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+pub use crate::game::Colour;
 
 /// The edge a piece's rod points to. North is towards row 1, the top of the diagram.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -448,10 +402,8 @@ pub struct Quarod {
 
 impl Quarod {
     /// The empty `size x size` board, Black to move.
-    pub fn new(size: u8) -> Result<Quarod, String> {
-        if !(MIN_SIZE..=MAX_SQUARE).contains(&size) {
-            return Err(format!("Quarod is played on a square board of size {MIN_SIZE} to {MAX_SQUARE}, not {size}"));
-        }
+    pub fn new(size: u8) -> Result<Quarod, SetupError> {
+        super::ABOUT.check_size(size, false)?;
         let geo = Geometry::Square { size };
         Ok(Quarod {
             geo,
@@ -465,34 +417,24 @@ impl Quarod {
     }
 
     /// A start position with these pieces, one entry per square in reading order, Black to move.
-    pub fn from_pieces(size: u8, pieces: &[Option<Piece>]) -> Result<Quarod, String> {
+    pub fn from_pieces(size: u8, pieces: &[Option<Piece>]) -> Result<Quarod, SetupError> {
         let mut pos = Quarod::new(size)?;
         if pieces.len() != pos.cells.len() {
-            return Err(format!(
-                "the setup gives {} squares; the {size}x{size} board has {}",
-                pieces.len(),
-                pos.cells.len()
-            ));
+            return Err(SetupError::CellCount { got: pieces.len(), board: pos.geo });
         }
         pos.cells.copy_from_slice(pieces);
         Ok(pos)
     }
 
     /// A start position drawn as glyphs (`..`, `B>`, ...), one per square in reading order.
-    pub fn from_glyphs(size: u8, glyphs: &[&str]) -> Result<Quarod, String> {
-        let geo = Quarod::new(size)?.geo;
-        let pieces = glyphs
-            .iter()
-            .enumerate()
-            .map(|(i, &g)| match g {
-                EMPTY_GLYPH => Ok(None),
-                _ => Piece::from_glyph(g).map(Some).ok_or_else(|| {
-                    let at = geo.label(Cell(i as u16));
-                    format!("{at}: `{g}` is not a Quarod square: expected `..`, or B or W followed by a rod ^ > v <")
-                }),
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        Quarod::from_pieces(size, &pieces)
+    pub fn from_glyphs(size: u8, glyphs: &[&str]) -> Result<Quarod, SetupError> {
+        let mut pos = Quarod::new(size)?;
+        let read = |g: &str| if g == EMPTY_GLYPH { Some(None) } else { Piece::from_glyph(g).map(Some) };
+        let expected = "`..`, or B or W followed by a rod ^ > v <";
+        for (c, piece) in super::ABOUT.read_setup(pos.geo, glyphs, expected, read)? {
+            pos.cells[usize::from(c.0)] = piece;
+        }
+        Ok(pos)
     }
 
     /// The board's side, in squares.

@@ -12,7 +12,7 @@ pub mod start;
 
 pub use notation::{parse, Written};
 pub use rules::{
-    Effects, Ending, Illegal, Kind, Piece, Player, PlayerScore, SetupError, Splinter, SplinterMove, SplinterScore,
+    Effects, Ending, Forbidden, Illegal, Kind, Piece, Player, PlayerScore, Splinter, SplinterMove, SplinterScore,
     Standing, EMPTY_GLYPH, MAX_CHOICES, MAX_SIZE, MIN_SIZE, QUIET_MOVES,
 };
 pub use start::{default_block, default_size};

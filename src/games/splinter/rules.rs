@@ -85,7 +85,7 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use super::start::{block_size, default_block, default_size};
-use crate::game::{BoardView, BreaksRule, CommonFormat, Game, Outcome};
+use crate::game::{BoardView, BreaksRule, Game, Outcome, Playable, SetupError, Sizes};
 use crate::game::{Figure, Shape, Sign};
 use crate::geometry::{Cell, CellLabel, Direction, Geometry, MAX_SQUARE};
 
@@ -461,36 +461,9 @@ impl BreaksRule for Illegal {
     }
 }
 
-/// Why a board size, player count or setup diagram cannot start a game.
+/// A setup the rules of Splinter Quad forbid: a start reports it as a [`SetupError::Rules`].
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
-pub enum SetupError {
-    /// A board size outside [`MIN_SIZE`] to [`MAX_SIZE`].
-    #[error(
-        "Splinter Quad is played on square boards from {MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE}, not {0}x{0}"
-    )]
-    Size(u8),
-    /// A player count other than two to four.
-    #[error("Splinter Quad is a game for two to four players, not {0}")]
-    Players(u8),
-    /// A setup diagram with the wrong number of cells.
-    #[error("the setup has {got} cells; the {size}x{size} board has {}", *size as usize * *size as usize)]
-    CellCount {
-        /// The board's size.
-        size: u8,
-        /// Cells in the diagram.
-        got: usize,
-    },
-    /// A setup glyph that is not Splinter Quad's.
-    #[error(
-        "{cell}: `{glyph}` is not a Splinter Quad square: expected `..`, or a player's number 1-4 and K, R, B or P, \
-         like 1K or 3P"
-    )]
-    Glyph {
-        /// Where it is.
-        cell: CellLabel,
-        /// The glyph.
-        glyph: String,
-    },
+pub enum Forbidden {
     /// A setup piece of a player the game does not have.
     #[error("{cell}: `{glyph}` is a piece of player {number}, but the game has {players} players")]
     NoSuchPlayer {
@@ -519,6 +492,12 @@ pub enum SetupError {
     /// A player without any piece in the setup.
     #[error("the setup gives {0} no piece: every player needs at least one")]
     NoPiece(Player),
+}
+
+impl From<Forbidden> for SetupError {
+    fn from(why: Forbidden) -> SetupError {
+        SetupError::rules(why)
+    }
 }
 
 /// The score: each player's pieces on the board and knockouts.
@@ -681,10 +660,10 @@ impl Splinter {
 
     /// [`Splinter::new`], made from the block.
     fn make(size: u8, players: u8) -> Result<Splinter, SetupError> {
-        let Some(block) = default_block(players) else { return Err(SetupError::Players(players)) };
-        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-            return Err(SetupError::Size(size));
-        }
+        let about = &super::ABOUT;
+        let no_block = || SetupError::Players { title: about.title, allowed: about.players, players };
+        let block = default_block(players).ok_or_else(no_block)?;
+        super::ABOUT.check_size_in(Sizes::from(MIN_SIZE, MAX_SIZE), size, false)?;
         let mut pos = Splinter {
             size,
             players,
@@ -722,8 +701,8 @@ impl Splinter {
 
     /// The default start for `players` on its default board.
     pub fn default_start(players: u8) -> Result<Splinter, SetupError> {
-        let size = default_size(players).ok_or(SetupError::Players(players))?;
-        Splinter::new(size, players)
+        super::ABOUT.check_players(Some(players))?;
+        Splinter::new(default_size(players).unwrap_or(MIN_SIZE), players)
     }
 
     /// A start on this board for this number of players with the pieces of a setup diagram, one
@@ -732,7 +711,7 @@ impl Splinter {
         let g = self.geometry();
         let n = self.size as usize * self.size as usize;
         if cells.len() != n {
-            return Err(SetupError::CellCount { size: self.size, got: cells.len() });
+            return Err(SetupError::CellCount { got: cells.len(), board: g });
         }
         let mut squares = vec![None; n].into_boxed_slice();
         let mut army = [[0u8; 4]; 4];
@@ -741,25 +720,30 @@ impl Splinter {
                 continue;
             }
             let cell = || g.label(c);
-            let piece =
-                Piece::from_glyph(glyph).ok_or_else(|| SetupError::Glyph { cell: cell(), glyph: glyph.into() })?;
+            let expected = "`..`, or a player's number 1-4 and K, R, B or P, like 1K or 3P";
+            let piece = Piece::from_glyph(glyph).ok_or_else(|| SetupError::Glyph {
+                title: super::ABOUT.title,
+                cell: cell(),
+                glyph: glyph.into(),
+                expected,
+            })?;
             if piece.player.index() >= self.players as usize {
-                return Err(SetupError::NoSuchPlayer {
+                return Err(SetupError::from(Forbidden::NoSuchPlayer {
                     cell: cell(),
                     glyph: glyph.into(),
                     number: piece.player.number(),
                     players: self.players,
-                });
+                }));
             }
             let have = &mut army[piece.player.index()][piece.kind.index()];
             *have += 1;
             if *have > piece.kind.full_army() {
-                return Err(SetupError::TooMany { cell: cell(), piece, nth: *have });
+                return Err(Forbidden::TooMany { cell: cell(), piece, nth: *have }.into());
             }
             squares[c.0 as usize] = Some(piece);
         }
         if let Some(&p) = self.player_list().iter().find(|p| army[p.index()].iter().all(|&k| k == 0)) {
-            return Err(SetupError::NoPiece(p));
+            return Err(Forbidden::NoPiece(p).into());
         }
         let one_group = Groups::find(self.grid(), &squares).count <= 1;
         Ok(Splinter {
@@ -2305,24 +2289,21 @@ impl Game for Splinter {
     }
 }
 
-impl CommonFormat for Splinter {
+impl Playable for Splinter {
     const ABOUT: crate::game::About = super::ABOUT;
 
     fn to_move(&self) -> usize {
         self.to_move.index()
     }
 
-    fn start(size: Option<u8>, players: Option<u8>) -> Result<Splinter, String> {
+    fn start(size: Option<u8>, players: Option<u8>) -> Result<Splinter, SetupError> {
         let players = players.unwrap_or(4);
-        let size = match size {
-            Some(s) => s,
-            None => default_size(players).ok_or(SetupError::Players(players).to_string())?,
-        };
-        Splinter::new(size, players).map_err(|e| e.to_string())
+        super::ABOUT.check_players(Some(players))?;
+        Splinter::new(size.or(default_size(players)).unwrap_or(MIN_SIZE), players)
     }
 
-    fn with_setup(&self, cells: &[&str]) -> Result<Splinter, String> {
-        self.setup(cells).map_err(|e| e.to_string())
+    fn with_setup(&self, cells: &[&str]) -> Result<Splinter, SetupError> {
+        self.setup(cells)
     }
 
     fn points(&self) -> Vec<f64> {

@@ -7,7 +7,7 @@ pub mod notation;
 pub mod rules;
 
 pub use notation::Written;
-pub use rules::{Colour, Comparison, Formed, Illegal, SetupError, Territory, Vadrantir, VadrantirMove, VadrantirScore};
+pub use rules::{Colour, Comparison, Formed, Illegal, Territory, Vadrantir, VadrantirMove, VadrantirScore};
 
 /// Vadrantir in the registry.
 pub const ABOUT: crate::game::About = crate::game::About {

@@ -41,58 +41,13 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::game::{BoardView, BreaksRule, CommonFormat, Game, Outcome};
+use crate::game::{BoardView, BreaksRule, Game, Outcome, Playable, SetupError};
 use crate::game::{Figure, Mark, Region, Shape, Sign};
 use crate::geometry::{Cell, CellLabel, Geometry};
 
-/// The two colours, in turn order from the start.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum Colour {
-    /// Black: moves first.
-    Black,
-    /// White.
-    White,
-}
-
-impl Colour {
-    /// Both colours, Black first.
-    pub const BOTH: [Colour; 2] = [Colour::Black, Colour::White];
-
-    /// The index into [`BoardView::player_names`]: Black 0, White 1.
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The other colour.
-    pub fn opponent(self) -> Colour {
-        match self {
-            Colour::Black => Colour::White,
-            Colour::White => Colour::Black,
-        }
-    }
-
-    /// `Black` or `White`, as records and messages name the colour.
-    pub fn name(self) -> &'static str {
-        match self {
-            Colour::Black => "Black",
-            Colour::White => "White",
-        }
-    }
-
-    /// The glyph of a stone of this colour: `B` or `W`.
-    pub fn glyph(self) -> &'static str {
-        match self {
-            Colour::Black => "B",
-            Colour::White => "W",
-        }
-    }
-}
-
-impl fmt::Display for Colour {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// The two colours. Scores and results go by colour; after a pie swap the players hold the other
+/// colour than the one they started with.
+pub use crate::game::Colour;
 
 /// The glyph of an empty cell.
 const EMPTY_GLYPH: &str = ".";
@@ -196,35 +151,6 @@ impl BreaksRule for Illegal {
             SwapNotAllowed => "pie",
         }
     }
-}
-
-/// Why a board side, player count or setup diagram cannot start a game.
-#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
-pub enum SetupError {
-    /// A board side outside [`Vadrantir::SIDES`].
-    #[error("Vadrantir is played on hex boards of side 5 to 7, not {0}")]
-    Side(u8),
-    /// A player count other than two.
-    #[error("Vadrantir is a game for two players, not {0}")]
-    Players(u8),
-    /// A setup diagram with the wrong number of cells.
-    #[error("the setup has {got} cells; the side-{side} board has {cells}")]
-    CellCount {
-        /// The board's side.
-        side: u8,
-        /// Cells in the diagram.
-        got: usize,
-        /// Cells of the board.
-        cells: usize,
-    },
-    /// A setup glyph that is not Vadrantir's.
-    #[error("{cell}: `{glyph}` is not a Vadrantir glyph (B, W or .)")]
-    Glyph {
-        /// Where it is.
-        cell: CellLabel,
-        /// The glyph.
-        glyph: String,
-    },
 }
 
 /// The first difference between two lists of group sizes, largest first (RULINGS Vadrantir 5
@@ -599,9 +525,7 @@ impl Vadrantir {
 
     /// An empty hex board of side `side`, Black to move.
     pub fn new(side: u8) -> Result<Vadrantir, SetupError> {
-        if !Self::SIDES.contains(&side) {
-            return Err(SetupError::Side(side));
-        }
+        super::ABOUT.check_size(side, true)?;
         Ok(Vadrantir {
             topology: Topology::of(side),
             side,
@@ -618,20 +542,11 @@ impl Vadrantir {
     /// is to move.
     pub fn setup(&self, cells: &[&str]) -> Result<Vadrantir, SetupError> {
         let mut p = Vadrantir::new(self.side)?;
-        let g = p.geometry();
-        let count = p.topology.cells.len();
-        if cells.len() != count {
-            return Err(SetupError::CellCount { side: self.side, got: cells.len(), cells: count });
-        }
-        for (i, glyph) in cells.iter().enumerate() {
-            match *glyph {
-                EMPTY_GLYPH => {}
-                "B" => p.put(i, Colour::Black),
-                "W" => p.put(i, Colour::White),
-                other => {
-                    let cell = g.label(p.topology.cells[i]);
-                    return Err(SetupError::Glyph { cell, glyph: other.to_string() });
-                }
+        let read = |g: &str| (g == EMPTY_GLYPH).then_some(None).or(Colour::from_glyph(g).map(Some));
+        for (i, (_, stone)) in super::ABOUT.read_setup(p.geometry(), cells, "B, W or .", read)?.into_iter().enumerate()
+        {
+            if let Some(colour) = stone {
+                p.put(i, colour);
             }
         }
         Ok(p)
@@ -1057,22 +972,20 @@ impl Game for Vadrantir {
     }
 }
 
-impl CommonFormat for Vadrantir {
+impl Playable for Vadrantir {
     const ABOUT: crate::game::About = super::ABOUT;
 
     fn to_move(&self) -> usize {
         self.to_move.index()
     }
 
-    fn start(size: Option<u8>, players: Option<u8>) -> Result<Vadrantir, String> {
-        if let Some(n) = players.filter(|&n| n != 2) {
-            return Err(SetupError::Players(n).to_string());
-        }
-        Vadrantir::new(size.unwrap_or(Vadrantir::DEFAULT_SIDE)).map_err(|e| e.to_string())
+    fn start(size: Option<u8>, players: Option<u8>) -> Result<Vadrantir, SetupError> {
+        super::ABOUT.check_players(players)?;
+        Vadrantir::new(size.unwrap_or(Vadrantir::DEFAULT_SIDE))
     }
 
-    fn with_setup(&self, cells: &[&str]) -> Result<Vadrantir, String> {
-        self.setup(cells).map_err(|e| e.to_string())
+    fn with_setup(&self, cells: &[&str]) -> Result<Vadrantir, SetupError> {
+        self.setup(cells)
     }
 
     fn points(&self) -> Vec<f64> {

@@ -48,7 +48,7 @@ impl Coded for Quarod {
         let last_actor = fields.next("last actor")?.choice("the colour of the last placement or board swap", &last)?;
         fields.end()?;
         let pieces: Vec<Option<Piece>> = cells.into_iter().map(|(p, _)| p).collect();
-        let mut p = Quarod::from_pieces(geo.size(), &pieces).map_err(|e| board.error(0, e))?;
+        let mut p = Quarod::from_pieces(geo.size(), &pieces).map_err(|e| board.error(0, e.to_string()))?;
         p.to_move = to_move;
         p.turns = turns;
         p.passes = passes;

@@ -94,7 +94,7 @@ impl Coded for Splinter {
             // No player has more of a type than a full army: the engine's lists of pieces are
             // sized by that (a code of sixty pawns would overrun them).
             if *have > piece.kind.full_army() {
-                let why = super::SetupError::TooMany { cell: geo.label(c), piece, nth: *have };
+                let why = super::Forbidden::TooMany { cell: geo.label(c), piece, nth: *have };
                 return Err(CodeError::new(*at, why.to_string()));
             }
             p.squares[c.0 as usize] = Some(piece);
