@@ -2,7 +2,7 @@
 //! In a Row: Black and White in turn place a stone on an empty cell of a square board (5x5 unless
 //! a `[Size]` tag says otherwise, 4 to 26); four in a row, across, down or diagonally, wins; a full
 //! board without one is a draw. With arguments, this program is referee's own command line with the
-//! game added: `cargo run --example own_game -- verify games.txt`. Without, it runs itself so on a
+//! game added: `cargo run --example own_game -- verify games.txt` (`--game inrow` too). Without, it runs itself so on a
 //! file, as a user and an editor would, and checks what it says. `tests/outside_game.rs` puts the
 //! game through the library.
 
@@ -250,6 +250,8 @@ fn main() -> ExitCode {
     for (args, exit, says) in [
         (&["verify", file][..], 1, "c3 already holds a Black stone"),
         (&["verify", file], 1, "3 records in 1 file: 2 valid, 1 illegal"),
+        (&["verify", "--game", "gomoku", file], 1, "`c1d1` is not an In a Row move"), // the Quarod record
+        (&["random", "--game", "inrow", "--seed", "3"], 0, "[Game \"In a Row\"]\n[Size \"5\"]\n[Seed \"3\"]"),
         (&["repair", "--record", "1", file], 0, "c3 → c1"), // and then the record stands: exit 0
         (&["render", "--format", "svg", "--record", "2", "--out", pictures, file], 0, "wrote 26 files"),
         (&["perft", "inrow_5/5/5/5/5_b", "2"], 0, "600"),

@@ -386,7 +386,7 @@ mod tests {
             let sizes = game.about().sizes;
             for (size, seed) in [(sizes.smallest, 1), (sizes.largest, 2)] {
                 let src = crate::random::random_record(game, Some(size), None, seed).unwrap();
-                let options = crate::judge::VerifyOptions { game: Some(game), ..Default::default() };
+                let options = crate::judge::VerifyOptions { game: Some(game.about()), ..Default::default() };
                 let found = record::read(&src, None).next().unwrap();
                 let n = crate::judge::with_found(&src, &found, options, Compare(seed)).unwrap();
                 assert!(n > 20, "{game:?} size {size}: {n} words compared");

@@ -25,8 +25,9 @@ pub struct VerifyOptions<S = Registry> {
     /// Replay past illegal moves where the move can still be played as written, listing all of them
     /// (at most [`MAX_VIOLATIONS`](crate::replay::MAX_VIOLATIONS)), rather than stopping at the first.
     pub lenient: bool,
-    /// The game to read records as, overriding what their text suggests.
-    pub game: Option<GameKind>,
+    /// The game to read records as, overriding what their text suggests (`--game`): one of
+    /// `games`.
+    pub game: Option<&'static About>,
     /// Most positions searched to judge a claim made before the game is over.
     pub search_limit: usize,
     /// Most bytes one such search may hold, whatever `search_limit` says.
@@ -87,14 +88,14 @@ pub const DEFAULT_SEARCH_LIMIT: usize = 250_000;
 /// The games a run reads records as: finds the game and record format of a record found in a text.
 pub trait Games: Copy + Send + Sync + std::fmt::Debug + 'static {
     /// What the reader is told of the records' game (see `record::read`), `game` being `--game`.
-    fn reading(self, game: Option<GameKind>) -> Option<&'static About>;
+    fn reading(self, game: Option<&'static About>) -> Option<&'static About>;
     /// Runs `work` on record `found` of `src` in its game's record format; `Err` when none of these
     /// games reads it, with the record's whole verdict.
     fn open<'r, W: WithOpenRecord<'r>>(
         self,
         src: &str,
         found: &'r Found,
-        game: Option<GameKind>,
+        game: Option<&'static About>,
         work: W,
     ) -> Result<W::Output, Box<Unstarted>>;
     /// Runs `work` with the engine and record format of the game `name` names; `None` if none of
@@ -108,7 +109,7 @@ pub trait Games: Copy + Send + Sync + std::fmt::Debug + 'static {
         self,
         src: &str,
         r: &CommonRecord,
-        game: Option<GameKind>,
+        game: Option<&'static About>,
         work: W,
     ) -> Option<W::Output>;
     /// These games and `G` besides (a game defined outside the crate added to the registry's:
@@ -124,18 +125,18 @@ pub trait Games: Copy + Send + Sync + std::fmt::Debug + 'static {
 pub struct Registry;
 
 impl Games for Registry {
-    fn reading(self, game: Option<GameKind>) -> Option<&'static About> {
-        game.map(GameKind::about)
+    fn reading(self, game: Option<&'static About>) -> Option<&'static About> {
+        game
     }
 
     fn open<'r, W: WithOpenRecord<'r>>(
         self,
         src: &str,
         found: &'r Found,
-        game: Option<GameKind>,
+        game: Option<&'static About>,
         work: W,
     ) -> Result<W::Output, Box<Unstarted>> {
-        open_registered(src, found, game, work)
+        open_registered(src, found, game.and_then(GameKind::of), work)
     }
 
     fn with_named<W: WithGame>(self, name: &str, work: W) -> Option<W::Output> {
@@ -150,10 +151,10 @@ impl Games for Registry {
         self,
         src: &str,
         r: &CommonRecord,
-        game: Option<GameKind>,
+        game: Option<&'static About>,
         work: W,
     ) -> Option<W::Output> {
-        common_kind(src, r, game).ok().map(|k| k.with_game(work))
+        common_kind(src, r, game.and_then(GameKind::of)).ok().map(|k| k.with_game(work))
     }
 }
 
@@ -190,7 +191,7 @@ impl<G> std::fmt::Debug for Only<G> {
 }
 
 impl<G: Playable> Games for Only<G> {
-    fn reading(self, _: Option<GameKind>) -> Option<&'static About> {
+    fn reading(self, _: Option<&'static About>) -> Option<&'static About> {
         Some(const { &G::ABOUT })
     }
 
@@ -198,18 +199,12 @@ impl<G: Playable> Games for Only<G> {
         self,
         src: &str,
         found: &'r Found,
-        _: Option<GameKind>,
+        _: Option<&'static About>,
         work: W,
     ) -> Result<W::Output, Box<Unstarted>> {
         match found {
             Found::Common(r) => Ok(work.run(crate::format::common::Common::<G>::of(src, r))),
-            // The common format refuses it, and says why.
-            Found::Published(r) => G::open(src, found, const { &G::ABOUT }, None, work).map_err(|why| {
-                let mut verdict = Verdict::new(r.index, r.span.clone(), Some(const { &G::ABOUT }));
-                verdict.problems.push(why.clone());
-                verdict.status = status_of(&verdict.problems);
-                Box::new(Unstarted { verdict, why })
-            }),
+            Found::Published(_) => refused_published::<G, W>(src, found, work),
         }
     }
 
@@ -226,11 +221,27 @@ impl<G: Playable> Games for Only<G> {
         self,
         _: &str,
         _: &CommonRecord,
-        _: Option<GameKind>,
+        _: Option<&'static About>,
         work: W,
     ) -> Option<W::Output> {
         Some(work.run::<G>(const { &G::ABOUT }))
     }
+}
+
+/// A record of the published notation opened as `G`'s, which the common format refuses, saying
+/// why.
+fn refused_published<'r, G: Playable, W: WithOpenRecord<'r>>(
+    src: &str,
+    found: &'r Found,
+    work: W,
+) -> Result<W::Output, Box<Unstarted>> {
+    let about = const { &G::ABOUT };
+    G::open(src, found, about, None, work).map_err(|why| {
+        let mut verdict = Verdict::new(found.index(), found.span(), Some(about));
+        verdict.problems.push(why.clone());
+        verdict.status = status_of(&verdict.problems);
+        Box::new(Unstarted { verdict, why })
+    })
 }
 
 /// The game a common-format record is of: `--game`, else its `[Game]` tag.
@@ -314,14 +325,20 @@ impl<S: std::fmt::Debug, G> std::fmt::Debug for Also<S, G> {
 }
 
 impl<S: Games, G: Playable> Also<S, G> {
-    /// Whether a common-format record is `G`'s: no `--game`, and its `[Game]` tag names `G`.
-    fn names_g(r: &CommonRecord, game: Option<GameKind>) -> bool {
-        game.is_none() && r.tag("Game").is_some_and(|t| G::ABOUT.is_named(t.value))
+    /// Whether `--game` names `G`.
+    fn forces_g(game: Option<&'static About>) -> bool {
+        game.is_some_and(|a| a.name == G::ABOUT.name)
+    }
+
+    /// Whether a common-format record is `G`'s: `--game` names `G`, or no game and its `[Game]` tag
+    /// names `G`.
+    fn names_g(r: &CommonRecord, game: Option<&'static About>) -> bool {
+        Self::forces_g(game) || game.is_none() && r.tag("Game").is_some_and(|t| G::ABOUT.is_named(t.value))
     }
 }
 
 impl<S: Games, G: Playable> Games for Also<S, G> {
-    fn reading(self, game: Option<GameKind>) -> Option<&'static About> {
+    fn reading(self, game: Option<&'static About>) -> Option<&'static About> {
         self.0.reading(game)
     }
 
@@ -329,7 +346,7 @@ impl<S: Games, G: Playable> Games for Also<S, G> {
         self,
         src: &str,
         found: &'r Found,
-        game: Option<GameKind>,
+        game: Option<&'static About>,
         work: W,
     ) -> Result<W::Output, Box<Unstarted>> {
         let about = const { &G::ABOUT };
@@ -337,6 +354,7 @@ impl<S: Games, G: Playable> Games for Also<S, G> {
             Found::Common(r) if Self::names_g(r, game) => {
                 Ok(work.run(crate::format::common::Common::<G>::named(src, r, about)))
             }
+            Found::Published(_) if Self::forces_g(game) => refused_published::<G, W>(src, found, work),
             // A tag that names none of these games: the problem names them all.
             Found::Common(r) if game.is_none() => {
                 let abouts = self.abouts();
@@ -370,7 +388,7 @@ impl<S: Games, G: Playable> Games for Also<S, G> {
         self,
         src: &str,
         r: &CommonRecord,
-        game: Option<GameKind>,
+        game: Option<&'static About>,
         work: W,
     ) -> Option<W::Output> {
         if Self::names_g(r, game) {

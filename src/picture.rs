@@ -202,7 +202,7 @@ pub fn pictures<S: Games>(src: &str, index: usize, options: VerifyOptions<S>) ->
             draw(&start, tokens, self.0)
         }
     }
-    let found = crate::record::read(src, options.game.map(crate::games::GameKind::about)).nth(index.wrapping_sub(1));
+    let found = crate::record::read(src, options.game).nth(index.wrapping_sub(1));
     let notes = match &found {
         Some(Found::Common(r)) => r.notes(),
         Some(Found::Published(r)) => r.notes(),

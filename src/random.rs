@@ -9,6 +9,17 @@ use crate::games::GameKind;
 /// if `None`) for `players` players, in the game's record format; `Err` says why the game has no
 /// such start.
 pub fn random_record(game: GameKind, size: Option<u8>, players: Option<u8>, seed: u64) -> Result<String, String> {
+    random_record_in(crate::judge::Registry, game.about(), size, players, seed)
+}
+
+/// [`random_record`] of `game`, one of `games` (a game defined outside the crate among them).
+pub fn random_record_in<S: crate::judge::Games>(
+    games: S,
+    game: &'static About,
+    size: Option<u8>,
+    players: Option<u8>,
+    seed: u64,
+) -> Result<String, String> {
     struct Random {
         size: Option<u8>,
         players: Option<u8>,
@@ -20,5 +31,6 @@ pub fn random_record(game: GameKind, size: Option<u8>, players: Option<u8>, seed
             G::random_record(about, self.size, self.players, self.seed)
         }
     }
-    game.with_game(Random { size, players, seed })
+    let random = Random { size, players, seed };
+    games.with_named(game.name, random).unwrap_or_else(|| Err(format!("no game is named {}", game.name)))
 }

@@ -639,8 +639,8 @@ fn whole_lines_since(text: &str, from: usize, before: usize) -> usize {
 /// at its final diagram, or at a blank line after its moves, which ends its movetext. Text after
 /// the last record (a title, a header, a start diagram, prose) may still be waiting for moves: then
 /// the text is not closed either.
-fn ends_with_a_record(text: &str, game: Option<crate::games::GameKind>) -> bool {
-    let Some(last) = record::read(text, game.map(crate::games::GameKind::about)).last() else { return false };
+fn ends_with_a_record(text: &str, game: Option<&'static crate::game::About>) -> bool {
+    let Some(last) = record::read(text, game).last() else { return false };
     let rest = &text[last.span().end.min(text.len())..];
     if !rest.trim().is_empty() {
         return false;
@@ -660,14 +660,13 @@ fn ends_with_a_record(text: &str, game: Option<crate::games::GameKind>) -> bool 
 fn read_piece<'a>(
     window: &'a str,
     end: usize,
-    game: Option<crate::games::GameKind>,
+    game: Option<&'static crate::game::About>,
     from: usize,
     last: bool,
     open: &'a AtomicBool,
 ) -> (Vec<Located<'a>>, Resume, bool) {
     let start = Resume { offset: from, found: 0 };
-    let mut reader =
-        record::read_window(&window[..end], game.map(|g| g.about().format), start, (!last).then_some(open));
+    let mut reader = record::read_window(&window[..end], game.map(|g| g.format), start, (!last).then_some(open));
     let mut found = Vec::new();
     while let Some(record) = reader.next() {
         found.push(Located { record, from: reader.resume() });
@@ -706,7 +705,7 @@ const MIN_PIECE: usize = 64 << 10;
 /// those one reader finds in the whole window.
 fn find<'a>(
     window: &'a str,
-    game: Option<crate::games::GameKind>,
+    game: Option<&'static crate::game::About>,
     from: Resume,
     last: bool,
     parts: usize,

@@ -151,14 +151,15 @@ fn a_missing_game_tag_is_a_located_error_and_game_supplies_it() {
         ["the record has no [Game \"...\"] tag: add one, such as [Game \"Quarod\"], or name the game with --game"]
     );
     assert_eq!(v.problems[0].span.start, 0, "at the record's first tag");
-    let given = verify_source(&text, VerifyOptions { game: Some(GameKind::Quarod), ..VerifyOptions::default() });
+    let given =
+        verify_source(&text, VerifyOptions { game: Some(GameKind::Quarod.about()), ..VerifyOptions::default() });
     assert_eq!(summary(&given), [(Some(GameKind::Quarod), Status::Valid)]);
 }
 
 #[test]
 fn game_reads_movetext_without_tags_as_that_game() {
     let movetext = "Our game:\n\n1. c1d1 d3c3 2. b4a4 a3b3 3. b1b2 d4c4 4. a3xa4 a2a1 5. a3xa2 d2c2 6. c2xc1\nb1xc1 7. pass pass 0-1\n\nGood game.\n";
-    let options = VerifyOptions { game: Some(GameKind::Quarod), ..VerifyOptions::default() };
+    let options = VerifyOptions { game: Some(GameKind::Quarod.about()), ..VerifyOptions::default() };
     let v = verify_source(movetext, options);
     assert_eq!(v.len(), 1);
     assert_eq!(v[0].game, Some(GameKind::Quarod.about()));

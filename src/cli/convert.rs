@@ -9,7 +9,6 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 
 use crate::convert::{self, ConvertError, GameDocument};
-use crate::games::GameKind;
 use crate::judge::Games;
 use crate::report::{self, Source};
 use crate::verify::VerifyOptions;
@@ -47,7 +46,7 @@ pub struct ConvertArgs {
     from: InputKind,
     /// Read the record as this game (see `verify --game`); a JSON document names its own.
     #[arg(long, value_parser = GameParser)]
-    game: Option<GameKind>,
+    game: Option<&'static crate::game::About>,
     /// Write to this file rather than to standard output: whole or not at all, keeping its other
     /// names (hard links); a read-only file is refused.
     #[arg(short, long, value_name = "FILE")]

@@ -3,20 +3,21 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::random::random_record;
+use crate::judge::Games;
+use crate::random::random_record_in;
 
 use super::file;
 use super::out::{note, Out};
 use super::RandomArgs;
 
-pub fn run(args: RandomArgs) -> ExitCode {
+pub fn run<S: Games>(args: RandomArgs, games: S) -> ExitCode {
     // A seed nobody chose is still written into the record, so the game can be played again;
     // kept small enough to read and type.
     let first = args.seed.unwrap_or_else(|| u64::from(fastrand::u32(..)));
     let seeds = (0..args.count).map(|k| first.wrapping_add(k));
     let written = match &args.out {
-        None => to_stdout(&args, seeds),
-        Some(dir) => to_folder(&args, dir, seeds),
+        None => to_stdout(&args, games, seeds),
+        Some(dir) => to_folder(&args, games, dir, seeds),
     };
     match written {
         Ok(code) => code,
@@ -28,10 +29,10 @@ pub fn run(args: RandomArgs) -> ExitCode {
 }
 
 /// The games one after the other, a blank line between two.
-fn to_stdout(args: &RandomArgs, seeds: impl Iterator<Item = u64>) -> Result<ExitCode, String> {
+fn to_stdout<S: Games>(args: &RandomArgs, games: S, seeds: impl Iterator<Item = u64>) -> Result<ExitCode, String> {
     let mut out = Out::new();
     for (k, seed) in seeds.enumerate() {
-        let text = random_record(args.game, args.size, args.players, seed)?;
+        let text = random_record_in(games, args.game, args.size, args.players, seed)?;
         let separator = if k == 0 { "" } else { "\n" };
         if let Err(closed) = out.write(separator).and_then(|()| out.write(&text)) {
             return Ok(closed.exit_code());
@@ -43,7 +44,7 @@ fn to_stdout(args: &RandomArgs, seeds: impl Iterator<Item = u64>) -> Result<Exit
 /// The file name of a game: every input of the generator that was given is in it, so that two
 /// different games never share a name.
 fn file_name(args: &RandomArgs, seed: u64) -> String {
-    let mut name = args.game.name().to_string();
+    let mut name = args.game.name.to_string();
     if let Some(size) = args.size {
         name += &format!("-size{size}");
     }
@@ -54,13 +55,18 @@ fn file_name(args: &RandomArgs, seed: u64) -> String {
 }
 
 /// One file per game, `DIR/<file_name>`; a file already there is not overwritten: the run stops.
-fn to_folder(args: &RandomArgs, dir: &Path, seeds: impl Iterator<Item = u64>) -> Result<ExitCode, String> {
+fn to_folder<S: Games>(
+    args: &RandomArgs,
+    games: S,
+    dir: &Path,
+    seeds: impl Iterator<Item = u64>,
+) -> Result<ExitCode, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
     let mut count = 0;
     let written =
         |count: usize| format!("{count} game{} written to {}", if count == 1 { "" } else { "s" }, dir.display());
     for seed in seeds {
-        let text = random_record(args.game, args.size, args.players, seed)?;
+        let text = random_record_in(games, args.game, args.size, args.players, seed)?;
         let path = dir.join(file_name(args, seed));
         if let Err(message) = file::create_new(&path, text.as_bytes()) {
             return Err(format!("{message}; {}", written(count)));

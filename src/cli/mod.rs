@@ -3,10 +3,12 @@
 use std::ffi::OsStr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::OnceLock;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
+use crate::game::About;
 use crate::games::GameKind;
 use crate::verify::DEFAULT_SEARCH_LIMIT;
 
@@ -162,7 +164,7 @@ pub(crate) struct VerifyArgs {
     ext: Vec<String>,
     /// Read every record as this game, whatever its text suggests.
     #[arg(long, value_parser = GameParser)]
-    game: Option<GameKind>,
+    game: Option<&'static About>,
     /// Most positions searched to judge a result claimed before the game is over; all the searches
     /// of a run share four times that, whatever the number of files.
     #[arg(long, default_value_t = DEFAULT_SEARCH_LIMIT)]
@@ -185,7 +187,7 @@ pub(crate) struct ShowArgs {
     ply: Option<usize>,
     /// Read the record as this game, whatever its text suggests.
     #[arg(long, value_parser = GameParser)]
-    game: Option<GameKind>,
+    game: Option<&'static About>,
     /// ascii (a text diagram), svg, png or code (the position code, on one line). Default: the -o
     /// file's extension, else ascii.
     #[arg(long, value_enum)]
@@ -202,7 +204,7 @@ pub(crate) struct ShowArgs {
 pub(crate) struct RandomArgs {
     /// The game to play.
     #[arg(long, value_parser = GameParser)]
-    game: GameKind,
+    game: &'static About,
     /// Board size: the side of a square board, or of a hex board (hexaphages: 4 or 5).
     #[arg(long)]
     size: Option<u8>,
@@ -230,26 +232,38 @@ enum Format {
     Short,
 }
 
-/// Reads `--game` as `GameKind::from_name` does (any case; `Splinter Quad` and `splinter-quad`
-/// too), and offers the games' names to `--help` and to shell completion. The library knows
-/// nothing of clap, so the games' list stays `GameKind::ALL`.
+/// The games `--game` names and `random` plays: those [`run_with`] was given (the registry's for
+/// [`run`] and for the manual page), set once before the arguments are read.
+static GAMES: OnceLock<Vec<&'static About>> = OnceLock::new();
+
+fn known_games() -> &'static [&'static About] {
+    GAMES.get_or_init(|| GameKind::ALL.iter().map(|k| k.about()).collect())
+}
+
+/// Reads `--game` as `About::is_named` does (any case; `Splinter Quad` and `splinter-quad` too),
+/// and offers the games' names to `--help` and to shell completion. The library knows nothing of
+/// clap, so the games' list stays the games the command line was given.
 #[derive(Clone, Copy, Debug)]
 pub struct GameParser;
 
 impl GameParser {
     fn values() -> impl Iterator<Item = PossibleValue> {
-        GameKind::ALL.into_iter().map(|game| {
-            let about = game.about();
-            PossibleValue::new(about.name).help(about.help).aliases(about.aliases.iter().copied())
-        })
+        known_games()
+            .iter()
+            .map(|about| PossibleValue::new(about.name).help(about.help).aliases(about.aliases.iter().copied()))
     }
 }
 
 impl TypedValueParser for GameParser {
-    type Value = GameKind;
+    type Value = &'static About;
 
-    fn parse_ref(&self, cmd: &clap::Command, arg: Option<&clap::Arg>, value: &OsStr) -> Result<GameKind, clap::Error> {
-        let named = |name: &str| GameKind::from_name(&name.replace('-', " "));
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<&'static About, clap::Error> {
+        let named = |name: &str| known_games().iter().copied().find(|a| a.is_named(&name.replace('-', " ")));
         if let Some(game) = value.to_str().and_then(named) {
             return Ok(game);
         }
@@ -288,15 +302,17 @@ pub fn run() -> ExitCode {
 
 /// Runs referee's command line on the process's arguments, reading records as records of
 /// `games`: a crate that defines a game of its own ships the whole command line with it
-/// (`run_with(VerifyOptions::of::<MyGame>().games)`; `examples/own_game.rs` in the repository).
-/// `--game` names the games of the registry, and `random` serves those.
+/// (`run_with(Registry.and::<MyGame>())`; `examples/own_game.rs` in the repository): `--game`
+/// names them and `random` plays them.
 pub fn run_with<S: crate::judge::Games>(games: S) -> ExitCode {
+    // The first call's games: a process runs one command line.
+    let _ = GAMES.set(games.abouts());
     let cli = Cli::parse();
     match cli.command {
         Command::Verify(args) => verify::run(args, games),
         Command::Show(args) => show::run(args, games),
         Command::Render(args) => picture::render(args, games),
-        Command::Random(args) => generate::run(args),
+        Command::Random(args) => generate::run(args, games),
         Command::Completions { shell } => {
             let mut text = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "referee", &mut text);

@@ -10,7 +10,6 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
-use crate::games::GameKind;
 use crate::judge::Games;
 use crate::picture::{self, Pictures};
 use crate::record::notes::glyph_words;
@@ -258,7 +257,7 @@ pub struct RenderArgs {
     per_turn: bool,
     /// Read the record as this game, whatever its text suggests.
     #[arg(long, value_parser = super::GameParser)]
-    game: Option<GameKind>,
+    game: Option<&'static crate::game::About>,
     #[command(flatten)]
     look: Look,
 }

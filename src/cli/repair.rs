@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use crate::games::GameKind;
 use crate::judge::Games;
 use crate::repair::{
     self, Left, RecordRepair, RepairOptions, Rewrite, DEFAULT_MAX_BYTES, DEFAULT_MAX_EDITS, DEFAULT_MAX_POSITIONS,
@@ -71,7 +70,7 @@ pub struct RepairArgs {
     time_limit: f64,
     /// Read every record as this game, whatever its text suggests.
     #[arg(long, value_parser = GameParser)]
-    game: Option<GameKind>,
+    game: Option<&'static crate::game::About>,
     /// Most positions searched to judge a result claimed before the game is over (see `verify`);
     /// the claims of the records as written, and of the text --write writes, share four times
     /// that, and those of one record's repairs twice that.

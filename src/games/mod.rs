@@ -82,6 +82,11 @@ impl GameKind {
         self.about().name
     }
 
+    /// The game of the registry that `about` describes.
+    pub fn of(about: &About) -> Option<GameKind> {
+        GameKind::ALL.into_iter().find(|g| g.name() == about.name)
+    }
+
     /// The game a name or a `[Game]` tag names: its name, its title or an alias, in any case.
     pub fn from_name(name: &str) -> Option<GameKind> {
         GameKind::ALL.into_iter().find(|g| g.about().is_named(name))
