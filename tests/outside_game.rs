@@ -1,11 +1,11 @@
-//! A game defined outside the crate (`examples/own_game.rs`, In a Row) through the library's
+//! A game defined outside the crate (`examples/own_game/game.rs`, In a Row) through the library's
 //! entry points, as a crate that adds a game uses them: `VerifyOptions::of::<InRow>()` reads every
 //! record as one of the game, and every entry point that takes options serves it as it serves the
 //! six games of the registry. The example itself runs the command line and the language server on
 //! the game (CI runs it).
 
 #[allow(dead_code)]
-#[path = "../examples/own_game.rs"]
+#[path = "../examples/own_game/game.rs"]
 mod own_game;
 
 use std::sync::Arc;

@@ -433,8 +433,9 @@ function verdictCard(r) {
       li.append(code);
     }
     li.append(`: ${p.message}`);
-    if (p.rule) {
-      // The section of the game's rules the move breaks.
+    // The section of the game's rules the move breaks, when the build holds the game's rules page
+    // (a build with a game of its own may not).
+    if (p.rule && RULES.includes(p.rule.replace(/^rules\/|\.html#.*$/g, ''))) {
       const rule = document.createElement('a');
       rule.className = 'rule';
       rule.href = p.rule;
@@ -1019,9 +1020,18 @@ function loadHash() {
   return true;
 }
 
+// Names the games of this build in the tagline: a build with a game of its own adds it.
+function nameGames(games) {
+  const titles = games.map((g) => g.title);
+  const list = titles.length > 1 ? `${titles.slice(0, -1).join(', ')} and ${titles.at(-1)}` : titles.join('');
+  const tagline = document.querySelector('.tagline');
+  tagline.textContent = tagline.textContent.replace(/^Replays records of [^:]*:/, `Replays records of ${list}:`);
+}
+
 async function main() {
   Engine.module = await compiled;
   limits = JSON.parse((await engines.view.call('limits')).out);
+  nameGames(JSON.parse((await engines.view.call('games')).out));
   wire();
   document.body.dataset.ready = 'true';
   if (!loadHash()) await judge();

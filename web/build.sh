@@ -6,11 +6,19 @@
 # samples and rules pages. Serve web/dist/ with any static server, e.g.
 #   python3 -m http.server -d web/dist
 # The rules pages (docs/rules/*.md, if any) and grammar.md are written as HTML beside the page.
+#
+# `web/build.sh CRATE` builds the page of another crate instead, into CRATE/dist/: a crate that
+# defines a game of its own and exports the page's functions with `referee_web::page!` (see
+# web/own_game/, the page with In a Row added). The page itself (web/index.html, app.js, ...) is
+# the same.
 set -euo pipefail
 web="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$web")"
-dist="$web/dist"
-cd "$web"
+crate="$(cd "${1:-$web}" && pwd)"
+dist="$crate/dist"
+# The crate's library name, as cargo names its .wasm file.
+library="$(awk -F'"' '/^name = / { gsub(/-/, "_", $2); print $2; exit }' "$crate/Cargo.toml")"
+cd "$crate"
 
 if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
   echo "== rustup target add wasm32-unknown-unknown"
@@ -20,7 +28,7 @@ fi
 # The version of the wasm-bindgen crate that the lock file holds.
 version="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)"
 if [ -z "$version" ]; then
-  echo "build.sh: no wasm-bindgen in web/Cargo.lock" >&2
+  echo "build.sh: no wasm-bindgen in $crate/Cargo.lock" >&2
   exit 2
 fi
 installed="$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)"
@@ -30,7 +38,7 @@ if [ "$installed" != "$version" ]; then
   cargo install wasm-bindgen-cli --version "$version"
 fi
 
-echo "== cargo build --release --target wasm32-unknown-unknown (web/)"
+echo "== cargo build --release --target wasm32-unknown-unknown (${crate#"$root"/})"
 # Not --locked: a dependency the library gains is added to web/Cargo.lock rather than failing the
 # build; every version already there (wasm-bindgen's, which the CLI must match) stays as it is.
 cargo build --release --target wasm32-unknown-unknown
@@ -38,8 +46,9 @@ cargo build --release --target wasm32-unknown-unknown
 rm -rf "$dist"
 mkdir -p "$dist/pkg"
 echo "== wasm-bindgen --target web"
+# Named referee_web whatever the crate, as the page loads it.
 wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section --out-dir "$dist/pkg" \
-  target/wasm32-unknown-unknown/release/referee_web.wasm
+  --out-name referee_web "target/wasm32-unknown-unknown/release/$library.wasm"
 wasm="$dist/pkg/referee_web_bg.wasm"
 if command -v wasm-opt >/dev/null 2>&1; then
   echo "== wasm-opt -Oz"
@@ -47,10 +56,10 @@ if command -v wasm-opt >/dev/null 2>&1; then
     "$wasm" -o "$wasm.opt" && mv "$wasm.opt" "$wasm"
 fi
 
-cp index.html app.js worker.js style.css "$dist/"
-node tools/site.mjs "$root" "$dist"
+(cd "$web" && cp index.html app.js worker.js style.css "$dist/")
+node "$web/tools/site.mjs" "$root" "$dist"
 
 raw=$(wc -c <"$wasm")
 gz=$(gzip -9 -c "$wasm" | wc -c)
 total_gz=$(cd "$dist" && cat index.html app.js worker.js style.css samples.js rules.js pkg/referee_web.js pkg/referee_web_bg.wasm | gzip -9 | wc -c)
-echo "== web/dist ready: referee_web_bg.wasm $raw bytes ($gz gzip -9); the whole page $total_gz bytes gzipped"
+echo "== ${dist#"$root"/} ready: referee_web_bg.wasm $raw bytes ($gz gzip -9); the whole page $total_gz bytes gzipped"

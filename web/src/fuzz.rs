@@ -11,6 +11,7 @@ use referee::repair::RepairOptions;
 use serde_json::Value;
 
 use crate::{board, convert, games, limits, line_board, position_code, positions, repairs_within, verify};
+use referee::judge::Registry;
 
 fn json(answer: String) -> Value {
     serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{e}: not JSON: {answer}"))
@@ -96,7 +97,7 @@ pub fn entry_points(data: &[u8]) -> usize {
         shown: 2,
         ..RepairOptions::default()
     };
-    let repaired = json(repairs_within(&text, index, bounds));
+    let repaired = json(repairs_within(Registry, &text, index, bounds));
     checked += places(&text, &units, &repaired);
     let best = &repaired["search"]["candidates"][0];
     if best["verifies"] == true {

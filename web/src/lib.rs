@@ -24,6 +24,7 @@ use std::cell::RefCell;
 use std::ops::Range;
 
 use referee::convert;
+pub use referee::judge::Games;
 use referee::picture::{pictures, Line, Pictures};
 use referee::record;
 use referee::record::notes::glyph_words;
@@ -33,10 +34,11 @@ use referee::report::status_name;
 use referee::search::{mib, SearchBudget};
 use referee::verdict::{ClaimCheck, Problem, ProblemKind, Reach, Status, Verdict};
 use referee::verify::{self, ShowNote, VerifyOptions, DEFAULT_SEARCH_LIMIT};
-use referee::GameKind;
 use serde_json::{json, Value};
-use wasm_bindgen::prelude::wasm_bindgen;
+pub use wasm_bindgen;
 
+// The checks of the `web` fuzz target, over the page's functions as this crate exports them.
+#[cfg(feature = "page")]
 #[doc(hidden)]
 pub mod fuzz;
 pub mod places;
@@ -68,20 +70,20 @@ pub const SEARCH_PER_TEXT: usize = SEARCH_PER_CLAIM * SearchBudget::CLAIMS_PER_B
 pub const SEARCH_BYTES: usize = 64 << 20;
 
 /// The options every function judges with: those of `referee verify`, but searching within the
-/// page's bounds.
-fn options() -> VerifyOptions {
+/// page's bounds, for the records of `games`.
+fn options<S: Games>(games: S) -> VerifyOptions<S> {
     VerifyOptions { search_limit: SEARCH_PER_CLAIM, search_bytes: SEARCH_BYTES, ..VerifyOptions::default() }
+        .with_games(games)
 }
 
 /// Why a text is not judged, when it is larger than [`MAX_TEXT`].
 fn too_large(text: &str) -> Option<String> {
-    Some(refusal("This text", text.len())).filter(|why| !why.is_empty())
+    Some(refusal_of("This text", text.len())).filter(|why| !why.is_empty())
 }
 
 /// Why the page does not take `what` (`This text`, a file's name), of `bytes` bytes of UTF-8: empty
 /// when it is within [`MAX_TEXT`]. The page asks before it opens a file or a link.
-#[wasm_bindgen]
-pub fn refusal(what: &str, bytes: usize) -> String {
+pub fn refusal_of(what: &str, bytes: usize) -> String {
     if bytes <= MAX_TEXT {
         return String::new();
     }
@@ -114,8 +116,7 @@ fn refused(text: &str) -> Option<String> {
 
 /// The bounds the page works within, for the page to say: `{"text": ..., "answer": ...,
 /// "per_claim": ..., "per_text": ...}`.
-#[wasm_bindgen]
-pub fn limits() -> String {
+pub fn limits_json() -> String {
     json!({
         "text": MAX_TEXT,
         "answer": MAX_ANSWER,
@@ -128,8 +129,7 @@ pub fn limits() -> String {
 /// Panics, which in the browser traps the module (`RuntimeError: unreachable`) as a bug or memory
 /// running out would: the page's tests check that the page recovers. For nothing else.
 #[doc(hidden)]
-#[wasm_bindgen]
-pub fn trap() {
+pub fn trap_now() {
     panic!("the trap the page's tests ask for");
 }
 
@@ -225,13 +225,12 @@ fn verdict_json(t: &Places, v: &Verdict) -> Value {
 /// each) and claims. `records` holds the verdicts that fit in [`MAX_ANSWER`], in text order, of
 /// the `total` records of the text; `note` says why not all (none, for a text larger than
 /// [`MAX_TEXT`], with `refused: true`).
-#[wasm_bindgen]
-pub fn verify(text: &str) -> String {
-    verify_within(text, MAX_ANSWER)
+pub fn verify_in<S: Games>(games: S, text: &str) -> String {
+    verify_within(games, text, MAX_ANSWER)
 }
 
-/// [`verify`], its answer within `answer` bytes.
-fn verify_within(text: &str, answer: usize) -> String {
+/// [`verify_in`], its answer within `answer` bytes.
+fn verify_within<S: Games>(games: S, text: &str, answer: usize) -> String {
     if let Some(why) = too_large(text) {
         return json!({ "records": [], "total": 0, "refused": true, "note": why }).to_string();
     }
@@ -239,7 +238,7 @@ fn verify_within(text: &str, answer: usize) -> String {
     let mut records = String::new();
     let mut shown = 0;
     let mut cut = false;
-    for v in referee::verify_records(text, options()) {
+    for v in referee::verify_records(text, options(games)) {
         let verdict = verdict_json(&t, &v).to_string();
         if records.len() + verdict.len() + 1 > answer {
             cut = true;
@@ -264,11 +263,9 @@ fn verify_within(text: &str, answer: usize) -> String {
     format!("{{\"records\":[{records}],{}", &tail[1..])
 }
 
-/// The games the page knows: name, title and alias, in the registry's order.
-#[wasm_bindgen]
-pub fn games() -> String {
-    let games: Vec<Value> =
-        GameKind::ALL.iter().map(|g| json!({ "name": g.about().name, "title": g.about().title })).collect();
+/// The games the page knows: name and title, in the order of `games`.
+pub fn games_in<S: Games>(games: S) -> String {
+    let games: Vec<Value> = games.abouts().iter().map(|a| json!({ "name": a.name, "title": a.title })).collect();
     Value::from(games).to_string()
 }
 
@@ -279,13 +276,18 @@ thread_local! {
 }
 
 /// `work` with the pictures of record `index` of `text`, drawn once per text and record.
-fn with_pictures<T>(text: &str, index: usize, work: impl FnOnce(&Pictures) -> T) -> Result<T, (Range<usize>, String)> {
+fn with_pictures<S: Games, T>(
+    games: S,
+    text: &str,
+    index: usize,
+    work: impl FnOnce(&Pictures) -> T,
+) -> Result<T, (Range<usize>, String)> {
     PICTURES.with(|cell| {
         let mut cached = cell.borrow_mut();
         let fresh = !matches!(&*cached, Some((t, i, _)) if t == text && *i == index);
         if fresh {
             *cached = None;
-            *cached = Some((text.to_string(), index, pictures(text, index, options())?));
+            *cached = Some((text.to_string(), index, pictures(text, index, options(games))?));
         }
         match &*cached {
             Some((_, _, p)) => Ok(work(p)),
@@ -298,7 +300,7 @@ fn failure(t: &Places, (span, message): (Range<usize>, String)) -> Value {
     json!({ "ok": false, "message": message, "at": t.place(&span) })
 }
 
-/// Frame `f` of a line of play, as [`positions`] gives it.
+/// Frame `f` of a line of play, as [`positions_in`] gives it.
 fn frame_json(t: &Places, line: &Line, f: usize) -> Option<Value> {
     let scene = line.frame(f)?;
     let glyphs: Vec<Value> =
@@ -313,7 +315,7 @@ fn frame_json(t: &Places, line: &Line, f: usize) -> Option<Value> {
     }))
 }
 
-/// The frames of a line of play, as [`positions`] gives them.
+/// The frames of a line of play, as [`positions_in`] gives them.
 fn frames_json(t: &Places, line: &Line) -> Vec<Value> {
     (0..line.len()).filter_map(|f| frame_json(t, line, f)).collect()
 }
@@ -331,13 +333,12 @@ fn frames_json(t: &Places, line: &Line) -> Vec<Value> {
 /// frame 0 the position it branches from), each with its position `code`, and `illegal`, why its
 /// illegal move is illegal when it stops at one. `note` says how many variations are not drawn,
 /// when the record has more than the pictures of a record hold ([`referee::picture::MAX_VARIATION_SCENES`]).
-#[wasm_bindgen]
-pub fn positions(text: &str, index: usize) -> String {
+pub fn positions_in<S: Games>(games: S, text: &str, index: usize) -> String {
     if let Some(refused) = refused(text) {
         return refused;
     }
     let t = Places::new(text);
-    let drawn = with_pictures(text, index, |p| {
+    let drawn = with_pictures(games, text, index, |p| {
         let variations: Vec<Value> = p
             .variations
             .iter()
@@ -374,23 +375,29 @@ pub fn positions(text: &str, index: usize) -> String {
     drawn.unwrap_or_else(|e| failure(&t, e)).to_string()
 }
 
-/// The SVG of frame `frame` of record `index` of `text` (numbered as [`positions`] gives them),
+/// The SVG of frame `frame` of record `index` of `text` (numbered as [`positions_in`] gives them),
 /// drawn by the project's renderer `width` pixels wide, with its caption under the board when
 /// `caption`; empty when there is no such frame.
-#[wasm_bindgen]
-pub fn board(text: &str, index: usize, frame: usize, width: u32, caption: bool) -> String {
-    line_board(text, index, 0, frame, width, caption)
+pub fn board_in<S: Games>(games: S, text: &str, index: usize, frame: usize, width: u32, caption: bool) -> String {
+    line_board_in(games, text, index, 0, frame, width, caption)
 }
 
-/// [`board`] of line `line` of the record: 0 its main line, `k` its variation `k` as
-/// [`positions`] numbers them; empty when there is no such line or frame.
-#[wasm_bindgen]
-pub fn line_board(text: &str, index: usize, line: usize, frame: usize, width: u32, caption: bool) -> String {
+/// [`board_in`] of line `line` of the record: 0 its main line, `k` its variation `k` as
+/// [`positions_in`] numbers them; empty when there is no such line or frame.
+pub fn line_board_in<S: Games>(
+    games: S,
+    text: &str,
+    index: usize,
+    line: usize,
+    frame: usize,
+    width: u32,
+    caption: bool,
+) -> String {
     if too_large(text).is_some() {
         return String::new();
     }
     let options = SvgOptions { width, caption, ..SvgOptions::default() };
-    with_pictures(text, index, |p| {
+    with_pictures(games, text, index, |p| {
         p.line(line).and_then(|l| l.frame(frame)).map(|s| svg(s, &options)).unwrap_or_default()
     })
     .unwrap_or_default()
@@ -398,13 +405,12 @@ pub fn line_board(text: &str, index: usize, line: usize, frame: usize, width: u3
 
 /// The position code of record `index` of `text` after `ply` moves: `{"ok": true, "code": ...,
 /// "note": ...}`, the note saying when that position could not be reached.
-#[wasm_bindgen]
-pub fn position_code(text: &str, index: usize, ply: usize) -> String {
+pub fn position_code_in<S: Games>(games: S, text: &str, index: usize, ply: usize) -> String {
     if let Some(refused) = refused(text) {
         return refused;
     }
     let t = Places::new(text);
-    match verify::position_code(text, index, Some(ply), options()) {
+    match verify::position_code(text, index, Some(ply), options(games)) {
         Ok((code, note)) => {
             let note = note.map(|n| match n {
                 ShowNote::StoppedAt { span, message } => {
@@ -423,13 +429,12 @@ pub fn position_code(text: &str, index: usize, ply: usize) -> String {
 /// Record `index` of `text` in its notation's canonical layout and as a JSON game document:
 /// `{"ok": true, "canonical": ..., "json": ...}`, or why it cannot be converted (a record that
 /// does not replay to its end).
-#[wasm_bindgen]
-pub fn convert(text: &str, index: usize) -> String {
+pub fn convert_in<S: Games>(games: S, text: &str, index: usize) -> String {
     if let Some(refused) = refused(text) {
         return refused;
     }
-    let result = convert::document(text, index, options())
-        .and_then(|doc| Ok((convert::canonical_of(&doc)?, convert::to_json(&doc))));
+    let result = convert::document(text, index, options(games))
+        .and_then(|doc| Ok((convert::canonical_in(&doc, games)?, convert::to_json(&doc))));
     match result {
         Ok((canonical, json)) => json!({ "ok": true, "canonical": canonical, "json": json }),
         Err(e) => json!({ "ok": false, "message": e.to_string() }),
@@ -443,7 +448,7 @@ fn stands(c: &Candidate) -> bool {
     c.replays_to_end && c.final_cells_differing.unwrap_or(0) == 0 && c.claims_hold()
 }
 
-fn candidate_json(t: &Places, text: &str, record: &Range<usize>, c: &Candidate) -> Value {
+fn candidate_json<S: Games>(games: S, t: &Places, text: &str, record: &Range<usize>, c: &Candidate) -> Value {
     let edits: Vec<Value> = c
         .changes
         .iter()
@@ -463,7 +468,7 @@ fn candidate_json(t: &Places, text: &str, record: &Range<usize>, c: &Candidate) 
         .collect();
     let record_text = repaired_text(text, record, &c.changes);
     let whole = format!("{}{record_text}{}", &text[..record.start], &text[record.end..]);
-    let verified = referee::verify_source(&record_text, options());
+    let verified = referee::verify_source(&record_text, options(games));
     let verifies = matches!(verified.as_slice(), [v] if v.status == Status::Valid);
     let stop = c.violations.first().map(|v| json!({ "token": v.token, "message": v.message, "at": t.place(&v.span) }));
     json!({
@@ -485,19 +490,18 @@ fn candidate_json(t: &Places, text: &str, record: &Range<usize>, c: &Candidate) 
 /// The best repairs of record `index` of `text`, best first, each with its edits (kind, tokens
 /// before and after, place), what the record then says, whether its text then verifies as valid,
 /// and the whole text with the repair made (`text`).
-#[wasm_bindgen]
-pub fn repairs(text: &str, index: usize) -> String {
+pub fn repairs_in<S: Games>(games: S, text: &str, index: usize) -> String {
     // No time limit: a browser's WebAssembly has no clock; the positions bound the search.
-    repairs_within(text, index, RepairOptions { time_limit: None, ..RepairOptions::default() })
+    repairs_within(games, text, index, RepairOptions { time_limit: None, ..RepairOptions::default() })
 }
 
-/// [`repairs`], searched within `repair`'s bounds.
-pub(crate) fn repairs_within(text: &str, index: usize, repair: RepairOptions) -> String {
+/// [`repairs_in`], searched within `repair`'s bounds.
+pub(crate) fn repairs_within<S: Games>(games: S, text: &str, index: usize, repair: RepairOptions) -> String {
     if let Some(refused) = refused(text) {
         return refused;
     }
     let t = Places::new(text);
-    let found = match repair_source(text, options(), repair, Some(index)) {
+    let found = match repair_source(text, options(games), repair, Some(index)) {
         Ok(found) => found,
         Err(message) => return json!({ "ok": false, "message": message }).to_string(),
     };
@@ -511,15 +515,105 @@ pub(crate) fn repairs_within(text: &str, index: usize, repair: RepairOptions) ->
             "depth": s.depth,
             "positions": s.positions,
             "stopped": s.stopped.map(|b| format!("{b:?}")),
-            "candidates": s.candidates.iter().map(|c| candidate_json(&t, text, &record, c)).collect::<Vec<_>>(),
+            "candidates": s.candidates.iter().map(|c| candidate_json(games, &t, text, &record, c)).collect::<Vec<_>>(),
         })
     });
     json!({ "ok": true, "status": status_name(r.verdict.status), "stands": r.stands(), "search": search }).to_string()
 }
 
+/// The page's functions, exported to JavaScript for the records of `$games` (an expression of a
+/// type that implements [`Games`]): `verify`, `games`, `positions`, `board`, `line_board`,
+/// `position_code`, `convert`, `repairs`, and `refusal`, `limits` and `trap`, which know no game.
+/// This crate exports them for the games of the registry (its feature `page`, on by default); a
+/// crate that defines a game of its own builds the same page with its game added by calling
+/// `referee_web::page!(Registry.and::<MyGame>())` in a `cdylib` of its own, with this crate's
+/// default features off and `wasm-bindgen` among its dependencies (`web/own_game/` in the
+/// repository; `web/build.sh web/own_game` builds its page).
+#[macro_export]
+macro_rules! page {
+    ($games:expr) => {
+        fn __games() -> impl $crate::Games {
+            #[allow(unused_imports)]
+            use $crate::Games as _;
+            $games
+        }
+
+        /// See [`referee_web::refusal_of`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn refusal(what: &str, bytes: usize) -> String {
+            $crate::refusal_of(what, bytes)
+        }
+
+        /// See [`referee_web::limits_json`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn limits() -> String {
+            $crate::limits_json()
+        }
+
+        /// See [`referee_web::trap_now`].
+        #[doc(hidden)]
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn trap() {
+            $crate::trap_now()
+        }
+
+        /// See [`referee_web::verify_in`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn verify(text: &str) -> String {
+            $crate::verify_in(__games(), text)
+        }
+
+        /// See [`referee_web::games_in`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn games() -> String {
+            $crate::games_in(__games())
+        }
+
+        /// See [`referee_web::positions_in`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn positions(text: &str, index: usize) -> String {
+            $crate::positions_in(__games(), text, index)
+        }
+
+        /// See [`referee_web::board_in`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn board(text: &str, index: usize, frame: usize, width: u32, caption: bool) -> String {
+            $crate::board_in(__games(), text, index, frame, width, caption)
+        }
+
+        /// See [`referee_web::line_board_in`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn line_board(text: &str, index: usize, line: usize, frame: usize, width: u32, caption: bool) -> String {
+            $crate::line_board_in(__games(), text, index, line, frame, width, caption)
+        }
+
+        /// See [`referee_web::position_code_in`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn position_code(text: &str, index: usize, ply: usize) -> String {
+            $crate::position_code_in(__games(), text, index, ply)
+        }
+
+        /// See [`referee_web::convert_in`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn convert(text: &str, index: usize) -> String {
+            $crate::convert_in(__games(), text, index)
+        }
+
+        /// See [`referee_web::repairs_in`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn repairs(text: &str, index: usize) -> String {
+            $crate::repairs_in(__games(), text, index)
+        }
+    };
+}
+
+#[cfg(feature = "page")]
+page!(referee::judge::Registry);
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use referee::judge::Registry;
 
     const QUAROD: &str = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 2. b4a4 a3b3 *\n";
     const BROKEN: &str = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 c1d1 *\n";
@@ -684,7 +778,7 @@ mod tests {
     /// A claim the replay confirms, as a model to change.
     fn parse_claim() -> ClaimCheck {
         let text = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 1-0\n";
-        let v = referee::verify_source(text, options());
+        let v = referee::verify_source(text, options(Registry));
         v[0].claims[0].clone()
     }
 
@@ -717,11 +811,11 @@ mod tests {
     #[test]
     fn verdicts_past_the_answer_s_limit_are_counted_not_shown() {
         let text = format!("{QUAROD}\n").repeat(10);
-        let whole = verify_within(&text, MAX_ANSWER);
+        let whole = verify_within(Registry, &text, MAX_ANSWER);
         let all = parse(whole);
         // Room for three verdicts and their commas, not four.
         let three: usize = all["records"].as_array().unwrap()[..3].iter().map(|r| r.to_string().len() + 1).sum();
-        let v = parse(verify_within(&text, three));
+        let v = parse(verify_within(Registry, &text, three));
         assert_eq!(v["records"].as_array().unwrap().len(), 3);
         assert_eq!(v["total"], 10);
         assert_eq!(v["refused"], false);

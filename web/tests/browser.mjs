@@ -4,75 +4,16 @@
 // the local server fails the run: the page must fetch nothing from the network.
 // Run web/build.sh first, then: cd web/tests && npm ci && node browser.mjs
 // SCREENSHOTS=<dir> keeps screenshots of the page there (default: web/tests/screenshots).
-import { chromium } from 'playwright-core';
-import { createServer } from 'node:http';
-import { readFile, mkdtemp, rm, mkdir } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve, extname, normalize } from 'node:path';
+import { serve } from './serve.mjs';
+import { readFile, mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
 
 const here = new URL('.', import.meta.url).pathname;
 const root = resolve(here, '..', '..');
 const dist = resolve(here, '..', 'dist');
 const shots = resolve(process.env.SCREENSHOTS || join(here, 'screenshots'));
-const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
-
-if (!existsSync(join(dist, 'index.html'))) {
-  console.error('web/dist/index.html is missing: run web/build.sh first');
-  process.exit(2);
-}
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-};
-
-const server = createServer(async (req, res) => {
-  const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  const file = normalize(join(dist, path.endsWith('/') ? `${path}index.html` : path));
-  if (!file.startsWith(dist)) {
-    res.writeHead(403).end();
-    return;
-  }
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream' }).end(body);
-  } catch {
-    res.writeHead(404).end('not found');
-  }
-});
-await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-const base = `http://127.0.0.1:${server.address().port}/`;
-
-const profile = await mkdtemp(join(tmpdir(), 'referee-web-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: browserPath,
-  headless: true,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-  viewport: { width: 1400, height: 1000 },
-});
-const outside = [];
-await context.route('**/*', (route) => {
-  const url = route.request().url();
-  if (url.startsWith(base) || url.startsWith('blob:') || url.startsWith('data:')) return route.continue();
-  outside.push(url);
-  return route.abort();
-});
+const { base, context, outside, close } = await serve(dist);
 
 const results = [];
 let failed = 0;
@@ -671,8 +612,6 @@ await test('the page fetched nothing outside its own server, and logged no error
   assert.deepEqual(errors, []);
 });
 
-await context.close();
-server.close();
-await rm(profile, { recursive: true, force: true });
+await close();
 console.log(`${results.length - failed} passed, ${failed} failed; screenshots in ${shots}`);
 process.exit(failed ? 1 : 0);

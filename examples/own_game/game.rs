@@ -1,20 +1,11 @@
-//! A game defined outside the crate, given the whole of referee through its public traits alone.
-//! In a Row: Black and White in turn place a stone on an empty cell of a square board (5x5 unless
-//! a `[Size]` tag says otherwise, 4 to 26); four in a row, across, down or diagonally, wins; a full
-//! board without one is a draw. With arguments, this program is referee's own command line with the
-//! game added: `cargo run --example own_game -- verify games.txt` (`--game inrow` too). Without, it runs itself so on a
-//! file, as a user and an editor would, and checks what it says. `tests/outside_game.rs` puts the
-//! game through the library.
-
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, ExitCode, Stdio};
+//! In a Row, defined outside the crate through referee's public traits: Black and White in turn
+//! place a stone on an empty cell of a square board (5x5 unless a `[Size]` tag says otherwise, 4 to
+//! 26); four in a row, in any line, wins; a full board without one is a draw. `web/own_game/` too.
 
 use referee::game::code::{BoardShape, CodeError, Coded, Fields};
 use referee::game::{About, BoardView, BreaksRule, Colour, Figure, Format, Game, Notation, Outcome, PlainData};
 use referee::game::{Playable, SetupError, Sign, Sizes, Stones};
 use referee::geometry::{Cell, CellLabel, Geometry};
-use referee::judge::{Games, Registry};
-use serde_json::json;
 
 /// Stones in a row that win.
 pub const K: usize = 4;
@@ -230,69 +221,3 @@ pub const ILLEGAL: &str = "[Game \"In a Row\"]\n[Size \"5\"]\n\n1. c3 d3 2. c3 d
 /// A full board with no row of four, drawn: `BBWWB/WWBBW/BBWWB/WWBBW/BBWWB`.
 pub const DRAWN: &str = "[Game \"In a Row\"]\n\n1. a1 c1 2. b1 d1 3. e1 a2 4. c2 b2 5. d2 e2 6. a3 c3 7. b3 d3 \
                          8. e3 a4 9. c4 b4 10. d4 e4 11. a5 c5 12. b5 d5 13. e5 0-0\n";
-
-fn main() -> ExitCode {
-    if std::env::args_os().len() > 1 {
-        return referee::cli::run_with(Registry.and::<InRow>());
-    }
-    // This program as a user runs it, on a file of two records of the game and one of Quarod.
-    let dir = std::env::temp_dir().join(format!("own_game-{}", std::process::id()));
-    let paths = ["games.txt", "pictures", "game.json"].map(|p| dir.join(p).to_string_lossy().to_string());
-    let [file, pictures, json] = paths.each_ref().map(String::as_str);
-    let quarod = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 2. b4a4 a3b3 *\n";
-    std::fs::create_dir_all(&dir).and(std::fs::write(file, format!("{ILLEGAL}\n{DRAWN}\n{quarod}"))).expect("written");
-    let run = |args: &[&str]| {
-        let out = Command::new(std::env::current_exe().expect("this program")).args(args).output().expect("it runs");
-        let said = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-        println!("$ own_game {}: exit {}\n{}", args.join(" "), out.status.code().unwrap_or(-1), said.trim_end());
-        (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).to_string(), said)
-    };
-    for (args, exit, says) in [
-        (&["verify", file][..], 1, "c3 already holds a Black stone"),
-        (&["verify", file], 1, "3 records in 1 file: 2 valid, 1 illegal"),
-        (&["verify", "--game", "gomoku", file], 1, "`c1d1` is not an In a Row move"), // the Quarod record
-        (&["random", "--game", "inrow", "--seed", "3"], 0, "[Game \"In a Row\"]\n[Size \"5\"]\n[Seed \"3\"]"),
-        (&["repair", "--record", "1", file], 0, "c3 → c1"), // and then the record stands: exit 0
-        (&["render", "--format", "svg", "--record", "2", "--out", pictures, file], 0, "wrote 26 files"),
-        (&["perft", "inrow_5/5/5/5/5_b", "2"], 0, "600"),
-        (&["show", "--record", "2", "--ply", "4", file], 0, "a b c d e\nB B W W . 1."),
-        (&["convert", "--to", "canonical", "--record", "2", file], 0, "12. b5 d5\n13. e5 0-0"),
-    ] {
-        let (code, _, said) = run(args);
-        assert!(code == exit && said.contains(says), "{said}");
-    }
-    // A record converted to JSON and back.
-    let (code, written, said) = run(&["convert", "--to", "json", "--record", "2", file]);
-    std::fs::write(json, written).map_err(|e| e.to_string()).and((code == 0).then_some(()).ok_or(said)).unwrap();
-    let (code, again, said) = run(&["convert", "--from", "json", "--to", "canonical", json]);
-    assert!(code == 0 && again.starts_with("[Game \"In a Row\"]") && again.contains("13. e5 0-0"), "{said}");
-    // The language server, through the protocol alone: a text opened, its diagnostics published.
-    let mut server = Command::new(std::env::current_exe().expect("this program"));
-    let mut server = server.arg("lsp").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("it runs");
-    let (mut to, mut from) = (server.stdin.take().expect("its input"), BufReader::new(server.stdout.take().expect("")));
-    let mut send = |m: serde_json::Value| write!(to, "Content-Length: {}\r\n\r\n{m}", m.to_string().len());
-    let mut next = || {
-        let (mut header, mut blank) = (String::new(), String::new());
-        from.read_line(&mut header).and_then(|_| from.read_line(&mut blank)).expect("the server writes");
-        let length = header.trim().strip_prefix("Content-Length: ").and_then(|n| n.parse().ok()).expect("a length");
-        let mut body = vec![0; length];
-        from.read_exact(&mut body).expect("the server writes");
-        serde_json::from_slice::<serde_json::Value>(&body).expect("JSON")
-    };
-    let document = json!({"uri": "file:///g", "languageId": "referee", "version": 1, "text": ILLEGAL});
-    send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}))
-        .and(send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}})))
-        .and(send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": document}})))
-        .expect("the server reads");
-    let published = std::iter::repeat_with(&mut next).find(|m| m["method"] == "textDocument/publishDiagnostics");
-    let first = published.map(|p| p["params"]["diagnostics"][0].clone()).unwrap_or_default();
-    send(json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}))
-        .and(send(json!({"jsonrpc": "2.0", "method": "exit"})))
-        .expect("the server reads");
-    let code = server.wait().expect("it ends").code();
-    assert!(first["message"].as_str().is_some_and(|m| m.contains("c3 already holds a Black stone")), "{first}");
-    let start = &first["range"]["start"];
-    assert_eq!((code, start["line"].as_u64(), start["character"].as_u64()), (Some(0), Some(3), Some(12)));
-    std::fs::remove_dir_all(&dir).ok();
-    ExitCode::SUCCESS
-}
