@@ -2,9 +2,9 @@
 //! place a stone on an empty cell of a square board (5x5 unless a `[Size]` tag says otherwise, 4 to
 //! 26); four in a row, in any line, wins; a full board without one is a draw. `web/own_game/` too.
 
-use referee::game::code::{BoardShape, CodeError, Coded, Fields};
-use referee::game::{About, BoardView, BreaksRule, Colour, Figure, Format, Game, Notation, Outcome, PlainData};
-use referee::game::{Playable, SetupError, Sign, Sizes, Stones};
+use referee::game::stones::OnStones;
+use referee::game::{About, BoardView, BreaksRule, Colour, Format, Game, Notation, Outcome, Playable};
+use referee::game::{SetupError, Sign, Sizes, Stones};
 use referee::geometry::{Cell, CellLabel, Geometry};
 
 /// Stones in a row that win.
@@ -82,18 +82,17 @@ impl InRow {
     }
 }
 
-impl BoardView for InRow {
-    fn geometry(&self) -> Geometry {
-        self.stones.geometry()
+/// The position is its stones and the colour to move: its view, code and search key follow.
+impl OnStones for InRow {
+    const ABOUT: &'static About = &ABOUT;
+    fn stones(&self) -> &Stones {
+        &self.stones
     }
-    fn glyph(&self, cell: Cell) -> &'static str {
-        self.stones.glyph(cell)
+    fn mover(&self) -> Colour {
+        self.to_move
     }
-    fn figure(&self, cell: Cell) -> Option<Figure> {
-        self.stones.figure(cell, "stone")
-    }
-    fn player_names(&self) -> &'static [&'static str] {
-        &Colour::NAMES
+    fn with_stones(stones: Stones, to_move: Colour) -> Result<InRow, String> {
+        InRow::of(stones, to_move)
     }
 }
 
@@ -155,31 +154,6 @@ impl Notation for InRow {
     }
     fn write_move(&self, m: Cell) -> String {
         self.geometry().label(m).to_string()
-    }
-}
-
-impl PlainData for InRow {
-    fn heap_bytes(&self) -> usize {
-        self.stones.heap_bytes()
-    }
-    fn plain_hash(&self) -> u64 {
-        self.stones.hash_with((self.to_move, self.winner))
-    }
-}
-
-/// `inrow_BOARD_MOVER`: the crate's board field of stones, then `b` or `w` to move.
-impl Coded for InRow {
-    fn code(&self) -> String {
-        format!("inrow_{}_{}", self.stones.code(), self.to_move.word())
-    }
-    fn from_code(code: &str) -> Result<InRow, CodeError> {
-        let (_, mut fields) = Fields::of(code, &[ABOUT.name])?;
-        let board = fields.next("board")?;
-        let stones = Stones::from_code(board, BoardShape::Square)?;
-        ABOUT.check_size(stones.geometry().size(), false).map_err(|e| board.error(0, e.to_string()))?;
-        let to_move = fields.next("colour to move")?.colour("the colour to move")?;
-        fields.end()?;
-        InRow::of(stones, to_move).map_err(|e| board.error(0, e))
     }
 }
 

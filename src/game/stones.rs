@@ -1,13 +1,14 @@
 //! A board of stones of two colours, Black and White, as the placement games of go's family have
 //! it (In a Row, Reversi): what stands on each cell, how it looks, how a position code and a setup
-//! diagram write it, and how a search keys it. A game of such stones keeps its board in one and
-//! writes only its rules.
+//! diagram write it, and how a search keys it. A game whose position is such a board and the
+//! colour to move says so ([`OnStones`]) and writes only its rules: its view, its position code
+//! and its search key follow.
 
 use std::hash::Hash;
 
-use super::code::{read_board, write_board, BoardShape, CodeError, Field};
-use super::key::{allocation, board_hash};
-use super::{About, Colour, Figure, SetupError, Shape};
+use super::code::{read_board, write_board, BoardShape, CodeError, Coded, Field, Fields};
+use super::key::{allocation, board_hash, PlainData};
+use super::{About, BoardView, Colour, Figure, Game, SetupError, Shape};
 use crate::geometry::{Cell, Geometry};
 
 /// The glyph of an empty cell; a stone's is its colour's letter, `B` or `W`.
@@ -104,6 +105,78 @@ impl Stones {
     }
 }
 
+/// A position that is a board of [`Stones`] and the colour to move, and whatever follows from them:
+/// its [`BoardView`], its position code (`NAME_BOARD_MOVER`, [`Coded`]) and its search key
+/// ([`PlainData`]) are implemented here for every such position.
+pub trait OnStones: Sized {
+    /// What the game is: its name starts the position's code, its sizes bound the code's board.
+    const ABOUT: &'static About;
+    /// The shape of its boards.
+    const SHAPE: BoardShape = BoardShape::Square;
+    /// The game's word for a stone (`stone`, `disc`): a picture's class names the figure by it.
+    const STONE: &'static str = "stone";
+    /// Whether the score counts the board as it stands ([`BoardView::counted_at_end`]).
+    const COUNTED_AT_END: bool = false;
+    /// The board.
+    fn stones(&self) -> &Stones;
+    /// The colour to move.
+    fn mover(&self) -> Colour;
+    /// The position of `stones` with `mover` to move, as a position code gives it; `Err` says, in
+    /// the game's words, why there is no such position.
+    fn with_stones(stones: Stones, mover: Colour) -> Result<Self, String>;
+}
+
+impl<T: OnStones> BoardView for T {
+    fn geometry(&self) -> Geometry {
+        self.stones().geometry()
+    }
+
+    fn glyph(&self, cell: Cell) -> &'static str {
+        self.stones().glyph(cell)
+    }
+
+    fn figure(&self, cell: Cell) -> Option<Figure> {
+        self.stones().figure(cell, T::STONE)
+    }
+
+    fn player_names(&self) -> &'static [&'static str] {
+        &Colour::NAMES
+    }
+
+    fn counted_at_end(&self) -> bool {
+        T::COUNTED_AT_END
+    }
+}
+
+/// The search stores the position itself, keyed by its board and the colour to move.
+impl<T: OnStones + Game + Hash + Eq> PlainData for T {
+    fn heap_bytes(&self) -> usize {
+        self.stones().heap_bytes()
+    }
+
+    fn plain_hash(&self) -> u64 {
+        self.stones().hash_with(self.mover())
+    }
+}
+
+/// `NAME_BOARD_MOVER`: the game's name, its board field ([`Stones::code`]), `b` or `w` to move.
+impl<T: OnStones> Coded for T {
+    fn code(&self) -> String {
+        format!("{}_{}_{}", T::ABOUT.name, self.stones().code(), self.mover().word())
+    }
+
+    fn from_code(code: &str) -> Result<T, CodeError> {
+        let (_, mut fields) = Fields::of(code, &[T::ABOUT.name])?;
+        let board = fields.next("board")?;
+        let stones = Stones::from_code(board, T::SHAPE)?;
+        let hex = T::SHAPE == BoardShape::Hex;
+        T::ABOUT.check_size(stones.geometry().size(), hex).map_err(|e| board.error(0, e.to_string()))?;
+        let mover = fields.next("colour to move")?.colour("the colour to move")?;
+        fields.end()?;
+        T::with_stones(stones, mover).map_err(|why| board.error(0, why))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,5 +208,41 @@ mod tests {
         let refused = Stones::from_setup(&GAME, square, &["B", ".", "X", "."]).unwrap_err();
         assert_eq!(refused.to_string(), "a2: `X` is not a Game glyph: expected B, W or .");
         assert!(Stones::from_code(Field { text: "BX/2", at: 0 }, BoardShape::Square).is_err());
+    }
+
+    /// A position of stones and a mover: its view, its code read back, and codes refused where
+    /// they are wrong (a board of the wrong size, a mover that is no colour, a position the game
+    /// forbids).
+    #[test]
+    fn a_position_on_stones_is_viewed_and_coded_from_its_board() {
+        #[derive(Debug, PartialEq)]
+        struct Board(Stones, Colour);
+        impl OnStones for Board {
+            const ABOUT: &'static About = &GAME;
+            const STONE: &'static str = "disc";
+            fn stones(&self) -> &Stones {
+                &self.0
+            }
+            fn mover(&self) -> Colour {
+                self.1
+            }
+            fn with_stones(stones: Stones, mover: Colour) -> Result<Board, String> {
+                match stones.count(Some(Colour::White)) {
+                    0..=2 => Ok(Board(stones, mover)),
+                    n => Err(format!("{n} white stones")),
+                }
+            }
+        }
+        let mut stones = Stones::empty(Geometry::Square { size: 4 });
+        stones.set(Cell(5), Some(Colour::White));
+        let board = Board(stones, Colour::Black);
+        assert_eq!((board.glyph(Cell(5)), board.player_names()), ("W", &Colour::NAMES[..]));
+        assert_eq!(board.figure(Cell(5)).map(|f| f.name), Some("disc"));
+        assert_eq!(board.code(), "game_4/1W2/4/4_b");
+        assert_eq!(Board::from_code(&board.code()), Ok(board));
+        let refused = |code: &str| Board::from_code(code).map(|_| ()).unwrap_err().to_string();
+        assert!(refused("game_3/3/3_b").contains("Game is played on square boards from 4x4 to 8x8 with an even side"));
+        assert!(refused("game_4/4/4/4_x").contains("expected the colour to move: `b` or `w`, not `x`"));
+        assert!(refused("game_WWW1/4/4/4_w").contains("3 white stones"));
     }
 }
