@@ -613,7 +613,7 @@ async function showFrame() {
   showNotes(f);
   // A variation's positions come with their codes; the main line's are asked for.
   const [drawn, code] = await Promise.all([
-    engines.view.call('line_board', state.text, state.record, state.line, state.frame, 480, false),
+    engines.view.call('line_board', state.text, state.record, state.line, state.frame, 480, false, dark()),
     state.line ? { ok: true, code: f.code } : view('position_code', state.text, state.record, f.ply),
   ]);
   if (asked !== state.asked) return;
@@ -829,7 +829,7 @@ async function converted() {
 }
 
 async function fullSvg() {
-  return (await engines.view.call('line_board', state.text, state.record, state.line, state.frame, 640, true)).out || '';
+  return (await engines.view.call('line_board', state.text, state.record, state.line, state.frame, 640, true, false)).out || '';
 }
 
 function pngOf(svgText) {
@@ -1020,6 +1020,36 @@ function loadHash() {
   return true;
 }
 
+// The theme: as the system says (`auto`), or always light or dark, chosen with the switch and kept
+// in this browser. The board is drawn in referee's dark style when the page is dark.
+const THEMES = ['auto', 'dark', 'light'];
+function theme() {
+  return document.documentElement.dataset.theme || 'auto';
+}
+function dark() {
+  const t = theme();
+  return t === 'dark' || (t === 'auto' && window.matchMedia('(prefers-color-scheme: dark)').matches);
+}
+function wireTheme() {
+  const button = $('theme');
+  const say = () => { button.textContent = `Theme: ${theme()}`; };
+  say();
+  button.addEventListener('click', () => {
+    const next = THEMES[(THEMES.indexOf(theme()) + 1) % THEMES.length];
+    if (next === 'auto') delete document.documentElement.dataset.theme;
+    else document.documentElement.dataset.theme = next;
+    try {
+      if (next === 'auto') localStorage.removeItem('referee-theme');
+      else localStorage.setItem('referee-theme', next);
+    } catch { /* a browser that keeps nothing still switches */ }
+    say();
+    showFrame();
+  });
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+    if (theme() === 'auto') showFrame();
+  });
+}
+
 // Names the games of this build in the tagline: a build with a game of its own adds it.
 function nameGames(games) {
   const titles = games.map((g) => g.title);
@@ -1032,6 +1062,7 @@ async function main() {
   Engine.module = await compiled;
   limits = JSON.parse((await engines.view.call('limits')).out);
   nameGames(JSON.parse((await engines.view.call('games')).out));
+  wireTheme();
   wire();
   document.body.dataset.ready = 'true';
   if (!loadHash()) await judge();

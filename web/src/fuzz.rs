@@ -68,7 +68,7 @@ pub fn entry_points(data: &[u8]) -> usize {
     assert_eq!(drawn["ok"] == true, frames > 0, "{drawn}");
     // A frame is drawn exactly when the record has it.
     for frame in [0, pick % (frames + 2), frames.saturating_sub(1), frames, frames + 1] {
-        let picture = board(&text, index, frame, 200 + pick as u32, pick % 2 == 0);
+        let picture = board(&text, index, frame, 200 + pick as u32, pick % 2 == 0, pick % 3 == 0);
         assert_eq!(picture.starts_with("<svg"), frame < frames, "frame {frame} of {frames}: {picture}");
     }
     // Each variation's frames are drawn, and no more.
@@ -76,7 +76,7 @@ pub fn entry_points(data: &[u8]) -> usize {
         let (line, count) = (v["line"].as_u64().expect("line") as usize, v["frames"].as_array().map_or(0, Vec::len));
         assert!(count > 0, "{v}");
         for frame in [0, count - 1, count] {
-            let picture = line_board(&text, index, line, frame, 200, false);
+            let picture = line_board(&text, index, line, frame, 200, false, pick % 2 == 1);
             assert_eq!(picture.starts_with("<svg"), frame < count, "frame {frame} of {count} of line {line}");
         }
     }

@@ -28,7 +28,7 @@ pub use referee::judge::Games;
 use referee::picture::{pictures, Line, Pictures};
 use referee::record;
 use referee::record::notes::glyph_words;
-use referee::render::svg::{svg, SvgOptions};
+use referee::render::svg::{svg, StyleName, SvgOptions};
 use referee::repair::{repair_source, repaired_text, Candidate, ChangeKind, RepairOptions};
 use referee::report::status_name;
 use referee::search::{mib, SearchBudget};
@@ -378,12 +378,21 @@ pub fn positions_in<S: Games>(games: S, text: &str, index: usize) -> String {
 /// The SVG of frame `frame` of record `index` of `text` (numbered as [`positions_in`] gives them),
 /// drawn by the project's renderer `width` pixels wide, with its caption under the board when
 /// `caption`; empty when there is no such frame.
-pub fn board_in<S: Games>(games: S, text: &str, index: usize, frame: usize, width: u32, caption: bool) -> String {
-    line_board_in(games, text, index, 0, frame, width, caption)
+pub fn board_in<S: Games>(
+    games: S,
+    text: &str,
+    index: usize,
+    frame: usize,
+    width: u32,
+    caption: bool,
+    dark: bool,
+) -> String {
+    line_board_in(games, text, index, 0, frame, width, caption, dark)
 }
 
 /// [`board_in`] of line `line` of the record: 0 its main line, `k` its variation `k` as
 /// [`positions_in`] numbers them; empty when there is no such line or frame.
+#[allow(clippy::too_many_arguments)]
 pub fn line_board_in<S: Games>(
     games: S,
     text: &str,
@@ -392,11 +401,14 @@ pub fn line_board_in<S: Games>(
     frame: usize,
     width: u32,
     caption: bool,
+    dark: bool,
 ) -> String {
     if too_large(text).is_some() {
         return String::new();
     }
-    let options = SvgOptions { width, caption, ..SvgOptions::default() };
+    // The page's dark theme draws the board in referee's dark style.
+    let style = if dark { StyleName::Dark } else { StyleName::Light };
+    let options = SvgOptions { width, caption, style, ..SvgOptions::default() };
     with_pictures(games, text, index, |p| {
         p.line(line).and_then(|l| l.frame(frame)).map(|s| svg(s, &options)).unwrap_or_default()
     })
@@ -577,14 +589,23 @@ macro_rules! page {
 
         /// See [`referee_web::board_in`].
         #[$crate::wasm_bindgen::prelude::wasm_bindgen]
-        pub fn board(text: &str, index: usize, frame: usize, width: u32, caption: bool) -> String {
-            $crate::board_in(__games(), text, index, frame, width, caption)
+        pub fn board(text: &str, index: usize, frame: usize, width: u32, caption: bool, dark: bool) -> String {
+            $crate::board_in(__games(), text, index, frame, width, caption, dark)
         }
 
         /// See [`referee_web::line_board_in`].
         #[$crate::wasm_bindgen::prelude::wasm_bindgen]
-        pub fn line_board(text: &str, index: usize, line: usize, frame: usize, width: u32, caption: bool) -> String {
-            $crate::line_board_in(__games(), text, index, line, frame, width, caption)
+        #[allow(clippy::too_many_arguments)]
+        pub fn line_board(
+            text: &str,
+            index: usize,
+            line: usize,
+            frame: usize,
+            width: u32,
+            caption: bool,
+            dark: bool,
+        ) -> String {
+            $crate::line_board_in(__games(), text, index, line, frame, width, caption, dark)
         }
 
         /// See [`referee_web::position_code_in`].
@@ -662,8 +683,10 @@ mod tests {
         let frames = p["frames"].as_array().unwrap();
         assert_eq!(frames.len(), 3, "start, c1d1, then the error diagram");
         assert_eq!(frames[2]["illegal"], true);
-        assert!(board(BROKEN, 1, 2, 300, true).starts_with("<svg"));
-        assert_eq!(board(BROKEN, 1, 3, 300, true), "");
+        assert!(board(BROKEN, 1, 2, 300, true, false).starts_with("<svg"));
+        // The page's dark theme: the board in referee's dark style.
+        assert!(board(BROKEN, 1, 2, 300, true, true).contains("style-dark"));
+        assert_eq!(board(BROKEN, 1, 3, 300, true, false), "");
         assert_eq!(parse(positions(BROKEN, 2))["ok"], false);
     }
 
@@ -705,13 +728,13 @@ mod tests {
             "d2d3"
         );
         // Each line's boards, with their markup; none past a line's frames or lines.
-        assert!(line_board(ANNOTATED, 1, 0, 1, 300, false).contains("markup arrow"));
-        assert!(line_board(ANNOTATED, 1, 1, 1, 300, false).contains("markup mark"));
-        assert!(line_board(ANNOTATED, 1, 2, 1, 300, false).contains("markup label"));
-        assert!(line_board(ANNOTATED, 1, 3, 2, 300, false).contains("sign illegal"));
-        assert_eq!(line_board(ANNOTATED, 1, 3, 3, 300, false), "");
-        assert_eq!(line_board(ANNOTATED, 1, 4, 0, 300, false), "");
-        assert_eq!(board(ANNOTATED, 1, 1, 300, false), line_board(ANNOTATED, 1, 0, 1, 300, false));
+        assert!(line_board(ANNOTATED, 1, 0, 1, 300, false, false).contains("markup arrow"));
+        assert!(line_board(ANNOTATED, 1, 1, 1, 300, false, false).contains("markup mark"));
+        assert!(line_board(ANNOTATED, 1, 2, 1, 300, false, false).contains("markup label"));
+        assert!(line_board(ANNOTATED, 1, 3, 2, 300, false, false).contains("sign illegal"));
+        assert_eq!(line_board(ANNOTATED, 1, 3, 3, 300, false, false), "");
+        assert_eq!(line_board(ANNOTATED, 1, 4, 0, 300, false, false), "");
+        assert_eq!(board(ANNOTATED, 1, 1, 300, false, false), line_board(ANNOTATED, 1, 0, 1, 300, false, false));
     }
 
     #[test]
@@ -799,7 +822,7 @@ mod tests {
             assert_eq!(answer["ok"], false);
             assert_eq!(answer["message"], note);
         }
-        assert_eq!(board(&text, 1, 0, 300, false), "");
+        assert_eq!(board(&text, 1, 0, 300, false, false), "");
         // What the page says of a file before it opens it.
         assert_eq!(refusal("game.txt", MAX_TEXT), "");
         assert!(refusal("game.txt", 6_000_005).starts_with("game.txt is 6,000,005 bytes: the page judges"));

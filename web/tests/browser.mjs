@@ -607,6 +607,33 @@ await test('20,000 records: judged as fast after a character outside ASCII, the 
   for (const m of await marks.all()) assert.equal(await m.innerText(), 'c1d1');
 });
 
+await test('dark mode follows the system, and the switch sets it: the page and the board in the dark style', async () => {
+  const p = await open();
+  await p.emulateMedia({ colorScheme: 'dark' });
+  await paste(p, await sample('quarod/random-size-4.txt'));
+  const page = () => p.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  // The system's dark: a dark page, the board redrawn in referee's dark style.
+  await p.waitForFunction(() => document.querySelector('#board svg')?.classList.contains('style-dark'));
+  assert.equal(await page(), 'rgb(19, 22, 25)');
+  assert.equal(await p.locator('#theme').innerText(), 'Theme: auto');
+  await p.screenshot({ path: join(shots, 'dark.png') });
+  // The switch: dark, then light whatever the system says, then auto again; kept in the browser.
+  await p.locator('#theme').click();
+  assert.equal(await p.locator('#theme').innerText(), 'Theme: dark');
+  await p.locator('#theme').click();
+  assert.equal(await p.locator('#theme').innerText(), 'Theme: light');
+  await p.waitForFunction(() => document.querySelector('#board svg')?.classList.contains('style-light'));
+  assert.equal(await page(), 'rgb(244, 245, 247)');
+  await p.reload();
+  await p.waitForSelector('body[data-ready="true"]');
+  assert.equal(await p.locator('#theme').innerText(), 'Theme: light');
+  assert.equal(await page(), 'rgb(244, 245, 247)');
+  await p.locator('#theme').click();
+  assert.equal(await p.locator('#theme').innerText(), 'Theme: auto');
+  assert.equal(await page(), 'rgb(19, 22, 25)', 'auto again: the system is dark');
+  await p.close();
+});
+
 await test('the page fetched nothing outside its own server, and logged no error', async () => {
   assert.deepEqual(outside, []);
   assert.deepEqual(errors, []);
