@@ -198,6 +198,11 @@ function readHash() {
   return { text, ply: n('ply'), record: n('record'), line: n('line') };
 }
 
+// Past this, browsers do not open a link at all (Chromium's bound is 2 MB of URL).
+const LINK_OPENS = 2 * 1024 * 1024;
+// Past this, mail and chat programs often cut a link, and some servers refuse it.
+const LINK_TRAVELS = 8 * 1024;
+
 function shareLink() {
   let hash = `r=${encodeText(state.text)}`;
   if (state.record > 1) hash += `&record=${state.record}`;
@@ -901,7 +906,7 @@ function wire() {
   editor.addEventListener('input', (e) => {
     // A text pasted or dropped in is a new one: shown from its first record, at its end.
     if (e.inputType === 'insertFromPaste' || e.inputType === 'insertFromDrop') state.fresh = true;
-    if (state.notice === 'refusal') showNotice(null);
+    if (state.notice === 'refusal' || state.notice === 'share') showNotice(null);
     paintMirror();
     clearTimeout(timer);
     timer = setTimeout(() => {
@@ -959,6 +964,14 @@ function wire() {
 
   $('share').addEventListener('click', async () => {
     const link = shareLink();
+    const length = link.length.toLocaleString('en');
+    if (link.length > LINK_OPENS) {
+      showNotice(`This text makes a link of ${length} characters, more than a browser opens: share the file instead.`, 'share');
+      return;
+    }
+    if (link.length > LINK_TRAVELS) {
+      showNotice(`This link is ${length} characters long: mail and chat programs often cut links past a few thousand characters, so it may not open where you send it. A file travels whole.`, 'share');
+    }
     history.replaceState(null, '', link);
     const field = $('share-link');
     field.value = link;
@@ -1030,6 +1043,12 @@ function dark() {
   const t = theme();
   return t === 'dark' || (t === 'auto' && window.matchMedia('(prefers-color-scheme: dark)').matches);
 }
+// Printing: the record shown goes under its board, as written.
+window.addEventListener('beforeprint', () => {
+  const r = state.records[state.record - 1];
+  $('print-record').textContent = r ? state.text.slice(r.at.from, r.at.to) : '';
+});
+
 function wireTheme() {
   const button = $('theme');
   const say = () => { button.textContent = `Theme: ${theme()}`; };
@@ -1059,6 +1078,9 @@ function nameGames(games) {
 }
 
 async function main() {
+  // Offline once opened (sw.js); a browser without service workers, or a page opened from a
+  // file, works online all the same.
+  if ('serviceWorker' in navigator) navigator.serviceWorker.register('sw.js').catch(() => {});
   Engine.module = await compiled;
   limits = JSON.parse((await engines.view.call('limits')).out);
   nameGames(JSON.parse((await engines.view.call('games')).out));

@@ -56,8 +56,10 @@ if command -v wasm-opt >/dev/null 2>&1; then
     "$wasm" -o "$wasm.opt" && mv "$wasm.opt" "$wasm"
 fi
 
-(cd "$web" && cp index.html app.js worker.js style.css "$dist/")
+(cd "$web" && cp index.html app.js worker.js style.css manifest.webmanifest icon.svg "$dist/")
 node "$web/tools/site.mjs" "$root" "$dist"
+# Last: the service worker lists every file of the build, to keep the page working offline.
+node "$web/tools/offline.mjs" "$dist"
 
 raw=$(wc -c <"$wasm")
 gz=$(gzip -9 -c "$wasm" | wc -c)

@@ -607,6 +607,56 @@ await test('20,000 records: judged as fast after a character outside ASCII, the 
   for (const m of await marks.all()) assert.equal(await m.innerText(), 'c1d1');
 });
 
+await test('offline once opened: verify, repairs and the rules pages work with the network off', async () => {
+  const p = await open();
+  // The service worker installs on the first visit and takes the page over.
+  await p.evaluate(() => navigator.serviceWorker.ready);
+  await p.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 10000 });
+  await context.setOffline(true);
+  try {
+    await p.reload();
+    await p.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+    await paste(p, '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 c1d1 *\n');
+    assert.match(await p.locator('.verdict').first().locator('.badge').innerText(), /illegal/);
+    await p.waitForFunction(() => document.querySelectorAll('#repairs button').length > 0, null, { timeout: 30000 });
+    const rules = await context.newPage();
+    await rules.goto(`${base}rules/quarod.html#quarod-placement`);
+    assert.match(await rules.locator('h1').first().innerText(), /Quarod/);
+    await rules.close();
+  } finally {
+    await context.setOffline(false);
+  }
+  await p.close();
+});
+
+await test('printed: the board, its moves, the record shown and its verdict; nothing to click', async () => {
+  const p = await open();
+  await paste(p, await sample('quarod/random-size-4.txt'));
+  await p.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+  await p.emulateMedia({ media: 'print' });
+  assert.equal(await p.locator('#text').isVisible(), false);
+  assert.equal(await p.locator('.controls').isVisible(), false);
+  assert.equal(await p.locator('#board svg').isVisible(), true);
+  assert.match(await p.locator('#print-record').innerText(), /^\[Game "Quarod"\][\s\S]*1\. c1d1 d3c3/);
+  await p.screenshot({ path: join(shots, 'print.png'), fullPage: true });
+  await p.close();
+});
+
+await test('a share link too long to travel is said so, one too long to open is not made', async () => {
+  const p = await open();
+  const record = '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 2. b4a4 a3b3 *\n\n';
+  await paste(p, record.repeat(300));
+  await p.locator('#share').click();
+  assert.match(await p.locator('#notice').innerText(), /^This link is [\d,]+ characters long: mail and chat programs often cut/);
+  assert.equal(await p.locator('#share-link').isVisible(), true);
+  await paste(p, record.repeat(30000));
+  const before = await p.evaluate(() => location.href);
+  await p.locator('#share').click();
+  assert.match(await p.locator('#notice').innerText(), /^This text makes a link of [\d,]+ characters, more than a browser opens: share the file instead\./);
+  assert.equal(await p.evaluate(() => location.href), before);
+  await p.close();
+});
+
 await test('dark mode follows the system, and the switch sets it: the page and the board in the dark style', async () => {
   const p = await open();
   await p.emulateMedia({ colorScheme: 'dark' });

@@ -18,6 +18,7 @@ const TYPES = {
   '.wasm': 'application/wasm',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json',
 };
 
 // Serves `dist` and opens a browser on it: { base, context, outside, close }.
