@@ -657,6 +657,21 @@ await test('a share link too long to travel is said so, one too long to open is 
   await p.close();
 });
 
+await test('on a phone: one column, every control at least 44 px', async () => {
+  const p = await open();
+  await p.setViewportSize({ width: 390, height: 844 });
+  await paste(p, await sample('quarod/random-size-4.txt'));
+  const small = await p.evaluate(() => [...document.querySelectorAll('button, select')]
+    .filter((b) => b.offsetParent !== null)
+    .map((b) => [b.id || b.textContent.trim().slice(0, 20), b.getBoundingClientRect()])
+    .filter(([, r]) => r.height < 44 || r.width < 44)
+    .map(([name, r]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`));
+  assert.deepEqual(small, []);
+  assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= 390), 'no sideways scrolling');
+  await p.screenshot({ path: join(shots, 'phone.png'), fullPage: true });
+  await p.close();
+});
+
 await test('dark mode follows the system, and the switch sets it: the page and the board in the dark style', async () => {
   const p = await open();
   await p.emulateMedia({ colorScheme: 'dark' });
