@@ -298,6 +298,7 @@ fn scene<G: Reader>(position: &G, ply: usize, signs: Vec<(Sign, Tone)>) -> Scene
         provisional: !position.is_over() && position.counted_at_end(),
         scoring: if position.is_over() { position.scoring() } else { Vec::new() },
         illegal: None,
+        syntax: false,
         markup: Vec::new(),
         glyphs: String::new(),
     }
@@ -458,6 +459,7 @@ impl Sketch {
             Event::Illegal { token, position, attempted, why } => {
                 let mut s = error_scene(position, attempted, tokens[token].text, self.ply + self.scenes.len() - 1);
                 s.illegal = Some(format!("{}: {why}", tokens[token].text));
+                s.syntax = !G::writes_a_move(tokens[token].text);
                 self.error = Some((s, tokens[token].span.clone()));
                 self.stopped = Some(token);
             }

@@ -26,6 +26,10 @@ pub trait Reader: Notation + crate::game::code::Coded {
     /// Reads `tokens[i]` in this position; the other tokens give context (such as which stone a
     /// `----` stands for).
     fn read(&self, tokens: &[Token], i: usize) -> Reading<Self::Move>;
+    /// Whether `text` is written as a move of the notation at all, whatever the position: a token
+    /// that is not stops a replay as a syntax error (not a move), one that is but cannot be played
+    /// there as an illegal move.
+    fn writes_a_move(text: &str) -> bool;
     /// The player to move, by their place in turn order: who writes the next move.
     fn mover(&self) -> usize;
     /// The other moves token `i` may stand for here, besides the one [`Reader::read`] gives:
@@ -56,6 +60,10 @@ impl<G: Playable> Reader for G {
                 Err(why) => Reading::Problem { message: why.to_string(), apply: None },
             },
         }
+    }
+
+    fn writes_a_move(text: &str) -> bool {
+        G::parse_move(text).is_ok()
     }
 
     fn mover(&self) -> usize {

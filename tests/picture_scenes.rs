@@ -333,3 +333,21 @@ fn the_variations_of_a_record_are_drawn_with_a_bounded_number_of_positions() {
         )
     );
 }
+
+/// The error diagram says what its token is: a move that cannot be played there is illegal, a
+/// token that writes no move of the game at all (a syntax error) is not a move; in both notations.
+#[test]
+fn the_error_diagram_tells_a_token_that_is_no_move_from_an_illegal_move() {
+    let cases = [
+        ("[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 2. b4a4 e3xxe2 *\n", true, "Not a move: e3xxe2: "),
+        ("[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 c1d1 *\n", false, "Illegal: c1d1: "),
+        ("[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 z9z8 *\n", false, "Illegal: z9z8: "),
+    ];
+    for (text, syntax, caption) in cases {
+        let p = pictures(text, 1, VerifyOptions::default()).expect("drawn");
+        let (scene, _) = p.error.as_ref().expect("an error diagram");
+        let lines = scene.caption();
+        assert_eq!(scene.syntax, syntax, "{text}");
+        assert!(lines[1].starts_with(caption), "{lines:?}");
+    }
+}

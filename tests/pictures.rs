@@ -33,6 +33,7 @@ fn scene_at<G: Game>(start: &G, moves: &[G::Move], ply: usize, to_move: fn(&G) -
         provisional: !pos.is_over() && pos.counted_at_end(),
         scoring: if pos.is_over() { pos.scoring() } else { Vec::new() },
         illegal: None,
+        syntax: false,
         markup: Vec::new(),
         glyphs: String::new(),
     };
@@ -255,6 +256,7 @@ fn count_every_ply<G: Game>(start: &G, seed: u64, max: usize, to_move: fn(&G) ->
             provisional: false,
             scoring: Vec::new(),
             illegal: None,
+            syntax: false,
             markup: Vec::new(),
             glyphs: String::new(),
         };

@@ -13,6 +13,8 @@ const mirror = $('mirror');
 // the main line, k its variation k: positions' answer) and the frames of the line shown.
 const state = {
   text: '',
+  // Why the record shown cannot be judged, when it is undecided; null when it can.
+  undecided: null,
   records: [],
   record: 1,
   lines: [],
@@ -499,6 +501,7 @@ function clearFrames() {
   state.lines = [];
   state.line = 0;
   state.frames = [];
+  state.undecided = null;
 }
 
 // Shows line `line` of the record (0 its main line, k its variation k), if it has it.
@@ -533,6 +536,13 @@ async function selectRecord(index, frame) {
       state.lines = [{ line: 0, frames: answer.frames }];
       state.linesNote = answer.note;
       for (const v of answer.variations) state.lines[v.line] = v;
+      // A record whose moves cannot be judged (undecided) is drawn as written, with no stop at an
+      // "illegal" move: the verdict says why nothing is judged.
+      const r = state.records[index - 1];
+      state.undecided = r?.status === 'undecided' ? r.problems.find((p) => p.kind === 'undecided')?.message || '' : null;
+      if (state.undecided !== null) {
+        for (const l of state.lines) if (l) l.frames = l.frames.filter((f) => !f.illegal);
+      }
       if (!keep || !state.lines[state.line]) state.line = 0;
       state.frames = state.lines[state.line].frames;
       state.game = answer.game;
@@ -567,6 +577,11 @@ async function selectRecord(index, frame) {
   await showFrame();
 }
 
+// What the frame a line stops at stops on: a token that is no move at all, or an illegal move.
+function stopWords(f) {
+  return f.syntax ? 'not a move' : 'illegal move';
+}
+
 function showMoves() {
   const list = $('moves');
   list.textContent = '';
@@ -578,7 +593,7 @@ function showMoves() {
     const b = document.createElement('button');
     b.type = 'button';
     b.textContent = state.text.slice(f.move.from, f.move.to);
-    b.title = f.illegal ? 'the illegal move' : `ply ${f.ply}`;
+    b.title = f.illegal ? stopWords(f) : `ply ${f.ply}`;
     b.addEventListener('click', () => go(k));
     const n = document.createElement('span');
     n.className = 'n';
@@ -607,8 +622,8 @@ async function showFrame() {
     return;
   }
   const f = state.frames[state.frame];
-  $('caption').textContent = f.caption;
-  $('counter').textContent = f.illegal ? `ply ${f.ply} · illegal move` : `ply ${f.ply} / ${lastPly()}`;
+  $('caption').textContent = state.undecided !== null ? `${f.caption}\nNot judged: ${state.undecided}` : f.caption;
+  $('counter').textContent = f.illegal ? `ply ${f.ply} · ${stopWords(f)}` : `ply ${f.ply} / ${lastPly()}`;
   for (const li of $('moves').children) {
     const on = Number(li.dataset.frame) === state.frame;
     li.classList.toggle('current', on);
@@ -676,7 +691,7 @@ function showNotes(f) {
   if (state.linesNote && state.frame === 0 && state.line === 0) box.append(el('p', 'muted', `${state.linesNote}.`));
   for (const g of f.glyphs) box.append(el('p', 'glyph', el('b', null, g.glyph), g.meaning ? ` ${g.meaning}` : ''));
   for (const c of f.comments) box.append(el('div', 'comment', c));
-  if (f.illegal && state.line > 0) box.append(el('p', 'stop', 'The variation stops at this illegal move.'));
+  if (f.illegal && state.line > 0) box.append(el('p', 'stop', `The variation stops at this ${f.syntax ? 'token, which is not a move' : 'illegal move'}.`));
   const here = state.lines.filter((v) => v && v.line > 0 && v.from === state.line && v.at === state.frame);
   if (here.length) {
     const next = state.frames[state.frame + 1]?.move;

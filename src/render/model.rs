@@ -95,6 +95,10 @@ pub struct Scene {
     pub scoring: Vec<Region>,
     /// Why the move drawn with [`Tone::Illegal`] is illegal, for an error diagram.
     pub illegal: Option<String>,
+    /// Whether the token the error diagram stops at writes no move of the game at all (a syntax
+    /// error, `e3xxe2`), rather than a move that cannot be played there: its caption says "Not a
+    /// move", not "Illegal".
+    pub syntax: bool,
     /// The markup of the comments after the move that led here (or before the first move, at the
     /// start), drawn over the board.
     pub markup: Vec<Drawn>,
@@ -125,7 +129,8 @@ impl Scene {
             }
         }
         let mut lines = vec![first];
-        lines.extend(self.illegal.iter().map(|why| format!("Illegal: {why}")));
+        let stop = if self.syntax { "Not a move" } else { "Illegal" };
+        lines.extend(self.illegal.iter().map(|why| format!("{stop}: {why}")));
         lines
     }
 }

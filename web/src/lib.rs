@@ -310,6 +310,8 @@ fn frame_json(t: &Places, line: &Line, f: usize) -> Option<Value> {
         "caption": scene.caption().join("\n"),
         "move": line.token(f).map(|s| t.place(s)),
         "illegal": f == line.scenes.len(),
+        // At the stop: whether its token writes no move at all (a syntax error), not an illegal one.
+        "syntax": f == line.scenes.len() && scene.syntax,
         "glyphs": glyphs,
         "comments": line.said(f..=f),
     }))

@@ -657,6 +657,32 @@ await test('a share link too long to travel is said so, one too long to open is 
   await p.close();
 });
 
+await test('a token that is no move stops the board as not a move, not as an illegal move', async () => {
+  const p = await open();
+  await paste(p, '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 2. b4a4 e3xxe2 *\n');
+  assert.match(await p.locator('.verdict').first().locator('.badge').innerText(), /syntax/);
+  await p.locator('#last').click();
+  await settle(p);
+  assert.equal(await p.locator('#counter').innerText(), 'ply 3 · not a move');
+  assert.match(await p.locator('#caption').innerText(), /^Quarod · ply 3[^\n]*\nNot a move: e3xxe2: `e3xxe2` is not a Quarod move/);
+  assert.equal(await p.locator('#moves li.illegal button').getAttribute('title'), 'not a move');
+  await p.close();
+});
+
+await test('a record that cannot be judged (undecided) is drawn as written, with no illegal move', async () => {
+  const p = await open();
+  await paste(p, await sample('hexaphages/designers-game-side5.txt'));
+  assert.match(await p.locator('.verdict').first().locator('.badge').innerText(), /undecided/);
+  await p.locator('#last').click();
+  await settle(p);
+  const caption = await p.locator('#caption').innerText();
+  assert.match(caption, /\nNot judged: this record moves 2 stones per phase on a hex board of side 5/);
+  assert.doesNotMatch(caption, /Illegal/);
+  assert.doesNotMatch(await p.locator('#counter').innerText(), /illegal/);
+  assert.equal(await p.locator('#moves li.illegal').count(), 0);
+  await p.close();
+});
+
 await test('on a phone: one column, every control at least 44 px', async () => {
   const p = await open();
   await p.setViewportSize({ width: 390, height: 844 });

@@ -562,6 +562,10 @@ impl Reader for Phages {
         read(self, tokens, i)
     }
 
+    fn writes_a_move(text: &str) -> bool {
+        crate::games::phages::notation::Written::read(text).is_some()
+    }
+
     fn mover(&self) -> usize {
         self.to_move().index()
     }
