@@ -582,9 +582,21 @@ function stopWords(f) {
   return f.syntax ? 'not a move' : 'illegal move';
 }
 
+// The move number the record writes before the token at `at` (UTF-16 offset): the last `N.` or
+// `N...` before it on its line or the lines just above, as the record numbers its turns; null
+// when it writes none there.
+function turnBefore(at) {
+  const head = state.text.slice(Math.max(0, at - 2000), at);
+  let turn = null;
+  for (const m of head.matchAll(/(?:^|\s)(\d+)\.(?:\.\.)?(?=\s|$)/g)) turn = m[1];
+  return turn;
+}
+
 function showMoves() {
   const list = $('moves');
   list.textContent = '';
+  // Moves go under the record's own turn numbers (`1. c1d1 d3c3 2. …`), each number once.
+  let shown = null;
   state.frames.forEach((f, k) => {
     if (!f.move) return;
     const li = document.createElement('li');
@@ -597,7 +609,9 @@ function showMoves() {
     b.addEventListener('click', () => go(k));
     const n = document.createElement('span');
     n.className = 'n';
-    n.textContent = f.illegal ? '✗' : `${f.ply}.`;
+    const turn = turnBefore(f.move.from);
+    n.textContent = f.illegal ? '✗' : turn !== null && turn !== shown ? `${turn}.` : '';
+    if (!f.illegal && turn !== null) shown = turn;
     li.append(n, b);
     list.append(li);
   });
@@ -808,12 +822,17 @@ function showRepairs(answer, ms) {
     for (const k of c.claims) parts.push(`claim “${k.text}” ${k.status}`);
     parts.push(c.verifies ? 'the text then verifies as valid' : 'the text does not then verify as valid');
     facts.textContent = parts.join(' · ');
-    const apply = document.createElement('button');
-    apply.type = 'button';
-    apply.className = 'apply';
-    apply.textContent = 'Apply';
-    apply.addEventListener('click', () => setText(c.text, { keepRecord: true }));
-    li.append(edits, result, facts, apply);
+    // Only a repair whose text then verifies is offered: another would leave the record broken.
+    if (c.verifies) {
+      const apply = document.createElement('button');
+      apply.type = 'button';
+      apply.className = 'apply';
+      apply.textContent = 'Apply';
+      apply.addEventListener('click', () => applyText(c.text));
+      li.append(edits, result, facts, apply);
+    } else {
+      li.append(edits, result, facts, el('p', 'muted not-applied', 'Not offered: the text would not then verify as valid.'));
+    }
     list.append(li);
   }
   box.append(list);
@@ -910,6 +929,14 @@ async function setText(text, { keepRecord = false, record = null, ply = null, li
   clearFrames();
   state.shownRecord = null;
   if ((await judge()) && ply !== null) await go(ply, line ?? 0);
+}
+
+// A repair applied: the editor's whole text replaced as an edit of it, so that Ctrl+Z (the
+// browser's undo) brings the text back; where the browser cannot, replaced outright.
+async function applyText(text) {
+  editor.focus();
+  editor.select();
+  if (!document.execCommand('insertText', false, text)) await setText(text, { keepRecord: true });
 }
 
 // A file opened or dropped: its text, unless it is larger than the page judges.

@@ -174,7 +174,7 @@ fn problem_json(t: &Places, p: &Problem, alternatives: &[referee::verdict::Alter
         "kind": kind_name(p.kind),
         "at": t.place(&p.span),
         "token": p.token,
-        "message": p.said(),
+        "message": page_words(&p.said()),
         // The rule the move breaks, as a page of the build: `rules/quarod.html#quarod-placement`.
         "rule": p.rule.map(|r| format!("rules/{}.html#{}", r.game.name, r.anchor())),
         "legal": p.legal,
@@ -298,6 +298,12 @@ fn with_pictures<S: Games, T>(
 
 fn failure(t: &Places, (span, message): (Range<usize>, String)) -> Value {
     json!({ "ok": false, "message": message, "at": t.place(&span) })
+}
+
+/// A problem's message as the page's user reads it: advice given in the command line's flags is
+/// left out where the page has no such control (it reads each record as its `[Game]` tag says).
+fn page_words(message: &str) -> String {
+    message.replace(", or name the game with --game", "")
 }
 
 /// Frame `f` of a line of play, as [`positions_in`] gives it.
@@ -643,6 +649,13 @@ mod tests {
 
     fn parse(s: String) -> Value {
         serde_json::from_str(&s).expect("every answer is JSON")
+    }
+
+    #[test]
+    fn messages_name_no_command_line_flag() {
+        let v = parse(verify("[Size \"4\"]\n\n1. c1d1 d3c3 *\n"));
+        let message = v["records"][0]["problems"][0]["message"].as_str().expect("a problem").to_string();
+        assert_eq!(message, "the record has no [Game \"...\"] tag: add one, such as [Game \"Quarod\"]");
     }
 
     #[test]
