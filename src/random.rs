@@ -34,3 +34,24 @@ pub fn random_record_in<S: crate::judge::Games>(
     let random = Random { size, players, seed };
     games.with_named(game.name, random).unwrap_or_else(|| Err(format!("no game is named {}", game.name)))
 }
+
+/// A record of `game`, one of `games`, with no move yet, ready to be played (see
+/// [`crate::format::Recorded::new_record`]); `Err` says why the game has no such start.
+pub fn new_record_in<S: crate::judge::Games>(
+    games: S,
+    game: &'static About,
+    size: Option<u8>,
+    players: Option<u8>,
+) -> Result<String, String> {
+    struct New {
+        size: Option<u8>,
+        players: Option<u8>,
+    }
+    impl WithGame for New {
+        type Output = Result<String, String>;
+        fn run<G: Recorded>(self, about: &'static About) -> Self::Output {
+            G::new_record(about, self.size, self.players)
+        }
+    }
+    games.with_named(game.name, New { size, players }).unwrap_or_else(|| Err(format!("no game is named {}", game.name)))
+}

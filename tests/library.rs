@@ -149,3 +149,35 @@ fn a_game_added_to_the_registrys_is_known_by_its_tag() {
     assert!(unknown.message.starts_with("unknown game `Chess`: referee knows quadraphages,"), "{}", unknown.message);
     assert_eq!(options.games.abouts().len(), GameKind::ALL.len() + 1);
 }
+
+/// A new record of every game, on each board size and player count its `About` declares (a few
+/// of each), is a record with no move yet that verifies as valid; a start the game does not have
+/// is refused with the reason.
+#[test]
+fn every_game_starts_a_new_record_that_verifies() {
+    use referee::judge::Registry;
+    use referee::random::new_record_in;
+    for kind in GameKind::ALL {
+        let about = kind.about();
+        let sizes: Vec<u8> = about.sizes.iter().take(3).collect();
+        let mut made = 0;
+        for size in sizes.iter().copied().map(Some).chain([None]) {
+            for players in (about.players.0..=about.players.1).map(Some).chain([None]) {
+                let Ok(text) = new_record_in(Registry, about, size, players) else { continue };
+                let v = verify_source(&text, referee::VerifyOptions::default());
+                assert_eq!(
+                    (v.len(), v[0].status, v[0].moves),
+                    (1, Status::Valid, 0),
+                    "{kind} {size:?} {players:?}:\n{text}"
+                );
+                assert_eq!(v[0].game.map(|g| g.name), Some(about.name), "{text}");
+                made += 1;
+            }
+        }
+        assert!(made > sizes.len(), "{kind}: {made} new records");
+        let refused = new_record_in(Registry, about, None, Some(9)).unwrap_err();
+        assert!(refused.contains("players") || refused.contains("two"), "{kind}: {refused}");
+    }
+    let quarod = new_record_in(Registry, GameKind::Quarod.about(), Some(6), None).expect("a 6x6 board");
+    assert_eq!(quarod, "[Game \"Quarod\"]\n[Size \"6\"]\n\n*\n");
+}

@@ -1111,6 +1111,46 @@ function wireTheme() {
   });
 }
 
+// New record: a record of any game of this build, board size and number of players, with no move
+// yet, added at the end of the text (as an edit: Ctrl+Z takes it back) and shown.
+function wireNewRecord() {
+  const dialog = $('new-dialog');
+  const game = $('new-game');
+  const option = (value, text) => { const o = document.createElement('option'); o.value = value; o.textContent = text; return o; };
+  game.replaceChildren(...state.games.map((g) => option(g.name, g.title)));
+  const fill = () => {
+    const g = state.games.find((x) => x.name === game.value);
+    const sizes = [option(0, 'the game\'s default')];
+    for (let n = g.sizes.smallest; n <= g.sizes.largest; n += g.sizes.step) sizes.push(option(n, String(n)));
+    $('new-size').replaceChildren(...sizes);
+    const players = [option(0, 'the game\'s default')];
+    for (let n = g.players.fewest; n <= g.players.most && g.players.fewest !== g.players.most; n++) players.push(option(n, String(n)));
+    $('new-players').replaceChildren(...players);
+    $('new-players').disabled = players.length === 1;
+    $('new-error').hidden = true;
+  };
+  game.addEventListener('change', fill);
+  fill();
+  $('new').addEventListener('click', () => dialog.showModal());
+  $('new-create').addEventListener('click', async (e) => {
+    e.preventDefault();
+    const answer = JSON.parse((await engines.view.call('new_record', game.value, Number($('new-size').value), Number($('new-players').value))).out);
+    if (!answer.ok) {
+      $('new-error').textContent = answer.message;
+      $('new-error').hidden = false;
+      return;
+    }
+    dialog.close();
+    const text = editor.value;
+    const before = text.trim() === '' ? '' : text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n';
+    // Shown once judged: the record after those of the text now.
+    state.record = text.trim() === '' ? 1 : state.records.length + 1;
+    editor.focus();
+    editor.setSelectionRange(text.length, text.length);
+    if (!document.execCommand('insertText', false, before + answer.text)) await setText(text + before + answer.text, { record: state.record });
+  });
+}
+
 // Names the games of this build in the tagline: a build with a game of its own adds it.
 function nameGames(games) {
   const titles = games.map((g) => g.title);
@@ -1125,7 +1165,9 @@ async function main() {
   if ('serviceWorker' in navigator) navigator.serviceWorker.register('sw.js').catch(() => {});
   Engine.module = await compiled;
   limits = JSON.parse((await engines.view.call('limits')).out);
-  nameGames(JSON.parse((await engines.view.call('games')).out));
+  state.games = JSON.parse((await engines.view.call('games')).out);
+  nameGames(state.games);
+  wireNewRecord();
   wireTheme();
   wire();
   document.body.dataset.ready = 'true';

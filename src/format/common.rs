@@ -495,6 +495,15 @@ impl<G: Playable> Recorded for G {
         write_common::<G>(doc)
     }
 
+    /// Its tags and `*`: no result claimed yet.
+    fn new_record(_: &'static About, size: Option<u8>, players: Option<u8>) -> Result<String, String> {
+        let start = G::start(size, players).map_err(|e| e.to_string())?;
+        if let Some(why) = start.no_game() {
+            return Err(format!("{why}: choose a larger size"));
+        }
+        Ok(format!("{}*\n", write::record_head(&start, [])))
+    }
+
     /// The record keeps its seed in a `[Seed]` tag.
     fn random_record(_: &'static About, size: Option<u8>, players: Option<u8>, seed: u64) -> Result<String, String> {
         let start = G::start(size, players).map_err(|e| e.to_string())?;

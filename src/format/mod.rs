@@ -87,6 +87,10 @@ pub trait Recorded: crate::game::Engine + Repairable {
     /// says its seed.
     fn random_record(about: &'static About, size: Option<u8>, players: Option<u8>, seed: u64)
         -> Result<String, String>;
+    /// A record of `about` with no move yet, on a board of `size` (the game's default if `None`)
+    /// for `players` players, ready to be played: its head (tags, or the published title and
+    /// columns) and no claim. `Err` says why the game has no such start.
+    fn new_record(about: &'static About, size: Option<u8>, players: Option<u8>) -> Result<String, String>;
 }
 
 /// Work to do with any game's engine and record format, written once for all of them: the

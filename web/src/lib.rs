@@ -263,10 +263,37 @@ fn verify_within<S: Games>(games: S, text: &str, answer: usize) -> String {
     format!("{{\"records\":[{records}],{}", &tail[1..])
 }
 
-/// The games the page knows: name and title, in the order of `games`.
+/// The games the page knows, in the order of `games`: name, title, the board sizes they start on
+/// (`smallest`, `largest`, `step`) and their players (`fewest`, `most`), for the page's New record.
 pub fn games_in<S: Games>(games: S) -> String {
-    let games: Vec<Value> = games.abouts().iter().map(|a| json!({ "name": a.name, "title": a.title })).collect();
+    let games: Vec<Value> = games
+        .abouts()
+        .iter()
+        .map(|a| {
+            json!({
+                "name": a.name,
+                "title": a.title,
+                "sizes": { "smallest": a.sizes.smallest, "largest": a.sizes.largest, "step": a.sizes.step.max(1) },
+                "players": { "fewest": a.players.0, "most": a.players.1 },
+            })
+        })
+        .collect();
     Value::from(games).to_string()
+}
+
+/// A new record of the game named `game`, one of `games`, with no move yet: on a board of `size`
+/// and for `players` players (0: the game's default). `{"ok": true, "text": ...}`, or why the
+/// game has no such start.
+pub fn new_record_in<S: Games>(games: S, game: &str, size: u8, players: u8) -> String {
+    let Some(about) = games.abouts().into_iter().find(|a| a.name == game) else {
+        return json!({ "ok": false, "message": format!("no game is named {game}") }).to_string();
+    };
+    let given = |n: u8| (n > 0).then_some(n);
+    match referee::random::new_record_in(games, about, given(size), given(players)) {
+        Ok(text) => json!({ "ok": true, "text": text }),
+        Err(message) => json!({ "ok": false, "message": message }),
+    }
+    .to_string()
 }
 
 thread_local! {
@@ -589,6 +616,12 @@ macro_rules! page {
             $crate::games_in(__games())
         }
 
+        /// See [`referee_web::new_record_in`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn new_record(game: &str, size: u8, players: u8) -> String {
+            $crate::new_record_in(__games(), game, size, players)
+        }
+
         /// See [`referee_web::positions_in`].
         #[$crate::wasm_bindgen::prelude::wasm_bindgen]
         pub fn positions(text: &str, index: usize) -> String {
@@ -649,6 +682,23 @@ mod tests {
 
     fn parse(s: String) -> Value {
         serde_json::from_str(&s).expect("every answer is JSON")
+    }
+
+    #[test]
+    fn a_new_record_of_any_game_verifies_and_a_start_it_has_not_is_refused() {
+        for game in parse(games()).as_array().expect("a list") {
+            let name = game["name"].as_str().expect("a name");
+            let made = parse(new_record(name, 0, 0));
+            let text = made["text"].as_str().unwrap_or_else(|| panic!("{name}: {made}"));
+            assert_eq!(parse(verify(text))["records"][0]["status"], "valid", "{text}");
+        }
+        assert_eq!(parse(new_record("quarod", 6, 0))["text"], "[Game \"Quarod\"]\n[Size \"6\"]\n\n*\n");
+        let refused = parse(new_record("petrify", 5, 0));
+        assert_eq!(
+            (refused["ok"].as_bool(), refused["message"].as_str()),
+            (Some(false), Some("Petrify is played on square boards from 6x6 to 10x10, not 5x5"))
+        );
+        assert_eq!(parse(new_record("chess", 0, 0))["message"], "no game is named chess");
     }
 
     #[test]

@@ -699,6 +699,36 @@ await test("the move list follows the record's own turn numbers", async () => {
   await p.close();
 });
 
+await test('New record: a record of each game, ready to be played, added at the end of the text and shown', async () => {
+  const p = await open();
+  await paste(p, '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 *\n');
+  const titles = ['Quadraphages', 'Hexaphages', 'Quarod', 'Petrify', 'Vadrantir', 'Splinter Quad'];
+  for (const [k, title] of titles.entries()) {
+    const before = await p.evaluate(() => window.refereeStats.verifications);
+    await p.locator('#new').click();
+    await p.locator('#new-game').selectOption({ label: title });
+    if (title === 'Splinter Quad') await p.locator('#new-players').selectOption('3');
+    if (title === 'Quarod') await p.locator('#new-size').selectOption('6');
+    await p.locator('#new-create').click();
+    await p.waitForFunction((n) => window.refereeStats.verifications > n, before, { timeout: 10000 });
+    await settle(p);
+    const card = p.locator('.verdict').nth(k + 1);
+    assert.match(await card.innerText(), new RegExp(`^valid\\s+Record ${k + 2} · ${title} · line \\d+ · 0 moves`));
+    assert.equal(await p.locator('#board-title').innerText(), `${title} · record ${k + 2}`);
+  }
+  const text = await p.locator('#text').inputValue();
+  assert.match(text, /\[Game "Quarod"\]\n\[Size "6"\]\n\n\*\n/);
+  assert.match(text, /\[Game "Splinter Quad"\]\n\[Size "\d+"\]\n\[Players "3"\]/);
+  await p.screenshot({ path: join(shots, 'new-records.png') });
+  // Ctrl+Z takes the last one back.
+  const before = await p.evaluate(() => window.refereeStats.verifications);
+  await p.locator('#text').press('Control+z');
+  await p.waitForFunction((n) => window.refereeStats.verifications > n, before);
+  await settle(p);
+  assert.equal(await p.locator('.verdict').count(), 6);
+  await p.close();
+});
+
 await test('on a phone: one column, every control at least 44 px', async () => {
   const p = await open();
   await p.setViewportSize({ width: 390, height: 844 });

@@ -69,6 +69,18 @@ impl Recorded for Phages {
         write_published(about, doc)
     }
 
+    /// Its title, `Startup:` diagram when the start is not the board's default, and column header.
+    fn new_record(about: &'static About, size: Option<u8>, players: Option<u8>) -> Result<String, String> {
+        if players.is_some_and(|p| p != 2) {
+            return Err(format!("{} is a game for two players", about.name));
+        }
+        let geometry = geometry(about, size.unwrap_or(about.sizes.smallest));
+        let start = notation::default_start(geometry)
+            .ok_or_else(|| format!("no start position is known for {} of size {}", about.name, size.unwrap_or(0)))?;
+        let layout = notation::write_layout(&start, &[], None, "");
+        Ok(format!("{}\n", layout.trim_end_matches("\nFinal Position:").trim_end()))
+    }
+
     /// The published notation has no tags: a line of prose before the record (which the reader
     /// passes over) says the seed.
     fn random_record(
