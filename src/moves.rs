@@ -51,6 +51,46 @@ pub struct RecordMoves {
     pub over: bool,
     /// The score where the replay ended, in the game's words (`X 3 marks, O 2 marks`).
     pub score: String,
+    /// The moves that may be played next where the replay ended (none once the game is over or
+    /// after an illegal move), as a board that plays moves by clicks needs them.
+    pub next: Vec<NextMove>,
+}
+
+/// A move that may be played next: how it is written, and the cells that name it on a board, in
+/// the order a player points at them (where a piece goes from, then to; the cell a piece is
+/// placed on; a group kept). A move that names no cell (a pass, a swap, an announced number) has
+/// none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NextMove {
+    /// The move as the game's notation writes it.
+    pub written: String,
+    /// The cells that name it, by their labels (`c3`).
+    pub cells: Vec<String>,
+}
+
+/// The cells a move's signs name, in the order a player points at them: the first piece's move
+/// (from, to), then any cell placed on or chosen; pieces pushed along are not pointed at.
+fn pointed(geometry: crate::geometry::Geometry, signs: &[crate::game::Sign]) -> Vec<String> {
+    use crate::game::Sign;
+    let mut cells = Vec::new();
+    let mut moved = false;
+    for sign in signs {
+        let named = match *sign {
+            Sign::Arrow { from, to } if !moved => {
+                moved = true;
+                vec![from, to]
+            }
+            Sign::Ring(c) | Sign::Stay(c) => vec![c],
+            _ => Vec::new(),
+        };
+        for c in named {
+            let label = geometry.label(c).to_string();
+            if !cells.contains(&label) {
+                cells.push(label);
+            }
+        }
+    }
+    cells
 }
 
 /// Replays record `index` (1-based) of `src`, of any of the six games, keeping every move and the
@@ -121,7 +161,18 @@ fn walk<G: Reader>(start: G, tokens: &[Token]) -> RecordMoves {
         }
         Event::Illegal { .. } => {}
     });
+    let next = match rep.violations.is_empty() {
+        true => {
+            let p = &rep.position;
+            p.distinct_moves()
+                .into_iter()
+                .map(|m| NextMove { written: p.write_move(m), cells: pointed(p.geometry(), &p.signs(m)) })
+                .collect()
+        }
+        false => Vec::new(),
+    };
     RecordMoves {
+        next,
         game: start.about(),
         span: 0..0,
         start: ascii::diagram(&start),

@@ -117,3 +117,112 @@ fn wrap(words: &[String], width: usize) -> String {
     }
     out
 }
+
+/// `src` with the move `written` played at the end of the common-format record `r` of it: after
+/// its last move and before its result token, numbered as the record numbers its turns (a move
+/// number before every second move, counted from the last number the record writes: `1. c1d1
+/// d3c3 2. …`; after `N...` one move completes the turn). Returns the new text and the span of the
+/// move's token in it. The record's own layout is kept: only the move (and its number) is added.
+pub fn insert_move(src: &str, r: &crate::record::common::CommonRecord, written: &str) -> (String, crate::record::Span) {
+    use crate::record::TokenKind;
+    let moves: Vec<&crate::record::Token> = r.tokens.iter().filter(|t| t.kind == TokenKind::Written).collect();
+    let claim = r.tokens.iter().find(|t| t.kind.is_claim());
+    // After the last move and what is said of it (its comments, glyphs, variations), before the
+    // result; in a record with no move yet, just before its result.
+    let end = claim.map_or(r.span.end, |c| c.span.start);
+    let said_end = r.span.start + src[r.span.start..end].trim_end().len();
+    let at = match (moves.is_empty(), claim) {
+        (false, _) => said_end,
+        (true, Some(c)) => c.span.start,
+        (true, None) => r.span.end,
+    };
+    let starts: Vec<usize> = moves.iter().map(|t| t.span.start).collect();
+    let prefix = match next_number(src, r.span.start, at, &starts) {
+        Some(n) => format!("{n}. "),
+        None => String::new(),
+    };
+    let (before, after_word) = match (moves.is_empty(), claim) {
+        (false, _) => (" ", ""),
+        (true, Some(_)) => ("", " "),
+        (true, None) => (if src[..at].ends_with(char::is_whitespace) || at == 0 { "" } else { "\n" }, "\n"),
+    };
+    let insert = format!("{before}{prefix}{written}{after_word}");
+    let start = at + before.len() + prefix.len();
+    let mut out = String::with_capacity(src.len() + insert.len());
+    out.push_str(&src[..at]);
+    out.push_str(&insert);
+    out.push_str(&src[at..]);
+    (out, start..start + written.len())
+}
+
+/// The number the next move is written after, when it opens a turn, for a move at `at` in the
+/// record of `src` that starts at `start` and has moves at `moves` (where each starts): from the
+/// last `N.` (or `N...`) the record writes before `at`, counting its moves after it (comments are
+/// no moves); `1` for a record with no number and no move.
+fn next_number(src: &str, start: usize, at: usize, moves: &[usize]) -> Option<u32> {
+    let number = |w: &str| -> Option<(u32, bool)> {
+        let (digits, dots) = w.split_at(w.find('.')?);
+        let n = digits.parse().ok().filter(|_| !digits.is_empty())?;
+        match dots {
+            "." => Some((n, false)),
+            "..." => Some((n, true)),
+            _ => None,
+        }
+    };
+    // The last number word before `at`, and where it is.
+    let head = &src[start..at];
+    let mut last = None;
+    let mut offset = 0;
+    for word in head.split_inclusive(char::is_whitespace) {
+        if let Some(n) = number(word.trim_end()) {
+            last = Some((n, start + offset));
+        }
+        offset += word.len();
+    }
+    match last {
+        None if moves.is_empty() => Some(1),
+        None => (moves.len() % 2 == 0).then_some(moves.len() as u32 / 2 + 1),
+        Some(((n, continued), at_number)) => {
+            let after = moves.iter().filter(|&&m| m > at_number).count();
+            let in_turn = if continued { after + 1 } else { after };
+            (in_turn >= 2).then_some(n + 1)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{read, Found};
+
+    fn played(src: &str, written: &str) -> String {
+        let Some(Found::Common(r)) = read(src, None).next() else { panic!("{src}") };
+        let (out, span) = insert_move(src, &r, written);
+        assert_eq!(&out[span], written);
+        out
+    }
+
+    /// A move is written where the record's movetext ends, numbered as the record numbers its
+    /// turns, before its result, and nothing else of the text changes.
+    #[test]
+    fn a_move_is_written_at_the_end_of_the_movetext_in_the_record_s_own_numbering() {
+        let head = "[Game \"Quarod\"]\n[Size \"4\"]\n\n";
+        assert_eq!(played(&format!("{head}*\n"), "c1d1"), format!("{head}1. c1d1 *\n"));
+        assert_eq!(played(&format!("{head}1. c1d1 *\n"), "d3c3"), format!("{head}1. c1d1 d3c3 *\n"));
+        assert_eq!(played(&format!("{head}1. c1d1 d3c3 *\n"), "b4a4"), format!("{head}1. c1d1 d3c3 2. b4a4 *\n"));
+        // The record's own layout: a move a line, a comment after a move.
+        let lines = format!("{head}1. c1d1 {{a fine start}}\n1... d3c3\n*\n");
+        assert_eq!(played(&lines, "b4a4"), format!("{head}1. c1d1 {{a fine start}}\n1... d3c3 2. b4a4\n*\n"));
+        // What is said of the last move stays with it: the new move comes after.
+        let said = format!("{head}1. c1d1 d3c3 !? {{a trap}} (1... b4a4) *\n");
+        assert_eq!(played(&said, "b4a4"), format!("{head}1. c1d1 d3c3 !? {{a trap}} (1... b4a4) 2. b4a4 *\n"));
+        // No result token: the move goes at the end.
+        assert_eq!(played(&format!("{head}1. c1d1"), "d3c3"), format!("{head}1. c1d1 d3c3"));
+        assert_eq!(played(&format!("{head}1. c1d1 d3c3 0-1\n"), "b4a4"), format!("{head}1. c1d1 d3c3 2. b4a4 0-1\n"));
+        // A comment is no move: the turn is not over.
+        assert_eq!(
+            played(&format!("{head}1. c1d1 {{two words}} *\n"), "d3c3"),
+            format!("{head}1. c1d1 {{two words}} d3c3 *\n")
+        );
+    }
+}

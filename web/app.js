@@ -13,6 +13,12 @@ const mirror = $('mirror');
 // the main line, k its variation k: positions' answer) and the frames of the line shown.
 const state = {
   text: '',
+  // Playing on the board: the moves offered at the end of the record shown, for which text and
+  // record, whether the board takes them, and the cells pointed at so far.
+  next: null,
+  nextFor: null,
+  playable: false,
+  path: [],
   // Why the record shown cannot be judged, when it is undecided; null when it can.
   undecided: null,
   records: [],
@@ -655,6 +661,95 @@ async function showFrame() {
   $('board').classList.toggle('illegal', f.illegal);
   $('code').textContent = code.ok ? code.code : '';
   stats.drawn += 1;
+  await offerMoves(asked);
+}
+
+// ---- playing on the board ----
+
+// The moves that may be played at the end of the record shown, fetched once per text and record:
+// the board is playable at its last position (of the main line, before any illegal move).
+async function offerMoves(asked) {
+  state.path = [];
+  const f = state.frames[state.frame];
+  const last = state.line === 0 && f && !f.illegal && state.frame === state.frames.length - 1;
+  const key = `${state.record}\u0000${state.text}`;
+  if (last && state.undecided === null && state.nextFor !== key) {
+    state.next = JSON.parse((await engines.view.call('next_moves', state.text, state.record)).out);
+    state.nextFor = key;
+    if (asked !== state.asked) return;
+  }
+  state.playable = last && state.undecided === null && state.next?.ok && !state.next.illegal;
+  $('board').classList.toggle('playable', Boolean(state.playable && state.next.writes));
+  showPlay();
+}
+
+// Marks the cells a legal move goes on from the cells pointed at so far, and lists the moves
+// that name no more cells as buttons.
+function showPlay(said = null) {
+  const box = $('play');
+  box.replaceChildren();
+  for (const c of $('board').querySelectorAll('.target, .chosen')) c.classList.remove('target', 'chosen');
+  if (!state.playable) return;
+  const n = state.next;
+  if (!n.writes) {
+    if (n.moves.length) box.append(el('span', 'note', `Not played here: ${n.why}.`));
+    return;
+  }
+  if (!n.moves.length) {
+    box.append(el('span', 'note', 'The game is over: no move is played after its end.'));
+    return;
+  }
+  const path = state.path;
+  const going = n.moves.filter((m) => path.every((c, i) => m.cells[i] === c));
+  const cell = (label) => $('board').querySelector(`.cell[data-cell="${label}"]`);
+  for (const c of path) cell(c)?.classList.add('chosen');
+  for (const m of going) if (m.cells.length > path.length) cell(m.cells[path.length])?.classList.add('target');
+  const done = going.filter((m) => m.cells.length === path.length);
+  if (said) box.append(el('span', 'refused', said));
+  if (done.length) {
+    box.append(el('span', 'note', path.length ? 'Play:' : 'Or play:'));
+    for (const m of done) box.append(button(m.text, `play ${m.text}`, () => playMove(m.text)));
+  }
+  if (path.length) box.append(button('Cancel', 'point at another cell', () => { state.path = []; showPlay(); }));
+}
+
+// A cell pointed at on the board: the move it completes is played; else the cells it may go on to
+// are marked, or why no legal move goes there is said.
+function pointAt(label) {
+  if (!state.playable || !state.next.writes) return;
+  const moves = state.next.moves;
+  const starts = (path) => moves.filter((m) => path.every((c, i) => m.cells[i] === c));
+  let path = [...state.path, label];
+  if (!starts(path).length && state.path.length) path = [label];
+  const going = starts(path);
+  if (!going.length) {
+    const goesOn = state.path.length > 0;
+    state.path = [];
+    showPlay(`${label}: no legal move ${goesOn ? 'goes on' : 'starts'} there.`);
+    return;
+  }
+  state.path = path;
+  const done = going.filter((m) => m.cells.length === path.length);
+  if (done.length === 1 && going.length === 1) {
+    playMove(done[0].text);
+    return;
+  }
+  showPlay();
+}
+
+// Plays `move` at the end of the record shown: written into the text in the record's own layout
+// and numbering, as an edit (Ctrl+Z takes it back); the board then shows the new position.
+async function playMove(move) {
+  const answer = JSON.parse((await engines.view.call('play_move', state.text, state.record, move)).out);
+  if (!answer.ok) {
+    state.path = [];
+    showPlay(answer.message);
+    return;
+  }
+  state.shownRecord = null;
+  editor.focus();
+  editor.select();
+  if (!document.execCommand('insertText', false, answer.text)) await setText(answer.text, { keepRecord: true });
 }
 
 function lastPly() {
@@ -1028,6 +1123,10 @@ function wire() {
     setTimeout(() => { $('share').textContent = 'Share link'; }, 2000);
   });
 
+  $('board').addEventListener('click', (e) => {
+    const at = e.target.closest?.('[data-cell]');
+    if (at) pointAt(at.dataset.cell);
+  });
   $('first').addEventListener('click', () => go(0));
   $('prev').addEventListener('click', () => go(state.frame - 1));
   $('next').addEventListener('click', () => go(state.frame + 1));

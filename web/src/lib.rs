@@ -281,6 +281,69 @@ pub fn games_in<S: Games>(games: S) -> String {
     Value::from(games).to_string()
 }
 
+/// The moves that may be played next at the end of record `index` of `text`, for the board that
+/// plays them by clicks: `{"ok": true, "player": ..., "over": ..., "writes": ..., "moves":
+/// [{"text": "c1d1", "cells": ["c1", "d1"]}, ...]}`, `writes` false for a record the page cannot
+/// write moves into yet (the published notation of Quadraphages and Hexaphages), with why in
+/// `why`; none after an illegal move.
+pub fn next_moves_in<S: Games>(games: S, text: &str, index: usize) -> String {
+    if let Some(refused) = refused(text) {
+        return refused;
+    }
+    let t = Places::new(text);
+    let replayed = match referee::moves::record_moves(text, index, options(games)) {
+        Ok(r) => r,
+        Err(e) => return failure(&t, e).to_string(),
+    };
+    let player = replayed.moves.len();
+    let names = {
+        let found = record::read(text, options(games).reading()).nth(index.wrapping_sub(1));
+        matches!(found, Some(record::Found::Common(_)))
+    };
+    let moves: Vec<Value> = replayed.next.iter().map(|m| json!({ "text": m.written, "cells": m.cells })).collect();
+    json!({
+        "ok": true,
+        "plies": player,
+        "over": replayed.over,
+        "illegal": replayed.illegal.is_some(),
+        "writes": names,
+        "why": (!names).then_some("moves are written into records of the common format; a Quadraphages or Hexaphages record is written by hand for now"),
+        "moves": moves,
+    })
+    .to_string()
+}
+
+/// Record `index` of `text` with the move written `written` played at its end, if it is one the
+/// position there allows: `{"ok": true, "text": ..., "at": place of the move}`, written in the
+/// record's own layout and numbering ([`referee::write::insert_move`]); else why not.
+pub fn play_move_in<S: Games>(games: S, text: &str, index: usize, written: &str) -> String {
+    if let Some(refused) = refused(text) {
+        return refused;
+    }
+    let fail = |message: String| json!({ "ok": false, "message": message }).to_string();
+    let replayed = match referee::moves::record_moves(text, index, options(games)) {
+        Ok(r) => r,
+        Err((_, message)) => return fail(message),
+    };
+    if let Some(v) = &replayed.illegal {
+        return fail(format!("the record stops at an illegal move ({}): no move is played after it", v.token));
+    }
+    if !replayed.next.iter().any(|m| m.written == written) {
+        let legal: Vec<&str> = replayed.next.iter().map(|m| m.written.as_str()).collect();
+        return fail(match legal.is_empty() {
+            true => "the game is over: no move is played after its end".to_string(),
+            false => format!("{written} is not a legal move here; legal: {}", legal.join(" ")),
+        });
+    }
+    match record::read(text, options(games).reading()).nth(index.wrapping_sub(1)) {
+        Some(record::Found::Common(r)) => {
+            let (out, span) = referee::write::insert_move(text, &r, written);
+            json!({ "ok": true, "text": out, "at": Places::new(&out).place(&span) }).to_string()
+        }
+        _ => fail("moves are written into records of the common format; a Quadraphages or Hexaphages record is written by hand for now".into()),
+    }
+}
+
 /// A new record of the game named `game`, one of `games`, with no move yet: on a board of `size`
 /// and for `players` players (0: the game's default). `{"ok": true, "text": ...}`, or why the
 /// game has no such start.
@@ -622,6 +685,18 @@ macro_rules! page {
             $crate::new_record_in(__games(), game, size, players)
         }
 
+        /// See [`referee_web::next_moves_in`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn next_moves(text: &str, index: usize) -> String {
+            $crate::next_moves_in(__games(), text, index)
+        }
+
+        /// See [`referee_web::play_move_in`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn play_move(text: &str, index: usize, written: &str) -> String {
+            $crate::play_move_in(__games(), text, index, written)
+        }
+
         /// See [`referee_web::positions_in`].
         #[$crate::wasm_bindgen::prelude::wasm_bindgen]
         pub fn positions(text: &str, index: usize) -> String {
@@ -699,6 +774,28 @@ mod tests {
             (Some(false), Some("Petrify is played on square boards from 6x6 to 10x10, not 5x5"))
         );
         assert_eq!(parse(new_record("chess", 0, 0))["message"], "no game is named chess");
+    }
+
+    #[test]
+    fn the_next_moves_are_offered_and_one_played_is_written_in_the_record_s_numbering() {
+        let text = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 *\n";
+        let next = parse(next_moves(text, 1));
+        assert_eq!((next["writes"].as_bool(), next["over"].as_bool()), (Some(true), Some(false)));
+        let moves = next["moves"].as_array().expect("moves");
+        let d3c3 = moves.iter().find(|m| m["text"] == "d3c3").expect("d3c3 is legal");
+        assert_eq!(d3c3["cells"], json!(["d3", "c3"]));
+        let played = parse(play_move(text, 1, "d3c3"));
+        assert_eq!(played["text"], "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 *\n");
+        assert_eq!((played["at"]["line"].as_u64(), played["at"]["column"].as_u64()), (Some(4), Some(9)));
+        assert_eq!(parse(verify(played["text"].as_str().expect("a text")))["records"][0]["status"], "valid");
+        let refused = parse(play_move(text, 1, "c1d1"));
+        assert!(
+            refused["message"].as_str().expect("why").starts_with("c1d1 is not a legal move here; legal: "),
+            "{refused}"
+        );
+        // The published notation: offered, not written yet, and said so.
+        let blog = parse(next_moves("QUADRAPHAGES\n_xx_ _oo_\n1. .... ....\n", 1));
+        assert_eq!(blog["writes"].as_bool(), Some(false));
     }
 
     #[test]

@@ -729,6 +729,44 @@ await test('New record: a record of each game, ready to be played, added at the 
   await p.close();
 });
 
+await test('a game played on the board: clicks write the moves into the record, an illegal click is refused, Ctrl+Z takes a move back', async () => {
+  const p = await open();
+  assert.equal(await p.locator('#text').inputValue(), '');
+  await p.locator('#new').click();
+  await p.locator('#new-game').selectOption({ label: 'Quarod' });
+  await p.locator('#new-size').selectOption('4');
+  let before = await p.evaluate(() => window.refereeStats.verifications);
+  await p.locator('#new-create').click();
+  await p.waitForFunction((n) => window.refereeStats.verifications > n, before);
+  await settle(p);
+  const cell = (c) => p.locator(`#board svg .cell[data-cell="${c}"]`);
+  const play = async (...cells) => {
+    const n = await p.evaluate(() => window.refereeStats.verifications);
+    for (const c of cells) await cell(c).click({ force: true });
+    await p.waitForFunction((k) => window.refereeStats.verifications > k, n);
+    await settle(p);
+  };
+  // The cells a first move starts at are ringed.
+  assert.ok(await p.locator('#board svg .cell.target').count() > 0);
+  await play('c1', 'd1');
+  assert.equal(await p.locator('#text').inputValue(), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 *\n');
+  await play('d3', 'c3');
+  await play('b4', 'a4');
+  assert.equal(await p.locator('#text').inputValue(), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 2. b4a4 *\n');
+  assert.match(await p.locator('.verdict').first().innerText(), /^valid\s+Record 1 · Quarod · line 1 · 3 moves/);
+  // An illegal click: c1 holds a piece, no move starts there.
+  await cell('c1').click({ force: true });
+  assert.match(await p.locator('#play .refused').innerText(), /^c1: no legal move starts there\.$/);
+  await p.screenshot({ path: join(shots, 'played-on-the-board.png') });
+  // Ctrl+Z takes the last move back.
+  before = await p.evaluate(() => window.refereeStats.verifications);
+  await p.locator('#text').press('Control+z');
+  await p.waitForFunction((n) => window.refereeStats.verifications > n, before);
+  await settle(p);
+  assert.equal(await p.locator('#text').inputValue(), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 *\n');
+  await p.close();
+});
+
 await test('on a phone: one column, every control at least 44 px', async () => {
   const p = await open();
   await p.setViewportSize({ width: 390, height: 844 });
