@@ -767,6 +767,35 @@ await test('a game played on the board: clicks write the moves into the record, 
   await p.close();
 });
 
+await test('Petrify, Vadrantir and Splinter Quad played on the board: moves written where the rings lead, the record valid', async () => {
+  const p = await open();
+  for (const [title, players] of [['Petrify', null], ['Vadrantir', null], ['Splinter Quad', '2']]) {
+    await p.locator('#new').click();
+    await p.locator('#new-game').selectOption({ label: title });
+    if (players) await p.locator('#new-players').selectOption(players);
+    let before = await p.evaluate(() => window.refereeStats.verifications);
+    await p.locator('#new-create').click();
+    await p.waitForFunction((n) => window.refereeStats.verifications > n, before);
+    await settle(p);
+    for (let move = 0; move < 3; move++) {
+      before = await p.evaluate(() => window.refereeStats.verifications);
+      // Follow the rings: the first cell a legal move starts at, then the first it goes on to.
+      for (let click = 0; click < 3; click++) {
+        const ring = p.locator('#board svg .cell.target').first();
+        if (!(await ring.count())) break;
+        await ring.click({ force: true });
+        if (await p.evaluate((n) => window.refereeStats.verifications > n, before)) break;
+      }
+      await p.waitForFunction((n) => window.refereeStats.verifications > n, before, { timeout: 10000 });
+      await settle(p);
+    }
+    const card = p.locator('.verdict').last();
+    assert.match(await card.innerText(), new RegExp(`^valid\\s+Record \\d+ · ${title} · line \\d+ · 3 moves`), title);
+  }
+  await p.screenshot({ path: join(shots, 'played-three-games.png') });
+  await p.close();
+});
+
 await test('on a phone: one column, every control at least 44 px', async () => {
   const p = await open();
   await p.setViewportSize({ width: 390, height: 844 });
