@@ -68,6 +68,43 @@ pub struct NextMove {
     pub cells: Vec<String>,
 }
 
+/// The moves that may be played after the first `ply` moves of record `index` of `src` (its
+/// main line), as [`RecordMoves::next`] gives them at its end: for a board that plays a move at
+/// an earlier point, as a variation. `Err` says why the record cannot be replayed; no moves when
+/// the record stops at an illegal move before `ply` or the game is over there.
+pub fn moves_after<S: Games>(
+    src: &str,
+    index: usize,
+    ply: usize,
+    options: VerifyOptions<S>,
+) -> Result<Vec<NextMove>, (Span, String)> {
+    struct After(usize);
+    impl WithStart for After {
+        type Output = Vec<NextMove>;
+        fn run<G: Reader>(self, start: G, tokens: &[Token]) -> Vec<NextMove> {
+            let rep = replay_observed(
+                start,
+                tokens,
+                ReplayOptions { max_moves: Some(self.0), ..ReplayOptions::default() },
+                |_| {},
+            );
+            if !rep.violations.is_empty() || rep.moves < self.0 {
+                return Vec::new();
+            }
+            next_of(&rep.position)
+        }
+    }
+    Ok(with_record(src, index, options, After(ply))?.0)
+}
+
+/// The moves that may be played next in `p`, each with the cells that name it.
+fn next_of<G: Reader>(p: &G) -> Vec<NextMove> {
+    p.distinct_moves()
+        .into_iter()
+        .map(|m| NextMove { written: p.write_move(m), cells: pointed(p.geometry(), &p.signs(m)) })
+        .collect()
+}
+
 /// The cells a move's signs name, in the order a player points at them: the first piece's move
 /// (from, to), then any cell placed on or chosen; pieces pushed along are not pointed at.
 fn pointed(geometry: crate::geometry::Geometry, signs: &[crate::game::Sign]) -> Vec<String> {
@@ -161,16 +198,7 @@ fn walk<G: Reader>(start: G, tokens: &[Token]) -> RecordMoves {
         }
         Event::Illegal { .. } => {}
     });
-    let next = match rep.violations.is_empty() {
-        true => {
-            let p = &rep.position;
-            p.distinct_moves()
-                .into_iter()
-                .map(|m| NextMove { written: p.write_move(m), cells: pointed(p.geometry(), &p.signs(m)) })
-                .collect()
-        }
-        false => Vec::new(),
-    };
+    let next = if rep.violations.is_empty() { next_of(&rep.position) } else { Vec::new() };
     RecordMoves {
         next,
         game: start.about(),

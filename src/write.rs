@@ -155,11 +155,50 @@ pub fn insert_move(src: &str, r: &crate::record::common::CommonRecord, written: 
     (out, start..start + written.len())
 }
 
+/// `src` with the move `written` played instead of the move after the first `ply` moves of the
+/// common-format record `r`: a variation (grammar.md, "Comments, glyphs and variations") written
+/// right after the move it replaces, numbered as the record numbers that move (`N.` when it opens
+/// a turn, `N...` when not): `1. c1d1 d3c3 (1... b4a4)`. `None` when the record has no move
+/// after `ply` (the move is then played at its end: [`insert_move`]). Returns the new text and the
+/// span of the move's token in it.
+pub fn insert_variation(
+    src: &str,
+    r: &crate::record::common::CommonRecord,
+    ply: usize,
+    written: &str,
+) -> Option<(String, crate::record::Span)> {
+    use crate::record::TokenKind;
+    let moves: Vec<&crate::record::Token> = r.tokens.iter().filter(|t| t.kind == TokenKind::Written).collect();
+    let replaced = moves.get(ply)?;
+    let starts: Vec<usize> = moves[..ply].iter().map(|t| t.span.start).collect();
+    let number = match turn_of(src, r.span.start, replaced.span.start, &starts) {
+        (n, true) => format!("{n}."),
+        (n, false) => format!("{n}..."),
+    };
+    let at = replaced.span.end;
+    let insert = format!(" ({number} {written})");
+    let start = at + 2 + number.len() + 1;
+    let mut out = String::with_capacity(src.len() + insert.len());
+    out.push_str(&src[..at]);
+    out.push_str(&insert);
+    out.push_str(&src[at..]);
+    Some((out, start..start + written.len()))
+}
+
 /// The number the next move is written after, when it opens a turn, for a move at `at` in the
-/// record of `src` that starts at `start` and has moves at `moves` (where each starts): from the
-/// last `N.` (or `N...`) the record writes before `at`, counting its moves after it (comments are
-/// no moves); `1` for a record with no number and no move.
+/// record of `src` that starts at `start` and has moves at `moves` before it (where each starts).
 fn next_number(src: &str, start: usize, at: usize, moves: &[usize]) -> Option<u32> {
+    match turn_of(src, start, at, moves) {
+        (n, true) => Some(n),
+        (_, false) => None,
+    }
+}
+
+/// The turn a move at `at` is of, and whether it opens the turn: from the last `N.` (or `N...`)
+/// the record of `src` (from `start`) writes before `at`, counting its moves after it (comments
+/// are no moves; `moves` are where the moves before `at` start). Two moves a turn, the first after
+/// `N.`, the second after `N...`; a record that writes no number counts from its first move.
+fn turn_of(src: &str, start: usize, at: usize, moves: &[usize]) -> (u32, bool) {
     let number = |w: &str| -> Option<(u32, bool)> {
         let (digits, dots) = w.split_at(w.find('.')?);
         let n = digits.parse().ok().filter(|_| !digits.is_empty())?;
@@ -170,24 +209,20 @@ fn next_number(src: &str, start: usize, at: usize, moves: &[usize]) -> Option<u3
         }
     };
     // The last number word before `at`, and where it is.
-    let head = &src[start..at];
     let mut last = None;
-    let mut offset = 0;
-    for word in head.split_inclusive(char::is_whitespace) {
+    let mut offset = start;
+    for word in src[start..at].split_inclusive(char::is_whitespace) {
         if let Some(n) = number(word.trim_end()) {
-            last = Some((n, start + offset));
+            last = Some((n, offset));
         }
         offset += word.len();
     }
-    match last {
-        None if moves.is_empty() => Some(1),
-        None => (moves.len() % 2 == 0).then_some(moves.len() as u32 / 2 + 1),
-        Some(((n, continued), at_number)) => {
-            let after = moves.iter().filter(|&&m| m > at_number).count();
-            let in_turn = if continued { after + 1 } else { after };
-            (in_turn >= 2).then_some(n + 1)
-        }
-    }
+    let (turn, continued, counted) = match last {
+        None => (1, false, moves.len()),
+        Some(((n, continued), from)) => (n, continued, moves.iter().filter(|&&m| m > from).count()),
+    };
+    let place = counted + usize::from(continued);
+    (turn + (place / 2) as u32, place % 2 == 0)
 }
 
 #[cfg(test)]
@@ -224,5 +259,27 @@ mod tests {
             played(&format!("{head}1. c1d1 {{two words}} *\n"), "d3c3"),
             format!("{head}1. c1d1 {{two words}} d3c3 *\n")
         );
+    }
+
+    /// A move played instead of one of the record's is written as a variation right after the
+    /// move it replaces, numbered as that move is.
+    #[test]
+    fn a_move_played_at_an_earlier_point_is_a_variation_after_the_move_it_replaces() {
+        let head = "[Game \"Quarod\"]\n[Size \"4\"]\n\n";
+        let text = format!("{head}1. c1d1 d3c3 2. b4a4 *\n");
+        let Some(Found::Common(r)) = read(&text, None).next() else { panic!("{text}") };
+        let varied = |ply: usize, written: &str| {
+            let (out, span) = insert_variation(&text, &r, ply, written).expect("a move to replace");
+            assert_eq!(&out[span], written);
+            out
+        };
+        assert_eq!(varied(0, "a1b1"), format!("{head}1. c1d1 (1. a1b1) d3c3 2. b4a4 *\n"));
+        assert_eq!(varied(1, "b4a4"), format!("{head}1. c1d1 d3c3 (1... b4a4) 2. b4a4 *\n"));
+        assert_eq!(varied(2, "a3b3"), format!("{head}1. c1d1 d3c3 2. b4a4 (2. a3b3) *\n"));
+        assert!(insert_variation(&text, &r, 3, "a3b3").is_none(), "no move after the third to replace");
+        let numbered = format!("{head}1. c1d1\n1... d3c3\n2. b4a4 *\n");
+        let Some(Found::Common(r)) = read(&numbered, None).next() else { panic!() };
+        let (out, _) = insert_variation(&numbered, &r, 1, "b4a4").expect("a move to replace");
+        assert_eq!(out, format!("{head}1. c1d1\n1... d3c3 (1... b4a4)\n2. b4a4 *\n"));
     }
 }

@@ -671,14 +671,15 @@ async function showFrame() {
 async function offerMoves(asked) {
   state.path = [];
   const f = state.frames[state.frame];
-  const last = state.line === 0 && f && !f.illegal && state.frame === state.frames.length - 1;
-  const key = `${state.record}\u0000${state.text}`;
-  if (last && state.undecided === null && state.nextFor !== key) {
-    state.next = JSON.parse((await engines.view.call('next_moves', state.text, state.record)).out);
+  // Any position of the main line: at its end a move is added, earlier it is a variation.
+  const here = state.line === 0 && f && !f.illegal;
+  const key = `${state.record}\u0000${f?.ply}\u0000${state.text}`;
+  if (here && state.undecided === null && state.nextFor !== key) {
+    state.next = JSON.parse((await engines.view.call('next_moves', state.text, state.record, f.ply)).out);
     state.nextFor = key;
     if (asked !== state.asked) return;
   }
-  state.playable = last && state.undecided === null && state.next?.ok && !state.next.illegal;
+  state.playable = here && state.undecided === null && state.nextFor === key && state.next?.ok && !state.next.illegal;
   $('board').classList.toggle('playable', Boolean(state.playable && state.next.writes));
   showPlay();
 }
@@ -737,13 +738,20 @@ function pointAt(label) {
   showPlay();
 }
 
-// Plays `move` at the end of the record shown: written into the text in the record's own layout
-// and numbering, as an edit (Ctrl+Z takes it back); the board then shows the new position.
+// Plays `move` at the position shown: at the record's end it is written there, earlier as a
+// variation after the move it replaces, in the record's own layout and numbering, as an edit
+// (Ctrl+Z takes it back); the board then shows the record's end.
 async function playMove(move) {
-  const answer = JSON.parse((await engines.view.call('play_move', state.text, state.record, move)).out);
+  const ply = state.frames[state.frame].ply;
+  const answer = JSON.parse((await engines.view.call('play_move', state.text, state.record, ply, move)).out);
   if (!answer.ok) {
     state.path = [];
     showPlay(answer.message);
+    return;
+  }
+  // The record's own move: step to it.
+  if (answer.same) {
+    go(state.frame + 1);
     return;
   }
   state.shownRecord = null;

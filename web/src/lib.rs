@@ -281,12 +281,12 @@ pub fn games_in<S: Games>(games: S) -> String {
     Value::from(games).to_string()
 }
 
-/// The moves that may be played next at the end of record `index` of `text`, for the board that
-/// plays them by clicks: `{"ok": true, "player": ..., "over": ..., "writes": ..., "moves":
-/// [{"text": "c1d1", "cells": ["c1", "d1"]}, ...]}`, `writes` false for a record the page cannot
-/// write moves into yet (the published notation of Quadraphages and Hexaphages), with why in
-/// `why`; none after an illegal move.
-pub fn next_moves_in<S: Games>(games: S, text: &str, index: usize) -> String {
+/// The moves that may be played after the first `ply` moves of record `index` of `text` (its end
+/// when `ply` is past it), for the board that plays them by clicks: `{"ok": true, "plies": ...,
+/// "over": ..., "writes": ..., "moves": [{"text": "c1d1", "cells": ["c1", "d1"]}, ...]}`,
+/// `writes` false for a record the page cannot write moves into yet (the published notation of
+/// Quadraphages and Hexaphages), with why in `why`; none after an illegal move.
+pub fn next_moves_in<S: Games>(games: S, text: &str, index: usize, ply: usize) -> String {
     if let Some(refused) = refused(text) {
         return refused;
     }
@@ -295,28 +295,38 @@ pub fn next_moves_in<S: Games>(games: S, text: &str, index: usize) -> String {
         Ok(r) => r,
         Err(e) => return failure(&t, e).to_string(),
     };
-    let player = replayed.moves.len();
-    let names = {
-        let found = record::read(text, options(games).reading()).nth(index.wrapping_sub(1));
-        matches!(found, Some(record::Found::Common(_)))
+    let plies = replayed.moves.len();
+    let next = match ply < plies {
+        true => referee::moves::moves_after(text, index, ply, options(games)).unwrap_or_default(),
+        false => replayed.next,
     };
-    let moves: Vec<Value> = replayed.next.iter().map(|m| json!({ "text": m.written, "cells": m.cells })).collect();
+    let writes = matches!(
+        record::read(text, options(games).reading()).nth(index.wrapping_sub(1)),
+        Some(record::Found::Common(_))
+    );
+    let moves: Vec<Value> = next.iter().map(|m| json!({ "text": m.written, "cells": m.cells })).collect();
     json!({
         "ok": true,
-        "plies": player,
-        "over": replayed.over,
-        "illegal": replayed.illegal.is_some(),
-        "writes": names,
-        "why": (!names).then_some("moves are written into records of the common format; a Quadraphages or Hexaphages record is written by hand for now"),
+        "plies": plies,
+        "over": replayed.over && ply >= plies,
+        "illegal": replayed.illegal.is_some() && ply >= plies,
+        "writes": writes,
+        "why": (!writes).then_some(NOT_WRITTEN),
         "moves": moves,
     })
     .to_string()
 }
 
-/// Record `index` of `text` with the move written `written` played at its end, if it is one the
-/// position there allows: `{"ok": true, "text": ..., "at": place of the move}`, written in the
-/// record's own layout and numbering ([`referee::write::insert_move`]); else why not.
-pub fn play_move_in<S: Games>(games: S, text: &str, index: usize, written: &str) -> String {
+/// Why the page writes no move into a record of the published notation.
+const NOT_WRITTEN: &str =
+    "moves are written into records of the common format; a Quadraphages or Hexaphages record is written by hand for now";
+
+/// Record `index` of `text` with the move written `written` played after its first `ply` moves,
+/// if the position there allows it: at the record's end, the move written there; earlier, a
+/// variation after the move it replaces (the record's own move there is only stepped to: `same`).
+/// `{"ok": true, "text": ..., "at": place of the move}`, written in the record's own layout and
+/// numbering ([`referee::write::insert_move`], [`referee::write::insert_variation`]); else why not.
+pub fn play_move_in<S: Games>(games: S, text: &str, index: usize, ply: usize, written: &str) -> String {
     if let Some(refused) = refused(text) {
         return refused;
     }
@@ -325,22 +335,36 @@ pub fn play_move_in<S: Games>(games: S, text: &str, index: usize, written: &str)
         Ok(r) => r,
         Err((_, message)) => return fail(message),
     };
-    if let Some(v) = &replayed.illegal {
-        return fail(format!("the record stops at an illegal move ({}): no move is played after it", v.token));
+    let plies = replayed.moves.len();
+    if ply >= plies {
+        if let Some(v) = &replayed.illegal {
+            return fail(format!("the record stops at an illegal move ({}): no move is played after it", v.token));
+        }
     }
-    if !replayed.next.iter().any(|m| m.written == written) {
-        let legal: Vec<&str> = replayed.next.iter().map(|m| m.written.as_str()).collect();
+    let next = match ply < plies {
+        true => referee::moves::moves_after(text, index, ply, options(games)).unwrap_or_default(),
+        false => replayed.next,
+    };
+    if !next.iter().any(|m| m.written == written) {
+        let legal: Vec<&str> = next.iter().map(|m| m.written.as_str()).collect();
         return fail(match legal.is_empty() {
             true => "the game is over: no move is played after its end".to_string(),
             false => format!("{written} is not a legal move here; legal: {}", legal.join(" ")),
         });
     }
-    match record::read(text, options(games).reading()).nth(index.wrapping_sub(1)) {
-        Some(record::Found::Common(r)) => {
-            let (out, span) = referee::write::insert_move(text, &r, written);
-            json!({ "ok": true, "text": out, "at": Places::new(&out).place(&span) }).to_string()
-        }
-        _ => fail("moves are written into records of the common format; a Quadraphages or Hexaphages record is written by hand for now".into()),
+    if ply < plies && replayed.moves[ply].written == written {
+        return json!({ "ok": true, "same": true, "text": text }).to_string();
+    }
+    let Some(record::Found::Common(r)) = record::read(text, options(games).reading()).nth(index.wrapping_sub(1)) else {
+        return fail(NOT_WRITTEN.into());
+    };
+    let played = match ply < plies {
+        true => referee::write::insert_variation(text, &r, ply, written),
+        false => Some(referee::write::insert_move(text, &r, written)),
+    };
+    match played {
+        Some((out, span)) => json!({ "ok": true, "text": out, "at": Places::new(&out).place(&span) }).to_string(),
+        None => fail(format!("the record has no move after its first {ply} to play another instead of")),
     }
 }
 
@@ -687,14 +711,14 @@ macro_rules! page {
 
         /// See [`referee_web::next_moves_in`].
         #[$crate::wasm_bindgen::prelude::wasm_bindgen]
-        pub fn next_moves(text: &str, index: usize) -> String {
-            $crate::next_moves_in(__games(), text, index)
+        pub fn next_moves(text: &str, index: usize, ply: usize) -> String {
+            $crate::next_moves_in(__games(), text, index, ply)
         }
 
         /// See [`referee_web::play_move_in`].
         #[$crate::wasm_bindgen::prelude::wasm_bindgen]
-        pub fn play_move(text: &str, index: usize, written: &str) -> String {
-            $crate::play_move_in(__games(), text, index, written)
+        pub fn play_move(text: &str, index: usize, ply: usize, written: &str) -> String {
+            $crate::play_move_in(__games(), text, index, ply, written)
         }
 
         /// See [`referee_web::positions_in`].
@@ -779,23 +803,29 @@ mod tests {
     #[test]
     fn the_next_moves_are_offered_and_one_played_is_written_in_the_record_s_numbering() {
         let text = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 *\n";
-        let next = parse(next_moves(text, 1));
+        let next = parse(next_moves(text, 1, 1));
         assert_eq!((next["writes"].as_bool(), next["over"].as_bool()), (Some(true), Some(false)));
         let moves = next["moves"].as_array().expect("moves");
         let d3c3 = moves.iter().find(|m| m["text"] == "d3c3").expect("d3c3 is legal");
         assert_eq!(d3c3["cells"], json!(["d3", "c3"]));
-        let played = parse(play_move(text, 1, "d3c3"));
+        let played = parse(play_move(text, 1, 1, "d3c3"));
         assert_eq!(played["text"], "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 *\n");
         assert_eq!((played["at"]["line"].as_u64(), played["at"]["column"].as_u64()), (Some(4), Some(9)));
         assert_eq!(parse(verify(played["text"].as_str().expect("a text")))["records"][0]["status"], "valid");
-        let refused = parse(play_move(text, 1, "c1d1"));
+        let refused = parse(play_move(text, 1, 1, "c1d1"));
         assert!(
             refused["message"].as_str().expect("why").starts_with("c1d1 is not a legal move here; legal: "),
             "{refused}"
         );
         // The published notation: offered, not written yet, and said so.
-        let blog = parse(next_moves("QUADRAPHAGES\n_xx_ _oo_\n1. .... ....\n", 1));
+        let blog = parse(next_moves("QUADRAPHAGES\n_xx_ _oo_\n1. .... ....\n", 1, 0));
         assert_eq!(blog["writes"].as_bool(), Some(false));
+        // At an earlier point: the record's own move is stepped to, another is a variation.
+        let two = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 *\n";
+        assert_eq!(parse(play_move(two, 1, 1, "d3c3"))["same"].as_bool(), Some(true));
+        let varied = parse(play_move(two, 1, 1, "b4a4"));
+        assert_eq!(varied["text"], "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 (1... b4a4) *\n");
+        assert_eq!(parse(verify(varied["text"].as_str().expect("a text")))["records"][0]["status"], "valid");
     }
 
     #[test]

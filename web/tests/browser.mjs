@@ -796,6 +796,32 @@ await test('Petrify, Vadrantir and Splinter Quad played on the board: moves writ
   await p.close();
 });
 
+await test('a different move played at an earlier point makes a variation; the record\'s own move steps on', async () => {
+  const p = await open();
+  await paste(p, '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 *\n');
+  const cell = (c) => p.locator(`#board svg .cell[data-cell="${c}"]`);
+  await p.locator('#moves li button', { hasText: 'c1d1' }).click();
+  await settle(p);
+  assert.equal(await p.locator('#counter').innerText(), 'ply 1 / 2');
+  // The record's own move at that point: the board steps to it, the text stays.
+  await cell('d3').click({ force: true });
+  await cell('c3').click({ force: true });
+  await settle(p);
+  assert.equal(await p.locator('#counter').innerText(), 'ply 2 / 2');
+  assert.equal(await p.locator('#text').inputValue(), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 *\n');
+  // Another move there: a variation after the move it replaces, numbered as that move is.
+  await p.locator('#moves li button', { hasText: 'c1d1' }).click();
+  await settle(p);
+  const before = await p.evaluate(() => window.refereeStats.verifications);
+  await cell('b4').click({ force: true });
+  await cell('a4').click({ force: true });
+  await p.waitForFunction((n) => window.refereeStats.verifications > n, before);
+  await settle(p);
+  assert.equal(await p.locator('#text').inputValue(), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 (1... b4a4) *\n');
+  assert.match(await p.locator('.verdict').first().locator('.badge').innerText(), /^valid$/);
+  await p.close();
+});
+
 await test('on a phone: one column, every control at least 44 px', async () => {
   const p = await open();
   await p.setViewportSize({ width: 390, height: 844 });
