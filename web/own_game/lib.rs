@@ -3,6 +3,8 @@
 //! writes to ship the page with it; `web/build.sh web/own_game` builds the page into
 //! `web/own_game/dist/`, and `web/tests/own_game.mjs` judges a record of the game in it.
 
+// The game's sample records (`ILLEGAL`, `DRAWN`) are the example's and its tests', not the page's.
+#[allow(dead_code)]
 #[path = "../../examples/own_game/game.rs"]
 mod game;
 
