@@ -755,9 +755,7 @@ async function playMove(move) {
     return;
   }
   state.shownRecord = null;
-  editor.focus();
-  editor.select();
-  if (!document.execCommand('insertText', false, answer.text)) await setText(answer.text, { keepRecord: true });
+  if (!editTo(answer.text)) await setText(answer.text, { keepRecord: true });
 }
 
 function lastPly() {
@@ -1034,12 +1032,24 @@ async function setText(text, { keepRecord = false, record = null, ply = null, li
   if ((await judge()) && ply !== null) await go(ply, line ?? 0);
 }
 
-// A repair applied: the editor's whole text replaced as an edit of it, so that Ctrl+Z (the
-// browser's undo) brings the text back; where the browser cannot, replaced outright.
-async function applyText(text) {
+// The editor's text made `text` by one edit of the part that differs (a move added, a repair's
+// tokens), so that the browser's undo and redo (Ctrl+Z, Ctrl+Shift+Z) take it back and again,
+// and the rest of the text, the caret's place in it and its scroll stay; false where the browser
+// cannot edit so.
+function editTo(text) {
+  const old = editor.value;
+  let a = 0;
+  while (a < old.length && a < text.length && old[a] === text[a]) a++;
+  let b = 0;
+  while (b < old.length - a && b < text.length - a && old[old.length - 1 - b] === text[text.length - 1 - b]) b++;
   editor.focus();
-  editor.select();
-  if (!document.execCommand('insertText', false, text)) await setText(text, { keepRecord: true });
+  editor.setSelectionRange(a, old.length - b);
+  return document.execCommand('insertText', false, text.slice(a, text.length - b));
+}
+
+// A repair applied, as an edit Ctrl+Z takes back; where the browser cannot, replaced outright.
+async function applyText(text) {
+  if (!editTo(text)) await setText(text, { keepRecord: true });
 }
 
 // A file opened or dropped: its text, unless it is larger than the page judges.

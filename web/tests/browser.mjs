@@ -729,7 +729,7 @@ await test('New record: a record of each game, ready to be played, added at the 
   await p.close();
 });
 
-await test('a game played on the board: clicks write the moves into the record, an illegal click is refused, Ctrl+Z takes a move back', async () => {
+await test('a game played on the board: clicks write the moves into the record, an illegal click is refused, Ctrl+Z takes a move back and Ctrl+Shift+Z brings it again', async () => {
   const p = await open();
   assert.equal(await p.locator('#text').inputValue(), '');
   await p.locator('#new').click();
@@ -764,6 +764,12 @@ await test('a game played on the board: clicks write the moves into the record, 
   await p.waitForFunction((n) => window.refereeStats.verifications > n, before);
   await settle(p);
   assert.equal(await p.locator('#text').inputValue(), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 *\n');
+  // Ctrl+Shift+Z brings it back.
+  before = await p.evaluate(() => window.refereeStats.verifications);
+  await p.locator('#text').press('Control+Shift+z');
+  await p.waitForFunction((n) => window.refereeStats.verifications > n, before);
+  await settle(p);
+  assert.equal(await p.locator('#text').inputValue(), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 2. b4a4 *\n');
   await p.close();
 });
 
