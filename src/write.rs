@@ -146,13 +146,8 @@ pub fn insert_move(src: &str, r: &crate::record::common::CommonRecord, written: 
         (true, Some(_)) => ("", " "),
         (true, None) => (if src[..at].ends_with(char::is_whitespace) || at == 0 { "" } else { "\n" }, "\n"),
     };
-    let insert = format!("{before}{prefix}{written}{after_word}");
     let start = at + before.len() + prefix.len();
-    let mut out = String::with_capacity(src.len() + insert.len());
-    out.push_str(&src[..at]);
-    out.push_str(&insert);
-    out.push_str(&src[at..]);
-    (out, start..start + written.len())
+    (splice(src, at, &format!("{before}{prefix}{written}{after_word}")), start..start + written.len())
 }
 
 /// `src` with the move `written` played instead of the move after the first `ply` moves of the
@@ -176,13 +171,13 @@ pub fn insert_variation(
         (n, false) => format!("{n}..."),
     };
     let at = replaced.span.end;
-    let insert = format!(" ({number} {written})");
     let start = at + 2 + number.len() + 1;
-    let mut out = String::with_capacity(src.len() + insert.len());
-    out.push_str(&src[..at]);
-    out.push_str(&insert);
-    out.push_str(&src[at..]);
-    Some((out, start..start + written.len()))
+    Some((splice(src, at, &format!(" ({number} {written})")), start..start + written.len()))
+}
+
+/// `src` with `insert` put in at byte `at`.
+fn splice(src: &str, at: usize, insert: &str) -> String {
+    [&src[..at], insert, &src[at..]].concat()
 }
 
 /// The number the next move is written after, when it opens a turn, for a move at `at` in the

@@ -296,10 +296,7 @@ pub fn next_moves_in<S: Games>(games: S, text: &str, index: usize, ply: usize) -
         Err(e) => return failure(&t, e).to_string(),
     };
     let plies = replayed.moves.len();
-    let next = match ply < plies {
-        true => referee::moves::moves_after(text, index, ply, options(games)).unwrap_or_default(),
-        false => replayed.next,
-    };
+    let next = moves_at(games, text, index, ply, &replayed);
     let writes = matches!(
         record::read(text, options(games).reading()).nth(index.wrapping_sub(1)),
         Some(record::Found::Common(_))
@@ -315,6 +312,21 @@ pub fn next_moves_in<S: Games>(games: S, text: &str, index: usize, ply: usize) -
         "moves": moves,
     })
     .to_string()
+}
+
+/// The moves that may be played after the first `ply` moves of record `index` of `text`, whose
+/// replay is `replayed`: those it found at its end when `ply` is past its last move.
+fn moves_at<S: Games>(
+    games: S,
+    text: &str,
+    index: usize,
+    ply: usize,
+    replayed: &referee::moves::RecordMoves,
+) -> Vec<referee::moves::NextMove> {
+    match ply < replayed.moves.len() {
+        true => referee::moves::moves_after(text, index, ply, options(games)).unwrap_or_default(),
+        false => replayed.next.clone(),
+    }
 }
 
 /// Why the page writes no move into a record of the published notation.
@@ -341,10 +353,7 @@ pub fn play_move_in<S: Games>(games: S, text: &str, index: usize, ply: usize, wr
             return fail(format!("the record stops at an illegal move ({}): no move is played after it", v.token));
         }
     }
-    let next = match ply < plies {
-        true => referee::moves::moves_after(text, index, ply, options(games)).unwrap_or_default(),
-        false => replayed.next,
-    };
+    let next = moves_at(games, text, index, ply, &replayed);
     if !next.iter().any(|m| m.written == written) {
         let legal: Vec<&str> = next.iter().map(|m| m.written.as_str()).collect();
         return fail(match legal.is_empty() {
