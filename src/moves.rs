@@ -97,6 +97,103 @@ pub fn moves_after<S: Games>(
     Ok(with_record(src, index, options, After(ply))?.0)
 }
 
+/// A move played into a record's text ([`play_move`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The text with the move written in; the text as it was when the move is the record's own.
+    pub text: String,
+    /// Where the move's token is in `text`.
+    pub token: Span,
+    /// Whether the move is the record's own next move, so nothing was written.
+    pub same: bool,
+}
+
+/// Record `index` of `src` with the move written `written` played after its first `ply` moves (of
+/// its main line; at its end when `ply` is past it), if the position there allows it, in the record's own notation, layout and
+/// numbering ([`crate::format::OpenRecord::play_into`]): at the record's end after its last move;
+/// earlier as a variation after the move it replaces (unless it is that very move: `same`).
+/// `Err` says why not: the record cannot be replayed, stops at an illegal move before `ply`, is
+/// over there, or the move is not legal there (with the legal moves).
+///
+/// ```
+/// use referee::moves::play_move;
+/// let text = "QUADRAPHAGES\n_xx_ _oo_\n1. .... ....\n";
+/// let played = play_move(text, 1, 0, "5", Default::default()).unwrap();
+/// assert_eq!(played.text, "QUADRAPHAGES\n_xx_ _oo_\n1. .... .... 5\n");
+/// assert_eq!(&played.text[played.token], "5");
+/// let refused = play_move(text, 1, 0, "9", Default::default()).unwrap_err();
+/// assert!(refused.starts_with("9 is not a legal move here; legal: 1 2 3"), "{refused}");
+/// ```
+pub fn play_move<S: Games>(
+    src: &str,
+    index: usize,
+    ply: usize,
+    written: &str,
+    options: VerifyOptions<S>,
+) -> Result<Played, String> {
+    use crate::format::{OpenRecord, WithOpenRecord};
+    use crate::game::Notation;
+    struct Play<'w> {
+        ply: usize,
+        written: &'w str,
+    }
+    impl<'r> WithOpenRecord<'r> for Play<'_> {
+        type Output = Result<Played, String>;
+        fn run<F: OpenRecord<'r>>(self, record: F) -> Self::Output {
+            let start = record.start().map_err(|p| p.message)?;
+            // The position after `ply` moves, and the token of the move the record plays there.
+            let mut at: Option<(F::Game, usize, String)> = None;
+            let mut played = 0;
+            let rep = replay_observed(start, record.tokens(), ReplayOptions::default(), |event| {
+                if let Event::Playing { token, position, m } = event {
+                    if played == self.ply {
+                        at = Some((position.clone(), token, position.write_move(m)));
+                    }
+                    played += 1;
+                }
+            });
+            let (position, replaced) = match at {
+                // The text is the caller's to give back.
+                Some((_, token, own)) if own == self.written => {
+                    let token = record.tokens()[token].span.clone();
+                    return Ok(Played { text: String::new(), token, same: true });
+                }
+                Some((position, token, _)) => (position, Some(token)),
+                None => {
+                    if let Some(v) = rep.violations.first() {
+                        return Err(format!(
+                            "the record stops at an illegal move ({}): no move is played after it",
+                            v.token
+                        ));
+                    }
+                    (rep.position, None)
+                }
+            };
+            let legal = next_of(&position);
+            if !legal.iter().any(|m| m.written == self.written) {
+                return Err(match legal.is_empty() {
+                    true => "the game is over: no move is played after its end".to_string(),
+                    false => {
+                        let legal: Vec<&str> = legal.iter().map(|m| m.written.as_str()).collect();
+                        format!("{} is not a legal move here; legal: {}", self.written, legal.join(" "))
+                    }
+                });
+            }
+            let (text, token) = record.play_into(&position, replaced, self.written);
+            Ok(Played { text, token, same: false })
+        }
+    }
+    let found = crate::record::read(src, options.reading()).nth(index.wrapping_sub(1)).ok_or_else(|| {
+        format!("there is no record {index} (the file has {})", crate::record::read(src, options.reading()).count())
+    })?;
+    let mut played =
+        crate::judge::with_found(src, &found, options, Play { ply, written }).map_err(|u| u.why.message)??;
+    if played.same {
+        played.text = src.to_string();
+    }
+    Ok(played)
+}
+
 /// The moves that may be played next in `p`, each with the cells that name it.
 fn next_of<G: Reader>(p: &G) -> Vec<NextMove> {
     p.distinct_moves()

@@ -150,43 +150,43 @@ pub fn insert_move(src: &str, r: &crate::record::common::CommonRecord, written: 
     (splice(src, at, &format!("{before}{prefix}{written}{after_word}")), start..start + written.len())
 }
 
-/// `src` with the move `written` played instead of the move after the first `ply` moves of the
+/// `src` with the move `written` played instead of the move of token `replaced` of the
 /// common-format record `r`: a variation (grammar.md, "Comments, glyphs and variations") written
-/// right after the move it replaces, numbered as the record numbers that move (`N.` when it opens
-/// a turn, `N...` when not): `1. c1d1 d3c3 (1... b4a4)`. `None` when the record has no move
-/// after `ply` (the move is then played at its end: [`insert_move`]). Returns the new text and the
-/// span of the move's token in it.
+/// after that move and what is said of it (its glyphs, comments, variations), numbered as the
+/// record numbers that move (`N.` when it opens a turn, `N...` when not): `1. c1d1 d3c3 (1...
+/// b4a4)`. `None` when that token is not a move. Returns the new text and the span of the move's
+/// token in it.
 pub fn insert_variation(
     src: &str,
     r: &crate::record::common::CommonRecord,
-    ply: usize,
+    replaced: usize,
     written: &str,
 ) -> Option<(String, crate::record::Span)> {
     use crate::record::TokenKind;
-    let moves: Vec<&crate::record::Token> = r.tokens.iter().filter(|t| t.kind == TokenKind::Written).collect();
-    let replaced = moves.get(ply)?;
-    let starts: Vec<usize> = moves[..ply].iter().map(|t| t.span.start).collect();
-    let number = match turn_of(src, r.span.start, replaced.span.start, &starts) {
+    let token = r.tokens.get(replaced).filter(|t| t.kind == TokenKind::Written)?;
+    let starts: Vec<usize> =
+        r.tokens[..replaced].iter().filter(|t| t.kind == TokenKind::Written).map(|t| t.span.start).collect();
+    let number = match turn_of(src, r.span.start, token.span.start, &starts) {
         (n, true) => format!("{n}."),
         (n, false) => format!("{n}..."),
     };
-    let at = replaced.span.end;
+    let said = r.notes().said_end(crate::record::notes::Place { line: 0, after: replaced + 1 });
+    let at = said.map_or(token.span.end, |end| end.max(token.span.end));
     let start = at + 2 + number.len() + 1;
     Some((splice(src, at, &format!(" ({number} {written})")), start..start + written.len()))
 }
 
 /// `src` with `insert` put in at byte `at`.
-fn splice(src: &str, at: usize, insert: &str) -> String {
+pub(crate) fn splice(src: &str, at: usize, insert: &str) -> String {
     [&src[..at], insert, &src[at..]].concat()
 }
 
 /// The number the next move is written after, when it opens a turn, for a move at `at` in the
 /// record of `src` that starts at `start` and has moves at `moves` before it (where each starts).
+/// None too in a record whose moves are written without numbers: it is not numbered now.
 fn next_number(src: &str, start: usize, at: usize, moves: &[usize]) -> Option<u32> {
-    match turn_of(src, start, at, moves) {
-        (n, true) => Some(n),
-        (_, false) => None,
-    }
+    let (n, opens, numbered) = numbered_turn_of(src, start, at, moves);
+    (opens && (numbered || moves.is_empty())).then_some(n)
 }
 
 /// The turn a move at `at` is of, and whether it opens the turn: from the last `N.` (or `N...`)
@@ -194,6 +194,12 @@ fn next_number(src: &str, start: usize, at: usize, moves: &[usize]) -> Option<u3
 /// are no moves; `moves` are where the moves before `at` start). Two moves a turn, the first after
 /// `N.`, the second after `N...`; a record that writes no number counts from its first move.
 fn turn_of(src: &str, start: usize, at: usize, moves: &[usize]) -> (u32, bool) {
+    let (turn, opens, _) = numbered_turn_of(src, start, at, moves);
+    (turn, opens)
+}
+
+/// [`turn_of`], and whether the record writes a number before `at`.
+fn numbered_turn_of(src: &str, start: usize, at: usize, moves: &[usize]) -> (u32, bool, bool) {
     let number = |w: &str| -> Option<(u32, bool)> {
         let (digits, dots) = w.split_at(w.find('.')?);
         let n = digits.parse().ok().filter(|_| !digits.is_empty())?;
@@ -217,7 +223,7 @@ fn turn_of(src: &str, start: usize, at: usize, moves: &[usize]) -> (u32, bool) {
         Some(((n, continued), from)) => (n, continued, moves.iter().filter(|&&m| m > from).count()),
     };
     let place = counted + usize::from(continued);
-    (turn + (place / 2) as u32, place % 2 == 0)
+    (turn + (place / 2) as u32, place % 2 == 0, last.is_some())
 }
 
 #[cfg(test)]
@@ -249,6 +255,11 @@ mod tests {
         // No result token: the move goes at the end.
         assert_eq!(played(&format!("{head}1. c1d1"), "d3c3"), format!("{head}1. c1d1 d3c3"));
         assert_eq!(played(&format!("{head}1. c1d1 d3c3 0-1\n"), "b4a4"), format!("{head}1. c1d1 d3c3 2. b4a4 0-1\n"));
+        // A record that writes no move numbers gets none.
+        assert_eq!(
+            played(&format!("{head}{{no numbers}} c1d1 d3c3 *\n"), "b4a4"),
+            format!("{head}{{no numbers}} c1d1 d3c3 b4a4 *\n")
+        );
         // A comment is no move: the turn is not over.
         assert_eq!(
             played(&format!("{head}1. c1d1 {{two words}} *\n"), "d3c3"),
@@ -271,7 +282,12 @@ mod tests {
         assert_eq!(varied(0, "a1b1"), format!("{head}1. c1d1 (1. a1b1) d3c3 2. b4a4 *\n"));
         assert_eq!(varied(1, "b4a4"), format!("{head}1. c1d1 d3c3 (1... b4a4) 2. b4a4 *\n"));
         assert_eq!(varied(2, "a3b3"), format!("{head}1. c1d1 d3c3 2. b4a4 (2. a3b3) *\n"));
-        assert!(insert_variation(&text, &r, 3, "a3b3").is_none(), "no move after the third to replace");
+        assert!(insert_variation(&text, &r, 3, "a3b3").is_none(), "the result is no move to replace");
+        // After what is said of the move replaced: its glyph, its comment, its variations.
+        let said = format!("{head}1. c1d1!? {{bold}} (1. a1b1) d3c3 *\n");
+        let Some(Found::Common(r)) = read(&said, None).next() else { panic!() };
+        let (out, _) = insert_variation(&said, &r, 0, "b4a4").expect("a move to replace");
+        assert_eq!(out, format!("{head}1. c1d1!? {{bold}} (1. a1b1) (1. b4a4) d3c3 *\n"));
         let numbered = format!("{head}1. c1d1\n1... d3c3\n2. b4a4 *\n");
         let Some(Found::Common(r)) = read(&numbered, None).next() else { panic!() };
         let (out, _) = insert_variation(&numbered, &r, 1, "b4a4").expect("a move to replace");

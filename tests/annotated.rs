@@ -373,3 +373,68 @@ fn formatting_keeps_every_character_of_the_writers() {
     }
     assert!(laid_out >= 10, "{laid_out} records laid out");
 }
+
+/// A move played on the board into an annotated record (the web page's play) keeps everything the
+/// writer wrote: at the record's end, after its last move and what is said of it, before its
+/// claim; earlier, as one more variation after the move it replaces and what is said of that
+/// move. Every record of the collection, of every game, in either notation: the new text is the
+/// old one with one insertion, read with the same notes (and the one variation added), and judged
+/// as before on every line.
+#[test]
+fn a_move_played_into_an_annotated_record_keeps_what_was_written() {
+    use referee::moves::{moves_after, play_move};
+    let options = VerifyOptions::default();
+    // What was written, wherever it stands: places move when a token or a variation is added.
+    let what = |notes: &[String]| {
+        let mut w: Vec<String> =
+            notes.iter().map(|n| n.split_once(' ').map_or(n.clone(), |x| x.1.to_string())).collect();
+        w.sort();
+        w
+    };
+    for (name, text) in collection() {
+        let replayed = referee::record_moves(&text, 1, options).expect("the record replays");
+        let before = written(&text);
+        let status = verify_source(&text, options)[0].status;
+        // At the end, when the main line is legal to its end and the game goes on.
+        if let Some(next) = replayed.next.first() {
+            let played = play_move(&text, 1, replayed.moves.len(), &next.written, options)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let after = written(&played.text);
+            let (main, kept) = after.split_last().expect("the main line");
+            let (old_main, was) = before.split_last().expect("the main line");
+            // What was written, wherever it stands (what is said after the claim follows one
+            // more token).
+            assert_eq!(what(kept), what(was), "{name}: the notes changed\n{}", played.text);
+            assert!(main.contains(&next.written) && main.len() > old_main.len(), "{name}: {main}");
+            let v = &verify_source(&played.text, options)[0];
+            assert!(v.moves == replayed.moves.len() + 1, "{name}: {:?}\n{}", v.problems, played.text);
+        }
+        // A variation at ply 1.
+        let Some(other) = moves_after(&text, 1, 1, options)
+            .expect("the record replays")
+            .into_iter()
+            .find(|m| replayed.moves.get(1).map(|own| &own.written) != Some(&m.written))
+        else {
+            continue;
+        };
+        if replayed.moves.len() < 2 {
+            continue;
+        }
+        let varied = play_move(&text, 1, 1, &other.written, options).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let after = written(&varied.text);
+        assert_eq!(after.len(), before.len() + 1, "{name}: one variation more\n{}", varied.text);
+        assert_eq!(after.last(), before.last(), "{name}: the main line changed");
+        // What was written, wherever it stands: the lines after the new variation are numbered
+        // one more (a line is numbered by the order its variation opens in).
+        let (mut was, now) = (what(&before), what(&after));
+        was.push(format!("variation {}", other.written));
+        was.sort();
+        assert_eq!(was, now, "{name}: a note was lost\n{}", varied.text);
+        assert!(
+            after.iter().any(|a| a.starts_with("0:") && a.ends_with(&format!(" variation {}", other.written))),
+            "{name}: {after:?}\n{}",
+            varied.text
+        );
+        assert_eq!(verify_source(&varied.text, options)[0].status, status, "{name}\n{}", varied.text);
+    }
+}

@@ -310,3 +310,89 @@ fn a_word_that_is_no_move_stops_the_record_even_after_an_illegal_move() {
         assert!(tried > 0, "{game}: no record with two moves");
     }
 }
+
+/// A game played move by move on a new record, as the web page's board plays it, is written into
+/// the record in the game's own notation and layout and verifies as valid, with every move it was
+/// given; a move played instead of one of the record's is a variation, and the record's main line
+/// is unchanged. Each move is an insertion: the text before it is kept exactly. For every game, on
+/// its smallest board with each player count, random moves up to 80 (a whole game on most).
+#[test]
+fn a_game_played_into_a_new_record_is_written_in_its_notation_and_verifies() {
+    use referee::moves::play_move;
+    use referee::random::new_record_in;
+    for game in GameKind::ALL {
+        let about = game.about();
+        let mut stays = 0;
+        for players in about.players.0..=about.players.1 {
+            for seed in 0..2u64 {
+                let name = format!("{} size {} players {players} seed {seed}", about.name, about.sizes.smallest);
+                let mut text =
+                    new_record_in(referee::judge::Registry, about, Some(about.sizes.smallest), Some(players))
+                        .unwrap_or_else(|e| panic!("{name}: {e}"));
+                let mut played = Vec::new();
+                let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                while played.len() < 80 {
+                    let replayed = record_moves(&text, 1, VerifyOptions::default()).expect("the record replays");
+                    assert_eq!(replayed.moves.len(), played.len(), "{name}\n{text}");
+                    if replayed.next.is_empty() {
+                        break;
+                    }
+                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let m = replayed.next[(state >> 33) as usize % replayed.next.len()].written.clone();
+                    let p = play_move(&text, 1, played.len(), &m, VerifyOptions::default())
+                        .unwrap_or_else(|e| panic!("{name}: {m}: {e}\n{text}"));
+                    assert_eq!(&p.text[p.token.clone()], m, "{name}");
+                    // One insertion that holds the move (and its number, its spaces).
+                    let inserted = p.text.len() - text.len();
+                    let mut splits = p.token.end.saturating_sub(inserted)..=p.token.start;
+                    assert!(
+                        splits.any(|i| p.text.as_bytes()[..i] == text.as_bytes()[..i]
+                            && p.text.as_bytes()[i + inserted..] == text.as_bytes()[i..]),
+                        "{name}: more than the move was written\n{text}\n{}",
+                        p.text
+                    );
+                    stays += usize::from(m == "----");
+                    played.push(m);
+                    text = p.text;
+                }
+                let v = &verify_source(&text, VerifyOptions::default())[0];
+                assert_eq!(v.status, Status::Valid, "{name}: {:?}\n{text}", v.problems);
+                assert_eq!(v.moves, played.len(), "{name}\n{text}");
+                let replayed = record_moves(&text, 1, VerifyOptions::default()).expect("the record replays");
+                let written: Vec<&str> = replayed.moves.iter().map(|m| m.written.as_str()).collect();
+                assert_eq!(written, played, "{name}\n{text}");
+                // Another move instead of the second: a variation, the main line as it was.
+                let Some(other) = record_moves(&text, 1, VerifyOptions::default())
+                    .ok()
+                    .and_then(|_| referee::moves::moves_after(&text, 1, 1, VerifyOptions::default()).ok())
+                    .and_then(|next| next.into_iter().find(|m| played.get(1) != Some(&m.written)))
+                else {
+                    continue;
+                };
+                let varied = play_move(&text, 1, 1, &other.written, VerifyOptions::default())
+                    .unwrap_or_else(|e| panic!("{name}: {}: {e}", other.written));
+                assert!(!varied.same, "{name}");
+                let v = &verify_source(&varied.text, VerifyOptions::default())[0];
+                assert_eq!(
+                    (v.status, v.moves),
+                    (Status::Valid, played.len()),
+                    "{name}: {:?}\n{}",
+                    v.problems,
+                    varied.text
+                );
+                let found = record::read(&varied.text, None).next().expect("a record");
+                let notes = match &found {
+                    record::Found::Published(r) => r.notes().variations.len(),
+                    record::Found::Common(r) => r.notes().variations.len(),
+                };
+                assert_eq!(notes, 1, "{name}: the variation is read as one\n{}", varied.text);
+                // The record's own move there is only stepped to.
+                let own = play_move(&text, 1, 1, &played[1], VerifyOptions::default()).expect("its own move");
+                assert!(own.same && own.text == text, "{name}");
+            }
+        }
+        if about.name.ends_with("phages") {
+            assert!(stays > 0, "{}: no `----` was played", about.name);
+        }
+    }
+}

@@ -680,7 +680,7 @@ async function offerMoves(asked) {
     if (asked !== state.asked) return;
   }
   state.playable = here && state.undecided === null && state.nextFor === key && state.next?.ok && !state.next.illegal;
-  $('board').classList.toggle('playable', Boolean(state.playable && state.next.writes));
+  $('board').classList.toggle('playable', Boolean(state.playable));
   showPlay();
 }
 
@@ -692,10 +692,6 @@ function showPlay(said = null) {
   for (const c of $('board').querySelectorAll('.target, .chosen')) c.classList.remove('target', 'chosen');
   if (!state.playable) return;
   const n = state.next;
-  if (!n.writes) {
-    if (n.moves.length) box.append(el('span', 'note', `Not played here: ${n.why}.`));
-    return;
-  }
   if (!n.moves.length) {
     box.append(el('span', 'note', 'The game is over: no move is played after its end.'));
     return;
@@ -707,9 +703,12 @@ function showPlay(said = null) {
   for (const m of going) if (m.cells.length > path.length) cell(m.cells[path.length])?.classList.add('target');
   const done = going.filter((m) => m.cells.length === path.length);
   if (said) box.append(el('span', 'refused', said));
-  if (done.length) {
+  // Once a cell is pointed at, the moves that go on from it are also named, as the game writes
+  // them (the rings alone do not say what a further cell chooses: Splinter Quad's group kept).
+  const offered = path.length && going.length <= 12 ? going : done;
+  if (offered.length) {
     box.append(el('span', 'note', path.length ? 'Play:' : 'Or play:'));
-    for (const m of done) box.append(button(m.text, `play ${m.text}`, () => playMove(m.text)));
+    for (const m of offered) box.append(button(m.text, `play ${m.text}`, () => playMove(m.text)));
   }
   if (path.length) box.append(button('Cancel', 'point at another cell', () => { state.path = []; showPlay(); }));
 }
@@ -717,7 +716,7 @@ function showPlay(said = null) {
 // A cell pointed at on the board: the move it completes is played; else the cells it may go on to
 // are marked, or why no legal move goes there is said.
 function pointAt(label) {
-  if (!state.playable || !state.next.writes) return;
+  if (!state.playable) return;
   const moves = state.next.moves;
   const starts = (path) => moves.filter((m) => path.every((c, i) => m.cells[i] === c));
   let path = [...state.path, label];
@@ -755,7 +754,14 @@ async function playMove(move) {
     return;
   }
   state.shownRecord = null;
-  if (!editTo(answer.text)) await setText(answer.text, { keepRecord: true });
+  if (!editTo(answer.text)) {
+    await setText(answer.text, { keepRecord: true });
+    return;
+  }
+  // A move played is no typing: it is judged at once, not after the pause that waits for a word.
+  clearTimeout(timer);
+  timer = null;
+  await judge();
 }
 
 function lastPly() {

@@ -233,6 +233,15 @@ impl<'r, G: Playable> OpenRecord<'r> for Common<'_, 'r, '_, G> {
     fn document(&self, start: G) -> Result<GameDocument, ConvertError> {
         common_document(self.record, start)
     }
+
+    /// The common format numbers its turns (`write::insert_move`, `write::insert_variation`): the
+    /// position is not needed.
+    fn play_into(&self, _: &G, replaced: Option<usize>, written: &str) -> (String, record::Span) {
+        // `replaced` is one of the record's moves, so a variation is written for it.
+        replaced
+            .and_then(|k| write::insert_variation(self.src, self.record, k, written))
+            .unwrap_or_else(|| write::insert_move(self.src, self.record, written))
+    }
 }
 
 /// The verdict on a common-format record before it is replayed: its game, if known, and its syntax

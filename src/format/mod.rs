@@ -56,6 +56,12 @@ pub trait OpenRecord<'r> {
     /// The record replayed from `start` into a game document; `Err` when it does not replay to its
     /// end.
     fn document(&self, start: Self::Game) -> Result<GameDocument, ConvertError>;
+    /// The record's text with `written`, a legal move of `position`, played there, in the record's
+    /// own layout and numbering: `replaced` is the token of the record's own move at that point
+    /// (the move is then written as a variation after it and what is said of it), or `None` at the
+    /// record's end (the move is written after its last one, before its claim). Returns the new
+    /// text and where the move's token is in it.
+    fn play_into(&self, position: &Self::Game, replaced: Option<usize>, written: &str) -> (String, Span);
 }
 
 /// A game's record format, which its engine carries: how a record of the game found in a text is

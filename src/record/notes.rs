@@ -305,6 +305,15 @@ impl<'a> Notes<'a> {
         path.reverse();
         path
     }
+
+    /// Where what is said at `at` ends (its comments, glyphs and variations: what the writer said
+    /// of the move before it), if anything is: a move written after that move goes after them.
+    pub fn said_end(&self, at: Place) -> Option<usize> {
+        let comments = self.comments.iter().filter(|c| c.at == at).map(|c| c.span.end);
+        let glyphs = self.glyphs.iter().filter(|g| g.at == at).map(|g| g.span.end);
+        let variations = self.variations.iter().filter(|v| v.at == at).map(|v| v.span.end);
+        comments.chain(glyphs).chain(variations).max()
+    }
 }
 
 /// Most notes (comments, glyphs, markup, variations and the variations' moves) read of one record:

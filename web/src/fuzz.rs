@@ -10,7 +10,9 @@
 use referee::repair::RepairOptions;
 use serde_json::Value;
 
-use crate::{board, convert, games, limits, line_board, position_code, positions, repairs_within, verify};
+use crate::{
+    board, convert, games, limits, line_board, next_moves, play_move, position_code, positions, repairs_within, verify,
+};
 use referee::judge::Registry;
 
 fn json(answer: String) -> Value {
@@ -84,6 +86,23 @@ pub fn entry_points(data: &[u8]) -> usize {
         let code = json(position_code(&text, index, ply));
         checked += places(&text, &units, &code);
         assert_eq!(code["ok"] == true, code["code"].is_string(), "{code}");
+    }
+    // A move offered is played, and the text it is written into reads back with one move more
+    // (at the end) or the record's moves as they were (a variation); a move not offered is refused.
+    for ply in [0, pick % (frames + 1), frames.saturating_sub(1)] {
+        let next = json(next_moves(&text, index, ply));
+        let Some(first) = next["moves"].as_array().and_then(|m| m.first()) else { continue };
+        let written = first["text"].as_str().expect("a move");
+        let played = json(play_move(&text, index, ply, written));
+        assert_eq!(played["ok"], true, "{written} after {ply}: {played}");
+        let new = played["text"].as_str().expect("a text");
+        checked += places(new, &new.encode_utf16().collect::<Vec<u16>>(), &played);
+        if played["same"] != true {
+            let at = |k: usize| played["at"]["bytes"][k].as_u64().expect("where the move is") as usize;
+            assert_eq!(&new[at(0)..at(1)], written, "{played}");
+        }
+        let refused = json(play_move(&text, index, ply, "@@"));
+        assert_eq!(refused["ok"], false, "{refused}");
     }
     let converted = json(convert(&text, index));
     assert_eq!(converted["ok"] == true, converted["canonical"].is_string(), "{converted}");

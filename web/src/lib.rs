@@ -283,9 +283,8 @@ pub fn games_in<S: Games>(games: S) -> String {
 
 /// The moves that may be played after the first `ply` moves of record `index` of `text` (its end
 /// when `ply` is past it), for the board that plays them by clicks: `{"ok": true, "plies": ...,
-/// "over": ..., "writes": ..., "moves": [{"text": "c1d1", "cells": ["c1", "d1"]}, ...]}`,
-/// `writes` false for a record the page cannot write moves into yet (the published notation of
-/// Quadraphages and Hexaphages), with why in `why`; none after an illegal move.
+/// "over": ..., "moves": [{"text": "c1d1", "cells": ["c1", "d1"]}, ...]}`; none after an illegal
+/// move.
 pub fn next_moves_in<S: Games>(games: S, text: &str, index: usize, ply: usize) -> String {
     if let Some(refused) = refused(text) {
         return refused;
@@ -297,18 +296,12 @@ pub fn next_moves_in<S: Games>(games: S, text: &str, index: usize, ply: usize) -
     };
     let plies = replayed.moves.len();
     let next = moves_at(games, text, index, ply, &replayed);
-    let writes = matches!(
-        record::read(text, options(games).reading()).nth(index.wrapping_sub(1)),
-        Some(record::Found::Common(_))
-    );
     let moves: Vec<Value> = next.iter().map(|m| json!({ "text": m.written, "cells": m.cells })).collect();
     json!({
         "ok": true,
         "plies": plies,
         "over": replayed.over && ply >= plies,
         "illegal": replayed.illegal.is_some() && ply >= plies,
-        "writes": writes,
-        "why": (!writes).then_some(NOT_WRITTEN),
         "moves": moves,
     })
     .to_string()
@@ -329,52 +322,21 @@ fn moves_at<S: Games>(
     }
 }
 
-/// Why the page writes no move into a record of the published notation.
-const NOT_WRITTEN: &str =
-    "moves are written into records of the common format; a Quadraphages or Hexaphages record is written by hand for now";
-
 /// Record `index` of `text` with the move written `written` played after its first `ply` moves,
-/// if the position there allows it: at the record's end, the move written there; earlier, a
-/// variation after the move it replaces (the record's own move there is only stepped to: `same`).
-/// `{"ok": true, "text": ..., "at": place of the move}`, written in the record's own layout and
-/// numbering ([`referee::write::insert_move`], [`referee::write::insert_variation`]); else why not.
+/// if the position there allows it ([`referee::moves::play_move`]): at the record's end, the move
+/// written there; earlier, a variation after the move it replaces (the record's own move there is
+/// only stepped to: `same`). `{"ok": true, "text": ..., "at": place of the move}`, in the record's
+/// own notation, layout and numbering; else why not.
 pub fn play_move_in<S: Games>(games: S, text: &str, index: usize, ply: usize, written: &str) -> String {
     if let Some(refused) = refused(text) {
         return refused;
     }
-    let fail = |message: String| json!({ "ok": false, "message": message }).to_string();
-    let replayed = match referee::moves::record_moves(text, index, options(games)) {
-        Ok(r) => r,
-        Err((_, message)) => return fail(message),
-    };
-    let plies = replayed.moves.len();
-    if ply >= plies {
-        if let Some(v) = &replayed.illegal {
-            return fail(format!("the record stops at an illegal move ({}): no move is played after it", v.token));
-        }
+    match referee::moves::play_move(text, index, ply, written, options(games)) {
+        Ok(played) if played.same => json!({ "ok": true, "same": true, "text": text }),
+        Ok(played) => json!({ "ok": true, "text": played.text, "at": Places::new(&played.text).place(&played.token) }),
+        Err(message) => json!({ "ok": false, "message": message }),
     }
-    let next = moves_at(games, text, index, ply, &replayed);
-    if !next.iter().any(|m| m.written == written) {
-        let legal: Vec<&str> = next.iter().map(|m| m.written.as_str()).collect();
-        return fail(match legal.is_empty() {
-            true => "the game is over: no move is played after its end".to_string(),
-            false => format!("{written} is not a legal move here; legal: {}", legal.join(" ")),
-        });
-    }
-    if ply < plies && replayed.moves[ply].written == written {
-        return json!({ "ok": true, "same": true, "text": text }).to_string();
-    }
-    let Some(record::Found::Common(r)) = record::read(text, options(games).reading()).nth(index.wrapping_sub(1)) else {
-        return fail(NOT_WRITTEN.into());
-    };
-    let played = match ply < plies {
-        true => referee::write::insert_variation(text, &r, ply, written),
-        false => Some(referee::write::insert_move(text, &r, written)),
-    };
-    match played {
-        Some((out, span)) => json!({ "ok": true, "text": out, "at": Places::new(&out).place(&span) }).to_string(),
-        None => fail(format!("the record has no move after its first {ply} to play another instead of")),
-    }
+    .to_string()
 }
 
 /// A new record of the game named `game`, one of `games`, with no move yet: on a board of `size`
@@ -813,7 +775,7 @@ mod tests {
     fn the_next_moves_are_offered_and_one_played_is_written_in_the_record_s_numbering() {
         let text = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 *\n";
         let next = parse(next_moves(text, 1, 1));
-        assert_eq!((next["writes"].as_bool(), next["over"].as_bool()), (Some(true), Some(false)));
+        assert_eq!(next["over"].as_bool(), Some(false));
         let moves = next["moves"].as_array().expect("moves");
         let d3c3 = moves.iter().find(|m| m["text"] == "d3c3").expect("d3c3 is legal");
         assert_eq!(d3c3["cells"], json!(["d3", "c3"]));
@@ -826,9 +788,13 @@ mod tests {
             refused["message"].as_str().expect("why").starts_with("c1d1 is not a legal move here; legal: "),
             "{refused}"
         );
-        // The published notation: offered, not written yet, and said so.
-        let blog = parse(next_moves("QUADRAPHAGES\n_xx_ _oo_\n1. .... ....\n", 1, 0));
-        assert_eq!(blog["writes"].as_bool(), Some(false));
+        // The published notation: a number, then the stones' steps, on the record's line.
+        let new = "QUADRAPHAGES\n_xx_ _oo_\n1. .... ....\n";
+        let numbers = parse(next_moves(new, 1, 0));
+        assert_eq!(numbers["moves"][0], json!({ "text": "1", "cells": [] }));
+        let announced = parse(play_move(new, 1, 0, "5"));
+        assert_eq!(announced["text"], "QUADRAPHAGES\n_xx_ _oo_\n1. .... .... 5\n");
+        assert_eq!(parse(verify(announced["text"].as_str().expect("a text")))["records"][0]["status"], "valid");
         // At an earlier point: the record's own move is stepped to, another is a variation.
         let two = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 *\n";
         assert_eq!(parse(play_move(two, 1, 1, "d3c3"))["same"].as_bool(), Some(true));

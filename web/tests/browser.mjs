@@ -8,6 +8,7 @@ import { serve } from './serve.mjs';
 import { readFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 
 const here = new URL('.', import.meta.url).pathname;
 const root = resolve(here, '..', '..');
@@ -17,7 +18,12 @@ const { base, context, outside, close } = await serve(dist);
 
 const results = [];
 let failed = 0;
+// ONLY=<words> runs only the tests whose names hold them (the rest are listed as skipped).
 async function test(name, body) {
+  if (process.env.ONLY && !name.includes(process.env.ONLY)) {
+    console.log(`skip ${name}`);
+    return;
+  }
   const t0 = Date.now();
   try {
     await body();
@@ -773,28 +779,126 @@ await test('a game played on the board: clicks write the moves into the record, 
   await p.close();
 });
 
+// The referee binary the tests check the page's texts with (built by `cargo test` before these run).
+const binary = process.env.REFEREE_BIN || join(root, 'target', 'debug', 'referee');
+
+// `referee verify` of `text`, as JSON.
+function verifyWithCli(text) {
+  const out = execFileSync(binary, ['verify', '--format', 'json', '-'], { input: text, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+  return JSON.parse(out.trim().split('\n')[0]);
+}
+
+// Plays one move on the board as a person does: the first ringed cell, then the first ring after
+// it, until the move is written; a move that names no cell (a number, a pass) by its button, and
+// the button named `button` when one is given. Returns what was clicked.
+async function playOne(p, button = null) {
+  const before = await p.evaluate(() => window.refereeStats.verifications);
+  const done = () => p.evaluate((n) => window.refereeStats.verifications > n, before);
+  const clicked = [];
+  if (button === null) {
+    for (let click = 0; click < 4 && !(await done()); click++) {
+      const ring = p.locator('#board svg .cell.target').first();
+      if (!(await ring.count())) break;
+      clicked.push(await ring.getAttribute('data-cell'));
+      await ring.click({ force: true });
+      await settle(p);
+    }
+  }
+  if (!(await done())) {
+    const buttons = p.locator('#play button:not(:text("Cancel"))');
+    if (!(await buttons.count())) {
+      await p.screenshot({ path: join(shots, 'no-move-offered.png') });
+      throw new Error(`no move offered: ${await p.locator('#play').innerText()} | ${await p.locator('#counter').innerText()}\n${await p.locator('#text').inputValue()}`);
+    }
+    const chosen = button === null ? buttons.first() : p.locator('#play button', { hasText: new RegExp(`^${button}$`) });
+    clicked.push(await chosen.innerText());
+    await chosen.click();
+  }
+  await p.waitForFunction((n) => window.refereeStats.verifications > n, before, { timeout: 10000 });
+  await settle(p);
+  return clicked.join(' ');
+}
+
+await test('a complete game of each of the six games played on the board from New record: the text verifies with `referee verify`', async () => {
+  const p = await open();
+  const games = [
+    // Title, size, players, moves to play by their button at these plies (a pie swap).
+    ['Quadraphages', '9', null, {}],
+    ['Hexaphages', null, null, {}],
+    ['Quarod', '4', null, { 1: 'swap' }],
+    ['Petrify', '6', null, {}],
+    ['Vadrantir', null, null, {}],
+    ['Splinter Quad', null, '2', {}],
+  ];
+  for (const [title, size, players, buttons] of games) {
+    await p.locator('#text').fill('');
+    await p.locator('#new').click();
+    await p.locator('#new-game').selectOption({ label: title });
+    if (size) await p.locator('#new-size').selectOption(size);
+    if (players) await p.locator('#new-players').selectOption(players);
+    const before = await p.evaluate(() => window.refereeStats.verifications);
+    await p.locator('#new-create').click();
+    await p.waitForFunction((n) => window.refereeStats.verifications > n, before, { timeout: 10000 });
+    await settle(p);
+    let plies = 0;
+    while (plies < 600) {
+      const over = await p.locator('#play .note', { hasText: 'The game is over' }).count();
+      if (over) break;
+      await playOne(p, buttons[plies] ?? null);
+      plies++;
+    }
+    const text = await p.locator('#text').inputValue();
+    const card = await p.locator('.verdict').first().innerText();
+    assert.match(card, new RegExp(`^valid\\s+Record 1 · ${title} · line \\d+ · ${plies} moves`), `${title}: ${card}\n${text}`);
+    assert.ok(plies > 4, `${title}: a game of ${plies} moves`);
+    const cli = verifyWithCli(text);
+    assert.equal(cli.status, 'valid', `${title}: ${JSON.stringify(cli.problems)}\n${text}`);
+    assert.equal(cli.moves, plies, title);
+    assert.equal(cli.game_over, true, `${title}: the game played to its end\n${text}`);
+    if (title.endsWith('phages')) assert.match(text, / ----/, `${title}: a stone that stays`);
+    if (title === 'Quarod') assert.match(text, /^1\. \S+ swap /m, text);
+    await p.screenshot({ path: join(shots, `played-${title.toLowerCase().replace(' ', '-')}.png`) });
+  }
+  await p.close();
+});
+
+await test('Splinter Quad: a move that splits a group asks which group is kept, by its rings and by name', async () => {
+  const p = await open();
+  const head = '[Game "Splinter Quad"]\n[Size "10"]\n[Players "2"]\n\n';
+  const moves = '1. e4d4 h6i5 2. c6c7 c5c6 3. e6e7 e5f6 4. g4h4 g7f6 5. b4b3 i5i4 6. h5h6 c4b3\n7. g6f7 i3j4 8. h6h7 j4j5 9. d4c5 d6c6 10. f5f4 e5f4 11. g3h3';
+  await paste(p, `${head}${moves} *\n`);
+  const cell = (c) => p.locator(`#board svg .cell[data-cell="${c}"]`);
+  await cell('g5').click({ force: true });
+  await settle(p);
+  await cell('g6').click({ force: true });
+  await settle(p);
+  // Both groups the move may keep are ringed, and each move is named; the move waits for the choice.
+  const rings = await p.locator('#board svg .cell.target').evaluateAll((cs) => cs.map((c) => c.dataset.cell));
+  assert.ok(rings.length >= 2, `the groups kept: ${rings}`);
+  const named = await p.locator('#play button').allInnerTexts();
+  for (const r of rings) assert.ok(named.includes(`g5g6/${r}`), `${named}`);
+  await p.screenshot({ path: join(shots, 'splinter-group-choice.png') });
+  const before = await p.evaluate(() => window.refereeStats.verifications);
+  await cell(rings[0]).click({ force: true });
+  await p.waitForFunction((n) => window.refereeStats.verifications > n, before);
+  await settle(p);
+  const text = await p.locator('#text').inputValue();
+  assert.ok(text.includes(`11. g3h3 g5g6/${rings[0]} *`), text);
+  assert.equal(verifyWithCli(text).status, 'valid');
+  await p.close();
+});
+
 await test('Petrify, Vadrantir and Splinter Quad played on the board: moves written where the rings lead, the record valid', async () => {
   const p = await open();
   for (const [title, players] of [['Petrify', null], ['Vadrantir', null], ['Splinter Quad', '2']]) {
     await p.locator('#new').click();
     await p.locator('#new-game').selectOption({ label: title });
     if (players) await p.locator('#new-players').selectOption(players);
-    let before = await p.evaluate(() => window.refereeStats.verifications);
+    const before = await p.evaluate(() => window.refereeStats.verifications);
     await p.locator('#new-create').click();
     await p.waitForFunction((n) => window.refereeStats.verifications > n, before);
     await settle(p);
-    for (let move = 0; move < 3; move++) {
-      before = await p.evaluate(() => window.refereeStats.verifications);
-      // Follow the rings: the first cell a legal move starts at, then the first it goes on to.
-      for (let click = 0; click < 3; click++) {
-        const ring = p.locator('#board svg .cell.target').first();
-        if (!(await ring.count())) break;
-        await ring.click({ force: true });
-        if (await p.evaluate((n) => window.refereeStats.verifications > n, before)) break;
-      }
-      await p.waitForFunction((n) => window.refereeStats.verifications > n, before, { timeout: 10000 });
-      await settle(p);
-    }
+    for (let move = 0; move < 3; move++) await playOne(p);
     const card = p.locator('.verdict').last();
     assert.match(await card.innerText(), new RegExp(`^valid\\s+Record \\d+ · ${title} · line \\d+ · 3 moves`), title);
   }

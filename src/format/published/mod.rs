@@ -199,6 +199,10 @@ impl<'r> OpenRecord<'r> for Published<'_, 'r, '_> {
     fn document(&self, start: Phages) -> Result<GameDocument, ConvertError> {
         published_document(self.record, start)
     }
+
+    fn play_into(&self, position: &Phages, replaced: Option<usize>, written: &str) -> (String, crate::record::Span) {
+        notation::insert_move(self.src, self.record, position, replaced, written)
+    }
 }
 
 /// The start of a record in the published notation: a fault of its own start diagram is a

@@ -495,11 +495,7 @@ pub fn write_annotated(
     let mut position = start.clone();
     let mut line = 0;
     let mut current = String::new();
-    let begins_line = |position: &Phages| {
-        let begins_turn = position.stones_to_act().count() == position.stones_per_side()
-            && (position.phase() == Phase::Move || position.is_first_turn() && position.phase() == Phase::Announce);
-        begins_turn && position.to_move() == first && !position.is_over()
-    };
+    let begins_line = |position: &Phages| begins_line(position, first);
     let mut new_line = |out: &mut String, current: &mut String| {
         if line > 0 {
             out.push_str(current.trim_end());
@@ -509,14 +505,6 @@ pub fn write_annotated(
         *current = format!("{line}.");
     };
     // The first turn has no phase (a): one `....` per stone fills it, before its number.
-    let fillers = |position: &Phages| {
-        let due = position.is_first_turn() && position.phase() == Phase::Announce;
-        if due {
-            " ....".repeat(position.stones_per_side())
-        } else {
-            String::new()
-        }
-    };
     for (i, &m) in moves.iter().enumerate() {
         // A start under way (a `Startup:` code) may be in the middle of a turn: its first move
         // opens line 1 all the same.
@@ -553,6 +541,71 @@ pub fn write_annotated(
     out.push_str("\nFinal Position:");
     out.push_str(final_diagram);
     out
+}
+
+/// Whether a move in `position` opens a numbered line: a turn of `first`, the first column's side,
+/// begins (a line holds one turn of each side).
+fn begins_line(position: &Phages, first: Side) -> bool {
+    let begins_turn = position.stones_to_act().count() == position.stones_per_side()
+        && (position.phase() == Phase::Move || position.is_first_turn() && position.phase() == Phase::Announce);
+    begins_turn && position.to_move() == first && !position.is_over()
+}
+
+/// The `....` that fill the first turn's missing phase (a), before its number, in `position` if
+/// they are due there (one per stone), else nothing.
+fn fillers(position: &Phages) -> String {
+    let due = position.is_first_turn() && position.phase() == Phase::Announce;
+    if due {
+        " ....".repeat(position.stones_per_side())
+    } else {
+        String::new()
+    }
+}
+
+/// `src` with the move `written`, legal in `position`, played in the published record `r`:
+/// `replaced` is the token of the record's own move there, and the move is then written as a
+/// variation after that move and what is said of it (`c1b1 (c1c4)`); `None` at the record's end,
+/// where the move is written after the last token (and what is said of it), before the claim, on
+/// a new numbered line when it opens a turn of the first column's side, with the first turn's
+/// `....` when the record does not have them yet. Returns the new text and the span of the move's
+/// token in it.
+pub fn insert_move(
+    src: &str,
+    r: &Record,
+    position: &Phages,
+    replaced: Option<usize>,
+    written: &str,
+) -> (String, crate::record::Span) {
+    let said_end = |k: usize| {
+        let end = r.tokens[k].span.end;
+        r.notes().said_end(crate::record::notes::Place { line: 0, after: k + 1 }).map_or(end, |e| e.max(end))
+    };
+    let (at, insert) = match replaced {
+        Some(k) => (said_end(k), format!(" ({written})")),
+        None => {
+            let last = r.tokens.iter().rposition(|t| !t.kind.is_claim());
+            let trimmed = |end: usize| src[..end].trim_end().len();
+            let (at, opens) = match (last, r.lines.last()) {
+                (Some(k), Some(line)) => {
+                    let first = first_mover(r, position.stones_per_side());
+                    let opens = begins_line(position, first) && r.tokens[k].kind != TokenKind::Filler;
+                    (said_end(k), opens.then_some(line.number + 1))
+                }
+                (None, Some(line)) => (trimmed(line.span.end), None),
+                // No line yet: the first opens after the header (or the title).
+                (_, None) => {
+                    let head = r.header.as_ref().map(|h| h.span.end).or(r.title.as_ref().map(|t| t.1.end));
+                    (trimmed(head.unwrap_or(r.span.start)), Some(1))
+                }
+            };
+            let has_fillers = r.tokens.iter().any(|t| t.kind == TokenKind::Filler);
+            let fill = if has_fillers { String::new() } else { fillers(position) };
+            let number = opens.map_or(String::new(), |n| format!("\n{n}."));
+            (at, format!("{number}{fill} {written}"))
+        }
+    };
+    let start = at + insert.len() - written.len() - usize::from(replaced.is_some());
+    (crate::write::splice(src, at, &insert), start..start + written.len())
 }
 
 /// The published notation reads a token in its context: which stone a `----` names depends on the
