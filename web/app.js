@@ -4,10 +4,25 @@
 // answer comes from it as JSON, in a message.
 import { SAMPLES } from './samples.js';
 import { RULES } from './rules.js';
+import { createEditor } from './editor.js';
 
 const $ = (id) => document.getElementById(id);
-const editor = $('text');
-const mirror = $('mirror');
+// The editor (editor.js): it lays out only the lines in view, so a text of megabytes types fast.
+const editor = createEditor($('editor'), {
+  id: 'text',
+  label: 'Record text',
+  hint: 'Paste one or more game records here, drop a file on this box, or choose a sample above.',
+  on: {
+    change: edited,
+    viewport: paintMarks,
+    caret: caretMoved,
+    // A text larger than the page judges is not pasted.
+    paste: (pasted) => {
+      const { from, to } = editor.selection;
+      return refuses('The text with the paste', utf8Length(editor.value) - utf8Length(editor.value.slice(from, to)) + utf8Length(pasted));
+    },
+  },
+});
 
 // What the page shows: the text judged, its verdicts, the record selected, its lines of play (0
 // the main line, k its variation k: positions' answer) and the frames of the line shown.
@@ -42,6 +57,8 @@ const state = {
 // (for `judge`, while it judges the editor's text).
 const stats = {
   verifyMs: null,
+  // When the last verdicts were shown (performance.now()).
+  shownAt: null,
   verifications: 0,
   judging: false,
   drawn: 0,
@@ -55,10 +72,12 @@ const stats = {
   },
   // Nothing waits: no judgement, drawing or repair search running, no typing about to be judged.
   idle() {
-    return timer === null && !Object.values(engines).some((e) => e.busy);
+    return timer === null && !state.judging && !state.searching && !Object.values(engines).some((e) => e.busy);
   },
 };
 window.refereeStats = stats;
+// The editor, for the browser tests to set a selection as a person would with the mouse.
+window.refereeEditor = editor;
 
 // ---- referee, in workers ----
 
@@ -225,94 +244,55 @@ function escapeHtml(s) {
   return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 }
 
-// The line starts of the editor's text, kept for the text last asked about.
-let lines = { text: null, starts: [0] };
-
-function lineStarts(text) {
-  if (lines.text !== text) {
-    const starts = [0];
-    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
-    lines = { text, starts };
+// The first of `records` (in text order) that ends at or after UTF-16 offset `at`.
+function firstEndingAfter(records, at) {
+  let lo = 0;
+  let hi = records.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (records[mid].at.to < at) lo = mid + 1;
+    else hi = mid;
   }
-  return lines.starts;
+  return lo;
 }
 
-function lineHeight() {
-  return parseFloat(getComputedStyle(editor).lineHeight) || 18;
-}
-
-// Draws the marks of the lines in view, and of a screen's worth either side: a text of a hundred
-// thousand lines takes seconds to lay out whole, and this runs at every keystroke and scroll. The
-// lines drawn are moved under the editor's own (lines are of one height).
-function paintMirror() {
-  const text = editor.value;
-  const starts = lineStarts(text);
-  const height = lineHeight();
-  const screen = Math.ceil(editor.clientHeight / height) + 1;
-  const first = Math.max(0, Math.floor(editor.scrollTop / height) - screen);
-  const last = Math.min(starts.length, first + 3 * screen);
-  const from = starts[first];
-  const to = last < starts.length ? starts[last] : text.length;
+// Marks the lines the editor has laid out (those in view, and a margin): a text of a hundred
+// thousand lines has marks for its records in view only, found by halving, so this costs the
+// same at every keystroke and scroll whatever the text's length.
+function paintMarks() {
+  const { from, to } = editor.visible();
+  const length = editor.length;
   const marks = [];
   const mark = (start, end, cls) => {
-    if (end > from && start < to) marks.push({ from: Math.max(start, from), to: Math.min(end, to), cls });
+    if (end > from && start < to) marks.push({ from: start, to: end, cls });
   };
-  for (const r of state.records) {
+  for (let k = firstEndingAfter(state.records, from); k < state.records.length; k++) {
+    const r = state.records[k];
+    if (r.at.from > to) break;
     for (const p of r.problems) {
       // A problem with no token (a missing tag, the end of the text) is marked on one character.
-      mark(p.at.from, Math.max(p.at.to, Math.min(p.at.from + 1, text.length)), `problem ${p.kind}`);
+      mark(p.at.from, Math.max(p.at.to, Math.min(p.at.from + 1, length)), `problem ${p.kind}`);
     }
   }
   const frame = state.frames[state.frame];
-  if (frame && frame.move) mark(frame.move.from, frame.move.to, frame.illegal ? 'current illegal' : 'current');
-  marks.sort((a, b) => a.from - b.from || b.to - a.to);
-  let html = '';
-  let at = from;
-  for (const m of marks) {
-    if (m.from < at) continue; // overlapping marks: the first one wins
-    html += escapeHtml(text.slice(at, m.from));
-    html += `<mark class="${m.cls}">${escapeHtml(text.slice(m.from, m.to))}</mark>`;
-    at = m.to;
-  }
-  html += escapeHtml(text.slice(at, to));
-  mirror.innerHTML = `<div class="lines">${html}</div>`;
-  mirror.dataset.first = first;
-  mirror.dataset.last = last;
-  placeMirror();
-}
-
-function placeMirror() {
-  if (!mirror.firstElementChild) return;
-  const top = Number(mirror.dataset.first) * lineHeight() - editor.scrollTop;
-  mirror.firstElementChild.style.transform = `translate(${-editor.scrollLeft}px, ${top}px)`;
-}
-
-// Follows the editor's scrolling: the lines drawn move with it, and are drawn again once the
-// editor shows lines past them.
-function syncScroll() {
-  const height = lineHeight();
-  const top = Math.floor(editor.scrollTop / height);
-  const bottom = top + Math.ceil(editor.clientHeight / height);
-  const [first, last] = [Number(mirror.dataset.first), Number(mirror.dataset.last)];
-  if (top < first || (bottom > last && last < lines.starts.length)) paintMirror();
-  else placeMirror();
+  if (frame && frame.move && state.framesText === editor.value) mark(frame.move.from, frame.move.to, frame.illegal ? 'current illegal' : 'current');
+  editor.setMarks(marks);
 }
 
 function selectInEditor(from, to) {
-  editor.focus({ preventScroll: true });
-  editor.setSelectionRange(from, to);
-  scrollEditorTo(from);
+  editor.select(from, to);
 }
 
-// Scrolls the editor so that the line holding offset `from` is in view: lines are of one height.
+// Scrolls the editor so that offset `from` is in view.
 function scrollEditorTo(from) {
-  const line = editor.value.slice(0, from).split('\n').length - 1;
-  const height = parseFloat(getComputedStyle(editor).lineHeight) || 18;
-  const top = line * height;
-  if (top < editor.scrollTop || top > editor.scrollTop + editor.clientHeight - 2 * height) {
-    editor.scrollTop = Math.max(0, top - editor.clientHeight / 3);
-  }
-  syncScroll();
+  editor.scrollTo(from);
+}
+
+// The record under the caret is the one shown.
+function caretMoved(at) {
+  const k = firstEndingAfter(state.records, at);
+  const r = state.records[k];
+  if (r && r.at.from <= at && r.index !== state.record) selectRecord(r.index, null);
 }
 
 // ---- judging ----
@@ -325,17 +305,70 @@ const STATUS_WORDS = {
   undecided: 'undecided',
 };
 
+// Moves the places of a verdict kept after an edit before it (web/src/judging.rs, `shift`): its
+// own, its problems', claims' and alternatives' (every object with `from`, `to` and `line`), and
+// its number.
+function moved(v, shift, top = true) {
+  if (v === null || typeof v !== 'object') return;
+  if (Array.isArray(v)) {
+    for (const x of v) moved(x, shift, false);
+    return;
+  }
+  if ('from' in v && 'line' in v && 'bytes' in v) {
+    v.from += shift.units;
+    v.to += shift.units;
+    v.line += shift.lines;
+    v.bytes = [v.bytes[0] + shift.bytes, v.bytes[1] + shift.bytes];
+    return;
+  }
+  if (top) v.index += shift.records;
+  for (const k in v) moved(v[k], shift, false);
+}
+
 // Judges the editor's text in the judge engine (with `op`, the function of web/src/lib.rs that
-// judges: `verify`, or `trap` for the tests); a newer text cancels a judgement still running.
-// Resolves true when the verdicts shown are this text's.
-async function judge(op = 'verify') {
+// judges: `judge`, or `trap` for the tests). The engine keeps the text it judged last and judges
+// again only the records an edit touched (web/src/judging.rs): its answer replaces those
+// verdicts, and moves the ones after them. An edit made while a judgement runs is judged after
+// it. Resolves true when the verdicts shown are the editor's text's.
+async function judge(op = 'judge') {
+  if (state.judging) {
+    state.dirty = true;
+    return state.judging;
+  }
+  state.judging = judgeNow(op).finally(() => { state.judging = null; });
+  const done = await state.judging;
+  if (state.dirty) {
+    state.dirty = false;
+    return judge();
+  }
+  if (done && state.waiting) searchClaims();
+  return done;
+}
+
+async function judgeNow(op) {
   const text = editor.value;
-  if (engines.judge.busy) engines.judge.restart();
   stats.judging = true;
   const shown = setTimeout(() => { $('status').textContent = 'Judging…'; }, 200);
   const answer = await engines.judge.call(op, text);
+  let verdicts = answer.trap
+    ? { full: true, records: [], total: 0, bad: 0, waiting: 0, note: trapWords('judging this text', answer.trap) }
+    : answer.cancelled ? null : JSON.parse(answer.out);
+  if (!verdicts) {
+    clearTimeout(shown);
+    stats.judging = false;
+    return false;
+  }
+  // The verdicts past the first chunk, asked for all at once: the engine answers them before any
+  // later question, each parsed in a task of its own.
+  const chunks = [];
+  for (let next = verdicts.next; next !== null && next !== undefined;) {
+    const more = await engines.judge.call('judged_verdicts', next, verdicts.upto);
+    if (!more.out) break;
+    const part = JSON.parse(more.out);
+    chunks.push(part.records);
+    next = part.next;
+  }
   clearTimeout(shown);
-  if (answer.cancelled) return false;
   stats.judging = false;
   if (state.fresh) {
     state.fresh = false;
@@ -343,25 +376,64 @@ async function judge(op = 'verify') {
     state.record = 1;
   }
   state.text = text;
-  const verdicts = answer.trap
-    ? { records: [], total: 0, note: trapWords('judging this text', answer.trap) }
-    : JSON.parse(answer.out);
   stats.verifyMs = answer.ms ?? null;
   stats.verifications += 1;
-  state.records = verdicts.records;
+  const records = verdicts.records.concat(...chunks);
+  if (verdicts.full) {
+    state.records = records;
+  } else {
+    const kept = verdicts.kept;
+    for (let k = kept + verdicts.removed; k < state.records.length; k++) moved(state.records[k], verdicts.shift);
+    state.records.splice(kept, verdicts.removed, ...records);
+  }
+  state.bad = verdicts.bad;
+  state.waiting = verdicts.waiting;
+  state.judgedMs = answer.ms ?? 0;
   if (state.record > state.records.length) state.record = Math.max(1, state.records.length);
-  const n = verdicts.total;
-  const bad = state.records.filter((r) => r.status !== 'valid').length;
-  const cut = state.records.length < n ? `, the first ${state.records.length} shown` : '';
-  $('status').textContent = n === 0
-    ? (verdicts.note ? 'Not judged.' : (text.trim() ? 'No record found in this text.' : 'No text yet.'))
-    : `${n} record${n === 1 ? '' : 's'}${cut}: ${state.records.length - bad} valid, ${bad} with a problem. Judged in ${answer.ms.toFixed(1)} ms.`;
-  if (verdicts.note) showNotice(verdicts.note, 'judge');
-  else if (state.notice === 'judge') showNotice(null);
+  showStatus(verdicts.note);
   showVerdicts();
-  paintMirror();
+  paintMarks();
+  stats.shownAt = performance.now();
   await selectRecord(state.record, null);
   return true;
+}
+
+// The status line, and a judgement's note.
+function showStatus(note) {
+  const n = state.records.length;
+  const text = editor.value;
+  const waiting = state.waiting ? ` Searching ${state.waiting} claim${state.waiting === 1 ? '' : 's'}…` : '';
+  $('status').textContent = n === 0
+    ? (note ? 'Not judged.' : (text.trim() ? 'No record found in this text.' : 'No text yet.'))
+    : `${n} record${n === 1 ? '' : 's'}: ${n - state.bad} valid, ${state.bad} with a problem. Judged in ${state.judgedMs.toFixed(1)} ms.${waiting}`;
+  if (note !== undefined) {
+    if (note) showNotice(note, 'judge');
+    else if (state.notice === 'judge') showNotice(null);
+  }
+}
+
+// The claims that need a search of every continuation, searched one record at a time after the
+// verdicts are shown: an edit meanwhile is judged between two searches.
+async function searchClaims() {
+  if (state.searching) return;
+  state.searching = true;
+  try {
+    while (state.waiting && !state.judging && !state.dirty) {
+      const text = state.text;
+      const answer = await engines.judge.call('judge_search');
+      if (!answer.out || text !== state.text) break;
+      const found = JSON.parse(answer.out);
+      state.waiting = found.waiting;
+      if (!found.record) break;
+      state.records[found.record.index - 1] = found.record;
+      state.bad = found.bad;
+      const card = document.querySelector(`.verdict[data-record="${found.record.index}"]`);
+      if (card) card.replaceWith(verdictCard(found.record));
+      showStatus();
+    }
+  } finally {
+    state.searching = false;
+  }
 }
 
 // Text with its `code` spans as code elements.
@@ -386,25 +458,34 @@ function rulesLink(game) {
 // Verdict cards are made a hundred at a time: thousands take seconds to lay out.
 const CARDS = 100;
 
-function showVerdicts() {
-  $('verdicts').textContent = '';
-  state.cards = 0;
-  moreVerdicts();
+// The records whose cards are shown: all, or those with a problem.
+function shownRecords() {
+  return state.problemsOnly ? state.records.filter((r) => r.status !== 'valid') : state.records;
 }
 
-// The next hundred verdict cards, and a button for the hundred after them.
-function moreVerdicts() {
+// The verdict cards, as many as were shown (a hundred at least), made again: after an edit, a
+// verdict may have changed anywhere.
+function showVerdicts() {
+  const list = shownRecords();
+  const upto = Math.min(list.length, Math.max(CARDS, state.cards));
+  state.cards = 0;
+  $('verdicts').replaceChildren();
+  moreVerdicts(upto, list);
+}
+
+// The next `count` verdict cards (a hundred by default), and a button for the hundred after them.
+function moreVerdicts(count = CARDS, list = shownRecords()) {
   const box = $('verdicts');
   box.querySelector('button.more')?.remove();
-  const upto = Math.min(state.records.length, state.cards + CARDS);
-  for (const r of state.records.slice(state.cards, upto)) box.append(verdictCard(r));
+  const upto = Math.min(list.length, state.cards + count);
+  box.append(...list.slice(state.cards, upto).map(verdictCard));
   state.cards = upto;
-  if (upto < state.records.length) {
+  if (upto < list.length) {
     const more = document.createElement('button');
     more.type = 'button';
     more.className = 'more';
-    more.textContent = `Show the next ${Math.min(CARDS, state.records.length - upto)} verdicts (${upto} of ${state.records.length} shown)`;
-    more.addEventListener('click', moreVerdicts);
+    more.textContent = `Show the next ${Math.min(CARDS, list.length - upto)} verdicts (${upto} of ${list.length} shown)`;
+    more.addEventListener('click', () => moreVerdicts());
     box.append(more);
   }
 }
@@ -638,7 +719,7 @@ async function showFrame() {
     $('caption').textContent = '';
     $('counter').textContent = '0 / 0';
     $('code').textContent = '';
-    paintMirror();
+    paintMarks();
     return;
   }
   const f = state.frames[state.frame];
@@ -649,7 +730,7 @@ async function showFrame() {
     li.classList.toggle('current', on);
     if (on) li.scrollIntoView({ block: 'nearest' });
   }
-  paintMirror();
+  paintMarks();
   showNotes(f);
   // A variation's positions come with their codes; the main line's are asked for.
   const [drawn, code] = await Promise.all([
@@ -754,11 +835,8 @@ async function playMove(move) {
     return;
   }
   state.shownRecord = null;
-  if (!editTo(answer.text)) {
-    await setText(answer.text, { keepRecord: true });
-    return;
-  }
-  // A move played is no typing: it is judged at once, not after the pause that waits for a word.
+  editTo(answer.text);
+  // Judged now, not in the next task: the board answers the click at once.
   clearTimeout(timer);
   timer = null;
   await judge();
@@ -1030,8 +1108,9 @@ let timer = null;
 
 async function setText(text, { keepRecord = false, record = null, ply = null, line = null } = {}) {
   showNotice(null);
-  editor.value = text;
-  editor.scrollTop = 0;
+  state.quiet = true;
+  editor.setText(text);
+  state.quiet = false;
   if (!keepRecord) state.record = record || 1;
   clearFrames();
   state.shownRecord = null;
@@ -1039,23 +1118,21 @@ async function setText(text, { keepRecord = false, record = null, ply = null, li
 }
 
 // The editor's text made `text` by one edit of the part that differs (a move added, a repair's
-// tokens), so that the browser's undo and redo (Ctrl+Z, Ctrl+Shift+Z) take it back and again,
-// and the rest of the text, the caret's place in it and its scroll stay; false where the browser
-// cannot edit so.
+// tokens), so that undo and redo (Ctrl+Z, Ctrl+Shift+Z) take it back and again, and the rest of
+// the text, the caret's place in it and its scroll stay.
 function editTo(text) {
   const old = editor.value;
   let a = 0;
   while (a < old.length && a < text.length && old[a] === text[a]) a++;
   let b = 0;
   while (b < old.length - a && b < text.length - a && old[old.length - 1 - b] === text[text.length - 1 - b]) b++;
-  editor.focus();
-  editor.setSelectionRange(a, old.length - b);
-  return document.execCommand('insertText', false, text.slice(a, text.length - b));
+  editor.replace(a, old.length - b, text.slice(a, text.length - b));
+  return true;
 }
 
-// A repair applied, as an edit Ctrl+Z takes back; where the browser cannot, replaced outright.
+// A repair applied, as an edit Ctrl+Z takes back.
 async function applyText(text) {
-  if (!editTo(text)) await setText(text, { keepRecord: true });
+  editTo(text);
 }
 
 // A file opened or dropped: its text, unless it is larger than the page judges.
@@ -1063,26 +1140,23 @@ async function openFile(file) {
   if (!refuses(file.name, file.size)) await setText(await file.text());
 }
 
-function wire() {
-  editor.addEventListener('input', (e) => {
-    // A text pasted or dropped in is a new one: shown from its first record, at its end.
-    if (e.inputType === 'insertFromPaste' || e.inputType === 'insertFromDrop') state.fresh = true;
-    if (state.notice === 'refusal' || state.notice === 'share') showNotice(null);
-    paintMirror();
-    clearTimeout(timer);
+// An edit of the editor's text, by the writer or by the page: judged at once (only the records
+// it touched are judged again), unless the page judges the text itself (`state.quiet`).
+function edited(update) {
+  // A text pasted or dropped in is a new one: shown from its first record, at its end.
+  if (update.pasted) state.fresh = true;
+  if (state.notice === 'refusal' || state.notice === 'share') showNotice(null);
+  if (state.quiet) return;
+  // The next task judges: the edits of one task (a paste and its line breaks) are judged once.
+  if (timer === null) {
     timer = setTimeout(() => {
       timer = null;
       judge();
-    }, 300);
-  });
-  editor.addEventListener('scroll', syncScroll);
-  // The record under the caret is the one shown.
-  editor.addEventListener('click', () => {
-    const at = editor.selectionStart;
-    const r = state.records.find((x) => x.at.from <= at && at <= x.at.to);
-    if (r && r.index !== state.record) selectRecord(r.index, null);
-  });
+    }, 0);
+  }
+}
 
+function wire() {
   const box = $('editor');
   box.addEventListener('dragover', (e) => { e.preventDefault(); box.classList.add('drop'); });
   box.addEventListener('dragleave', () => box.classList.remove('drop'));
@@ -1098,12 +1172,10 @@ function wire() {
     if (file) openFile(file);
     $('file').value = '';
   });
-  // A text larger than the page judges is not pasted: a browser's text box holding megabytes
-  // takes seconds to lay out, at every keystroke.
-  editor.addEventListener('paste', (e) => {
-    const pasted = e.clipboardData?.getData('text/plain') ?? '';
-    const kept = editor.value.slice(0, editor.selectionStart) + editor.value.slice(editor.selectionEnd);
-    if (refuses('The text with the paste', utf8Length(kept) + utf8Length(pasted))) e.preventDefault();
+  $('problems-only').addEventListener('change', (e) => {
+    state.problemsOnly = e.target.checked;
+    state.cards = 0;
+    showVerdicts();
   });
 
   const menu = $('samples');
@@ -1268,9 +1340,8 @@ function wireNewRecord() {
     const before = text.trim() === '' ? '' : text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n';
     // Shown once judged: the record after those of the text now.
     state.record = text.trim() === '' ? 1 : state.records.length + 1;
-    editor.focus();
-    editor.setSelectionRange(text.length, text.length);
-    if (!document.execCommand('insertText', false, before + answer.text)) await setText(text + before + answer.text, { record: state.record });
+    editor.replace(text.length, text.length, before + answer.text);
+    editor.select(editor.length);
   });
 }
 

@@ -3,7 +3,7 @@
 # JavaScript glue (wasm-bindgen --target web), the page, the samples and the rules pages.
 # Installs what it needs: the wasm32-unknown-unknown target, and wasm-bindgen-cli at the exact
 # version of the wasm-bindgen crate in web/Cargo.lock (the two must agree). Needs node for the
-# samples and rules pages. Serve web/dist/ with any static server, e.g.
+# samples and rules pages, and npm for the editor (web/editor/). Serve web/dist/ with any static server, e.g.
 #   python3 -m http.server -d web/dist
 # The rules pages (docs/rules/*.md, if any) and grammar.md are written as HTML beside the page.
 #
@@ -57,11 +57,20 @@ if command -v wasm-opt >/dev/null 2>&1; then
 fi
 
 (cd "$web" && cp index.html app.js worker.js style.css manifest.webmanifest icon.svg "$dist/")
+# The editor: CodeMirror (web/editor/package-lock.json), bundled with the page's glue into one file.
+editor="$web/editor"
+if [ ! -x "$editor/node_modules/.bin/esbuild" ] || [ "$editor/package-lock.json" -nt "$editor/node_modules/.package-lock.json" ]; then
+  echo "== npm ci (web/editor)"
+  (cd "$editor" && npm ci --no-audit --no-fund)
+fi
+echo "== esbuild web/editor/editor.mjs"
+"$editor/node_modules/.bin/esbuild" "$editor/editor.mjs" --bundle --format=esm --minify --target=es2020 \
+  --log-level=warning --outfile="$dist/editor.js"
 node "$web/tools/site.mjs" "$root" "$dist"
 # Last: the service worker lists every file of the build, to keep the page working offline.
 node "$web/tools/offline.mjs" "$dist"
 
 raw=$(wc -c <"$wasm")
 gz=$(gzip -9 -c "$wasm" | wc -c)
-total_gz=$(cd "$dist" && cat index.html app.js worker.js style.css samples.js rules.js pkg/referee_web.js pkg/referee_web_bg.wasm | gzip -9 | wc -c)
+total_gz=$(cd "$dist" && cat index.html app.js editor.js worker.js style.css samples.js rules.js pkg/referee_web.js pkg/referee_web_bg.wasm | gzip -9 | wc -c)
 echo "== ${dist#"$root"/} ready: referee_web_bg.wasm $raw bytes ($gz gzip -9); the whole page $total_gz bytes gzipped"

@@ -35,21 +35,24 @@ use referee::search::{mib, SearchBudget};
 use referee::verdict::{ClaimCheck, Problem, ProblemKind, Reach, Status, Verdict};
 use referee::verify::{self, ShowNote, VerifyOptions, DEFAULT_SEARCH_LIMIT};
 use serde_json::{json, Value};
+pub use judging::{judge_forget, judge_in, judge_search_in, judged_verdicts_in};
 pub use wasm_bindgen;
 
 // The checks of the `web` fuzz target, over the page's functions as this crate exports them.
 #[cfg(feature = "page")]
 #[doc(hidden)]
 pub mod fuzz;
+pub mod judging;
 pub mod places;
 
 use places::Places;
 
-/// The most text, in bytes of UTF-8, that the page judges: about 20,000 short records. Every
+/// The most text, in bytes of UTF-8, that the page judges: about 12,000 records of a random Quarod
+/// game, 80,000 short ones. Every
 /// answer about a text holds a few copies of it at most, so that with [`MAX_ANSWER`] and
 /// [`SEARCH_BYTES`] a text the page accepts keeps the module's memory under a hundred MiB or so,
 /// far from the 4 GiB a browser gives WebAssembly; the command line judges files of any size.
-pub const MAX_TEXT: usize = 2 << 20;
+pub const MAX_TEXT: usize = 8 << 20;
 
 /// The most JSON `verify` answers with: the verdicts of the records that fit, in text order, a few
 /// thousand short ones. The page parses the answer on its own thread, where 8 MiB took 75 to 140
@@ -71,13 +74,13 @@ pub const SEARCH_BYTES: usize = 64 << 20;
 
 /// The options every function judges with: those of `referee verify`, but searching within the
 /// page's bounds, for the records of `games`.
-fn options<S: Games>(games: S) -> VerifyOptions<S> {
+pub(crate) fn options<S: Games>(games: S) -> VerifyOptions<S> {
     VerifyOptions { search_limit: SEARCH_PER_CLAIM, search_bytes: SEARCH_BYTES, ..VerifyOptions::default() }
         .with_games(games)
 }
 
 /// Why a text is not judged, when it is larger than [`MAX_TEXT`].
-fn too_large(text: &str) -> Option<String> {
+pub(crate) fn too_large(text: &str) -> Option<String> {
     Some(refusal_of("This text", text.len())).filter(|why| !why.is_empty())
 }
 
@@ -194,7 +197,7 @@ fn claim_json(t: &Places, c: &ClaimCheck) -> Value {
     })
 }
 
-fn verdict_json(t: &Places, v: &Verdict) -> Value {
+pub(crate) fn verdict_json(t: &Places, v: &Verdict) -> Value {
     let illegal = v.problems.iter().position(|p| p.kind == ProblemKind::Illegal);
     let problems: Vec<Value> = v
         .problems
@@ -668,6 +671,30 @@ macro_rules! page {
             $crate::verify_in(__games(), text)
         }
 
+        /// See [`referee_web::judge_in`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn judge(text: &str) -> String {
+            $crate::judge_in(__games(), text)
+        }
+
+        /// See [`referee_web::judged_verdicts_in`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn judged_verdicts(from: usize, upto: usize) -> String {
+            fn of<S: $crate::Games>(_: S, from: usize, upto: usize) -> String {
+                $crate::judged_verdicts_in::<S>(from, upto)
+            }
+            of(__games(), from, upto)
+        }
+
+        /// See [`referee_web::judge_search_in`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn judge_search() -> String {
+            fn of<S: $crate::Games>(_: S) -> String {
+                $crate::judge_search_in::<S>()
+            }
+            of(__games())
+        }
+
         /// See [`referee_web::games_in`].
         #[$crate::wasm_bindgen::prelude::wasm_bindgen]
         pub fn games() -> String {
@@ -980,7 +1007,7 @@ mod tests {
         assert_eq!(v["records"].as_array().unwrap().len(), 0);
         let note = v["note"].as_str().unwrap();
         assert!(
-            note.starts_with("This text is 2,097,209 bytes: the page judges texts of up to 2 MiB (2,097,152 bytes)"),
+            note.starts_with("This text is 8,388,665 bytes: the page judges texts of up to 8 MiB (8,388,608 bytes)"),
             "{note}"
         );
         assert!(note.contains("`referee verify FILE` judges files of any size"), "{note}");

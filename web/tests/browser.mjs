@@ -16,6 +16,16 @@ const dist = resolve(here, '..', 'dist');
 const shots = resolve(process.env.SCREENSHOTS || join(here, 'screenshots'));
 const { base, context, outside, close } = await serve(dist);
 
+// The referee binary the tests check the page's texts with (built by `cargo test` before these run).
+const binary = process.env.REFEREE_BIN || join(root, 'target', 'debug', 'referee');
+
+// `referee verify` of `text`, as JSON.
+function verifyWithCli(text) {
+  const out = execFileSync(binary, ['verify', '--format', 'json', '-'], { input: text, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+  return JSON.parse(out.trim().split('\n')[0]);
+}
+
+
 const results = [];
 let failed = 0;
 // ONLY=<words> runs only the tests whose names hold them (the rest are listed as skipped).
@@ -53,17 +63,21 @@ async function open(hash = '') {
 }
 
 // Puts `text` in the editor as a paste does, and waits for the judging that follows (debounced).
-// A text of many lines is set at once: typed in, it takes the browser minutes.
+// The whole text selected (Ctrl+A), and `text` pasted over it: a paste event holding it, as the
+// clipboard gives one.
+async function pasteOver(page, text) {
+  await page.locator('#text .cm-content').press('Control+a');
+  await page.locator('#text .cm-content').evaluate((el, value) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', value);
+    el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
+}
+
+// Puts `text` in the editor as a paste does, and waits for the judging that follows.
 async function paste(page, text) {
   const before = await page.evaluate(() => window.refereeStats.verifications);
-  if (text.length < 100000) {
-    await page.locator('#text').fill(text);
-  } else {
-    await page.locator('#text').evaluate((t, value) => {
-      t.value = value;
-      t.dispatchEvent(new InputEvent('input', { inputType: 'insertFromPaste', bubbles: true }));
-    }, text);
-  }
+  await pasteOver(page, text);
   await page.waitForFunction((n) => window.refereeStats.verifications > n, before, { timeout: 10000 });
   await settle(page);
 }
@@ -92,7 +106,7 @@ await test('the blog page pasted: an illegal move at 28:31, with d8d5 offered', 
   // The problem is underlined in the text, over the token itself (the editor at its top: the
   // marks are drawn for the lines in view).
   await page.locator('#text').evaluate((t) => { t.scrollTop = 0; t.dispatchEvent(new Event('scroll')); });
-  const marked = await page.locator('#mirror mark.problem').first().innerText();
+  const marked = await page.locator('#text .problem').first().innerText();
   assert.equal(marked, 'd2d5');
   assert.equal(await page.locator('.verdict').count(), 2);
   await page.screenshot({ path: join(shots, 'blog-page.png'), fullPage: true });
@@ -173,10 +187,10 @@ await test('a record repaired with one click then verifies (Quarod, a placement 
   assert.match(await page.locator('.verdict .badge').first().innerText(), /^valid$/);
   // Ctrl+Z takes the repair back, as any edit.
   const again = await page.evaluate(() => window.refereeStats.verifications);
-  await page.locator('#text').press('Control+z');
+  await page.locator('#text .cm-content').press('Control+z');
   await page.waitForFunction((n) => window.refereeStats.verifications > n, again);
   await settle(page);
-  assert.equal(await page.locator('#text').inputValue(), broken);
+  assert.equal(await page.evaluate(() => document.getElementById('text').value), broken);
   assert.match(await page.locator('.verdict .badge').first().innerText(), /illegal/);
 });
 
@@ -259,7 +273,7 @@ await test('an annotated record: comments beside the board, glyphs, markup drawn
   assert.equal(await page.locator('#board svg .markup.arrow').count(), 1);
   assert.equal(await page.locator('#board svg .markup.label').textContent(), 'B');
   assert.equal(await page.locator('#notes .path').innerText().then((t) => t.replace(/\s+/g, ' ')), 'Variation: Main line › 1... a1a2 › 2. c1c2 ↩ Back to 1... a1a2');
-  assert.equal(await page.locator('#mirror mark.current').innerText(), 'c1c2', 'the editor marks the variation\'s move');
+  assert.equal(await page.locator('#text .current').innerText(), 'c1c2', 'the editor marks the variation\'s move');
   await page.screenshot({ path: join(shots, 'annotated-nested-variation.png'), fullPage: true });
   await page.keyboard.press('End');
   assert.match((await where(page)).caption, /^Quarod · ply 4 /);
@@ -345,7 +359,7 @@ for (const [file, title] of games) {
   await test(`a #r= link of a ${title} game opens, verifies and shows its board`, async () => {
     const text = await sample(file);
     const p = await open(`#r=${encode(text)}&ply=3`);
-    assert.equal(await p.locator('#text').inputValue(), text);
+    assert.equal(await p.evaluate(() => document.getElementById('text').value), text);
     assert.match(await p.locator('.verdict .badge').first().innerText(), /^valid$/);
     assert.equal(await p.locator('.verdict .game').first().innerText(), title);
     assert.match(await p.locator('#caption').innerText(), new RegExp(`^${title} · ply 3 `));
@@ -364,7 +378,7 @@ await test('the share link carries the text and the position', async () => {
   const link = await page.locator('#share-link').inputValue();
   assert.match(link, /#r=[A-Za-z0-9_-]+&ply=4$/);
   const p = await open(link.slice(base.length));
-  assert.equal(await p.locator('#text').inputValue(), text);
+  assert.equal(await p.evaluate(() => document.getElementById('text').value), text);
   assert.match(await p.locator('#caption').innerText(), /ply 4 /);
   await p.close();
 });
@@ -389,7 +403,7 @@ await test('the samples menu, a file opened, a file dropped, and typing', async 
   assert.equal(count, 1 + JSON.parse(await readFile(join(root, 'web', 'samples.json'), 'utf8')).length);
   await page.selectOption('#samples', { label: 'The blog page (Quadraphages and Hexaphages)' });
   await settle(page);
-  assert.equal(await page.locator('#text').inputValue(), blog);
+  assert.equal(await page.evaluate(() => document.getElementById('text').value), blog);
   assert.equal(await page.locator('.verdict').count(), 2);
 
   const quarod = await sample('quarod/random-size-4.txt');
@@ -411,8 +425,8 @@ await test('the samples menu, a file opened, a file dropped, and typing', async 
 
   // A move typed over: the verdict follows once typing pauses.
   const before = await page.evaluate(() => window.refereeStats.verifications);
-  await page.locator('#text').press('Control+End');
-  await page.locator('#text').type('\n[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 c1d1 *\n');
+  await page.locator('#text .cm-content').press('Control+End');
+  await page.locator('#text .cm-content').type('\n[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 c1d1 *\n');
   await page.waitForFunction((n) => window.refereeStats.verifications > n, before);
   await settle(page);
   await page.waitForFunction(() => document.querySelectorAll('.verdict').length === 2);
@@ -454,7 +468,7 @@ await test('the claims link of issue 31: keystrokes answered within 100 ms while
     window.frameGap = 0;
     const editor = document.getElementById('text');
     editor.addEventListener('keydown', (e) => {
-      const judging = window.refereeStats.judging;
+      const judging = !window.refereeStats.idle();
       requestAnimationFrame(() => window.keys.push({ ms: performance.now() - e.timeStamp, judging }));
     });
     let last = performance.now();
@@ -464,11 +478,10 @@ await test('the claims link of issue 31: keystrokes answered within 100 ms while
       if (!window.stopFrames) requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
-    editor.focus();
-    editor.setSelectionRange(editor.value.length, editor.value.length);
+    window.refereeEditor.select(editor.value.length);
   });
-  // Each key after the first comes while the text it changed is being judged (typing is judged
-  // 300 ms after it pauses, and one judgement of this text takes longer than the 100 ms left).
+  // The first keys come while the page judges the text and searches its claims: each is
+  // answered at once all the same, and judged in its turn (only its record again).
   for (let i = 0; i < 10; i++) {
     await p.keyboard.type(' ');
     await p.waitForTimeout(400);
@@ -479,10 +492,10 @@ await test('the claims link of issue 31: keystrokes answered within 100 ms while
   const during = keys.filter((k) => k.judging).length;
   console.log(`     ${link.length}-character link: ${keys.length} keys, ${during} while judging, the slowest answered in ${worst.toFixed(0)} ms; longest gap between frames ${gap.toFixed(0)} ms`);
   assert.equal(keys.length, 10);
-  assert.ok(during >= 5, `keys pressed while the page judged: ${during}`);
+  assert.ok(during >= 1, `keys pressed while the page judged: ${during}`);
   assert.ok(worst < 100, `a key took ${worst.toFixed(0)} ms to show`);
   await settle(p);
-  assert.equal(await p.locator('#text').inputValue(), `${claims}${' '.repeat(10)}`);
+  assert.equal(await p.evaluate(() => document.getElementById('text').value), `${claims}${' '.repeat(10)}`);
   const found = p.locator('.verdict li.claim.search_limit');
   assert.equal(await found.count(), 10);
   for (let k = 0; k < 10; k++) {
@@ -501,24 +514,24 @@ const quarod = await sample('quarod/random-size-4.txt');
 // Types at the end of the editor's text and waits for the judgement of what it then holds.
 async function typeAtEnd(page, text) {
   const before = await page.evaluate(() => window.refereeStats.verifications);
-  await page.locator('#text').press('Control+End');
-  await page.locator('#text').type(text);
+  await page.locator('#text .cm-content').press('Control+End');
+  await page.locator('#text .cm-content').type(text);
   await page.waitForFunction((n) => window.refereeStats.verifications > n, before);
   await settle(page);
 }
 
-await test('a 6 MB file of syntax errors is not opened, the editor keeps its text, and the page goes on judging', async () => {
+await test('a 9 MB file of syntax errors is not opened, the editor keeps its text, and the page goes on judging', async () => {
   await paste(page, quarod);
-  const big = Buffer.from('[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 zz9 *\n\n'.repeat(150000));
-  assert.ok(big.length > 6_000_000);
+  const big = Buffer.from('[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 zz9 *\n\n'.repeat(225000));
+  assert.ok(big.length > 9_000_000);
   await page.locator('#file').setInputFiles({ name: 'syntax-errors.txt', mimeType: 'text/plain', buffer: big });
   await page.waitForSelector('#notice:not([hidden])');
   assert.equal(
     await page.locator('#notice').innerText(),
-    `syntax-errors.txt is ${big.length.toLocaleString('en-US')} bytes: the page judges texts of up to 2 MiB (2,097,152 bytes), so that it never `
+    `syntax-errors.txt is ${big.length.toLocaleString('en-US')} bytes: the page judges texts of up to 8 MiB (8,388,608 bytes), so that it never `
       + 'runs out of memory. referee verify FILE judges files of any size. It was not opened: the editor keeps its text.',
   );
-  assert.equal(await page.locator('#text').inputValue(), quarod);
+  assert.equal(await page.evaluate(() => document.getElementById('text').value), quarod);
   await page.screenshot({ path: join(shots, 'too-large-file.png') });
   // Dropped, likewise.
   await page.evaluate(() => { document.getElementById('notice').hidden = true; });
@@ -526,19 +539,19 @@ await test('a 6 MB file of syntax errors is not opened, the editor keeps its tex
     const data = new DataTransfer();
     data.items.add(new File(['x'.repeat(size)], 'dropped.txt', { type: 'text/plain' }));
     document.getElementById('editor').dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
-  }, 3 << 20);
+  }, 9 << 20);
   await page.waitForSelector('#notice:not([hidden])');
-  assert.match(await page.locator('#notice').innerText(), /^dropped\.txt is 3,145,728 bytes: /);
+  assert.match(await page.locator('#notice').innerText(), /^dropped\.txt is 9,437,184 bytes: /);
   // Pasted, likewise: the paste is not made.
   const made = await page.evaluate((size) => {
     const data = new DataTransfer();
     data.setData('text/plain', 'é'.repeat(size));
     const paste = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
-    document.getElementById('text').dispatchEvent(paste);
+    document.querySelector('#text .cm-content').dispatchEvent(paste);
     return !paste.defaultPrevented;
-  }, 1 << 20);
+  }, 9 << 19);
   assert.equal(made, false);
-  await page.waitForFunction(() => /^The text with the paste is 2,\d{3},\d{3} bytes: /.test(document.getElementById('notice').innerText));
+  await page.waitForFunction(() => /^The text with the paste is 9,\d{3},\d{3} bytes: /.test(document.getElementById('notice').innerText));
   // The page goes on: a record typed in is judged, and the notice goes.
   await typeAtEnd(page, '\n[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 c1d1 *\n');
   assert.equal(await page.locator('.verdict').count(), 2);
@@ -546,11 +559,11 @@ await test('a 6 MB file of syntax errors is not opened, the editor keeps its tex
   assert.equal(await page.locator('#notice').isHidden(), true);
 });
 
-await test('a text grown past 2 MiB in the editor is not judged, says why, and the next text is', async () => {
-  const text = `${quarod}\n${' '.repeat(2 << 20)}`;
+await test('a text grown past 8 MiB in the editor is not judged, says why, and the next text is', async () => {
+  const text = `${quarod}\n${' '.repeat(8 << 20)}`;
   await paste(page, text);
   assert.equal(await page.locator('#status').innerText(), 'Not judged.');
-  assert.match(await page.locator('#notice').innerText(), /^This text is 2,097,\d{3} bytes: the page judges texts of up to 2 MiB/);
+  assert.match(await page.locator('#notice').innerText(), /^This text is 8,388,\d{3} bytes: the page judges texts of up to 8 MiB/);
   assert.equal(await page.locator('.verdict').count(), 0);
   await page.screenshot({ path: join(shots, 'too-large-text.png') });
   await paste(page, quarod);
@@ -568,7 +581,7 @@ await test('a trap in referee is recovered: the text is kept, the page says so, 
     'referee stopped while judging this text (RuntimeError: unreachable): a bug, or it ran out of memory. Your text '
       + 'is kept, and a change to it is judged afresh.',
   );
-  assert.equal(await page.locator('#text').inputValue(), quarod);
+  assert.equal(await page.evaluate(() => document.getElementById('text').value), quarod);
   await page.screenshot({ path: join(shots, 'trap.png') });
   await typeAtEnd(page, '\n');
   assert.match(await page.locator('.verdict .badge').first().innerText(), /^valid$/);
@@ -590,21 +603,21 @@ await test('a trap in referee is recovered: the text is kept, the page says so, 
 // in the text.
 const broken = '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 c1d1 *\n\n';
 
-await test('20,000 records: judged as fast after a character outside ASCII, the verdicts shown a hundred at a time, the marks in place', async () => {
+await test('20,000 records: judged as fast after a character outside ASCII, every verdict kept, a hundred cards at a time, the marks in place', async () => {
   const valid = '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 2. b4a4 a3b3 *\n\n'.repeat(20000);
   const ascii = await page.evaluate((t) => window.refereeStats.time(t, 3), valid);
   const accented = await page.evaluate((t) => window.refereeStats.time(`Parties notées à la main\n\n${t}`, 3), valid);
   console.log(`     20,000 records (${valid.length} bytes) judged in ${ascii.toFixed(0)} ms, ${accented.toFixed(0)} ms after an é (best of 3; the verdicts that fit in the answer)`);
   await paste(page, `Parties notées à la main\n\n${broken.repeat(20000)}`);
-  assert.match(await page.locator('#status').innerText(), /^20000 records, the first \d+ shown: 0 valid, \d+ with a problem\./);
-  assert.match(await page.locator('#notice').innerText(), /^The page shows the verdicts of the first \d+ of these 20000 records: the others would pass its limit of 2 MiB of answers\./);
+  assert.match(await page.locator('#status').innerText(), /^20000 records: 0 valid, 20000 with a problem\./);
+  assert.equal(await page.locator('#notice').isHidden(), true);
   assert.equal(await page.locator('.verdict').count(), 100);
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(shots, 'many-records.png') });
   await page.locator('#verdicts button.more').click();
   assert.equal(await page.locator('.verdict').count(), 200);
   // Each problem marked over its token, past the é, the first records and some way down.
-  const marks = page.locator('#mirror mark.problem');
+  const marks = page.locator('#text .problem');
   assert.ok(await marks.count() > 5);
   for (const m of await marks.all()) assert.equal(await m.innerText(), 'c1d1');
   await page.locator('.verdict').nth(150).locator('button.where').click();
@@ -613,7 +626,64 @@ await test('20,000 records: judged as fast after a character outside ASCII, the 
     const t = document.getElementById('text');
     return t.value.slice(t.selectionStart, t.selectionEnd);
   }), 'c1d1');
+  assert.ok(await marks.count() > 5);
   for (const m of await marks.all()) assert.equal(await m.innerText(), 'c1d1');
+  // The record there is the one shown, its verdict in view: its number, from the text's.
+  assert.equal(await page.locator('.verdict.selected h3').innerText().then((t) => /Record 151 /.test(t)), true);
+});
+
+await test('a 5 MB paste: verdicts within 3 s, then no task over 50 ms; a keystroke judged and shown within 100 ms; problems only', async () => {
+  const p = await open();
+  // 7,550 random Quarod games, as `referee random --game quarod --count 7550` writes them, after
+  // 30 records with an illegal move.
+  const text = broken.repeat(30) + execFileSync(binary, ['random', '--game', 'quarod', '--seed', '1', '--count', '7550'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  assert.ok(text.length > 5_000_000, `${text.length}`);
+  await p.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push({ at: e.startTime, ms: e.duration }); })
+      .observe({ type: 'longtask' });
+  });
+  const before = await p.evaluate(() => window.refereeStats.verifications);
+  const pasted = await p.evaluate(() => performance.now());
+  await pasteOver(p, text);
+  await p.waitForFunction((n) => window.refereeStats.verifications > n, before, { timeout: 30000, polling: 'raf' });
+  const shown = await p.evaluate(() => window.refereeStats.shownAt);
+  await settle(p);
+  await p.waitForTimeout(1000);
+  const after = await p.evaluate((t) => window.longTasks.filter((l) => l.at + l.ms > t), shown);
+  assert.match(await p.locator('#status').innerText(), /^7580 records: 7550 valid, 30 with a problem\./);
+  // Keystrokes in the middle of the text: each judged again in its record only.
+  const middle = await p.evaluate(() => {
+    const t = document.getElementById('text').value;
+    return t.indexOf('\n1. ', t.length >> 1) + 4;
+  });
+  await p.evaluate((at) => window.refereeEditor.select(at), middle);
+  await p.evaluate(() => {
+    window.keyAt = [];
+    document.getElementById('text').addEventListener('keydown', (e) => window.keyAt.push(e.timeStamp), true);
+  });
+  const keys = [];
+  for (const key of ['x', 'y', 'Backspace', 'Backspace']) {
+    const n = await p.evaluate(() => window.refereeStats.verifications);
+    await p.keyboard.press(key);
+    await p.waitForFunction((k) => window.refereeStats.verifications > k, n, { polling: 'raf' });
+    keys.push(await p.evaluate(() => window.refereeStats.shownAt - window.keyAt.at(-1)));
+    await settle(p);
+  }
+  const during = await p.evaluate((t) => window.longTasks.filter((l) => l.at > t), shown + 1000);
+  console.log(`     5 MB paste (${text.length} bytes): verdicts shown ${(shown - pasted).toFixed(0)} ms after the paste began; `
+    + `long tasks after: ${after.length}; keystrokes shown in ${keys.map((k) => k.toFixed(0)).join(', ')} ms; long tasks while typing: ${during.map((l) => l.ms.toFixed(0)).join(', ') || 'none'}`);
+  assert.ok(shown - pasted < 3000, `${shown - pasted} ms`);
+  assert.deepEqual(after.map((l) => Math.round(l.ms)), [], 'no task over 50 ms after the verdicts');
+  for (const k of keys) assert.ok(k < 100, `a keystroke's verdict took ${k.toFixed(0)} ms`);
+  assert.equal(await p.evaluate(() => document.getElementById('text').value), text.replace(/\r\n/g, '\n'));
+  // Problems only: the cards of the records with a problem, none else.
+  await p.locator('#problems-only').check();
+  const bad = Number((await p.locator('#status').innerText()).match(/(\d+) with a problem/)[1]);
+  assert.equal(bad, 30);
+  assert.equal(await p.locator('.verdict').count(), 30);
+  assert.equal(await p.locator('.verdict .badge.valid').count(), 0);
+  await p.close();
 });
 
 await test('offline once opened: verify, repairs and the rules pages work with the network off', async () => {
@@ -722,13 +792,13 @@ await test('New record: a record of each game, ready to be played, added at the 
     assert.match(await card.innerText(), new RegExp(`^valid\\s+Record ${k + 2} · ${title} · line \\d+ · 0 moves`));
     assert.equal(await p.locator('#board-title').innerText(), `${title} · record ${k + 2}`);
   }
-  const text = await p.locator('#text').inputValue();
+  const text = await p.evaluate(() => document.getElementById('text').value);
   assert.match(text, /\[Game "Quarod"\]\n\[Size "6"\]\n\n\*\n/);
   assert.match(text, /\[Game "Splinter Quad"\]\n\[Size "\d+"\]\n\[Players "3"\]/);
   await p.screenshot({ path: join(shots, 'new-records.png') });
   // Ctrl+Z takes the last one back.
   const before = await p.evaluate(() => window.refereeStats.verifications);
-  await p.locator('#text').press('Control+z');
+  await p.locator('#text .cm-content').press('Control+z');
   await p.waitForFunction((n) => window.refereeStats.verifications > n, before);
   await settle(p);
   assert.equal(await p.locator('.verdict').count(), 6);
@@ -737,7 +807,7 @@ await test('New record: a record of each game, ready to be played, added at the 
 
 await test('a game played on the board: clicks write the moves into the record, an illegal click is refused, Ctrl+Z takes a move back and Ctrl+Shift+Z brings it again', async () => {
   const p = await open();
-  assert.equal(await p.locator('#text').inputValue(), '');
+  assert.equal(await p.evaluate(() => document.getElementById('text').value), '');
   await p.locator('#new').click();
   await p.locator('#new-game').selectOption({ label: 'Quarod' });
   await p.locator('#new-size').selectOption('4');
@@ -755,10 +825,10 @@ await test('a game played on the board: clicks write the moves into the record, 
   // The cells a first move starts at are ringed.
   assert.ok(await p.locator('#board svg .cell.target').count() > 0);
   await play('c1', 'd1');
-  assert.equal(await p.locator('#text').inputValue(), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 *\n');
+  assert.equal(await p.evaluate(() => document.getElementById('text').value), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 *\n');
   await play('d3', 'c3');
   await play('b4', 'a4');
-  assert.equal(await p.locator('#text').inputValue(), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 2. b4a4 *\n');
+  assert.equal(await p.evaluate(() => document.getElementById('text').value), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 2. b4a4 *\n');
   assert.match(await p.locator('.verdict').first().innerText(), /^valid\s+Record 1 · Quarod · line 1 · 3 moves/);
   // An illegal click: c1 holds a piece, no move starts there.
   await cell('c1').click({ force: true });
@@ -766,27 +836,18 @@ await test('a game played on the board: clicks write the moves into the record, 
   await p.screenshot({ path: join(shots, 'played-on-the-board.png') });
   // Ctrl+Z takes the last move back.
   before = await p.evaluate(() => window.refereeStats.verifications);
-  await p.locator('#text').press('Control+z');
+  await p.locator('#text .cm-content').press('Control+z');
   await p.waitForFunction((n) => window.refereeStats.verifications > n, before);
   await settle(p);
-  assert.equal(await p.locator('#text').inputValue(), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 *\n');
+  assert.equal(await p.evaluate(() => document.getElementById('text').value), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 *\n');
   // Ctrl+Shift+Z brings it back.
   before = await p.evaluate(() => window.refereeStats.verifications);
-  await p.locator('#text').press('Control+Shift+z');
+  await p.locator('#text .cm-content').press('Control+Shift+z');
   await p.waitForFunction((n) => window.refereeStats.verifications > n, before);
   await settle(p);
-  assert.equal(await p.locator('#text').inputValue(), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 2. b4a4 *\n');
+  assert.equal(await p.evaluate(() => document.getElementById('text').value), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 2. b4a4 *\n');
   await p.close();
 });
-
-// The referee binary the tests check the page's texts with (built by `cargo test` before these run).
-const binary = process.env.REFEREE_BIN || join(root, 'target', 'debug', 'referee');
-
-// `referee verify` of `text`, as JSON.
-function verifyWithCli(text) {
-  const out = execFileSync(binary, ['verify', '--format', 'json', '-'], { input: text, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
-  return JSON.parse(out.trim().split('\n')[0]);
-}
 
 // Plays one move on the board as a person does: the first ringed cell, then the first ring after
 // it, until the move is written; a move that names no cell (a number, a pass) by its button, and
@@ -808,7 +869,7 @@ async function playOne(p, button = null) {
     const buttons = p.locator('#play button:not(:text("Cancel"))');
     if (!(await buttons.count())) {
       await p.screenshot({ path: join(shots, 'no-move-offered.png') });
-      throw new Error(`no move offered: ${await p.locator('#play').innerText()} | ${await p.locator('#counter').innerText()}\n${await p.locator('#text').inputValue()}`);
+      throw new Error(`no move offered: ${await p.locator('#play').innerText()} | ${await p.locator('#counter').innerText()}\n${await p.evaluate(() => document.getElementById('text').value)}`);
     }
     const chosen = button === null ? buttons.first() : p.locator('#play button', { hasText: new RegExp(`^${button}$`) });
     clicked.push(await chosen.innerText());
@@ -831,7 +892,7 @@ await test('a complete game of each of the six games played on the board from Ne
     ['Splinter Quad', null, '2', {}],
   ];
   for (const [title, size, players, buttons] of games) {
-    await p.locator('#text').fill('');
+    await p.locator('#text .cm-content').fill('');
     await p.locator('#new').click();
     await p.locator('#new-game').selectOption({ label: title });
     if (size) await p.locator('#new-size').selectOption(size);
@@ -847,7 +908,7 @@ await test('a complete game of each of the six games played on the board from Ne
       await playOne(p, buttons[plies] ?? null);
       plies++;
     }
-    const text = await p.locator('#text').inputValue();
+    const text = await p.evaluate(() => document.getElementById('text').value);
     const card = await p.locator('.verdict').first().innerText();
     assert.match(card, new RegExp(`^valid\\s+Record 1 · ${title} · line \\d+ · ${plies} moves`), `${title}: ${card}\n${text}`);
     assert.ok(plies > 4, `${title}: a game of ${plies} moves`);
@@ -882,7 +943,7 @@ await test('Splinter Quad: a move that splits a group asks which group is kept, 
   await cell(rings[0]).click({ force: true });
   await p.waitForFunction((n) => window.refereeStats.verifications > n, before);
   await settle(p);
-  const text = await p.locator('#text').inputValue();
+  const text = await p.evaluate(() => document.getElementById('text').value);
   assert.ok(text.includes(`11. g3h3 g5g6/${rings[0]} *`), text);
   assert.equal(verifyWithCli(text).status, 'valid');
   await p.close();
@@ -918,7 +979,7 @@ await test('a different move played at an earlier point makes a variation; the r
   await cell('c3').click({ force: true });
   await settle(p);
   assert.equal(await p.locator('#counter').innerText(), 'ply 2 / 2');
-  assert.equal(await p.locator('#text').inputValue(), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 *\n');
+  assert.equal(await p.evaluate(() => document.getElementById('text').value), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 *\n');
   // Another move there: a variation after the move it replaces, numbered as that move is.
   await p.locator('#moves li button', { hasText: 'c1d1' }).click();
   await settle(p);
@@ -927,7 +988,7 @@ await test('a different move played at an earlier point makes a variation; the r
   await cell('a4').click({ force: true });
   await p.waitForFunction((n) => window.refereeStats.verifications > n, before);
   await settle(p);
-  assert.equal(await p.locator('#text').inputValue(), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 (1... b4a4) *\n');
+  assert.equal(await p.evaluate(() => document.getElementById('text').value), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 (1... b4a4) *\n');
   assert.match(await p.locator('.verdict').first().locator('.badge').innerText(), /^valid$/);
   await p.close();
 });
