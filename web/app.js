@@ -27,7 +27,14 @@ const editor = createEditor($('editor'), {
 // What the page shows: the text judged, its verdicts, the record selected, its lines of play (0
 // the main line, k its variation k: positions' answer) and the frames of the line shown.
 const state = {
-  text: '',
+  // The document judged last (the editor's, as it stood), and its text, made when first asked for.
+  doc: null,
+  get text() {
+    return this.doc ? editor.textOf(this.doc) : '';
+  },
+  // The edits since the text last sent to the judge engine, which holds that text (`held`).
+  changes: null,
+  held: false,
   // Playing on the board: the moves offered at the end of the record shown, for which text and
   // record, whether the board takes them, and the cells pointed at so far.
   next: null,
@@ -72,7 +79,7 @@ const stats = {
   },
   // Nothing waits: no judgement, drawing or repair search running, no typing about to be judged.
   idle() {
-    return timer === null && !state.judging && !state.searching && !Object.values(engines).some((e) => e.busy);
+    return !queued && !state.judging && !state.searching && !Object.values(engines).some((e) => e.busy);
   },
 };
 window.refereeStats = stats;
@@ -98,6 +105,9 @@ class Engine {
     this.worker = null;
     this.pending = new Map();
     this.asked = 0;
+    // The document whose text the worker holds (worker.js): a question about the same text sends
+    // none, and one about a text a single edit away sends the edit, not megabytes.
+    this.doc = null;
   }
 
   get busy() {
@@ -128,19 +138,54 @@ class Engine {
   restart(answer = { cancelled: true }) {
     this.worker?.terminate();
     this.worker = null;
+    this.doc = null;
     const waiting = [...this.pending.values()];
     this.pending.clear();
     for (const w of waiting) w(answer);
   }
 
+  // Asks the worker `op(...args)`; an argument that is one of the editor's documents is the text
+  // the worker holds, made from what it held (worker.js, `text`).
   call(op, ...args) {
     if (!this.worker) this.start();
     const id = ++this.asked;
+    const sent = args.map((a) => (isDoc(a) ? { text: this.textFor(a) } : a));
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
-      this.worker.postMessage({ id, op, args });
+      this.worker.postMessage({ id, op, args: sent });
     });
   }
+
+  // How the worker is to have the text of `doc`: it holds it, or an edit of what it holds, or the
+  // text itself.
+  textFor(doc) {
+    const held = this.doc;
+    this.doc = doc;
+    if (held === doc) return { held: true };
+    const edit = held && oneEdit(changesBetween(held, doc));
+    return edit ? { edit } : { whole: editor.textOf(doc) };
+  }
+}
+
+// Whether `a` is a document of the editor's (a CodeMirror Text).
+function isDoc(a) {
+  return a !== null && typeof a === 'object' && typeof a.sliceString === 'function';
+}
+
+// The editor's last edits: each the document before, the document after and what changed.
+const editLog = [];
+
+// What changed from document `from` to document `to`, by the last edits; null when they do not
+// lead from one to the other.
+function changesBetween(from, to) {
+  const first = editLog.findIndex((h) => h.before === from);
+  if (first < 0) return null;
+  let changes = null;
+  for (const h of editLog.slice(first)) {
+    changes = changes ? changes.compose(h.changes) : h.changes;
+    if (h.after === to) return changes;
+  }
+  return null;
 }
 
 // `judge` judges texts, `view` draws and converts the record shown, `repairs` searches repairs.
@@ -275,7 +320,7 @@ function paintMarks() {
     }
   }
   const frame = state.frames[state.frame];
-  if (frame && frame.move && state.framesText === editor.value) mark(frame.move.from, frame.move.to, frame.illegal ? 'current illegal' : 'current');
+  if (frame && frame.move && state.framesDoc === editor.doc) mark(frame.move.from, frame.move.to, frame.illegal ? 'current illegal' : 'current');
   editor.setMarks(marks);
 }
 
@@ -305,24 +350,37 @@ const STATUS_WORDS = {
   undecided: 'undecided',
 };
 
-// Moves the places of a verdict kept after an edit before it (web/src/judging.rs, `shift`): its
-// own, its problems', claims' and alternatives' (every object with `from`, `to` and `line`), and
-// its number.
-function moved(v, shift, top = true) {
-  if (v === null || typeof v !== 'object') return;
-  if (Array.isArray(v)) {
-    for (const x of v) moved(x, shift, false);
-    return;
+// Characters `from..to` of the text judged (UTF-16 units).
+function slice(from, to) {
+  return state.doc ? state.doc.sliceString(from, to) : '';
+}
+
+// Whether two keys (what an answer was asked about) are the same: field by field.
+function sameKey(a, b) {
+  return a !== null && b !== null && Object.keys(b).every((k) => a[k] === b[k]);
+}
+
+// Moves a place of the text (web/src/places.rs) by `shift`.
+function movePlace(at, shift) {
+  at.from += shift.units;
+  at.to += shift.units;
+  at.line += shift.lines;
+  at.bytes[0] += shift.bytes;
+  at.bytes[1] += shift.bytes;
+}
+
+// Moves the verdict `v` of a record after an edit before it (web/src/judging.rs, `shift`): its
+// number, and every place it holds (verdict_json in web/src/lib.rs: its own, its problems', their
+// alternatives' and its claims'). Called for each record after the edit, thousands a keystroke:
+// it walks only these fields.
+function moved(v, shift) {
+  v.index += shift.records;
+  movePlace(v.at, shift);
+  for (const p of v.problems) {
+    movePlace(p.at, shift);
+    for (const a of p.alternatives) if (a.stops_at) movePlace(a.stops_at.at, shift);
   }
-  if ('from' in v && 'line' in v && 'bytes' in v) {
-    v.from += shift.units;
-    v.to += shift.units;
-    v.line += shift.lines;
-    v.bytes = [v.bytes[0] + shift.bytes, v.bytes[1] + shift.bytes];
-    return;
-  }
-  if (top) v.index += shift.records;
-  for (const k in v) moved(v[k], shift, false);
+  for (const c of v.claims) movePlace(c.at, shift);
 }
 
 // Judges the editor's text in the judge engine (with `op`, the function of web/src/lib.rs that
@@ -345,14 +403,34 @@ async function judge(op = 'judge') {
   return done;
 }
 
+// The one edit `changes` (a CodeMirror ChangeSet) make, as the judge engine takes it, or null
+// when they make several.
+function oneEdit(changes) {
+  let edits = 0;
+  let edit = null;
+  changes?.iterChanges((fromA, toA, fromB, toB, inserted) => {
+    edits += 1;
+    edit = { from: fromA, to: toA, inserted: inserted.toString() };
+  });
+  return edits === 1 ? edit : null;
+}
+
 async function judgeNow(op) {
-  const text = editor.value;
+  const doc = editor.doc;
+  // Nothing changed since the text was judged (an edit judged at once, and asked again).
+  if (op === 'judge' && state.held && doc === state.doc && !state.changes) return true;
+  const edit = op === 'judge' && state.held ? oneEdit(state.changes) : null;
+  state.changes = null;
   stats.judging = true;
   const shown = setTimeout(() => { $('status').textContent = 'Judging…'; }, 200);
-  const answer = await engines.judge.call(op, text);
+  // The edit alone, when the engine holds the text it was made to: not a text of megabytes.
+  let answer = edit ? await engines.judge.call('judge_edit', edit.from, edit.to, edit.inserted) : null;
+  if (!answer?.out || JSON.parse(answer.out).missing) answer = await engines.judge.call(op, editor.textOf(doc));
   let verdicts = answer.trap
     ? { full: true, records: [], total: 0, bad: 0, waiting: 0, note: trapWords('judging this text', answer.trap) }
     : answer.cancelled ? null : JSON.parse(answer.out);
+  // The engine holds this text now, unless it refused it or stopped.
+  state.held = op === 'judge' && Boolean(verdicts) && !verdicts.refused && !answer.trap;
   if (!verdicts) {
     clearTimeout(shown);
     stats.judging = false;
@@ -375,7 +453,7 @@ async function judgeNow(op) {
     clearFrames();
     state.record = 1;
   }
-  state.text = text;
+  state.doc = doc;
   stats.verifyMs = answer.ms ?? null;
   stats.verifications += 1;
   const records = verdicts.records.concat(...chunks);
@@ -391,7 +469,14 @@ async function judgeNow(op) {
   state.judgedMs = answer.ms ?? 0;
   if (state.record > state.records.length) state.record = Math.max(1, state.records.length);
   showStatus(verdicts.note);
-  showVerdicts();
+  // Within a line (the records and lines after it where they were), only the cards of the
+  // records judged again change.
+  const shift = verdicts.shift;
+  if (!verdicts.full && !state.problemsOnly && shift.records === 0 && shift.lines === 0) {
+    updateVerdicts(verdicts.kept, records.length);
+  } else {
+    showVerdicts();
+  }
   paintMarks();
   stats.shownAt = performance.now();
   await selectRecord(state.record, null);
@@ -401,10 +486,9 @@ async function judgeNow(op) {
 // The status line, and a judgement's note.
 function showStatus(note) {
   const n = state.records.length;
-  const text = editor.value;
   const waiting = state.waiting ? ` Searching ${state.waiting} claim${state.waiting === 1 ? '' : 's'}…` : '';
   $('status').textContent = n === 0
-    ? (note ? 'Not judged.' : (text.trim() ? 'No record found in this text.' : 'No text yet.'))
+    ? (note ? 'Not judged.' : (editor.value.trim() ? 'No record found in this text.' : 'No text yet.'))
     : `${n} record${n === 1 ? '' : 's'}: ${n - state.bad} valid, ${state.bad} with a problem. Judged in ${state.judgedMs.toFixed(1)} ms.${waiting}`;
   if (note !== undefined) {
     if (note) showNotice(note, 'judge');
@@ -419,9 +503,9 @@ async function searchClaims() {
   state.searching = true;
   try {
     while (state.waiting && !state.judging && !state.dirty) {
-      const text = state.text;
+      const doc = state.doc;
       const answer = await engines.judge.call('judge_search');
-      if (!answer.out || text !== state.text) break;
+      if (!answer.out || doc !== state.doc) break;
       const found = JSON.parse(answer.out);
       state.waiting = found.waiting;
       if (!found.record) break;
@@ -467,10 +551,18 @@ function shownRecords() {
 // verdict may have changed anywhere.
 function showVerdicts() {
   const list = shownRecords();
-  const upto = Math.min(list.length, Math.max(CARDS, state.cards));
+  const upto = Math.min(list.length, Math.max(CARDS, state.cards || 0));
   state.cards = 0;
   $('verdicts').replaceChildren();
   moreVerdicts(upto, list);
+}
+
+// The cards of records `from..from + count` (0-based) made again, those that are shown.
+function updateVerdicts(from, count) {
+  const cards = $('verdicts').querySelectorAll('.verdict');
+  for (let k = from; k < Math.min(from + count, state.cards, cards.length); k++) {
+    cards[k].replaceWith(verdictCard(state.records[k]));
+  }
 }
 
 // The next `count` verdict cards (a hundred by default), and a button for the hundred after them.
@@ -603,20 +695,20 @@ function showLine(line) {
 // illegal move at that place (of the main line or of a variation), or null to keep the frame
 // shown (the last one of the main line for a record newly selected).
 async function selectRecord(index, frame) {
-  const changed = index !== state.record || state.framesText !== state.text;
+  const changed = index !== state.record || state.framesDoc !== state.doc;
   state.record = index;
   for (const card of document.querySelectorAll('.verdict')) {
     card.classList.toggle('selected', Number(card.dataset.record) === index);
   }
   if (changed || state.frames.length === 0) {
-    const text = state.text;
-    const answer = state.records.length ? await view('positions', text, index) : { ok: false, message: '' };
+    const doc = state.doc;
+    const answer = state.records.length ? await view('positions', state.doc, index) : { ok: false, message: '' };
     // A newer text or another record was asked for meanwhile: its answer shows instead.
-    if (text !== state.text || index !== state.record) return;
+    if (doc !== state.doc || index !== state.record) return;
     // The same record edited keeps its frame; another record, or a new text, opens at its last
     // frame: the final position, or the error diagram.
     const keep = state.frames.length > 0 && index === state.shownRecord;
-    state.framesText = state.text;
+    state.framesDoc = state.doc;
     state.shownRecord = index;
     if (answer.ok) {
       // The same record edited keeps the variation shown while it has one of that number.
@@ -673,7 +765,7 @@ function stopWords(f) {
 // `N...` before it on its line or the lines just above, as the record numbers its turns; null
 // when it writes none there.
 function turnBefore(at) {
-  const head = state.text.slice(Math.max(0, at - 2000), at);
+  const head = slice(Math.max(0, at - 2000), at);
   let turn = null;
   for (const m of head.matchAll(/(?:^|\s)(\d+)\.(?:\.\.)?(?=\s|$)/g)) turn = m[1];
   return turn;
@@ -691,7 +783,7 @@ function showMoves() {
     li.className = f.illegal ? 'illegal' : '';
     const b = document.createElement('button');
     b.type = 'button';
-    b.textContent = state.text.slice(f.move.from, f.move.to);
+    b.textContent = slice(f.move.from, f.move.to);
     b.title = f.illegal ? stopWords(f) : `ply ${f.ply}`;
     b.addEventListener('click', () => go(k));
     const n = document.createElement('span');
@@ -734,8 +826,8 @@ async function showFrame() {
   showNotes(f);
   // A variation's positions come with their codes; the main line's are asked for.
   const [drawn, code] = await Promise.all([
-    engines.view.call('line_board', state.text, state.record, state.line, state.frame, 480, false, dark()),
-    state.line ? { ok: true, code: f.code } : view('position_code', state.text, state.record, f.ply),
+    engines.view.call('line_board', state.doc, state.record, state.line, state.frame, 480, false, dark()),
+    state.line ? { ok: true, code: f.code } : view('position_code', state.doc, state.record, f.ply),
   ]);
   if (asked !== state.asked) return;
   $('board').innerHTML = drawn.out ?? `<p class="error">${escapeHtml(code.message || '')}</p>`;
@@ -754,9 +846,9 @@ async function offerMoves(asked) {
   const f = state.frames[state.frame];
   // Any position of the main line: at its end a move is added, earlier it is a variation.
   const here = state.line === 0 && f && !f.illegal;
-  const key = `${state.record}\u0000${f?.ply}\u0000${state.text}`;
-  if (here && state.undecided === null && state.nextFor !== key) {
-    state.next = JSON.parse((await engines.view.call('next_moves', state.text, state.record, f.ply)).out);
+  const key = { doc: state.doc, record: state.record, ply: f?.ply };
+  if (here && state.undecided === null && !sameKey(state.nextFor, key)) {
+    state.next = JSON.parse((await engines.view.call('next_moves', state.doc, state.record, f.ply)).out);
     state.nextFor = key;
     if (asked !== state.asked) return;
   }
@@ -823,7 +915,7 @@ function pointAt(label) {
 // (Ctrl+Z takes it back); the board then shows the record's end.
 async function playMove(move) {
   const ply = state.frames[state.frame].ply;
-  const answer = JSON.parse((await engines.view.call('play_move', state.text, state.record, ply, move)).out);
+  const answer = JSON.parse((await engines.view.call('play_move', state.doc, state.record, ply, move)).out);
   if (!answer.ok) {
     state.path = [];
     showPlay(answer.message);
@@ -836,9 +928,6 @@ async function playMove(move) {
   }
   state.shownRecord = null;
   editTo(answer.text);
-  // Judged now, not in the next task: the board answers the click at once.
-  clearTimeout(timer);
-  timer = null;
   await judge();
 }
 
@@ -894,7 +983,7 @@ function showNotes(f) {
   const here = state.lines.filter((v) => v && v.line > 0 && v.from === state.line && v.at === state.frame);
   if (here.length) {
     const next = state.frames[state.frame + 1]?.move;
-    const instead = el('span', null, 'Instead of', ...(next ? [' ', el('code', null, state.text.slice(next.from, next.to))] : []), ':');
+    const instead = el('span', null, 'Instead of', ...(next ? [' ', el('code', null, slice(next.from, next.to))] : []), ':');
     const div = el('div', 'branches', instead);
     for (const v of here) {
       const b = button(v.name, 'Step into this variation', () => go(1, v.line));
@@ -946,13 +1035,13 @@ async function findRepairs() {
     state.repairsFor = null;
     return;
   }
-  const key = `${state.record}\u0000${state.text}`;
-  if (state.repairsFor === key) return;
+  const key = { doc: state.doc, record: state.record };
+  if (sameKey(state.repairsFor, key)) return;
   state.repairsFor = key;
   // A search still running is for a text or a record no longer shown: stop it.
   if (engines.repairs.busy) engines.repairs.restart();
   box.innerHTML = '<p class="muted searching">Searching for repairs…</p>';
-  const answer = await engines.repairs.call('repairs', state.text, state.record);
+  const answer = await engines.repairs.call('repairs', state.doc, state.record);
   if (answer.cancelled || state.repairsFor !== key) return;
   if (answer.trap) {
     box.innerHTML = `<p class="error">${escapeHtml(trapWords('searching for repairs', answer.trap))}</p>`;
@@ -1047,13 +1136,13 @@ function baseName() {
 }
 
 async function converted() {
-  const answer = await view('convert', state.text, state.record);
+  const answer = await view('convert', state.doc, state.record);
   $('convert-note').textContent = answer.ok ? '' : `Cannot convert record ${state.record}: ${answer.message}`;
   return answer.ok ? answer : null;
 }
 
 async function fullSvg() {
-  return (await engines.view.call('line_board', state.text, state.record, state.line, state.frame, 640, true, false)).out || '';
+  return (await engines.view.call('line_board', state.doc, state.record, state.line, state.frame, 640, true, false)).out || '';
 }
 
 function pngOf(svgText) {
@@ -1104,7 +1193,8 @@ function wireDownloads() {
 
 // ---- wiring ----
 
-let timer = null;
+// Whether a judgement of the editor's text is about to start.
+let queued = false;
 
 async function setText(text, { keepRecord = false, record = null, ply = null, line = null } = {}) {
   showNotice(null);
@@ -1143,16 +1233,21 @@ async function openFile(file) {
 // An edit of the editor's text, by the writer or by the page: judged at once (only the records
 // it touched are judged again), unless the page judges the text itself (`state.quiet`).
 function edited(update) {
+  editLog.push({ before: update.startState.doc, after: update.state.doc, changes: update.changes });
+  if (editLog.length > 100) editLog.shift();
+  state.changes = state.changes ? state.changes.compose(update.changes) : update.changes;
   // A text pasted or dropped in is a new one: shown from its first record, at its end.
   if (update.pasted) state.fresh = true;
   if (state.notice === 'refusal' || state.notice === 'share') showNotice(null);
   if (state.quiet) return;
-  // The next task judges: the edits of one task (a paste and its line breaks) are judged once.
-  if (timer === null) {
-    timer = setTimeout(() => {
-      timer = null;
+  // Judged once the edits of this task (a paste and its line breaks) are made, before the next
+  // frame is drawn.
+  if (!queued) {
+    queued = true;
+    queueMicrotask(() => {
+      queued = false;
       judge();
-    }, 0);
+    });
   }
 }
 
@@ -1283,7 +1378,7 @@ function dark() {
 // Printing: the record shown goes under its board, as written.
 window.addEventListener('beforeprint', () => {
   const r = state.records[state.record - 1];
-  $('print-record').textContent = r ? state.text.slice(r.at.from, r.at.to) : '';
+  $('print-record').textContent = r ? slice(r.at.from, r.at.to) : '';
 });
 
 function wireTheme() {

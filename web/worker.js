@@ -7,10 +7,22 @@
 import init, * as referee from './pkg/referee_web.js';
 
 // The functions of web/src/lib.rs the page may call, and `time`, for the browser tests.
-const OPS = new Set(['judge', 'judged_verdicts', 'judge_search', 'verify', 'positions', 'board', 'line_board', 'position_code', 'convert', 'repairs', 'limits', 'refusal', 'games', 'new_record', 'next_moves', 'play_move', 'trap', 'time']);
+const OPS = new Set(['judge', 'judge_edit', 'judged_verdicts', 'judge_search', 'verify', 'positions', 'board', 'line_board', 'position_code', 'convert', 'repairs', 'limits', 'refusal', 'games', 'new_record', 'next_moves', 'play_move', 'trap', 'time']);
 
 let ready = null;
 let trapped = null;
+// The text the page last sent: a question may give it again (`{ text: { held: true } }`), as an
+// edit of it (`{ text: { edit: { from, to, inserted } } }`, UTF-16 offsets), or whole
+// (`{ text: { whole } }`): the page sends megabytes only when it must.
+let held = '';
+
+function argument(a) {
+  if (a === null || typeof a !== 'object' || !('text' in a)) return a;
+  const t = a.text;
+  if (t.whole !== undefined) held = t.whole;
+  else if (t.edit) held = held.slice(0, t.edit.from) + t.edit.inserted + held.slice(t.edit.to);
+  return held;
+}
 
 // The fastest of n judgings of a text, in milliseconds.
 function time(text, n) {
@@ -30,13 +42,15 @@ onmessage = async (e) => {
   }
   const { id, op, args } = e.data;
   await ready;
+  // The text held follows every question, answered or not.
+  const given = args.map(argument);
   if (trapped || !OPS.has(op)) {
     postMessage({ id, trap: trapped || `no such function: ${op}` });
     return;
   }
   const t0 = performance.now();
   try {
-    const out = op === 'time' ? time(...args) : referee[op](...args);
+    const out = op === 'time' ? time(...given) : referee[op](...given);
     postMessage({ id, out, ms: performance.now() - t0 });
   } catch (err) {
     trapped = `${err.name}: ${err.message}`;

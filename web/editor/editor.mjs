@@ -4,7 +4,7 @@
 // keystroke. app.js uses it only through the object `createEditor` gives back.
 import { EditorState, StateEffect, StateField } from '@codemirror/state';
 import { Decoration, EditorView, keymap, placeholder } from '@codemirror/view';
-import { defaultKeymap, history, historyKeymap, redo, undo } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap, isolateHistory, redo, undo } from '@codemirror/commands';
 
 // The page's marks (problems underlined, the move shown highlighted): set whole, for the lines
 // in view, and moved with the text by an edit until they are set again.
@@ -20,7 +20,8 @@ const marks = StateField.define({
 });
 
 // An editor in `parent`, its root element given the id `id`. The page is told, through `on`:
-// `change(update)` after every edit (`update.pasted`: whether it was a paste or a drop),
+// `change(update)` after every edit (`update.pasted`: whether it was a paste or a drop;
+// `update.changes`, what changed, as a CodeMirror ChangeSet),
 // `viewport()` when other lines come into view, `caret(offset)` when the caret moves without an
 // edit, `paste(text)` before a paste (true refuses it). Files dropped on it are not inserted: the
 // page opens them. Offsets are UTF-16 code units of the text, as JavaScript counts them;
@@ -32,7 +33,12 @@ export function createEditor(parent, { id, label, hint, on }) {
       doc: '',
       extensions: [
         history(),
-        keymap.of([...defaultKeymap, ...historyKeymap]),
+        // Ctrl+Shift+Z redoes on every system too, as in most editors (CodeMirror: Linux only).
+        keymap.of([
+          { key: 'Mod-Shift-z', run: redo, preventDefault: true },
+          ...defaultKeymap,
+          ...historyKeymap,
+        ]),
         placeholder(hint),
         marks,
         EditorView.editorAttributes.of({ id }),
@@ -58,18 +64,25 @@ export function createEditor(parent, { id, label, hint, on }) {
       ],
     }),
   });
-  // The text, made once for each state of the document (a text of megabytes takes milliseconds).
+  // The text of a state of the document, made once (a text of megabytes takes milliseconds).
   let made = { doc: null, text: '' };
-  const text = () => {
-    if (made.doc !== view.state.doc) made = { doc: view.state.doc, text: view.state.doc.toString() };
+  const textOf = (doc) => {
+    if (made.doc !== doc) made = { doc, text: doc.toString() };
     return made.text;
   };
+  const text = () => textOf(view.state.doc);
   const clamp = (n) => Math.max(0, Math.min(n, view.state.doc.length));
   const editor = {
     view,
     get value() {
       return text();
     },
+    // The document as it stands: a value that stays as it is whatever edits follow.
+    get doc() {
+      return view.state.doc;
+    },
+    // The text of `doc`, a document the editor held.
+    textOf,
     get length() {
       return view.state.doc.length;
     },
@@ -77,13 +90,23 @@ export function createEditor(parent, { id, label, hint, on }) {
       const s = view.state.selection.main;
       return { from: s.from, to: s.to };
     },
-    // Replaces `from..to` by `insert`, as an edit undo takes back; `userEvent` says what made it.
-    replace(from, to, insert, userEvent = 'input') {
-      view.dispatch({ changes: { from: clamp(from), to: clamp(to), insert }, userEvent });
+    // Replaces `from..to` by `insert`: an edit of the page's (a move played, a repair applied),
+    // which undo takes back on its own, never with the edits around it.
+    replace(from, to, insert) {
+      view.dispatch({
+        changes: { from: clamp(from), to: clamp(to), insert },
+        userEvent: 'input.page',
+        annotations: isolateHistory.of('full'),
+      });
     },
     // The whole text replaced (a file opened, a sample chosen): one edit undo takes back too.
     setText(value) {
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: value }, selection: { anchor: 0 }, userEvent: 'input.replace' });
+      view.dispatch({
+        changes: { from: 0, to: view.state.doc.length, insert: value },
+        selection: { anchor: 0 },
+        userEvent: 'input.replace',
+        annotations: isolateHistory.of('full'),
+      });
       view.scrollDOM.scrollTop = 0;
     },
     // Selects `from..to` and brings it into view.

@@ -73,60 +73,133 @@ fn with_problems<'v>(verdicts: impl Iterator<Item = &'v Verdict>) -> usize {
 /// search ([`judge_search_in`]). A text too large is refused, as `verify` refuses it.
 pub fn judge_in<S: Games>(games: S, text: &str) -> String {
     if let Some(why) = too_large(text) {
-        HELD.with(|h| h.borrow_mut().take());
-        return json!({ "full": true, "total": 0, "bad": 0, "records": [], "next": null, "waiting": 0,
-                       "refused": true, "note": why })
-        .to_string();
+        return judge_in_refused(why);
     }
-    let t = Places::new(text);
-    let end = end_of(&t, text);
+    let end = end_of(&Places::new(text), text);
     HELD.with(|h| {
         let mut held = h.borrow_mut();
-        let kept = held.as_mut().and_then(|h| {
-            let old_end = h.end;
-            h.judged.downcast_mut::<JudgedText<S>>().map(|j| (j, old_end))
-        });
-        let (judged, head) = match kept {
-            Some((judged, old_end)) => {
-                let old_total = judged.verdicts().len();
-                let bytes = text.len() as isize - judged.text().len() as isize;
-                let r = judged.set_text(text.to_string());
-                let removed = old_total - r.kept - r.moved;
-                let shift = json!({
-                    "units": end.0 as isize - old_end.0 as isize,
-                    "lines": end.1 as isize - old_end.1 as isize,
-                    "bytes": bytes,
-                    "records": r.judged as isize - removed as isize,
-                });
-                (judged, json!({ "full": false, "kept": r.kept, "removed": removed, "shift": shift, "upto": r.kept + r.judged }))
+        let old_end = held.as_ref().map(|h| h.end);
+        if let (Some(judged), Some(old_end)) =
+            (held.as_mut().and_then(|h| h.judged.downcast_mut::<JudgedText<S>>()), old_end)
+        {
+            let old_total = judged.verdicts().len();
+            let bytes = text.len() as isize - judged.text().len() as isize;
+            let r = judged.set_text(text.to_string());
+            let removed = old_total - r.kept - r.moved;
+            let shift = json!({
+                "units": end.0 as isize - old_end.0 as isize,
+                "lines": end.1 as isize - old_end.1 as isize,
+                "bytes": bytes,
+                "records": r.judged as isize - removed as isize,
+            });
+            let head =
+                json!({ "full": false, "kept": r.kept, "removed": removed, "shift": shift, "upto": r.kept + r.judged });
+            let out = answer(judged, head);
+            if let Some(h) = held.as_mut() {
+                h.end = end;
             }
-            None => {
-                let judged = JudgedText::new(text.to_string(), options(games));
-                let total = judged.verdicts().len();
-                *held = Some(Held { judged: Box::new(judged), end });
-                let judged = held.as_mut().and_then(|h| h.judged.downcast_mut::<JudgedText<S>>()).expect("just held");
-                (judged, json!({ "full": true, "kept": 0, "removed": 0, "upto": total }))
-            }
-        };
-        let total = judged.verdicts().len();
-        let (from, upto) = (head["kept"].as_u64().unwrap_or(0) as usize, head["upto"].as_u64().unwrap_or(0) as usize);
-        let (records, next) = chunk(judged, &t, from, upto);
-        let waiting = (1..=total).filter(|&k| judged.waits(k)).count();
-        let bad = with_problems(judged.verdicts());
-        if let Some(h) = held.as_mut() {
-            h.end = end;
+            return out;
         }
-        let mut answer = head;
-        answer["total"] = total.into();
-        answer["bad"] = bad.into();
-        answer["next"] = if next < upto { next.into() } else { Value::Null };
-        answer["waiting"] = waiting.into();
-        answer["refused"] = false.into();
-        answer["note"] = Value::Null;
-        answer["records"] = Value::Null;
-        let head = answer.to_string();
-        // The verdicts, already JSON, are put in as they are.
-        head.replacen("\"records\":null", &format!("\"records\":[{records}]"), 1)
+        let judged = JudgedText::new(text.to_string(), options(games));
+        let head = json!({ "full": true, "kept": 0, "removed": 0, "upto": judged.verdicts().len() });
+        let out = answer(&judged, head);
+        *held = Some(Held { judged: Box::new(judged), end });
+        out
+    })
+}
+
+/// The answer of [`judge_in`] for a text too large to judge: it is forgotten.
+fn judge_in_refused(why: String) -> String {
+    HELD.with(|h| h.borrow_mut().take());
+    json!({ "full": true, "total": 0, "bad": 0, "records": [], "next": null, "waiting": 0, "refused": true,
+            "note": why })
+    .to_string()
+}
+
+/// Why a text of `bytes` bytes is not judged, when it is too large.
+fn too_large_by(bytes: usize) -> Option<String> {
+    Some(crate::refusal_of("This text", bytes)).filter(|why| !why.is_empty())
+}
+
+/// An answer of [`judge_in`]: `head` (what changed) with the text's counts and the first chunk of
+/// the verdicts judged again, `head["kept"]..head["upto"]`.
+fn answer<S: Games>(judged: &JudgedText<S>, mut head: Value) -> String {
+    let t = Places::new(judged.text());
+    let total = judged.verdicts().len();
+    let (from, upto) = (head["kept"].as_u64().unwrap_or(0) as usize, head["upto"].as_u64().unwrap_or(0) as usize);
+    let (records, next) = chunk(judged, &t, from, upto);
+    head["total"] = total.into();
+    head["bad"] = with_problems(judged.verdicts()).into();
+    head["next"] = if next < upto { next.into() } else { Value::Null };
+    head["waiting"] = (1..=total).filter(|&k| judged.waits(k)).count().into();
+    head["refused"] = false.into();
+    head["note"] = Value::Null;
+    head["records"] = Value::Null;
+    // The verdicts, already JSON, are put in as they are.
+    head.to_string().replacen("\"records\":null", &format!("\"records\":[{records}]"), 1)
+}
+
+/// The byte offset of UTF-16 offset `units` of `text` (its end, past it; a unit inside a
+/// character, the character's start).
+fn byte_of(text: &str, units: usize) -> usize {
+    let mut counted = 0;
+    for (at, b) in text.bytes().enumerate() {
+        let starts = b & 0xC0 != 0x80;
+        if starts && counted >= units {
+            return at;
+        }
+        counted += usize::from(starts) + usize::from(b >= 0xF0);
+    }
+    text.len()
+}
+
+/// Line ends at bytes `range` of `text`, as [`referee::report::line_starts`] counts them: a `\n`,
+/// or a `\r` not before a `\n`.
+fn line_ends(text: &[u8], range: std::ops::Range<usize>) -> isize {
+    let ends = range.filter(|&i| text[i] == b'\n' || text[i] == b'\r' && text.get(i + 1) != Some(&b'\n'));
+    ends.count() as isize
+}
+
+/// [`judge_in`] of the text judged last with UTF-16 units `from..to` replaced by `inserted`: the
+/// page sends an edit rather than a text of megabytes. `{"missing": true}` when no text is held
+/// (the worker is new): the page then sends the text.
+pub fn judge_edit_in<S: Games>(from: usize, to: usize, inserted: &str) -> String {
+    HELD.with(|h| {
+        let mut held = h.borrow_mut();
+        let Some((judged, end)) =
+            held.as_mut().and_then(|h| h.judged.downcast_mut::<JudgedText<S>>().map(|j| (j, &mut h.end)))
+        else {
+            return json!({ "missing": true }).to_string();
+        };
+        let text = judged.text();
+        let (start, stop) = (byte_of(text, from), byte_of(text, to.max(from)));
+        if let Some(why) = too_large_by(text.len() - (stop - start) + inserted.len()) {
+            drop(held);
+            return judge_in_refused(why);
+        }
+        // What the edit changes of where the text's end is: its units, and its lines (a line end
+        // is decided by its byte and the next, so one byte before the edit is looked at again).
+        let removed_units = (to.max(from) - from) as isize;
+        let inserted_units = inserted.encode_utf16().count() as isize;
+        let before = start.saturating_sub(1);
+        let old_ends = line_ends(text.as_bytes(), before..stop);
+        let old_total = judged.verdicts().len();
+        let r = judged.replace(start..stop, inserted);
+        let new_ends = line_ends(judged.text().as_bytes(), before..start + inserted.len());
+        let removed = old_total - r.kept - r.moved;
+        let shift = json!({
+            "units": inserted_units - removed_units,
+            "lines": new_ends - old_ends,
+            "bytes": inserted.len() as isize - (stop - start) as isize,
+            "records": r.judged as isize - removed as isize,
+        });
+        *end = (
+            (end.0 as isize + inserted_units - removed_units) as usize,
+            (end.1 as isize + new_ends - old_ends) as usize,
+        );
+        let head =
+            json!({ "full": false, "kept": r.kept, "removed": removed, "shift": shift, "upto": r.kept + r.judged });
+        answer(judged, head)
     })
 }
 
@@ -211,7 +284,11 @@ mod tests {
 
     /// The verdicts of `text` as the page holds them after `judge_in` and any further chunks.
     fn judged(records: &mut Vec<Value>, text: &str) {
-        let answer = parse(judge_in(Registry, text));
+        merged(records, parse(judge_in(Registry, text)));
+    }
+
+    /// The verdicts the page holds after `answer`, an answer of `judge_in` or `judge_edit_in`.
+    fn merged(records: &mut Vec<Value>, answer: Value) {
         let mut new: Vec<Value> = answer["records"].as_array().expect("records").clone();
         let mut next = answer["next"].as_u64();
         while let Some(from) = next {
@@ -252,18 +329,33 @@ mod tests {
             (text.len() / 4, text.len() / 4, bad),
             (text.len() - 1, text.len() - 1, "\n\n[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 *\n"),
             (100, 4000, ""),
+            // Line breaks of every kind, and one made of two edits.
+            (text.len() / 5, text.len() / 5, "\r\r\n"),
+            (text.len() / 5 + 1, text.len() / 5 + 1, "\n"),
+            (text.len() / 5, text.len() / 5 + 2, ""),
         ];
+        // The page sends an edit (UTF-16 units), or the new text: either way, the verdicts it then
+        // holds are those of the new text judged whole.
+        let mut edited = records.clone();
         for (from, to, with) in edits {
             let (from, to) = (referee::judged::floor_boundary(&text, from), referee::judged::floor_boundary(&text, to));
+            let before = text.clone();
+            let units = |at: usize| before[..at].encode_utf16().count();
+            merged(&mut edited, parse(judge_edit_in::<Registry>(units(from), units(to), with)));
             text.replace_range(from..to, with);
+            judge_forget();
+            let mut records = Vec::new();
+            judged(&mut records, &before);
             judged(&mut records, &text);
             judge_forget();
             let mut whole = Vec::new();
             judged(&mut whole, &text);
             assert_eq!(records.len(), whole.len(), "after {from}..{to} {with:?}");
-            for (a, b) in records.iter().zip(&whole) {
-                assert_eq!(a, b, "after {from}..{to} {with:?}");
+            for ((a, b), c) in records.iter().zip(&whole).zip(&edited) {
+                assert_eq!(a, b, "the new text, after {from}..{to} {with:?}");
+                assert_eq!(c, b, "the edit, after {from}..{to} {with:?}");
             }
+            assert_eq!(edited.len(), whole.len());
             // The next edit is judged against this text, whole.
         }
     }
@@ -287,4 +379,3 @@ mod tests {
         assert_eq!((refused["refused"].as_bool(), refused["full"].as_bool()), (Some(true), Some(true)));
     }
 }
-

@@ -1,7 +1,8 @@
 //! referee in the browser: the library's answers to the page in `web/`, as JSON strings.
 //!
-//! Each exported function takes the whole text of the page's editor and gives one JSON string,
-//! built from the library's public API only: `verify` (the verdict of every record), `positions`
+//! Each exported function takes the whole text of the page's editor (the judging worker keeps it
+//! between calls and takes edits of it: [`judging`]) and gives one JSON string, built from the
+//! library's public API only: `verify` (the verdict of every record), `positions`
 //! and `board` (the pictures of one record), `position_code`, `convert` and `repairs`. Every
 //! place in the text is given three ways: 1-based line and column (as the command line prints
 //! them), `from`/`to`, offsets in UTF-16 code units, which is how JavaScript indexes a string,
@@ -23,6 +24,7 @@
 use std::cell::RefCell;
 use std::ops::Range;
 
+pub use judging::{judge_edit_in, judge_forget, judge_in, judge_search_in, judged_verdicts_in};
 use referee::convert;
 pub use referee::judge::Games;
 use referee::picture::{pictures, Line, Pictures};
@@ -35,7 +37,6 @@ use referee::search::{mib, SearchBudget};
 use referee::verdict::{ClaimCheck, Problem, ProblemKind, Reach, Status, Verdict};
 use referee::verify::{self, ShowNote, VerifyOptions, DEFAULT_SEARCH_LIMIT};
 use serde_json::{json, Value};
-pub use judging::{judge_forget, judge_in, judge_search_in, judged_verdicts_in};
 pub use wasm_bindgen;
 
 // The checks of the `web` fuzz target, over the page's functions as this crate exports them.
@@ -47,11 +48,11 @@ pub mod places;
 
 use places::Places;
 
-/// The most text, in bytes of UTF-8, that the page judges: about 12,000 records of a random Quarod
-/// game, 80,000 short ones. Every
-/// answer about a text holds a few copies of it at most, so that with [`MAX_ANSWER`] and
-/// [`SEARCH_BYTES`] a text the page accepts keeps the module's memory under a hundred MiB or so,
-/// far from the 4 GiB a browser gives WebAssembly; the command line judges files of any size.
+/// The most text, in bytes of UTF-8, that the page judges: about 12,000 records of random Quarod
+/// games, 80,000 short ones. Every answer about a text holds a few copies of it at most, so that
+/// with [`judging::CHUNK`] and [`SEARCH_BYTES`] a text the page accepts keeps the module's memory
+/// within a few hundred MiB, far from the 4 GiB a browser gives WebAssembly; the command line
+/// judges files of any size.
 pub const MAX_TEXT: usize = 8 << 20;
 
 /// The most JSON `verify` answers with: the verdicts of the records that fit, in text order, a few
@@ -677,6 +678,15 @@ macro_rules! page {
             $crate::judge_in(__games(), text)
         }
 
+        /// See [`referee_web::judge_edit_in`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn judge_edit(from: usize, to: usize, inserted: &str) -> String {
+            fn of<S: $crate::Games>(_: S, from: usize, to: usize, inserted: &str) -> String {
+                $crate::judge_edit_in::<S>(from, to, inserted)
+            }
+            of(__games(), from, to, inserted)
+        }
+
         /// See [`referee_web::judged_verdicts_in`].
         #[$crate::wasm_bindgen::prelude::wasm_bindgen]
         pub fn judged_verdicts(from: usize, upto: usize) -> String {
@@ -1019,7 +1029,7 @@ mod tests {
         assert_eq!(board(&text, 1, 0, 300, false, false), "");
         // What the page says of a file before it opens it.
         assert_eq!(refusal("game.txt", MAX_TEXT), "");
-        assert!(refusal("game.txt", 6_000_005).starts_with("game.txt is 6,000,005 bytes: the page judges"));
+        assert!(refusal("game.txt", 9_000_005).starts_with("game.txt is 9,000,005 bytes: the page judges"));
         // At the limit, it is judged.
         let text = format!("{QUAROD}{}", " ".repeat(MAX_TEXT - QUAROD.len()));
         assert_eq!(parse(verify(&text))["records"][0]["status"], "valid");

@@ -24,7 +24,7 @@ const illegal = '[Game "In a Row"]\n[Size "5"]\n\n1. c3 d3 2. c3 d4 3. b2 e5 *\n
 const drawn = '[Game "In a Row"]\n\n1. a1 c1 2. b1 d1 3. e1 a2 4. c2 b2 5. d2 e2 6. a3 c3 7. b3 d3 '
   + '8. e3 a4 9. c4 b4 10. d4 e4 11. a5 c5 12. b5 d5 13. e5 0-0\n';
 const before = await page.evaluate(() => window.refereeStats.verifications);
-await page.locator('#text').fill(`${illegal}\n${drawn}`);
+await page.locator('#text .cm-content').fill(`${illegal}\n${drawn}`);
 await page.waitForFunction((n) => window.refereeStats.verifications > n, before, { timeout: 10000 });
 await page.waitForFunction(() => window.refereeStats.idle(), null, { timeout: 60000 });
 
