@@ -1040,7 +1040,15 @@ async function findRepairs() {
   state.repairsFor = key;
   // A search still running is for a text or a record no longer shown: stop it.
   if (engines.repairs.busy) engines.repairs.restart();
-  box.innerHTML = '<p class="muted searching">Searching for repairs…</p>';
+  // The search's bound is said, and it can be stopped: it may take seconds on a long record.
+  const bound = (limits.repair_positions ?? 0).toLocaleString('en');
+  const searching = el('p', 'muted searching', `Searching for repairs (at most ${bound} positions replayed)… `);
+  searching.append(button('Stop', 'stop the search for repairs', () => {
+    engines.repairs.restart();
+    state.repairsFor = null;
+    box.replaceChildren(el('p', 'muted', 'The search for repairs was stopped. Edit the record, or choose it again, to search again.'));
+  }));
+  box.replaceChildren(searching);
   const answer = await engines.repairs.call('repairs', state.doc, state.record);
   if (answer.cancelled || state.repairsFor !== key) return;
   if (answer.trap) {

@@ -119,13 +119,14 @@ fn refused(text: &str) -> Option<String> {
 }
 
 /// The bounds the page works within, for the page to say: `{"text": ..., "answer": ...,
-/// "per_claim": ..., "per_text": ...}`.
+/// "per_claim": ..., "per_text": ..., "repair_positions": ...}`.
 pub fn limits_json() -> String {
     json!({
         "text": MAX_TEXT,
         "answer": MAX_ANSWER,
         "per_claim": SEARCH_PER_CLAIM,
         "per_text": SEARCH_PER_TEXT,
+        "repair_positions": referee::repair::DEFAULT_MAX_POSITIONS,
     })
     .to_string()
 }

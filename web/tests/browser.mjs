@@ -635,6 +635,25 @@ await test('20,000 records: judged as fast after a character outside ASCII, ever
   assert.match(await page.locator('.verdict.selected h3').textContent(), /Record 151 /);
 });
 
+await test('a repair search says its bound and can be stopped', async () => {
+  const p = await open();
+  // A 26x26 Quarod game with its first move written again seven times: the search for repairs
+  // goes to its bound (seconds), unless it is stopped.
+  const game = execFileSync(binary, ['random', '--game', 'quarod', '--size', '26', '--seed', '3'], { encoding: 'utf8' });
+  const start = game.indexOf('1. ');
+  const words = game.slice(start).split(' ');
+  const moves = words.map((w, k) => k).filter((k) => k > 0 && words[k] && !words[k].endsWith('.') && !words[k].includes('\n'));
+  for (const n of [2, 5, 9, 14, 20, 27, 35]) words[moves[n]] = words[1];
+  await pasteOver(p, game.slice(0, start) + words.join(' '));
+  const stop = p.locator('#repairs .searching button', { hasText: 'Stop' });
+  await stop.waitFor({ timeout: 10000 });
+  assert.match(await p.locator('#repairs .searching').innerText(), /^Searching for repairs \(at most 5,000,000 positions replayed\)…/);
+  await stop.click();
+  assert.match(await p.locator('#repairs').innerText(), /^The search for repairs was stopped\./);
+  await settle(p, 5000);
+  await p.close();
+});
+
 await test('a 5 MB paste: verdicts within 3 s, then no task over 50 ms; a keystroke judged and shown within 100 ms; problems only', async () => {
   // A context of its own: the pages of the other tests are not run on its thread.
   const own = await context.browser().newContext();
