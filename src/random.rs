@@ -1,4 +1,5 @@
-//! Random legal games, for tests, benchmarks and `referee random`.
+//! Random legal games, for tests, benchmarks and `referee random`; and records made for a board
+//! that plays them: a new record, a start set up on a board.
 
 use crate::format::{Recorded, WithGame};
 pub use crate::game::random::{random_game, random_game_preferring};
@@ -54,4 +55,52 @@ pub fn new_record_in<S: crate::judge::Games>(
         }
     }
     games.with_named(game.name, New { size, players }).unwrap_or_else(|| Err(format!("no game is named {}", game.name)))
+}
+
+/// The board to set a start of `game`, one of `games`, up on (see
+/// [`crate::format::Recorded::setup_board`]).
+pub fn setup_board_in<S: crate::judge::Games>(
+    games: S,
+    game: &'static About,
+    size: Option<u8>,
+    players: Option<u8>,
+) -> Result<crate::format::SetupBoard, String> {
+    struct Board {
+        size: Option<u8>,
+        players: Option<u8>,
+    }
+    impl WithGame for Board {
+        type Output = Result<crate::format::SetupBoard, String>;
+        fn run<G: Recorded>(self, about: &'static About) -> Self::Output {
+            G::setup_board(about, self.size, self.players)
+        }
+    }
+    games
+        .with_named(game.name, Board { size, players })
+        .unwrap_or_else(|| Err(format!("no game is named {}", game.name)))
+}
+
+/// A record of `game`, one of `games`, that starts from the position whose cells show `cells`
+/// (see [`crate::format::Recorded::setup_record`]); `Err` says why the game cannot have it.
+pub fn setup_record_in<S: crate::judge::Games>(
+    games: S,
+    game: &'static About,
+    size: Option<u8>,
+    players: Option<u8>,
+    cells: &[&str],
+) -> Result<String, String> {
+    struct Set<'c> {
+        size: Option<u8>,
+        players: Option<u8>,
+        cells: &'c [&'c str],
+    }
+    impl WithGame for Set<'_> {
+        type Output = Result<String, String>;
+        fn run<G: Recorded>(self, about: &'static About) -> Self::Output {
+            G::setup_record(about, self.size, self.players, self.cells)
+        }
+    }
+    games
+        .with_named(game.name, Set { size, players, cells })
+        .unwrap_or_else(|| Err(format!("no game is named {}", game.name)))
 }

@@ -396,3 +396,66 @@ fn a_game_played_into_a_new_record_is_written_in_its_notation_and_verifies() {
         }
     }
 }
+
+/// The glyphs of a text diagram (as `ascii::diagram` draws it), in reading order: the rows are the
+/// lines that end with their number.
+fn diagram_cells(diagram: &str) -> Vec<String> {
+    let mut cells = Vec::new();
+    for line in diagram.lines() {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((last, glyphs)) = tokens.split_last() else { continue };
+        if last.trim_end_matches('.').parse::<u32>().is_ok() {
+            cells.extend(glyphs.iter().map(|g| g.to_string()));
+        }
+    }
+    cells
+}
+
+/// A start set up on the board editor's board (the web page's) is written as a record that reads
+/// back as that very position, in every game: its start unchanged, and with a cell changed to
+/// each glyph the board offers, either the changed position or the reason the game cannot have
+/// it. A diagram with a glyph no cell may show is refused with its cell named.
+#[test]
+fn a_start_set_up_on_the_board_reads_back_the_same_or_is_refused_with_its_reason() {
+    use referee::judge::Registry;
+    use referee::random::{setup_board_in, setup_record_in};
+    for game in GameKind::ALL {
+        let about = game.about();
+        let size = Some(about.sizes.smallest);
+        let board = setup_board_in(Registry, about, size, None).unwrap_or_else(|e| panic!("{}: {e}", about.name));
+        assert_eq!(board.cells.len(), board.start.len(), "{}", about.name);
+        assert!(board.glyphs.len() >= 2, "{}: {:?}", about.name, board.glyphs);
+        let read_back = |cells: &[String]| -> Result<Vec<String>, String> {
+            let refs: Vec<&str> = cells.iter().map(String::as_str).collect();
+            let text = setup_record_in(Registry, about, size, None, &refs)?;
+            let v = &verify_source(&text, VerifyOptions::default())[0];
+            assert!(matches!(v.status, Status::Valid), "{}: {:?}\n{text}", about.name, v.problems);
+            let replayed = record_moves(&text, 1, VerifyOptions::default()).expect("the record replays");
+            Ok(diagram_cells(&replayed.start))
+        };
+        assert_eq!(read_back(&board.start).as_ref(), Ok(&board.start), "{}", about.name);
+        let (mut kept, mut refused) = (0, 0);
+        for glyph in &board.glyphs[1..] {
+            // The first empty cell, showing `glyph`.
+            let Some(k) = board.start.iter().position(|g| g == &board.glyphs[0]) else { continue };
+            let mut cells = board.start.clone();
+            cells[k] = glyph.clone();
+            match read_back(&cells) {
+                Ok(back) => {
+                    assert_eq!(back, cells, "{}: {glyph} on {}", about.name, board.cells[k]);
+                    kept += 1;
+                }
+                Err(why) => {
+                    assert!(!why.is_empty(), "{}", about.name);
+                    refused += 1;
+                }
+            }
+        }
+        assert!(kept + refused > 0, "{}", about.name);
+        let mut wrong = board.start.clone();
+        wrong[0] = "@".to_string();
+        let refs: Vec<&str> = wrong.iter().map(String::as_str).collect();
+        let why = setup_record_in(Registry, about, size, None, &refs).expect_err("no game shows @");
+        assert!(why.contains('@'), "{}: {why}", about.name);
+    }
+}

@@ -53,6 +53,9 @@ const state = {
   repairsFor: null,
   // Frames asked for: an answer for an earlier one is not shown.
   asked: 0,
+  // The board editor's board (loadSetup): its cells, what each shows, the palette and the glyph
+  // chosen to place.
+  setup: null,
   // What the notice under the status line says: `judge`, `refusal` or null (showNotice).
   notice: null,
 };
@@ -1429,10 +1432,17 @@ function wireNewRecord() {
   };
   game.addEventListener('change', fill);
   fill();
+  const chosen = () => [game.value, Number($('new-size').value), Number($('new-players').value)];
+  // The board editor follows the game, size and players chosen.
+  for (const id of ['new-game', 'new-size', 'new-players']) $(id).addEventListener('change', () => { if ($('setup').open) loadSetup(...chosen()); });
+  $('setup').addEventListener('toggle', () => { if ($('setup').open) loadSetup(...chosen()); });
   $('new').addEventListener('click', () => dialog.showModal());
   $('new-create').addEventListener('click', async (e) => {
     e.preventDefault();
-    const answer = JSON.parse((await engines.view.call('new_record', game.value, Number($('new-size').value), Number($('new-players').value))).out);
+    const setUp = $('setup').open && state.setup;
+    const answer = setUp
+      ? JSON.parse((await engines.view.call('setup_record', ...chosen(), JSON.stringify(state.setup.glyphs))).out)
+      : JSON.parse((await engines.view.call('new_record', ...chosen())).out);
     if (!answer.ok) {
       $('new-error').textContent = answer.message;
       $('new-error').hidden = false;
@@ -1446,6 +1456,63 @@ function wireNewRecord() {
     editor.replace(text.length, text.length, before + answer.text);
     editor.select(editor.length);
   });
+}
+
+// ---- the board editor: a start position set up cell by cell ----
+
+// The board to set up for `game` of `size` and `players`: its cells as the game's start shows
+// them, and what a cell may show.
+async function loadSetup(game, size, players) {
+  const answer = JSON.parse((await engines.view.call('setup_board', game, size, players)).out);
+  state.setup = answer.ok
+    ? { cells: answer.cells, glyphs: answer.start.slice(), palette: answer.glyphs, chosen: answer.glyphs[1] ?? answer.glyphs[0], diagram: answer.diagram || '' }
+    : null;
+  $('setup-why').hidden = answer.ok;
+  $('setup-why').textContent = answer.ok ? '' : answer.message;
+  drawSetup();
+}
+
+// The palette and the board: the start diagram's rows as the game draws them (a hex board's rows
+// indented), each glyph a button as wide as its diagram column.
+function drawSetup() {
+  const s = state.setup;
+  $('setup-palette').replaceChildren();
+  $('setup-board').replaceChildren();
+  if (!s) return;
+  for (const g of s.palette) {
+    const b = button(g, g === s.palette[0] ? 'an empty cell' : `place ${g}`, () => { s.chosen = g; drawSetup(); });
+    b.setAttribute('aria-pressed', String(g === s.chosen));
+    $('setup-palette').append(b);
+  }
+  let k = 0;
+  for (const line of s.diagram.split('\n')) {
+    const tokens = line.trim().split(/\s+/);
+    if (tokens.length < 2 || !/^\d+\.?$/.test(tokens.at(-1))) continue;
+    const row = el('span', 'row', line.match(/^ */)[0]);
+    for (const _ of tokens.slice(0, -1)) {
+      const at = k++;
+      const glyph = () => s.glyphs[at];
+      const b = button(glyph(), s.cells[at], () => {
+        s.glyphs[at] = glyph() === s.chosen ? s.palette[0] : s.chosen;
+        b.textContent = glyph();
+        checkSetup();
+      });
+      b.dataset.cell = s.cells[at];
+      b.style.width = `${glyph().length + 1}ch`;
+      row.append(b);
+    }
+    $('setup-board').append(row);
+  }
+  checkSetup();
+}
+
+// Says at once why the game cannot have the position set up, if it cannot.
+async function checkSetup() {
+  const s = state.setup;
+  const answer = JSON.parse((await engines.view.call('setup_record', ...[$('new-game').value, Number($('new-size').value), Number($('new-players').value)], JSON.stringify(s.glyphs))).out);
+  if (s !== state.setup) return;
+  $('setup-why').hidden = answer.ok;
+  $('setup-why').textContent = answer.ok ? '' : `Not a start of this game: ${answer.message}.`;
 }
 
 // Names the games of this build in the tagline: a build with a game of its own adds it.

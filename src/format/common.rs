@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use crate::document::*;
 use crate::format::{
     problem, refuted_claims, setup_problem, status_of, syntax_problem, Judge, JudgeLater, OpenRecord, PendingClaims,
-    Recorded, WithOpenRecord, WithPlayable,
+    Recorded, SetupBoard, WithOpenRecord, WithPlayable,
 };
 use crate::game::{About, BoardView, Outcome, Playable};
 use crate::record::common::{CommonRecord, TextDiagram};
@@ -511,6 +511,47 @@ impl<G: Playable> Recorded for G {
             return Err(format!("{why}: choose a larger size"));
         }
         Ok(format!("{}*\n", write::record_head(&start, [])))
+    }
+
+    /// The glyphs are those the game's diagrams show in its start and in a few random games from
+    /// it: every figure a game of this size and players has, as its diagrams write it.
+    fn setup_board(_: &'static About, size: Option<u8>, players: Option<u8>) -> Result<SetupBoard, String> {
+        let start = G::start(size, players).map_err(|e| e.to_string())?;
+        let g = start.geometry();
+        let reading: Vec<_> = (0..g.height()).flat_map(|r| g.row_cells(r)).collect();
+        let empty = reading.iter().find(|&&c| start.figure(c).is_none()).map_or(".", |&c| start.glyph(c));
+        let mut glyphs = vec![empty];
+        let mut seen = |p: &G| {
+            for &c in &reading {
+                if !glyphs.contains(&p.glyph(c)) {
+                    glyphs.push(p.glyph(c));
+                }
+            }
+        };
+        seen(&start);
+        for seed in 0..4 {
+            let mut p = start.clone();
+            for m in crate::game::random::random_game(&start, seed, 400) {
+                p.play_unchecked(m);
+                seen(&p);
+            }
+        }
+        Ok(SetupBoard {
+            cells: reading.iter().map(|&c| g.label(c).to_string()).collect(),
+            start: reading.iter().map(|&c| start.glyph(c).to_string()).collect(),
+            glyphs: glyphs.into_iter().map(String::from).collect(),
+        })
+    }
+
+    fn setup_record(
+        _: &'static About,
+        size: Option<u8>,
+        players: Option<u8>,
+        cells: &[&str],
+    ) -> Result<String, String> {
+        let start = G::start(size, players).map_err(|e| e.to_string())?;
+        let set = start.with_setup(cells).map_err(|e| e.to_string())?;
+        Ok(format!("{}*\n", write::record_head(&set, [])))
     }
 
     /// The record keeps its seed in a `[Seed]` tag.

@@ -97,6 +97,31 @@ pub trait Recorded: crate::game::Engine + Repairable {
     /// for `players` players, ready to be played: its head (tags, or the published title and
     /// columns) and no claim. `Err` says why the game has no such start.
     fn new_record(about: &'static About, size: Option<u8>, players: Option<u8>) -> Result<String, String>;
+    /// The board a start diagram of `about` draws, on a board of `size` for `players`, for a board
+    /// editor: its cells and what each may show. `Err` says why the game has no such start.
+    fn setup_board(about: &'static About, size: Option<u8>, players: Option<u8>) -> Result<SetupBoard, String>;
+    /// A record of `about` with no move yet that starts from the position whose cells show
+    /// `cells` (one glyph per cell, in reading order, as [`Recorded::setup_board`] writes them),
+    /// on a board of `size` for `players`: its start written as the record's start diagram, or as
+    /// a position code where a diagram cannot say it. `Err` says why the game cannot have that
+    /// position.
+    fn setup_record(
+        about: &'static About,
+        size: Option<u8>,
+        players: Option<u8>,
+        cells: &[&str],
+    ) -> Result<String, String>;
+}
+
+/// A board to set a start position up on ([`Recorded::setup_board`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupBoard {
+    /// The cells, by their labels (`c3`), in reading order: a start diagram's order.
+    pub cells: Vec<String>,
+    /// What each cell shows in the game's start (or an empty board), in the same order.
+    pub start: Vec<String>,
+    /// What a cell may show, as diagrams write it, the empty cell's glyph first.
+    pub glyphs: Vec<String>,
 }
 
 /// Work to do with any game's engine and record format, written once for all of them: the

@@ -344,15 +344,68 @@ pub fn play_move_in<S: Games>(games: S, text: &str, index: usize, ply: usize, wr
     .to_string()
 }
 
+/// The game of `games` named `game`, or the page's answer that there is none.
+fn about_named<S: Games>(games: S, game: &str) -> Result<&'static referee::game::About, String> {
+    games
+        .abouts()
+        .into_iter()
+        .find(|a| a.name == game)
+        .ok_or_else(|| json!({ "ok": false, "message": format!("no game is named {game}") }).to_string())
+}
+
 /// A new record of the game named `game`, one of `games`, with no move yet: on a board of `size`
 /// and for `players` players (0: the game's default). `{"ok": true, "text": ...}`, or why the
 /// game has no such start.
 pub fn new_record_in<S: Games>(games: S, game: &str, size: u8, players: u8) -> String {
-    let Some(about) = games.abouts().into_iter().find(|a| a.name == game) else {
-        return json!({ "ok": false, "message": format!("no game is named {game}") }).to_string();
+    let about = match about_named(games, game) {
+        Ok(about) => about,
+        Err(refused) => return refused,
     };
     let given = |n: u8| (n > 0).then_some(n);
     match referee::random::new_record_in(games, about, given(size), given(players)) {
+        Ok(text) => json!({ "ok": true, "text": text }),
+        Err(message) => json!({ "ok": false, "message": message }),
+    }
+    .to_string()
+}
+
+/// The board to set a start of the game named `game` up on, of `size` and `players` (0: the
+/// game's default): `{"ok": true, "cells": [labels in reading order], "start": [what each shows
+/// at the start], "glyphs": [what a cell may show, the empty cell's first], "diagram": the start
+/// as a text diagram}`, or why the game has no such start.
+pub fn setup_board_in<S: Games>(games: S, game: &str, size: u8, players: u8) -> String {
+    let about = match about_named(games, game) {
+        Ok(about) => about,
+        Err(refused) => return refused,
+    };
+    let given = |n: u8| (n > 0).then_some(n);
+    let board = match referee::random::setup_board_in(games, about, given(size), given(players)) {
+        Ok(board) => board,
+        Err(message) => return json!({ "ok": false, "message": message }).to_string(),
+    };
+    let start: Vec<&str> = board.start.iter().map(String::as_str).collect();
+    let diagram = referee::random::setup_record_in(games, about, given(size), given(players), &start)
+        .ok()
+        .and_then(|text| referee::moves::record_moves(&text, 1, options(games)).ok())
+        .map(|r| r.start);
+    json!({ "ok": true, "cells": board.cells, "start": board.start, "glyphs": board.glyphs, "diagram": diagram })
+        .to_string()
+}
+
+/// A record of the game named `game`, with no move yet, that starts from the position whose
+/// cells show `cells` (a JSON array of glyphs, in reading order): `{"ok": true, "text": ...}`, or
+/// why the game cannot have that position.
+pub fn setup_record_of<S: Games>(games: S, game: &str, size: u8, players: u8, cells: &str) -> String {
+    let about = match about_named(games, game) {
+        Ok(about) => about,
+        Err(refused) => return refused,
+    };
+    let Ok(cells) = serde_json::from_str::<Vec<String>>(cells) else {
+        return json!({ "ok": false, "message": "the cells are not a list of glyphs" }).to_string();
+    };
+    let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
+    let given = |n: u8| (n > 0).then_some(n);
+    match referee::random::setup_record_in(games, about, given(size), given(players), &cells) {
         Ok(text) => json!({ "ok": true, "text": text }),
         Err(message) => json!({ "ok": false, "message": message }),
     }
@@ -718,6 +771,18 @@ macro_rules! page {
             $crate::new_record_in(__games(), game, size, players)
         }
 
+        /// See [`referee_web::setup_board_in`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn setup_board(game: &str, size: u8, players: u8) -> String {
+            $crate::setup_board_in(__games(), game, size, players)
+        }
+
+        /// See [`referee_web::setup_record_of`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn setup_record(game: &str, size: u8, players: u8, cells: &str) -> String {
+            $crate::setup_record_of(__games(), game, size, players, cells)
+        }
+
         /// See [`referee_web::next_moves_in`].
         #[$crate::wasm_bindgen::prelude::wasm_bindgen]
         pub fn next_moves(text: &str, index: usize, ply: usize) -> String {
@@ -807,6 +872,27 @@ mod tests {
             (Some(false), Some("Petrify is played on square boards from 6x6 to 10x10, not 5x5"))
         );
         assert_eq!(parse(new_record("chess", 0, 0))["message"], "no game is named chess");
+    }
+
+    /// The board editor's board and the record of a start set up on it, and a start refused.
+    #[test]
+    fn a_start_set_up_is_written_as_a_record_or_refused_with_its_reason() {
+        let board = parse(setup_board("petrify", 6, 0));
+        assert_eq!(board["glyphs"][0], ".");
+        let mut cells: Vec<String> =
+            board["start"].as_array().expect("start").iter().map(|g| g.as_str().unwrap().to_string()).collect();
+        assert_eq!(cells.len(), 36);
+        assert!(board["diagram"].as_str().expect("a diagram").contains("1."), "{board}");
+        cells[0] = "B".into();
+        let set = parse(setup_record("petrify", 6, 0, &serde_json::to_string(&cells).unwrap()));
+        let text = set["text"].as_str().expect("a record");
+        assert!(text.starts_with("[Game \"Petrify\"]\n[Size \"6\"]\n"), "{text}");
+        assert_eq!(parse(verify(text))["records"][0]["status"], "valid");
+        cells[0] = "x".into();
+        let refused = parse(setup_record("quadraphages", 9, 0, &serde_json::to_string(&vec!["x"; 81]).unwrap()));
+        assert_eq!(refused["ok"], false);
+        assert!(refused["message"].as_str().unwrap().contains("a start diagram shows only stones"), "{refused}");
+        assert_eq!(parse(setup_record("petrify", 6, 0, "not json"))["message"], "the cells are not a list of glyphs");
     }
 
     #[test]

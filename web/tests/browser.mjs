@@ -1003,6 +1003,50 @@ await test('Petrify, Vadrantir and Splinter Quad played on the board: moves writ
   await p.close();
 });
 
+await test('a start set up on the board editor is written as the record\'s start and reads back the same; one the game cannot have is refused with its reason', async () => {
+  const p = await open();
+  await p.locator('#new').click();
+  await p.locator('#new-game').selectOption({ label: 'Petrify' });
+  await p.locator('#new-size').selectOption('6');
+  await p.locator('#setup summary').click();
+  await p.locator('#setup-board button[data-cell="a1"]').waitFor();
+  const place = async (glyph, ...cells) => {
+    await p.locator('#setup-palette button', { hasText: new RegExp(`^${glyph.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).click();
+    for (const c of cells) await p.locator(`#setup-board button[data-cell="${c}"]`).click();
+  };
+  await place('B', 'a1', 'c3');
+  await place('O', 'f6');
+  await settle(p);
+  assert.equal(await p.locator('#setup-why').isHidden(), true, await p.locator('#setup-why').innerText());
+  await p.screenshot({ path: join(shots, 'board-editor.png') });
+  const before = await p.evaluate(() => window.refereeStats.verifications);
+  await p.locator('#new-create').click();
+  await p.waitForFunction((n) => window.refereeStats.verifications > n, before);
+  await settle(p);
+  const text = await p.evaluate(() => document.getElementById('text').value);
+  assert.match(text, /^\[Game "Petrify"\]\n\[Size "6"\]\n/);
+  assert.match(text, /Setup:/, text);
+  const cli = verifyWithCli(text);
+  assert.equal(cli.status, 'valid', JSON.stringify(cli.problems));
+  // Read back: the board at the record's start (it has no move yet) has the pieces where they were
+  // placed, and only there.
+  const figures = await p.locator('#board svg .figure').evaluateAll((fs) => fs.map((f) => f.dataset.cell).sort());
+  assert.deepEqual(figures, ['a1', 'c3', 'f6']);
+  // A Quadraphages start with more X stones than O's: refused, with the reason, and not written.
+  await p.locator('#new').click();
+  await p.locator('#new-game').selectOption({ label: 'Quadraphages' });
+  await p.locator('#setup-board button[data-cell="e5"]').waitFor();
+  await place('X', 'e5');
+  await p.waitForSelector('#setup-why:not([hidden])');
+  assert.match(await p.locator('#setup-why').innerText(), /^Not a start of this game: /);
+  await p.screenshot({ path: join(shots, 'board-editor-refused.png') });
+  await p.locator('#new-create').click();
+  await p.waitForSelector('#new-error:not([hidden])');
+  assert.equal(await p.locator('#new-error').innerText(), (await p.locator('#setup-why').innerText()).replace(/^Not a start of this game: (.*)\.$/, '$1'));
+  assert.equal(await p.evaluate(() => document.getElementById('text').value), text);
+  await p.close();
+});
+
 await test('a different move played at an earlier point makes a variation; the record\'s own move steps on', async () => {
   const p = await open();
   await paste(p, '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 *\n');

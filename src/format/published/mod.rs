@@ -10,7 +10,7 @@ pub mod notation;
 use crate::document::*;
 use crate::format::{
     problem, refuted_claims, status_of, syntax_problem, Judge, JudgeLater, OpenRecord, PendingClaims, Recorded,
-    WithOpenRecord,
+    SetupBoard, WithOpenRecord,
 };
 use crate::game::code::Coded;
 use crate::game::About;
@@ -77,6 +77,58 @@ impl Recorded for Phages {
         let geometry = geometry(about, size.unwrap_or(about.sizes.smallest));
         let start = notation::default_start(geometry)
             .ok_or_else(|| format!("no start position is known for {} of size {}", about.name, size.unwrap_or(0)))?;
+        let layout = notation::write_layout(&start, &[], None, "");
+        Ok(format!("{}\n", layout.trim_end_matches("\nFinal Position:").trim_end()))
+    }
+
+    /// A start diagram shows stones only: `X`, `O`, and `.` for an empty cell; the board's default
+    /// start to begin with.
+    fn setup_board(about: &'static About, size: Option<u8>, players: Option<u8>) -> Result<SetupBoard, String> {
+        Self::new_record(about, size, players)?;
+        let g = geometry(about, size.unwrap_or(about.sizes.smallest));
+        let start =
+            notation::default_start(g).ok_or_else(|| format!("no start position is known for {}", about.name))?;
+        let reading: Vec<Cell> = (0..g.height()).flat_map(|r| g.row_cells(r)).collect();
+        let stone = |c: Cell| match start.glyph(c) {
+            "X" | "O" => start.glyph(c),
+            _ => ".",
+        };
+        Ok(SetupBoard {
+            cells: reading.iter().map(|&c| g.label(c).to_string()).collect(),
+            start: reading.iter().map(|&c| stone(c).to_string()).collect(),
+            glyphs: [".", "X", "O"].map(String::from).to_vec(),
+        })
+    }
+
+    /// Its title, the `Startup:` diagram of the stones (or none, for the board's default start) and
+    /// its column header, X first.
+    fn setup_record(
+        about: &'static About,
+        size: Option<u8>,
+        players: Option<u8>,
+        cells: &[&str],
+    ) -> Result<String, String> {
+        Self::new_record(about, size, players)?;
+        let g = geometry(about, size.unwrap_or(about.sizes.smallest));
+        let board: Vec<Cell> = (0..g.height()).flat_map(|r| g.row_cells(r)).collect();
+        if cells.len() != board.len() {
+            return Err(format!("the board has {} cells, not {}", board.len(), cells.len()));
+        }
+        let mut stones = [Vec::new(), Vec::new()];
+        for (&c, &glyph) in board.iter().zip(cells) {
+            match glyph {
+                "X" => stones[0].push(c),
+                "O" => stones[1].push(c),
+                "." => {}
+                other => {
+                    return Err(format!(
+                        "{} shows `{other}`: a start diagram shows only stones (X, O) and empty cells (.)",
+                        g.label(c)
+                    ))
+                }
+            }
+        }
+        let start = Phages::new(g, &stones[0], &stones[1], Side::X).map_err(|e| e.to_string())?;
         let layout = notation::write_layout(&start, &[], None, "");
         Ok(format!("{}\n", layout.trim_end_matches("\nFinal Position:").trim_end()))
     }
