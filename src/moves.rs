@@ -194,6 +194,54 @@ pub fn play_move<S: Games>(
     Ok(played)
 }
 
+/// Record `index` of `src` with the comment `comment` said of its move `ply` (1 for the first of
+/// its main line), written `{comment}` after that move and what is already said of it
+/// ([`crate::format::OpenRecord::comment_into`]). Returns the new text and where the comment's
+/// text is in it; `Err` says why not: the record cannot be replayed, has no such move (it stops
+/// before it, at an illegal move or its end), or the comment is one its notation cannot hold.
+///
+/// ```
+/// let text = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 *\n";
+/// let (said, _) = referee::moves::comment_move(text, 1, 1, "a quiet start", Default::default()).unwrap();
+/// assert_eq!(said, "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 {a quiet start} d3c3 *\n");
+/// ```
+pub fn comment_move<S: Games>(
+    src: &str,
+    index: usize,
+    ply: usize,
+    comment: &str,
+    options: VerifyOptions<S>,
+) -> Result<(String, Span), String> {
+    use crate::format::{OpenRecord, WithOpenRecord};
+    struct Say<'c> {
+        ply: usize,
+        comment: &'c str,
+    }
+    impl<'r> WithOpenRecord<'r> for Say<'_> {
+        type Output = Result<(String, Span), String>;
+        fn run<F: OpenRecord<'r>>(self, record: F) -> Self::Output {
+            let start = record.start().map_err(|p| p.message)?;
+            // The token of the record's move `ply`.
+            let mut token = None;
+            let mut played = 0;
+            replay_observed(start, record.tokens(), ReplayOptions::default(), |event| {
+                if let Event::Playing { token: t, .. } = event {
+                    played += 1;
+                    if played == self.ply {
+                        token = Some(t);
+                    }
+                }
+            });
+            let k = token.ok_or_else(|| format!("the record has no move {} to comment on", self.ply))?;
+            record.comment_into(k, self.comment)
+        }
+    }
+    let found = crate::record::read(src, options.reading()).nth(index.wrapping_sub(1)).ok_or_else(|| {
+        format!("there is no record {index} (the file has {})", crate::record::read(src, options.reading()).count())
+    })?;
+    crate::judge::with_found(src, &found, options, Say { ply, comment }).map_err(|u| u.why.message)?
+}
+
 /// The moves that may be played next in `p`, each with the cells that name it.
 fn next_of<G: Reader>(p: &G) -> Vec<NextMove> {
     p.distinct_moves()

@@ -176,6 +176,33 @@ pub fn insert_variation(
     Some((splice(src, at, &format!(" ({number} {written})")), start..start + written.len()))
 }
 
+/// `src` with the comment `comment` said of the move of token `k` of a record whose main line is
+/// `tokens` and notes `notes`: written `{comment}` after that move and what is already said of it
+/// (its glyphs, comments, variations). Returns the new text and the span of the comment's text
+/// in it. `Err` for a comment the notation cannot hold: one with a `}` (which would close it),
+/// or, where a comment stays on its move line (`one_line`: the published notation), a line
+/// break.
+pub fn insert_comment(
+    src: &str,
+    tokens: &[crate::record::Token],
+    notes: &crate::record::notes::Notes,
+    k: usize,
+    comment: &str,
+    one_line: bool,
+) -> Result<(String, crate::record::Span), String> {
+    if comment.contains('}') {
+        return Err("a comment holds no `}`: it would close the comment".into());
+    }
+    if one_line && comment.contains(['\n', '\r']) {
+        return Err("a comment of the published notation stays on its move line: it holds no line break".into());
+    }
+    let token = tokens.get(k).ok_or("there is no such move")?;
+    let said = notes.said_end(crate::record::notes::Place { line: 0, after: k + 1 });
+    let at = said.map_or(token.span.end, |end| end.max(token.span.end));
+    let start = at + 2;
+    Ok((splice(src, at, &format!(" {{{comment}}}")), start..start + comment.len()))
+}
+
 /// `src` with `insert` put in at byte `at`.
 pub(crate) fn splice(src: &str, at: usize, insert: &str) -> String {
     [&src[..at], insert, &src[at..]].concat()

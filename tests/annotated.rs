@@ -438,3 +438,47 @@ fn a_move_played_into_an_annotated_record_keeps_what_was_written() {
         assert_eq!(verify_source(&varied.text, options)[0].status, status, "{name}\n{}", varied.text);
     }
 }
+
+/// A comment typed for a move on the board (the web page's) is written after that move and what
+/// is already said of it, in either notation, and everything else the writer wrote is kept: every
+/// record of the collection, its first move and its last; the verdict is the same. A comment the
+/// notation cannot hold is refused with the reason.
+#[test]
+fn a_comment_said_of_a_move_is_written_after_it_and_keeps_what_was_written() {
+    use referee::moves::comment_move;
+    let options = VerifyOptions::default();
+    let what = |notes: &[String]| {
+        let mut w: Vec<String> = notes.iter().map(|n| n.split_once(' ').map_or(n.clone(), |x| x.1.to_string())).collect();
+        w.sort();
+        w
+    };
+    for (name, text) in collection() {
+        let replayed = referee::record_moves(&text, 1, options).expect("the record replays");
+        let before = written(&text);
+        let status = verify_source(&text, options)[0].status;
+        for ply in [1, replayed.moves.len()] {
+            let (said, span) = comment_move(&text, 1, ply, "a note typed on the board", options)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(&said[span.clone()], "a note typed on the board");
+            let after = written(&said);
+            let mut was = what(&before);
+            was.push("comment \"a note typed on the board\"false".to_string());
+            was.sort();
+            assert_eq!(what(&after), was, "{name}: move {ply}\n{said}");
+            // Said of that very move: no move of the main line between it and the comment.
+            let token = &replayed.moves[ply - 1].token;
+            // Where the comment went, in the text before it.
+            let between = token.end..span.start - 2;
+            assert!(replayed.moves.iter().all(|m| !between.contains(&m.token.start)), "{name}\n{said}");
+            assert_eq!(verify_source(&said, options)[0].status, status, "{name}\n{said}");
+        }
+        let refused = comment_move(&text, 1, 1, "a } too many", options).expect_err("a } closes a comment");
+        assert!(refused.contains('}'), "{refused}");
+        if text.contains("_oo_") || text.contains("_xx_") {
+            let refused = comment_move(&text, 1, 1, "two\nlines", options).expect_err("a published comment is one line");
+            assert!(refused.contains("line break"), "{refused}");
+        }
+        let beyond = comment_move(&text, 1, replayed.moves.len() + 1, "past the end", options);
+        assert!(beyond.is_err(), "{name}");
+    }
+}

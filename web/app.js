@@ -971,6 +971,33 @@ function el(tag, cls, ...children) {
   return e;
 }
 
+// A comment typed for move `ply` of the main line, written after it in the record's notation
+// (Ctrl+Z takes it back).
+function commentForm(ply) {
+  const form = el('form', 'say');
+  const input = el('input');
+  input.type = 'text';
+  input.id = 'comment';
+  input.placeholder = 'A comment on this move';
+  input.setAttribute('aria-label', 'A comment on this move');
+  const add = el('button', null, 'Add comment');
+  add.type = 'submit';
+  const said = el('span', 'refused');
+  form.append(input, add, said);
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    if (!input.value.trim()) return;
+    const answer = await view('comment_move', state.doc, state.record, ply, input.value);
+    if (!answer.ok) {
+      said.textContent = answer.message;
+      return;
+    }
+    editTo(answer.text);
+    await judge();
+  });
+  return form;
+}
+
 // Beside the board: the variation shown and the way back, the glyphs of the move that led to frame
 // `f` and the comments said of it, and the variations that branch at it. The writer's text is
 // set as text, never as markup.
@@ -982,6 +1009,7 @@ function showNotes(f) {
   if (state.linesNote && state.frame === 0 && state.line === 0) box.append(el('p', 'muted', `${state.linesNote}.`));
   for (const g of f.glyphs) box.append(el('p', 'glyph', el('b', null, g.glyph), g.meaning ? ` ${g.meaning}` : ''));
   for (const c of f.comments) box.append(el('div', 'comment', c));
+  if (state.line === 0 && f.ply >= 1 && !f.illegal) box.append(commentForm(f.ply));
   if (f.illegal && state.line > 0) box.append(el('p', 'stop', `The variation stops at this ${f.syntax ? 'token, which is not a move' : 'illegal move'}.`));
   const here = state.lines.filter((v) => v && v.line > 0 && v.from === state.line && v.at === state.frame);
   if (here.length) {

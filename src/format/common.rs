@@ -234,6 +234,10 @@ impl<'r, G: Playable> OpenRecord<'r> for Common<'_, 'r, '_, G> {
         common_document(self.record, start)
     }
 
+    fn comment_into(&self, k: usize, comment: &str) -> Result<(String, record::Span), String> {
+        write::insert_comment(self.src, &self.record.tokens, self.record.notes(), k, comment, false)
+    }
+
     /// The common format numbers its turns (`write::insert_move`, `write::insert_variation`): the
     /// position is not needed.
     fn play_into(&self, _: &G, replaced: Option<usize>, written: &str) -> (String, record::Span) {

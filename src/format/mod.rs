@@ -62,6 +62,9 @@ pub trait OpenRecord<'r> {
     /// record's end (the move is written after its last one, before its claim). Returns the new
     /// text and where the move's token is in it.
     fn play_into(&self, position: &Self::Game, replaced: Option<usize>, written: &str) -> (String, Span);
+    /// The record's text with the comment `comment` said of its move of token `k` (see
+    /// [`crate::write::insert_comment`]); `Err` for a comment its notation cannot hold.
+    fn comment_into(&self, k: usize, comment: &str) -> Result<(String, Span), String>;
 }
 
 /// A game's record format, which its engine carries: how a record of the game found in a text is

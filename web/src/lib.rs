@@ -353,6 +353,20 @@ fn about_named<S: Games>(games: S, game: &str) -> Result<&'static referee::game:
         .ok_or_else(|| json!({ "ok": false, "message": format!("no game is named {game}") }).to_string())
 }
 
+/// Record `index` of `text` with the comment `comment` said of its move `ply` (1 for the first of
+/// its main line), in its notation ([`referee::moves::comment_move`]): `{"ok": true, "text": ...,
+/// "at": place of the comment's text}`, or why not.
+pub fn comment_move_in<S: Games>(games: S, text: &str, index: usize, ply: usize, comment: &str) -> String {
+    if let Some(refused) = refused(text) {
+        return refused;
+    }
+    match referee::moves::comment_move(text, index, ply, comment, options(games)) {
+        Ok((out, span)) => json!({ "ok": true, "at": Places::new(&out).place(&span), "text": out }),
+        Err(message) => json!({ "ok": false, "message": message }),
+    }
+    .to_string()
+}
+
 /// A new record of the game named `game`, one of `games`, with no move yet: on a board of `size`
 /// and for `players` players (0: the game's default). `{"ok": true, "text": ...}`, or why the
 /// game has no such start.
@@ -795,6 +809,12 @@ macro_rules! page {
             $crate::play_move_in(__games(), text, index, ply, written)
         }
 
+        /// See [`referee_web::comment_move_in`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn comment_move(text: &str, index: usize, ply: usize, comment: &str) -> String {
+            $crate::comment_move_in(__games(), text, index, ply, comment)
+        }
+
         /// See [`referee_web::positions_in`].
         #[$crate::wasm_bindgen::prelude::wasm_bindgen]
         pub fn positions(text: &str, index: usize) -> String {
@@ -919,6 +939,10 @@ mod tests {
         let announced = parse(play_move(new, 1, 0, "5"));
         assert_eq!(announced["text"], "QUADRAPHAGES\n_xx_ _oo_\n1. .... .... 5\n");
         assert_eq!(parse(verify(announced["text"].as_str().expect("a text")))["records"][0]["status"], "valid");
+        // A comment said of a move, after it; one the notation cannot hold, refused.
+        let said = parse(comment_move(text, 1, 1, "the usual opening"));
+        assert_eq!(said["text"], "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 {the usual opening} *\n");
+        assert_eq!(parse(comment_move(text, 1, 1, "a }"))["ok"], false);
         // At an earlier point: the record's own move is stepped to, another is a variation.
         let two = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 *\n";
         assert_eq!(parse(play_move(two, 1, 1, "d3c3"))["same"].as_bool(), Some(true));

@@ -1047,6 +1047,33 @@ await test('a start set up on the board editor is written as the record\'s start
   await p.close();
 });
 
+await test('a comment typed for a move is written after it, shown beside the board, and Ctrl+Z takes it back; a `}` is refused', async () => {
+  const p = await open();
+  const text = '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 *\n';
+  await paste(p, text);
+  await p.locator('#moves li button', { hasText: 'c1d1' }).click();
+  await settle(p);
+  await p.locator('#comment').fill('a } too many');
+  await p.locator('.say button').click();
+  await p.waitForSelector('.say .refused:not(:empty)');
+  assert.match(await p.locator('.say .refused').innerText(), /\}/);
+  const before = await p.evaluate(() => window.refereeStats.verifications);
+  await p.locator('#comment').fill('the usual opening');
+  await p.locator('#comment').press('Enter');
+  await p.waitForFunction((n) => window.refereeStats.verifications > n, before);
+  await settle(p);
+  assert.equal(await p.evaluate(() => document.getElementById('text').value), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 {the usual opening} d3c3 *\n');
+  assert.equal(await p.locator('#counter').innerText(), 'ply 1 / 2');
+  assert.equal(await p.locator('#notes .comment').innerText(), 'the usual opening');
+  await p.screenshot({ path: join(shots, 'comment-typed.png') });
+  const again = await p.evaluate(() => window.refereeStats.verifications);
+  await p.locator('#text .cm-content').press('Control+z');
+  await p.waitForFunction((n) => window.refereeStats.verifications > n, again);
+  await settle(p);
+  assert.equal(await p.evaluate(() => document.getElementById('text').value), text);
+  await p.close();
+});
+
 await test('a different move played at an earlier point makes a variation; the record\'s own move steps on', async () => {
   const p = await open();
   await paste(p, '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 *\n');

@@ -252,6 +252,11 @@ impl<'r> OpenRecord<'r> for Published<'_, 'r, '_> {
         published_document(self.record, start)
     }
 
+    /// A comment stays on its move line.
+    fn comment_into(&self, k: usize, comment: &str) -> Result<(String, crate::record::Span), String> {
+        crate::write::insert_comment(self.src, &self.record.tokens, self.record.notes(), k, comment, true)
+    }
+
     fn play_into(&self, position: &Phages, replaced: Option<usize>, written: &str) -> (String, crate::record::Span) {
         notation::insert_move(self.src, self.record, position, replaced, written)
     }
