@@ -53,6 +53,8 @@ const state = {
   repairsFor: null,
   // Frames asked for: an answer for an earlier one is not shown.
   asked: 0,
+  // The cell under the board's keyboard cursor, if any.
+  cursor: null,
   // The board editor's board (loadSetup): its cells, what each shows, the palette and the glyph
   // chosen to place.
   setup: null,
@@ -866,6 +868,7 @@ function showPlay(said = null) {
   const box = $('play');
   box.replaceChildren();
   for (const c of $('board').querySelectorAll('.target, .chosen')) c.classList.remove('target', 'chosen');
+  showCursor();
   if (!state.playable) return;
   const n = state.next;
   if (!n.moves.length) {
@@ -887,6 +890,37 @@ function showPlay(said = null) {
     for (const m of offered) box.append(button(m.text, `play ${m.text}`, () => playMove(m.text)));
   }
   if (path.length) box.append(button('Cancel', 'point at another cell', () => { state.path = []; showPlay(); }));
+}
+
+// The cell nearest the cursor in direction (dx, dy) (on the board as drawn: a hex board's too),
+// the first cell when there is no cursor yet.
+function moveCursor(dx, dy) {
+  const cells = [...$('board').querySelectorAll('.cell[data-cell]')].map((c) => {
+    const b = c.getBBox();
+    return { label: c.dataset.cell, x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  });
+  const here = cells.find((c) => c.label === state.cursor);
+  let next = here ? null : cells[0];
+  if (here) {
+    let best = Infinity;
+    for (const c of cells) {
+      const along = (c.x - here.x) * dx + (c.y - here.y) * dy;
+      const across = Math.abs((c.x - here.x) * dy - (c.y - here.y) * dx);
+      if (along <= 1) continue;
+      const score = along + 2 * across;
+      if (score < best) [best, next] = [score, c];
+    }
+  }
+  if (next) state.cursor = next.label;
+  showCursor();
+}
+
+// Rings the cell under the keyboard's cursor, and says it.
+function showCursor() {
+  for (const c of $('board').querySelectorAll('.cursor')) c.classList.remove('cursor');
+  const cell = state.cursor && $('board').querySelector(`.cell[data-cell="${state.cursor}"]`);
+  if (cell) cell.classList.add('cursor');
+  $('board').setAttribute('aria-label', state.cursor ? `Board: cell ${state.cursor}` : 'Board');
 }
 
 // A cell pointed at on the board: the move it completes is played; else the cells it may go on to
@@ -1357,13 +1391,29 @@ function wire() {
     const at = e.target.closest?.('[data-cell]');
     if (at) pointAt(at.dataset.cell);
   });
+  // Played by keys too: with the board focused, the arrow keys move a cursor from cell to cell
+  // and Enter (or Space) points at the cell under it, as a click does; Escape lets go.
+  $('board').addEventListener('keydown', (e) => {
+    if (!state.playable || e.altKey || e.ctrlKey || e.metaKey) return;
+    const way = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+    if (way) moveCursor(...way);
+    else if ((e.key === 'Enter' || e.key === ' ') && state.cursor) pointAt(state.cursor);
+    else if (e.key === 'Escape' && state.path.length) {
+      state.path = [];
+      showPlay();
+    } else return;
+    e.preventDefault();
+    e.stopPropagation();
+  });
   $('first').addEventListener('click', () => go(0));
   $('prev').addEventListener('click', () => go(state.frame - 1));
   $('next').addEventListener('click', () => go(state.frame + 1));
   $('last').addEventListener('click', () => go(state.frames.length - 1));
   $('slider').addEventListener('input', () => go(Number($('slider').value)));
   document.addEventListener('keydown', (e) => {
-    const typing = e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLInputElement && e.target.type !== 'range';
+    // Keys typed in the editor (CodeMirror's content is editable) or a text field are theirs.
+    const typing = e.target.isContentEditable || e.target instanceof HTMLTextAreaElement
+      || e.target instanceof HTMLInputElement && e.target.type !== 'range';
     if (typing || e.altKey || e.ctrlKey || e.metaKey) return;
     const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 }[e.key];
     if (step !== undefined) {

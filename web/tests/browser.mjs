@@ -1074,6 +1074,39 @@ await test('a comment typed for a move is written after it, shown beside the boa
   await p.close();
 });
 
+await test('played by keys: arrow keys move a cursor over the focused board, Enter points; arrow keys in the editor move its caret, not the board', async () => {
+  const p = await open();
+  await paste(p, '[Game "Quarod"]\n[Size "4"]\n\n*\n');
+  await p.locator('#board').focus();
+  await p.keyboard.press('ArrowDown');
+  const cursor = async () => (await p.locator('#board').getAttribute('aria-label')).replace(/^Board: cell /, '');
+  // The first cell, then along the first row to c1.
+  const first = await cursor();
+  assert.match(first, /^[a-d][1-4]$/);
+  const steps = { a: 2, b: 1, c: 0, d: -1 }[first[0]];
+  for (let k = 0; k < Math.abs(steps); k++) await p.keyboard.press(steps > 0 ? 'ArrowRight' : 'ArrowLeft');
+  const rows = Number(first[1]) - 1;
+  for (let k = 0; k < rows; k++) await p.keyboard.press(first[1] > 1 ? 'ArrowUp' : 'ArrowDown');
+  assert.equal(await cursor(), 'c1');
+  await p.keyboard.press('Enter');
+  await p.keyboard.press('ArrowRight');
+  assert.equal(await cursor(), 'd1');
+  const before = await p.evaluate(() => window.refereeStats.verifications);
+  await p.keyboard.press('Enter');
+  await p.waitForFunction((n) => window.refereeStats.verifications > n, before);
+  await settle(p);
+  assert.equal(await p.evaluate(() => document.getElementById('text').value), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 *\n');
+  await p.screenshot({ path: join(shots, 'played-by-keys.png') });
+  // In the editor, the arrow keys and Home are the editor's: the board stays where it is.
+  const counter = await p.locator('#counter').innerText();
+  await p.locator('#text .cm-content').click();
+  await p.keyboard.press('ArrowLeft');
+  await p.keyboard.press('Home');
+  await settle(p);
+  assert.equal(await p.locator('#counter').innerText(), counter);
+  await p.close();
+});
+
 await test('a different move played at an earlier point makes a variation; the record\'s own move steps on', async () => {
   const p = await open();
   await paste(p, '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 *\n');
