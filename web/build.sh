@@ -56,7 +56,7 @@ if command -v wasm-opt >/dev/null 2>&1; then
     "$wasm" -o "$wasm.opt" && mv "$wasm.opt" "$wasm"
 fi
 
-(cd "$web" && cp index.html app.js worker.js style.css manifest.webmanifest icon.svg "$dist/")
+(cd "$web" && cp index.html app.js worker.js embed.js style.css manifest.webmanifest icon.svg "$dist/")
 # The editor: CodeMirror (web/editor/package-lock.json), bundled with the page's glue into one file.
 editor="$web/editor"
 if [ ! -x "$editor/node_modules/.bin/esbuild" ] || [ "$editor/package-lock.json" -nt "$editor/node_modules/.package-lock.json" ]; then

@@ -1107,6 +1107,38 @@ await test('played by keys: arrow keys move a cursor over the focused board, Ent
   await p.close();
 });
 
+await test('<referee-board>: the rules pages show their worked examples as boards to step through; one script and an element show a record in any page', async () => {
+  const p = await context.newPage();
+  p.on('pageerror', (e) => errors.push(String(e)));
+  await p.goto(`${base}rules/quarod.html`);
+  const board = p.locator('referee-board').first();
+  await board.locator('.board svg').waitFor({ timeout: 30000 });
+  // The board swap example: a1b1 c1d1 played, shown after them; a step back shows one move.
+  assert.equal(await board.locator('.counter').innerText(), 'ply 2');
+  assert.match(await board.locator('.verdict').innerText(), /^valid\s+Quarod · 2 moves/);
+  await board.locator('button[data-go="prev"]').click();
+  await p.waitForFunction(() => document.querySelector('referee-board').shadowRoot.querySelector('.counter').textContent === 'ply 1');
+  await board.scrollIntoViewIfNeeded();
+  await p.screenshot({ path: join(shots, 'rules-example-board.png') });
+  // In another page: the script, and an element holding its record as text, with comments.
+  await p.goto(`${base}grammar.html`);
+  await p.setContent('<!DOCTYPE html><html><body><h1>A game from the club</h1><p>Black opened in the corner.</p></body></html>');
+  await p.evaluate(async (url) => {
+    await import(url);
+    const b = document.createElement('referee-board');
+    b.textContent = '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 {the corner} d3c3 2. c1d1 *\n';
+    document.body.append(b);
+  }, `${base}embed.js`);
+  const own = p.locator('referee-board');
+  await own.locator('.board svg').waitFor({ timeout: 30000 });
+  assert.match(await own.locator('.verdict').innerText(), /^illegal move\s+Quarod · 2 moves · 4:30 c1d1: c1 is not empty$/);
+  await own.locator('button[data-go="first"]').click();
+  await own.locator('button[data-go="next"]').click();
+  await p.waitForFunction(() => document.querySelector('referee-board').shadowRoot.querySelector('.comments').textContent === 'the corner');
+  await p.screenshot({ path: join(shots, 'embedded-board.png') });
+  await p.close();
+});
+
 await test('a different move played at an earlier point makes a variation; the record\'s own move steps on', async () => {
   const p = await open();
   await paste(p, '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 *\n');

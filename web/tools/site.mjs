@@ -31,8 +31,9 @@ const games = [];
 for (const page of pages) {
   const name = basename(page, '.md');
   const md = readFileSync(join(rulesDir, page), 'utf8');
-  const { html, title } = markdown(md, (src) => asset(src, rulesDir, out));
-  writeFileSync(join(out, `${name}.html`), document(title || name, html));
+  const { html, title } = markdown(md, (src) => asset(src, rulesDir, out), (info) => exampleBoard(info, name));
+  const boards = html.includes('<referee-board') ? '<script type="module" src="../embed.js"></script>\n' : '';
+  writeFileSync(join(out, `${name}.html`), document(title || name, boards + html));
   games.push(name);
 }
 // The grammar, which the rules pages link to for the notation.
@@ -45,6 +46,30 @@ writeFileSync(
   `// Written by web/tools/site.mjs: the games with a rules page in rules/.\nexport const RULES = ${JSON.stringify(games)};\n`,
 );
 console.log(`site: ${samples.length} samples, ${games.length} rules pages${games.length ? ` (${games.join(', ')})` : ''}`);
+
+// A worked example of the rules (docs/rules/README.md, "Worked examples") as a record to step
+// through on the page (embed.js), when its setup gives one: moves from a board of a size, a
+// position code of a game of the common format, or a sample record. Nothing for the others.
+function exampleBoard(info, game) {
+  const words = info.trim().split(/\s+/);
+  if (words[0] !== 'text' || words[1] !== 'example') return '';
+  const given = (k) => words.find((w) => w.startsWith(`${k}=`))?.slice(k.length + 1);
+  const published = game.endsWith('phages');
+  let record = null;
+  if (given('record')) {
+    record = readFileSync(join(root, given('record')), 'utf8');
+  } else if (!published && given('moves') && !words.includes('setup')) {
+    const moves = given('moves').split(',');
+    const numbered = moves.map((m, k) => (k % 2 === 0 ? `${k / 2 + 1}. ${m}` : m)).join(' ');
+    const players = given('players') ? `[Players "${given('players')}"]\n` : '';
+    record = `[Game "${game}"]\n[Size "${given('size')}"]\n${players}\n${numbered} *\n`;
+  } else if (!published && given('code')) {
+    record = `[Game "${game}"]\n[Position "${given('code')}"]\n\n*\n`;
+  }
+  if (record === null) return '';
+  const ply = given('moves') ? ` ply="${given('moves').split(',').length}"` : '';
+  return `<referee-board record="${escape(record)}"${ply}></referee-board>`;
+}
 
 // An image the rules refer to, copied beside the pages; its new address.
 function asset(src, from, to) {
@@ -112,7 +137,8 @@ function inline(text, image) {
   return s.replace(/\u0000(\d+)\u0000/g, (_, i) => codes[Number(i)]);
 }
 
-function markdown(md, image) {
+// `example(info)`: what to show after a fenced block whose info string is `info` (HTML).
+function markdown(md, image, example = () => '') {
   const lines = md.replace(/\r\n?/g, '\n').split('\n');
   const html = [];
   const used = new Set();
@@ -124,12 +150,14 @@ function markdown(md, image) {
     let m;
     if (/^\s*$/.test(line)) {
       i++;
-    } else if ((m = line.match(/^(```|~~~)/))) {
+    } else if ((m = line.match(/^(```|~~~)(.*)$/))) {
       const fence = m[1];
       const body = [];
       for (i++; i < lines.length && !lines[i].startsWith(fence); i++) body.push(lines[i]);
       i++;
       html.push(`<pre><code>${escape(body.join('\n'))}</code></pre>`);
+      const after = example(m[2]);
+      if (after) html.push(after);
     } else if ((m = line.match(/^(#{1,6})\s+(.*?)\s*(?:\{#([\w-]+)\})?\s*#*\s*$/))) {
       const level = m[1].length;
       let id = m[3] || slug(m[2]);
