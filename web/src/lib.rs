@@ -699,8 +699,10 @@ pub(crate) fn repairs_within<S: Games>(games: S, text: &str, index: usize, repai
 }
 
 /// The page's functions, exported to JavaScript for the records of `$games` (an expression of a
-/// type that implements [`Games`]): `verify`, `games`, `positions`, `board`, `line_board`,
-/// `position_code`, `convert`, `repairs`, and `refusal`, `limits` and `trap`, which know no game.
+/// type that implements [`Games`]): `judge`, `judge_edit`, `judged_verdicts`, `judge_search`,
+/// `verify`, `games`, `new_record`, `setup_board`, `setup_record`, `next_moves`, `play_move`,
+/// `comment_move`, `positions`, `board`, `line_board`, `position_code`, `convert`, `repairs`, and
+/// `refusal`, `limits` and `trap`, which know no game.
 /// This crate exports them for the games of the registry (its feature `page`, on by default); a
 /// crate that defines a game of its own builds the same page with its game added by calling
 /// `referee_web::page!(Registry.and::<MyGame>())` in a `cdylib` of its own, with this crate's
