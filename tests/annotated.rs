@@ -448,7 +448,8 @@ fn a_comment_said_of_a_move_is_written_after_it_and_keeps_what_was_written() {
     use referee::moves::comment_move;
     let options = VerifyOptions::default();
     let what = |notes: &[String]| {
-        let mut w: Vec<String> = notes.iter().map(|n| n.split_once(' ').map_or(n.clone(), |x| x.1.to_string())).collect();
+        let mut w: Vec<String> =
+            notes.iter().map(|n| n.split_once(' ').map_or(n.clone(), |x| x.1.to_string())).collect();
         w.sort();
         w
     };
@@ -475,7 +476,8 @@ fn a_comment_said_of_a_move_is_written_after_it_and_keeps_what_was_written() {
         let refused = comment_move(&text, 1, 1, "a } too many", options).expect_err("a } closes a comment");
         assert!(refused.contains('}'), "{refused}");
         if text.contains("_oo_") || text.contains("_xx_") {
-            let refused = comment_move(&text, 1, 1, "two\nlines", options).expect_err("a published comment is one line");
+            let refused =
+                comment_move(&text, 1, 1, "two\nlines", options).expect_err("a published comment is one line");
             assert!(refused.contains("line break"), "{refused}");
         }
         let beyond = comment_move(&text, 1, replayed.moves.len() + 1, "past the end", options);
