@@ -104,3 +104,20 @@ pub fn setup_record_in<S: crate::judge::Games>(
         .with_named(game.name, Set { size, players, cells })
         .unwrap_or_else(|| Err(format!("no game is named {}", game.name)))
 }
+
+/// A record of `game`, one of `games`, that starts from the position `code` gives, and what each
+/// cell of it shows (see [`crate::format::Recorded::code_record`]).
+pub fn code_record_in<S: crate::judge::Games>(
+    games: S,
+    game: &'static About,
+    code: &str,
+) -> Result<(String, Vec<String>), String> {
+    struct Code<'c>(&'c str);
+    impl WithGame for Code<'_> {
+        type Output = Result<(String, Vec<String>), String>;
+        fn run<G: Recorded>(self, about: &'static About) -> Self::Output {
+            G::code_record(about, self.0)
+        }
+    }
+    games.with_named(game.name, Code(code)).unwrap_or_else(|| Err(format!("no game is named {}", game.name)))
+}

@@ -459,3 +459,36 @@ fn a_start_set_up_on_the_board_reads_back_the_same_or_is_refused_with_its_reason
         assert!(why.contains('@'), "{}: {why}", about.name);
     }
 }
+
+/// Any position of a game, given by its code in the board editor (the side to move, marks, a turn
+/// under way), is written as a record with no move yet that starts there, and reads back as that
+/// very position, in every game; a code that gives no position is refused with where.
+#[test]
+fn a_start_given_by_its_code_reads_back_the_same() {
+    use referee::judge::Registry;
+    use referee::random::code_record_in;
+    for (name, game, text) in records().into_iter().take(40) {
+        let replayed = record_moves(&text, 1, VerifyOptions::default()).expect("the record replays");
+        let start = (replayed.start_code.clone(), replayed.start.clone());
+        let codes =
+            std::iter::once(start).chain(replayed.moves.iter().take(5).map(|m| (m.code.clone(), m.board.clone())));
+        for (code, board) in codes {
+            let (record, cells) = match code_record_in(Registry, game.about(), &code) {
+                Ok(made) => made,
+                // The published notation writes a game under way only with its moves.
+                Err(why) if game.about().format == referee::game::Format::Published => {
+                    assert!(why.contains("a game under way"), "{name}: {why}");
+                    continue;
+                }
+                Err(why) => panic!("{name}: {why}\n{code}"),
+            };
+            let v = &verify_source(&record, VerifyOptions::default())[0];
+            assert_eq!((v.status, v.moves), (Status::Valid, 0), "{name}: {:?}\n{record}", v.problems);
+            let back = record_moves(&record, 1, VerifyOptions::default()).expect("the record replays");
+            assert_eq!(back.start_code, code, "{name}\n{record}");
+            assert_eq!(diagram_cells(&board), cells, "{name}");
+        }
+        let refused = code_record_in(Registry, game.about(), "nonsense").expect_err("no position");
+        assert!(refused.contains("at character"), "{name}: {refused}");
+    }
+}

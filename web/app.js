@@ -1514,13 +1514,18 @@ function wireNewRecord() {
   // The board editor follows the game, size and players chosen.
   for (const id of ['new-game', 'new-size', 'new-players']) $(id).addEventListener('change', () => { if ($('setup').open) loadSetup(...chosen()); });
   $('setup').addEventListener('toggle', () => { if ($('setup').open) loadSetup(...chosen()); });
+  $('setup-code').addEventListener('change', typedCode);
+  // Enter reads the code, and does not close the dialog.
+  $('setup-code').addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter') return;
+    e.preventDefault();
+    typedCode();
+  });
   $('new').addEventListener('click', () => dialog.showModal());
   $('new-create').addEventListener('click', async (e) => {
     e.preventDefault();
     const setUp = $('setup').open && state.setup;
-    const answer = setUp
-      ? JSON.parse((await engines.view.call('setup_record', ...chosen(), JSON.stringify(state.setup.glyphs))).out)
-      : JSON.parse((await engines.view.call('new_record', ...chosen())).out);
+    const answer = setUp ? await setupAnswer() : JSON.parse((await engines.view.call('new_record', ...chosen())).out);
     if (!answer.ok) {
       $('new-error').textContent = answer.message;
       $('new-error').hidden = false;
@@ -1543,7 +1548,7 @@ function wireNewRecord() {
 async function loadSetup(game, size, players) {
   const answer = JSON.parse((await engines.view.call('setup_board', game, size, players)).out);
   state.setup = answer.ok
-    ? { cells: answer.cells, glyphs: answer.start.slice(), palette: answer.glyphs, chosen: answer.glyphs[1] ?? answer.glyphs[0], diagram: answer.diagram || '' }
+    ? { cells: answer.cells, glyphs: answer.start.slice(), palette: answer.glyphs, chosen: answer.glyphs[1] ?? answer.glyphs[0], diagram: answer.diagram || '', code: null }
     : null;
   $('setup-why').hidden = answer.ok;
   $('setup-why').textContent = answer.ok ? '' : answer.message;
@@ -1573,6 +1578,8 @@ function drawSetup() {
       const b = button(glyph(), s.cells[at], () => {
         s.glyphs[at] = glyph() === s.chosen ? s.palette[0] : s.chosen;
         b.textContent = glyph();
+        // The board as set up now: not the code typed before.
+        s.code = null;
         checkSetup();
       });
       b.dataset.cell = s.cells[at];
@@ -1584,13 +1591,43 @@ function drawSetup() {
   checkSetup();
 }
 
-// Says at once why the game cannot have the position set up, if it cannot.
+// Says at once why the game cannot have the position set up, if it cannot, and gives its code.
 async function checkSetup() {
   const s = state.setup;
-  const answer = JSON.parse((await engines.view.call('setup_record', ...[$('new-game').value, Number($('new-size').value), Number($('new-players').value)], JSON.stringify(s.glyphs))).out);
+  const answer = await setupAnswer();
   if (s !== state.setup) return;
   $('setup-why').hidden = answer.ok;
   $('setup-why').textContent = answer.ok ? '' : `Not a start of this game: ${answer.message}.`;
+  if (answer.ok && s.code === null) {
+    const code = await view('position_code', answer.text, 1, 0);
+    if (s === state.setup && s.code === null) $('setup-code').value = code.ok ? code.code : '';
+  }
+}
+
+// The record of the start set up: from its code when one was typed, else from its cells.
+async function setupAnswer() {
+  const s = state.setup;
+  const game = $('new-game').value;
+  if (s.code !== null) return JSON.parse((await engines.view.call('code_record', game, s.code)).out);
+  return JSON.parse((await engines.view.call('setup_record', game, Number($('new-size').value), Number($('new-players').value), JSON.stringify(s.glyphs))).out);
+}
+
+// A position code typed: the board shows its position, and the record starts there (the side to
+// move, marks and a turn under way, which the cells alone do not say).
+async function typedCode() {
+  const s = state.setup;
+  if (!s) return;
+  s.code = $('setup-code').value.trim();
+  const answer = await setupAnswer();
+  if (s !== state.setup) return;
+  if (answer.ok && answer.cells.length === s.cells.length) {
+    s.glyphs = answer.cells;
+    const code = s.code;
+    drawSetup();
+    s.code = code;
+  }
+  $('setup-why').hidden = answer.ok;
+  $('setup-why').textContent = answer.ok ? '' : `Not a position of this game: ${answer.message}.`;
 }
 
 // Names the games of this build in the tagline: a build with a game of its own adds it.

@@ -7,7 +7,7 @@
 import init, * as referee from './pkg/referee_web.js';
 
 // The functions of web/src/lib.rs the page may call, and `time`, for the browser tests.
-const OPS = new Set(['judge', 'judge_edit', 'judged_verdicts', 'judge_search', 'verify', 'positions', 'board', 'line_board', 'position_code', 'convert', 'repairs', 'limits', 'refusal', 'games', 'new_record', 'setup_board', 'setup_record', 'next_moves', 'play_move', 'comment_move', 'trap', 'time']);
+const OPS = new Set(['judge', 'judge_edit', 'judged_verdicts', 'judge_search', 'verify', 'positions', 'board', 'line_board', 'position_code', 'convert', 'repairs', 'limits', 'refusal', 'games', 'new_record', 'setup_board', 'setup_record', 'code_record', 'next_moves', 'play_move', 'comment_move', 'trap', 'time']);
 
 let ready = null;
 let trapped = null;

@@ -542,7 +542,7 @@ impl<G: Playable> Recorded for G {
         }
         Ok(SetupBoard {
             cells: reading.iter().map(|&c| g.label(c).to_string()).collect(),
-            start: reading.iter().map(|&c| start.glyph(c).to_string()).collect(),
+            start: crate::render::ascii::diagram_cells(&start),
             glyphs: glyphs.into_iter().map(String::from).collect(),
         })
     }
@@ -556,6 +556,15 @@ impl<G: Playable> Recorded for G {
         let start = G::start(size, players).map_err(|e| e.to_string())?;
         let set = start.with_setup(cells).map_err(|e| e.to_string())?;
         Ok(format!("{}*\n", write::record_head(&set, [])))
+    }
+
+    fn code_record(about: &'static About, code: &str) -> Result<(String, Vec<String>), String> {
+        let start = G::from_code(code.trim()).map_err(|e| e.to_string())?;
+        if start.about() != about {
+            return Err(format!("this position code is of {}, not of {}", start.about().name, about.name));
+        }
+        let cells = crate::render::ascii::diagram_cells(&start);
+        Ok((format!("{}*\n", write::record_head(&start, [])), cells))
     }
 
     /// The record keeps its seed in a `[Seed]` tag.

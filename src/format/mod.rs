@@ -114,6 +114,11 @@ pub trait Recorded: crate::game::Engine + Repairable {
         players: Option<u8>,
         cells: &[&str],
     ) -> Result<String, String>;
+    /// A record of `about` with no move yet that starts from the position `code` gives (any
+    /// position of the game: the side to move, marks, a turn under way), written as the record's
+    /// start diagram where one says it all, else as its position code; and what each cell of that
+    /// position shows, in reading order. `Err` says why the code gives no position of the game.
+    fn code_record(about: &'static About, code: &str) -> Result<(String, Vec<String>), String>;
 }
 
 /// A board to set a start position up on ([`Recorded::setup_board`]).

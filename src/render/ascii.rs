@@ -11,6 +11,13 @@ pub fn diagram(view: &impl BoardView) -> String {
     diagram_of(view.geometry(), |c| view.glyph(c))
 }
 
+/// What each cell of `view` shows in its diagram, in reading order (the diagram's rows from the
+/// top, each from its left): a start diagram's cells, as a board editor sets them.
+pub fn diagram_cells(view: &impl BoardView) -> Vec<String> {
+    let g = view.geometry();
+    (0..g.height()).flat_map(|r| g.row_cells(r)).map(|c| view.glyph(c).to_string()).collect()
+}
+
 /// The diagram of a board of shape `g` whose cells show `glyph(cell)`: a position's, or one drawn
 /// in a record and laid out again (`referee convert`).
 pub fn diagram_of<'g>(g: Geometry, glyph: impl Fn(Cell) -> &'g str) -> String {

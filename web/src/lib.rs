@@ -426,6 +426,21 @@ pub fn setup_record_of<S: Games>(games: S, game: &str, size: u8, players: u8, ce
     .to_string()
 }
 
+/// A record of the game named `game`, with no move yet, that starts from the position `code`
+/// gives (the side to move, marks, a turn under way: any position of the game): `{"ok": true,
+/// "text": ..., "cells": [what each cell shows, in reading order]}`, or why the code gives none.
+pub fn code_record_of<S: Games>(games: S, game: &str, code: &str) -> String {
+    let about = match about_named(games, game) {
+        Ok(about) => about,
+        Err(refused) => return refused,
+    };
+    match referee::random::code_record_in(games, about, code) {
+        Ok((text, cells)) => json!({ "ok": true, "text": text, "cells": cells }),
+        Err(message) => json!({ "ok": false, "message": message }),
+    }
+    .to_string()
+}
+
 thread_local! {
     /// The pictures last drawn, with the text and record they are of: stepping through a game
     /// asks for one board after another of the same record.
@@ -700,7 +715,7 @@ pub(crate) fn repairs_within<S: Games>(games: S, text: &str, index: usize, repai
 
 /// The page's functions, exported to JavaScript for the records of `$games` (an expression of a
 /// type that implements [`Games`]): `judge`, `judge_edit`, `judged_verdicts`, `judge_search`,
-/// `verify`, `games`, `new_record`, `setup_board`, `setup_record`, `next_moves`, `play_move`,
+/// `verify`, `games`, `new_record`, `setup_board`, `setup_record`, `code_record`, `next_moves`, `play_move`,
 /// `comment_move`, `positions`, `board`, `line_board`, `position_code`, `convert`, `repairs`, and
 /// `refusal`, `limits` and `trap`, which know no game.
 /// This crate exports them for the games of the registry (its feature `page`, on by default); a
@@ -797,6 +812,12 @@ macro_rules! page {
         #[$crate::wasm_bindgen::prelude::wasm_bindgen]
         pub fn setup_record(game: &str, size: u8, players: u8, cells: &str) -> String {
             $crate::setup_record_of(__games(), game, size, players, cells)
+        }
+
+        /// See [`referee_web::code_record_of`].
+        #[$crate::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn code_record(game: &str, code: &str) -> String {
+            $crate::code_record_of(__games(), game, code)
         }
 
         /// See [`referee_web::next_moves_in`].
@@ -915,6 +936,10 @@ mod tests {
         assert_eq!(refused["ok"], false);
         assert!(refused["message"].as_str().unwrap().contains("a start diagram shows only stones"), "{refused}");
         assert_eq!(parse(setup_record("petrify", 6, 0, "not json"))["message"], "the cells are not a list of glyphs");
+        // Any position by its code: here White to move.
+        let coded = parse(code_record("quarod", "quarod_4/4/4/4_w_0_0_-_b"));
+        assert_eq!(coded["text"], "[Game \"Quarod\"]\n[Size \"4\"]\n[Position \"quarod_4/4/4/4_w_0_0_-_b\"]\n\n*\n");
+        assert!(parse(code_record("quarod", "quarod_"))["message"].as_str().unwrap().contains("at character"));
     }
 
     #[test]

@@ -1032,6 +1032,23 @@ await test('a start set up on the board editor is written as the record\'s start
   // placed, and only there.
   const figures = await p.locator('#board svg .figure').evaluateAll((fs) => fs.map((f) => f.dataset.cell).sort());
   assert.deepEqual(figures, ['a1', 'c3', 'f6']);
+  // Any position by its code: here White to move on an empty 4x4 Quarod board.
+  await p.locator('#new').click();
+  await p.locator('#new-game').selectOption({ label: 'Quarod' });
+  await p.locator('#new-size').selectOption('4');
+  await p.locator('#setup-board button[data-cell="d4"]').waitFor();
+  assert.match(await p.locator('#setup-code').inputValue(), /^quarod_4\/4\/4\/4_b_/);
+  await p.locator('#setup-code').fill('quarod_4/4/4/4_w_0_0_-_b');
+  await p.locator('#setup-code').press('Enter');
+  await settle(p);
+  assert.equal(await p.locator('#setup-why').isHidden(), true, await p.locator('#setup-why').innerText());
+  const coded = await p.evaluate(() => window.refereeStats.verifications);
+  await p.locator('#new-create').click();
+  await p.waitForFunction((n) => window.refereeStats.verifications > n, coded);
+  await settle(p);
+  assert.match(await p.evaluate(() => document.getElementById('text').value), /\[Position "quarod_4\/4\/4\/4_w_0_0_-_b"\]\n\n\*\n$/);
+  assert.match(await p.locator('#board svg title').textContent(), /White to move/);
+  const withCode = await p.evaluate(() => document.getElementById('text').value);
   // A Quadraphages start with more X stones than O's: refused, with the reason, and not written.
   await p.locator('#new').click();
   await p.locator('#new-game').selectOption({ label: 'Quadraphages' });
@@ -1043,7 +1060,7 @@ await test('a start set up on the board editor is written as the record\'s start
   await p.locator('#new-create').click();
   await p.waitForSelector('#new-error:not([hidden])');
   assert.equal(await p.locator('#new-error').innerText(), (await p.locator('#setup-why').innerText()).replace(/^Not a start of this game: (.*)\.$/, '$1'));
-  assert.equal(await p.evaluate(() => document.getElementById('text').value), text);
+  assert.equal(await p.evaluate(() => document.getElementById('text').value), withCode);
   await p.close();
 });
 

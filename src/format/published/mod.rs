@@ -77,8 +77,7 @@ impl Recorded for Phages {
         let geometry = geometry(about, size.unwrap_or(about.sizes.smallest));
         let start = notation::default_start(geometry)
             .ok_or_else(|| format!("no start position is known for {} of size {}", about.name, size.unwrap_or(0)))?;
-        let layout = notation::write_layout(&start, &[], None, "");
-        Ok(format!("{}\n", layout.trim_end_matches("\nFinal Position:").trim_end()))
+        Ok(unplayed_record(&start))
     }
 
     /// A start diagram shows stones only: `X`, `O`, and `.` for an empty cell; the board's default
@@ -129,8 +128,28 @@ impl Recorded for Phages {
             }
         }
         let start = Phages::new(g, &stones[0], &stones[1], Side::X).map_err(|e| e.to_string())?;
-        let layout = notation::write_layout(&start, &[], None, "");
-        Ok(format!("{}\n", layout.trim_end_matches("\nFinal Position:").trim_end()))
+        Ok(unplayed_record(&start))
+    }
+
+    /// Its title, the start as a `Startup:` diagram or code, and its column header, the side to
+    /// move first.
+    fn code_record(about: &'static About, code: &str) -> Result<(String, Vec<String>), String> {
+        let start = Phages::from_code(code.trim()).map_err(|e| e.to_string())?;
+        if start.about() != about {
+            return Err(format!("this position code is of {}, not of {}", start.about().name, about.name));
+        }
+        let cells = crate::render::ascii::diagram_cells(&start);
+        let record = unplayed_record(&start);
+        // A record is a run of numbered move lines: one with no move yet has the first turn's
+        // `....` line, which only the game's first turn has.
+        if !record.contains("\n1.") {
+            return Err(format!(
+                "a {} record with no move yet starts at the game's first turn: this position is of a game under way, \
+                 which a record writes with the moves that lead to it",
+                about.title
+            ));
+        }
+        Ok((record, cells))
     }
 
     /// The published notation has no tags: a line of prose before the record (which the reader
@@ -159,6 +178,29 @@ fn geometry(about: &About, size: u8) -> Geometry {
     } else {
         Geometry::Hex { side: size }
     }
+}
+
+/// The record of a game of no moves yet from `start`: [`notation::write_layout`] without a final
+/// diagram. Without a diagram the reader takes the board to be 9x9 or the hex board of side 4, so
+/// the default start of any other board is given too, as a `Startup:` diagram (or its code, when
+/// a diagram would read its stones in another order).
+fn unplayed_record(start: &Phages) -> String {
+    let layout = notation::write_layout(start, &[], None, "");
+    let mut record = format!("{}\n", layout.trim_end_matches("\nFinal Position:").trim_end());
+    let g = start.geometry();
+    let assumed = matches!(g, Geometry::Square { size: 9 } | Geometry::Hex { side: 4 });
+    if !assumed && !record.contains("Startup:") {
+        let reading: Vec<Cell> = (0..g.height()).flat_map(|r| g.row_cells(r)).collect();
+        let stones = |glyph: &str| reading.iter().copied().filter(|&c| start.glyph(c) == glyph).collect::<Vec<_>>();
+        let drawn = Phages::new(g, &stones("X"), &stones("O"), start.to_move()).map(|p| p.code());
+        let given = match drawn {
+            Ok(code) if code == start.code() => format!("Startup:{}", crate::render::ascii::diagram(start)),
+            _ => format!("Startup: {}\n", start.code()),
+        };
+        let title = record.find('\n').map_or(record.len(), |n| n + 1);
+        record.insert_str(title, &given);
+    }
+    record
 }
 
 /// A random Quadraphages or Hexaphages game ([`crate::game::random::random_game`]) whose record reads one way only:
