@@ -104,6 +104,15 @@ pub fn entry_points(data: &[u8]) -> usize {
         let refused = json(play_move(&text, index, ply, "@@"));
         assert_eq!(refused["ok"], false, "{refused}");
     }
+    // The judging worker's text, edited: as many records as the text judged whole, after a
+    // character inserted at a place the input picks and taken out again.
+    crate::judge_forget();
+    let whole = json(crate::judge_in(referee::judge::Registry, &text));
+    let byte = referee::judged::floor_boundary(&text, usize::from(pick) * text.len() / 256);
+    let at = text[..byte].encode_utf16().count();
+    let inserted = json(crate::judge_edit_in::<referee::judge::Registry>(at, at, "\n"));
+    let removed = json(crate::judge_edit_in::<referee::judge::Registry>(at, at + 1, ""));
+    assert_eq!(removed["total"], whole["total"], "{inserted} then {removed}");
     let converted = json(convert(&text, index));
     assert_eq!(converted["ok"] == true, converted["canonical"].is_string(), "{converted}");
 
