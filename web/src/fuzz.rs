@@ -108,7 +108,7 @@ pub fn entry_points(data: &[u8]) -> usize {
     // character inserted at a place the input picks and taken out again.
     crate::judge_forget();
     let whole = json(crate::judge_in(referee::judge::Registry, &text));
-    let byte = referee::judged::floor_boundary(&text, usize::from(pick) * text.len() / 256);
+    let byte = referee::judged::floor_boundary(&text, pick * text.len() / 256);
     let at = text[..byte].encode_utf16().count();
     let inserted = json(crate::judge_edit_in::<referee::judge::Registry>(at, at, "\n"));
     let removed = json(crate::judge_edit_in::<referee::judge::Registry>(at, at + 1, ""));
