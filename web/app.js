@@ -408,14 +408,18 @@ async function judge(op = 'judge') {
   return done;
 }
 
-// The one edit `changes` (a CodeMirror ChangeSet) make, as the judge engine takes it, or null
-// when they make several.
+// Past this many characters an edit is sent as the whole text instead: the editor makes the text
+// of a document once for every worker, where each edit's text would be made again for each.
+const LARGE_EDIT = 1 << 16;
+
+// The one edit `changes` (a CodeMirror ChangeSet) make, as a worker takes it, or null when they
+// make several, or one of more than LARGE_EDIT characters (a paste of megabytes).
 function oneEdit(changes) {
   let edits = 0;
   let edit = null;
   changes?.iterChanges((fromA, toA, fromB, toB, inserted) => {
     edits += 1;
-    edit = { from: fromA, to: toA, inserted: inserted.toString() };
+    edit = inserted.length > LARGE_EDIT ? null : { from: fromA, to: toA, inserted: inserted.toString() };
   });
   return edits === 1 ? edit : null;
 }
@@ -952,7 +956,8 @@ function pointAt(label) {
 // (Ctrl+Z takes it back); the board then shows the record's end.
 async function playMove(move) {
   const ply = state.frames[state.frame].ply;
-  const answer = JSON.parse((await engines.view.call('play_move', state.doc, state.record, ply, move)).out);
+  const asked = state.doc;
+  const answer = JSON.parse((await engines.view.call('play_move', asked, state.record, ply, move)).out);
   if (!answer.ok) {
     state.path = [];
     showPlay(answer.message);
@@ -964,7 +969,10 @@ async function playMove(move) {
     return;
   }
   state.shownRecord = null;
-  editTo(answer.text);
+  if (!makeEdit(answer.edit, asked)) {
+    showPlay('The text changed there meanwhile: play the move again.');
+    return;
+  }
   await judge();
 }
 
@@ -1021,12 +1029,12 @@ function commentForm(ply) {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     if (!input.value.trim()) return;
-    const answer = await view('comment_move', state.doc, state.record, ply, input.value);
-    if (!answer.ok) {
-      said.textContent = answer.message;
+    const asked = state.doc;
+    const answer = await view('comment_move', asked, state.record, ply, input.value);
+    if (!answer.ok || !makeEdit(answer.edit, asked)) {
+      said.textContent = answer.ok ? 'The text changed there meanwhile: add it again.' : answer.message;
       return;
     }
-    editTo(answer.text);
     await judge();
   });
   return form;
@@ -1121,7 +1129,7 @@ async function findRepairs() {
     return;
   }
   stats.repairMs = answer.ms;
-  showRepairs(JSON.parse(answer.out), answer.ms);
+  showRepairs(JSON.parse(answer.out), answer.ms, key.doc);
 }
 
 function editWords(e) {
@@ -1134,7 +1142,8 @@ function editWords(e) {
   }
 }
 
-function showRepairs(answer, ms) {
+// `asked`: the document the repairs are of.
+function showRepairs(answer, ms, asked) {
   const box = $('repairs');
   box.textContent = '';
   if (!answer.ok || !answer.search) {
@@ -1175,7 +1184,9 @@ function showRepairs(answer, ms) {
       apply.type = 'button';
       apply.className = 'apply';
       apply.textContent = 'Apply';
-      apply.addEventListener('click', () => applyText(c.text));
+      apply.addEventListener('click', () => {
+        if (!makeEdit(c.edit, asked)) apply.replaceWith(el('span', 'refused', 'The text changed there: search again.'));
+      });
       li.append(edits, result, facts, apply);
     } else {
       li.append(edits, result, facts, el('p', 'muted not-applied', 'Not offered: the text would not then verify as valid.'));
@@ -1280,22 +1291,21 @@ async function setText(text, { keepRecord = false, record = null, ply = null, li
   if ((await judge()) && ply !== null) await go(ply, line ?? 0);
 }
 
-// The editor's text made `text` by one edit of the part that differs (a move added, a repair's
-// tokens), so that undo and redo (Ctrl+Z, Ctrl+Shift+Z) take it back and again, and the rest of
-// the text, the caret's place in it and its scroll stay.
-function editTo(text) {
-  const old = editor.value;
-  let a = 0;
-  while (a < old.length && a < text.length && old[a] === text[a]) a++;
-  let b = 0;
-  while (b < old.length - a && b < text.length - a && old[old.length - 1 - b] === text[text.length - 1 - b]) b++;
-  editor.replace(a, old.length - b, text.slice(a, text.length - b));
+// An edit of an answer made in the editor (a move added, a comment, a repair's tokens: `{ from,
+// to, inserted }`, offsets of the text it was asked about, which the editor holds still), so
+// that undo and redo (Ctrl+Z, Ctrl+Shift+Z) take it back and again, and the rest of the text, the
+// caret's place in it and its scroll stay.
+// `doc` is the document it was asked about: an edit typed since is kept, and the answer's edit is
+// moved past it, unless it touched the same place (then nothing is made, and false says so).
+function makeEdit(edit, doc) {
+  let { from, to } = edit;
+  if (doc !== editor.doc) {
+    const since = changesBetween(doc, editor.doc);
+    if (!since || since.touchesRange(from, to)) return false;
+    [from, to] = [since.mapPos(from, -1), since.mapPos(to, 1)];
+  }
+  editor.replace(from, to, edit.inserted);
   return true;
-}
-
-// A repair applied, as an edit Ctrl+Z takes back.
-async function applyText(text) {
-  editTo(text);
 }
 
 // A file opened or dropped: its text, unless it is larger than the page judges.

@@ -93,16 +93,17 @@ pub fn entry_points(data: &[u8]) -> usize {
         let next = json(next_moves(&text, index, ply));
         let Some(first) = next["moves"].as_array().and_then(|m| m.first()) else { continue };
         let written = first["text"].as_str().expect("a move");
-        let played = json(play_move(&text, index, ply, written));
-        assert_eq!(played["ok"], true, "{written} after {ply}: {played}");
-        let new = played["text"].as_str().expect("a text");
-        checked += places(new, &new.encode_utf16().collect::<Vec<u16>>(), &played);
-        if played["same"] != true {
-            let at = |k: usize| played["at"]["bytes"][k].as_u64().expect("where the move is") as usize;
-            assert_eq!(&new[at(0)..at(1)], written, "{played}");
-        }
         let refused = json(play_move(&text, index, ply, "@@"));
         assert_eq!(refused["ok"], false, "{refused}");
+        let played = json(play_move(&text, index, ply, written));
+        assert_eq!(played["ok"], true, "{written} after {ply}: {played}");
+        if played["same"] == true {
+            continue;
+        }
+        let new = &crate::with_edit(&text, &played["edit"]);
+        checked += places(new, &new.encode_utf16().collect::<Vec<u16>>(), &played["at"]);
+        let at = |k: usize| played["at"]["bytes"][k].as_u64().expect("where the move is") as usize;
+        assert_eq!(&new[at(0)..at(1)], written, "{played}");
     }
     // The judging worker's text, edited: as many records as the text judged whole, after a
     // character inserted at a place the input picks and taken out again.
@@ -130,7 +131,7 @@ pub fn entry_points(data: &[u8]) -> usize {
     let best = &repaired["search"]["candidates"][0];
     if best["verifies"] == true {
         // The text with the repair made holds the record, valid, where it was.
-        let again = json(verify(best["text"].as_str().expect("the repaired text")));
+        let again = json(verify(&crate::with_edit(&text, &best["edit"])));
         assert_eq!(again["records"][index - 1]["status"], "valid", "{best}");
     }
     checked

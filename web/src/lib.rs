@@ -337,8 +337,8 @@ pub fn play_move_in<S: Games>(games: S, text: &str, index: usize, ply: usize, wr
         return refused;
     }
     match referee::moves::play_move(text, index, ply, written, options(games)) {
-        Ok(played) if played.same => json!({ "ok": true, "same": true, "text": text }),
-        Ok(played) => json!({ "ok": true, "text": played.text, "at": Places::new(&played.text).place(&played.token) }),
+        Ok(played) if played.same => json!({ "ok": true, "same": true }),
+        Ok(played) => json!({ "ok": true, "edit": edit_json(text, &played.text), "at": Places::new(&played.text).place(&played.token) }),
         Err(message) => json!({ "ok": false, "message": message }),
     }
     .to_string()
@@ -361,7 +361,7 @@ pub fn comment_move_in<S: Games>(games: S, text: &str, index: usize, ply: usize,
         return refused;
     }
     match referee::moves::comment_move(text, index, ply, comment, options(games)) {
-        Ok((out, span)) => json!({ "ok": true, "at": Places::new(&out).place(&span), "text": out }),
+        Ok((out, span)) => json!({ "ok": true, "at": Places::new(&out).place(&span), "edit": edit_json(text, &out) }),
         Err(message) => json!({ "ok": false, "message": message }),
     }
     .to_string()
@@ -675,13 +675,45 @@ fn candidate_json<S: Games>(games: S, t: &Places, text: &str, record: &Range<usi
         "claims": c.claims.iter().map(|k| json!({ "text": k.text, "status": k.status.name(), "detail": claim_detail(k) })).collect::<Vec<_>>(),
         "stands": stands(c),
         "verifies": verifies,
-        "text": whole,
+        "edit": edit_json(text, &whole),
     })
+}
+
+/// `text` with the edit of an answer made (`{"from", "to", "inserted"}`, UTF-16 offsets), as the
+/// page makes it: for the tests and the fuzz target.
+#[cfg(any(test, feature = "page"))]
+#[doc(hidden)]
+pub fn with_edit(text: &str, edit: &Value) -> String {
+    let units: Vec<u16> = text.encode_utf16().collect();
+    let at = |k: &str| (edit[k].as_u64().expect("an offset") as usize).min(units.len());
+    let inserted: Vec<u16> = edit["inserted"].as_str().expect("the text put in").encode_utf16().collect();
+    let out: Vec<u16> = [&units[..at("from")], &inserted[..], &units[at("to")..]].concat();
+    String::from_utf16(&out).expect("an edit at character boundaries")
+}
+
+/// The one edit that makes `old` into `new`, as the page makes it in its editor: `{"from": ...,
+/// "to": ..., "inserted": ...}`, UTF-16 offsets of `old` and the text put there. An answer of a
+/// text of megabytes holds the few characters a move, a comment or a repair changes, not the
+/// whole text again (which the page parsed on its own thread: 50 ms for a repair of a 5 MB text).
+fn edit_json(old: &str, new: &str) -> Value {
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let mut start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    while !old.is_char_boundary(start) || !new.is_char_boundary(start) {
+        start -= 1;
+    }
+    let most = a.len().min(b.len()) - start;
+    let mut same = a.iter().rev().zip(b.iter().rev()).take(most).take_while(|(x, y)| x == y).count();
+    while !old.is_char_boundary(a.len() - same) || !new.is_char_boundary(b.len() - same) {
+        same -= 1;
+    }
+    let t = Places::new(old);
+    let place = t.place(&(start..a.len() - same));
+    json!({ "from": place.from, "to": place.to, "inserted": &new[start..b.len() - same] })
 }
 
 /// The best repairs of record `index` of `text`, best first, each with its edits (kind, tokens
 /// before and after, place), what the record then says, whether its text then verifies as valid,
-/// and the whole text with the repair made (`text`).
+/// and the one edit of the text that makes the repair (`edit`: see `edit_json`).
 pub fn repairs_in<S: Games>(games: S, text: &str, index: usize) -> String {
     // No time limit: a browser's WebAssembly has no clock; the positions bound the search.
     repairs_within(games, text, index, RepairOptions { time_limit: None, ..RepairOptions::default() })
@@ -950,10 +982,13 @@ mod tests {
         let moves = next["moves"].as_array().expect("moves");
         let d3c3 = moves.iter().find(|m| m["text"] == "d3c3").expect("d3c3 is legal");
         assert_eq!(d3c3["cells"], json!(["d3", "c3"]));
-        let played = parse(play_move(text, 1, 1, "d3c3"));
-        assert_eq!(played["text"], "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 *\n");
-        assert_eq!((played["at"]["line"].as_u64(), played["at"]["column"].as_u64()), (Some(4), Some(9)));
-        assert_eq!(parse(verify(played["text"].as_str().expect("a text")))["records"][0]["status"], "valid");
+        let answer = parse(play_move(text, 1, 1, "d3c3"));
+        // Only what changed comes back: the move and its space.
+        assert_eq!(answer["edit"], json!({ "from": 36, "to": 36, "inserted": "d3c3 " }));
+        let played = with_edit(text, &answer["edit"]);
+        assert_eq!(played, "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 *\n");
+        assert_eq!((answer["at"]["line"].as_u64(), answer["at"]["column"].as_u64()), (Some(4), Some(9)));
+        assert_eq!(parse(verify(&played))["records"][0]["status"], "valid");
         let refused = parse(play_move(text, 1, 1, "c1d1"));
         assert!(
             refused["message"].as_str().expect("why").starts_with("c1d1 is not a legal move here; legal: "),
@@ -964,18 +999,23 @@ mod tests {
         let numbers = parse(next_moves(new, 1, 0));
         assert_eq!(numbers["moves"][0], json!({ "text": "1", "cells": [] }));
         let announced = parse(play_move(new, 1, 0, "5"));
-        assert_eq!(announced["text"], "QUADRAPHAGES\n_xx_ _oo_\n1. .... .... 5\n");
-        assert_eq!(parse(verify(announced["text"].as_str().expect("a text")))["records"][0]["status"], "valid");
+        let announced = with_edit(new, &announced["edit"]);
+        assert_eq!(announced, "QUADRAPHAGES\n_xx_ _oo_\n1. .... .... 5\n");
+        assert_eq!(parse(verify(&announced))["records"][0]["status"], "valid");
         // A comment said of a move, after it; one the notation cannot hold, refused.
         let said = parse(comment_move(text, 1, 1, "the usual opening"));
-        assert_eq!(said["text"], "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 {the usual opening} *\n");
+        assert_eq!(
+            with_edit(text, &said["edit"]),
+            "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 {the usual opening} *\n"
+        );
         assert_eq!(parse(comment_move(text, 1, 1, "a }"))["ok"], false);
         // At an earlier point: the record's own move is stepped to, another is a variation.
         let two = "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 *\n";
         assert_eq!(parse(play_move(two, 1, 1, "d3c3"))["same"].as_bool(), Some(true));
         let varied = parse(play_move(two, 1, 1, "b4a4"));
-        assert_eq!(varied["text"], "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 (1... b4a4) *\n");
-        assert_eq!(parse(verify(varied["text"].as_str().expect("a text")))["records"][0]["status"], "valid");
+        let varied = with_edit(two, &varied["edit"]);
+        assert_eq!(varied, "[Game \"Quarod\"]\n[Size \"4\"]\n\n1. c1d1 d3c3 (1... b4a4) *\n");
+        assert_eq!(parse(verify(&varied))["records"][0]["status"], "valid");
     }
 
     #[test]
@@ -1010,7 +1050,7 @@ mod tests {
             "[Game \"Quarod\"]\n[Size \"4\"]\n\n{before} 1. c1d1!? {first} (1. d1d2 {or}) c1d1 ; taken\n* {after}\n";
         let text = format!("Prose before.\n{record}Prose after.\n");
         let r = parse(repairs(&text, 1));
-        let fixed = r["search"]["candidates"][0]["text"].as_str().unwrap_or_else(|| panic!("{r}"));
+        let fixed = with_edit(&text, &r["search"]["candidates"][0]["edit"]);
         for kept in
             ["Prose before.\n", "{before} 1. ", "!? {first} (1. d1d2 {or}) c1d1 ; taken\n* {after}\n", "Prose after.\n"]
         {
@@ -1095,7 +1135,7 @@ mod tests {
         let r = parse(repairs(BROKEN, 1));
         let best = &r["search"]["candidates"][0];
         assert_eq!(best["verifies"], true);
-        assert!(verify(best["text"].as_str().unwrap()).contains("\"status\":\"valid\""));
+        assert!(verify(&with_edit(BROKEN, &best["edit"])).contains("\"status\":\"valid\""));
     }
 
     /// Ten records of the largest Quarod board that each claim a result two moves in: the link of
