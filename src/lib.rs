@@ -234,6 +234,7 @@ pub mod lsp;
 pub mod moves;
 pub mod perft;
 pub mod picture;
+pub mod protocol;
 pub mod random;
 pub mod record;
 pub mod render;

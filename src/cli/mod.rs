@@ -137,6 +137,17 @@ enum Command {
     /// fixes, each record in its canonical layout as formatting, one symbol per record. Exit code
     /// 0 after the client's shutdown and exit.
     Lsp,
+    /// Speak the referee game protocol on standard input and output, as an engine (docs/protocol.md).
+    ///
+    /// One command a line: rgp, isready, position start GAME [size N] [players N] [moves ...],
+    /// position code CODE [moves ...], moves, perft N, divide N, go, quit; anything else is
+    /// answered `error ...`. For any game of the run. `go` plays a legal move at random (--seed).
+    /// Exit code 0 after quit or the end of the input.
+    Engine {
+        /// The seed of the random player's moves.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -324,6 +335,18 @@ pub fn run_with<S: crate::judge::Games>(games: S) -> ExitCode {
         Command::Perft(args) => perft::perft(args, games),
         Command::Moves(args) => perft::moves(args, games),
         Command::Lsp => crate::lsp::stdio_with(games),
+        Command::Engine { seed } => {
+            let stdin = std::io::stdin();
+            match crate::protocol::serve(games, seed, stdin.lock(), std::io::stdout().lock()) {
+                Ok(()) => ExitCode::SUCCESS,
+                // A closed pipe ends the session as quit does.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("referee engine: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
     }
 }
 
