@@ -16,7 +16,7 @@
 
 use crate::format::{Recorded, WithGame};
 use crate::game::code::CodeError;
-use crate::game::{About, Engine, Notation};
+use crate::game::{About, Notation};
 use crate::games::no_such_game;
 use crate::judge::{Games, Registry};
 
@@ -68,7 +68,7 @@ pub trait WithPosition {
     /// What `run` gives back.
     type Output;
     /// The work, with `G` the engine of the code's game.
-    fn run<G: Engine>(self, position: G) -> Self::Output;
+    fn run<G: Recorded>(self, position: G) -> Self::Output;
 }
 
 /// Reads `code` as a position of the game it names and runs `work` on it; `Err` says where the
@@ -103,7 +103,7 @@ pub fn rewrite(code: &str) -> Result<String, CodeError> {
     struct Rewrite;
     impl WithPosition for Rewrite {
         type Output = String;
-        fn run<G: Engine>(self, position: G) -> String {
+        fn run<G: Recorded>(self, position: G) -> String {
             position.code()
         }
     }
@@ -149,7 +149,7 @@ mod tests {
         struct Count;
         impl WithPosition for Count {
             type Output = (GameKind, u64);
-            fn run<G: Engine>(self, position: G) -> (GameKind, u64) {
+            fn run<G: Recorded>(self, position: G) -> (GameKind, u64) {
                 (GameKind::from_name(position.about().name).expect("a registered game"), perft(&position, 1))
             }
         }

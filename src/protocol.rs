@@ -1,7 +1,7 @@
 //! The referee game protocol (docs/protocol.md), engine side: a session that reads one command a
 //! line and answers as an engine does, for any game of a run (`referee engine`). Commands:
 //! `rgp`, `isready`, `position start GAME [size N] [players N] [moves M…]`, `position code CODE
-//! [moves M…]`, `moves`, `perft N`, `divide N`, `go [movetime MS]`, `quit`; anything else is
+//! [moves M…]`, `moves`, `perft N`, `divide N`, `go [movetime MS]`, `result`, `quit`; anything else is
 //! answered `error …`, never with silence.
 //!
 //! A position is held whatever its game: [`Held`] is the engine's position behind one interface,
@@ -11,7 +11,7 @@
 
 use std::io::{BufRead, Read, Write};
 
-use crate::game::Engine;
+use crate::format::Recorded;
 use crate::judge::Games;
 use crate::perft::{divide, perft, with_position_in, WithPosition};
 
@@ -30,9 +30,12 @@ pub trait Held: Send {
     fn divide(&self, depth: u32) -> Vec<(String, u64)>;
     /// The position's code.
     fn code(&self) -> String;
+    /// The game's result as a record's result token writes it once the game is over (`1-0`,
+    /// `0-1`, `0-0-1`, all zeros when nobody won), `*` while it goes on.
+    fn result(&self) -> String;
 }
 
-impl<G: Engine> Held for G {
+impl<G: Recorded> Held for G {
     fn moves(&self) -> Vec<String> {
         let mut written: Vec<String> = Vec::new();
         for m in self.distinct_moves() {
@@ -69,6 +72,16 @@ impl<G: Engine> Held for G {
     fn code(&self) -> String {
         crate::game::code::Coded::code(self)
     }
+
+    fn result(&self) -> String {
+        match G::ended(self) {
+            None => "*".to_string(),
+            Some(winner) => (0..self.player_names().len())
+                .map(|i| if winner == Some(i) { "1" } else { "0" })
+                .collect::<Vec<_>>()
+                .join("-"),
+        }
+    }
 }
 
 /// The position of `code`, of one of `games`, held; `Err` says where the code goes wrong.
@@ -76,7 +89,7 @@ pub fn held_from_code<S: Games>(games: S, code: &str) -> Result<Box<dyn Held>, S
     struct Hold;
     impl WithPosition for Hold {
         type Output = Box<dyn Held>;
-        fn run<G: Engine>(self, position: G) -> Box<dyn Held> {
+        fn run<G: Recorded>(self, position: G) -> Box<dyn Held> {
             Box::new(position)
         }
     }
@@ -150,6 +163,7 @@ impl<S: Games> Session<S> {
                     .collect())
             }),
             "go" => self.go().map(|m| vec![format!("bestmove {m}")]),
+            "result" => self.held().map(|p| vec![format!("result {}", p.result())]),
             other => Err(format!("unknown command {other}")),
         };
         match answer {

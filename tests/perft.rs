@@ -193,7 +193,7 @@ fn the_moves_counted_are_legal_and_every_other_name_is_one_of_them() {
         struct Children;
         impl WithPosition for Children {
             type Output = (Vec<String>, usize);
-            fn run<G: Engine>(self, position: G) -> (Vec<String>, usize) {
+            fn run<G: referee::format::Recorded>(self, position: G) -> (Vec<String>, usize) {
                 let mut wrong = Vec::new();
                 let mut named_twice = 0;
                 for m in position.distinct_moves() {

@@ -117,3 +117,41 @@ fn the_engine_process_speaks_the_protocol_through_its_pipes() {
         "id name referee engine\nid author the referee project\nrgpok\nmoves a1b1 a1a2 b1b2 b1a1 a2a1 a2b2 b2b1 b2a2\n"
     );
 }
+
+/// `result` says `*` while a game goes on and its result token once it is over: every game played
+/// to its end by `go`, move after move, and the record of that game, written by hand from the
+/// moves, confirms the same result when `referee verify` judges it (the common format's games).
+#[test]
+fn every_game_played_to_its_end_by_go_has_its_result() {
+    for game in GameKind::ALL {
+        let name = game.about().name;
+        let mut played: Vec<String> = Vec::new();
+        let result = loop {
+            let answers = session(format!("position start {name} moves {}\nresult\ngo\n", played.join(" ")).as_bytes());
+            let result = answers[0].strip_prefix("result ").expect("result R").to_string();
+            match answers[1].strip_prefix("bestmove ") {
+                Some(m) => {
+                    assert_eq!(result, "*", "{name}: the game goes on");
+                    played.push(m.to_string());
+                }
+                None => {
+                    assert_eq!(answers[1], "error the game is over: no move", "{name}");
+                    break result;
+                }
+            }
+            assert!(played.len() < 2000, "{name}: no end");
+        };
+        assert!(result.split('-').all(|p| p == "0" || p == "1"), "{name}: {result}");
+        assert!(result.matches('1').count() <= 1, "{name}: {result}");
+        if game.about().format == referee::game::Format::Common {
+            let numbered: Vec<String> = played
+                .iter()
+                .enumerate()
+                .map(|(k, m)| if k % 2 == 0 { format!("{}. {m}", k / 2 + 1) } else { m.clone() })
+                .collect();
+            let text = format!("[Game \"{name}\"]\n\n{} {result}\n", numbered.join(" "));
+            let v = &referee::verify_source(&text, Default::default())[0];
+            assert_eq!(v.status, referee::Status::Valid, "{name}: {:?}\n{text}", v.problems);
+        }
+    }
+}

@@ -558,6 +558,10 @@ impl<G: Playable> Recorded for G {
         Ok(format!("{}*\n", write::record_head(&set, [])))
     }
 
+    fn ended(position: &Self) -> Option<Option<usize>> {
+        position.outcome().map(|o| o.winner)
+    }
+
     fn code_record(about: &'static About, code: &str) -> Result<(String, Vec<String>), String> {
         let start = G::from_code(code.trim()).map_err(|e| e.to_string())?;
         if start.about() != about {

@@ -119,6 +119,9 @@ pub trait Recorded: crate::game::Engine + Repairable {
     /// start diagram where one says it all, else as its position code; and what each cell of that
     /// position shows, in reading order. `Err` says why the code gives no position of the game.
     fn code_record(about: &'static About, code: &str) -> Result<(String, Vec<String>), String>;
+    /// How a game at `position` ended: `Some(winner)` once it is over (the winner's index into its
+    /// player names, `None` when nobody won), `None` while it goes on.
+    fn ended(position: &Self) -> Option<Option<usize>>;
 }
 
 /// A board to set a start position up on ([`Recorded::setup_board`]).

@@ -131,6 +131,11 @@ impl Recorded for Phages {
         Ok(unplayed_record(&start))
     }
 
+    /// The side with more marked cells wins, once the game is over.
+    fn ended(position: &Self) -> Option<Option<usize>> {
+        position.is_over().then(|| position.score().winner().map(Side::index))
+    }
+
     /// Its title, the start as a `Startup:` diagram or code, and its column header, the side to
     /// move first.
     fn code_record(about: &'static About, code: &str) -> Result<(String, Vec<String>), String> {
