@@ -183,9 +183,7 @@ pub fn play_move<S: Games>(
             Ok(Played { text, token, same: false })
         }
     }
-    let found = crate::record::read(src, options.reading()).nth(index.wrapping_sub(1)).ok_or_else(|| {
-        format!("there is no record {index} (the file has {})", crate::record::read(src, options.reading()).count())
-    })?;
+    let found = nth_record(src, index, options)?;
     let mut played =
         crate::judge::with_found(src, &found, options, Play { ply, written }).map_err(|u| u.why.message)??;
     if played.same {
@@ -236,10 +234,15 @@ pub fn comment_move<S: Games>(
             record.comment_into(k, self.comment)
         }
     }
-    let found = crate::record::read(src, options.reading()).nth(index.wrapping_sub(1)).ok_or_else(|| {
-        format!("there is no record {index} (the file has {})", crate::record::read(src, options.reading()).count())
-    })?;
+    let found = nth_record(src, index, options)?;
     crate::judge::with_found(src, &found, options, Say { ply, comment }).map_err(|u| u.why.message)?
+}
+
+/// Record `index` (1-based) of `src`, or why there is none.
+fn nth_record<S: Games>(src: &str, index: usize, options: VerifyOptions<S>) -> Result<Found<'_>, String> {
+    crate::record::read(src, options.reading()).nth(index.wrapping_sub(1)).ok_or_else(|| {
+        format!("there is no record {index} (the file has {})", crate::record::read(src, options.reading()).count())
+    })
 }
 
 /// The moves that may be played next in `p`, each with the cells that name it.

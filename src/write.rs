@@ -170,8 +170,7 @@ pub fn insert_variation(
         (n, true) => format!("{n}."),
         (n, false) => format!("{n}..."),
     };
-    let said = r.notes().said_end(crate::record::notes::Place { line: 0, after: replaced + 1 });
-    let at = said.map_or(token.span.end, |end| end.max(token.span.end));
+    let at = r.notes().said_end(&r.tokens, replaced);
     let start = at + 2 + number.len() + 1;
     Some((splice(src, at, &format!(" ({number} {written})")), start..start + written.len()))
 }
@@ -196,9 +195,10 @@ pub fn insert_comment(
     if one_line && comment.contains(['\n', '\r']) {
         return Err("a comment of the published notation stays on its move line: it holds no line break".into());
     }
-    let token = tokens.get(k).ok_or("there is no such move")?;
-    let said = notes.said_end(crate::record::notes::Place { line: 0, after: k + 1 });
-    let at = said.map_or(token.span.end, |end| end.max(token.span.end));
+    if k >= tokens.len() {
+        return Err("there is no such move".into());
+    }
+    let at = notes.said_end(tokens, k);
     let start = at + 2;
     Ok((splice(src, at, &format!(" {{{comment}}}")), start..start + comment.len()))
 }

@@ -374,6 +374,14 @@ fn formatting_keeps_every_character_of_the_writers() {
     assert!(laid_out >= 10, "{laid_out} records laid out");
 }
 
+/// The notes of [`written`], wherever they stand, sorted: places move when a token, a comment or a
+/// variation is added before them.
+fn what_was_written(notes: &[String]) -> Vec<String> {
+    let mut w: Vec<String> = notes.iter().map(|n| n.split_once(' ').map_or(n.clone(), |x| x.1.to_string())).collect();
+    w.sort();
+    w
+}
+
 /// A move played on the board into an annotated record (the web page's play) keeps everything the
 /// writer wrote: at the record's end, after its last move and what is said of it, before its
 /// claim; earlier, as one more variation after the move it replaces and what is said of that
@@ -384,13 +392,6 @@ fn formatting_keeps_every_character_of_the_writers() {
 fn a_move_played_into_an_annotated_record_keeps_what_was_written() {
     use referee::moves::{moves_after, play_move};
     let options = VerifyOptions::default();
-    // What was written, wherever it stands: places move when a token or a variation is added.
-    let what = |notes: &[String]| {
-        let mut w: Vec<String> =
-            notes.iter().map(|n| n.split_once(' ').map_or(n.clone(), |x| x.1.to_string())).collect();
-        w.sort();
-        w
-    };
     for (name, text) in collection() {
         let replayed = referee::record_moves(&text, 1, options).expect("the record replays");
         let before = written(&text);
@@ -404,7 +405,7 @@ fn a_move_played_into_an_annotated_record_keeps_what_was_written() {
             let (old_main, was) = before.split_last().expect("the main line");
             // What was written, wherever it stands (what is said after the claim follows one
             // more token).
-            assert_eq!(what(kept), what(was), "{name}: the notes changed\n{}", played.text);
+            assert_eq!(what_was_written(kept), what_was_written(was), "{name}: the notes changed\n{}", played.text);
             assert!(main.contains(&next.written) && main.len() > old_main.len(), "{name}: {main}");
             let v = &verify_source(&played.text, options)[0];
             assert!(v.moves == replayed.moves.len() + 1, "{name}: {:?}\n{}", v.problems, played.text);
@@ -426,7 +427,7 @@ fn a_move_played_into_an_annotated_record_keeps_what_was_written() {
         assert_eq!(after.last(), before.last(), "{name}: the main line changed");
         // What was written, wherever it stands: the lines after the new variation are numbered
         // one more (a line is numbered by the order its variation opens in).
-        let (mut was, now) = (what(&before), what(&after));
+        let (mut was, now) = (what_was_written(&before), what_was_written(&after));
         was.push(format!("variation {}", other.written));
         was.sort();
         assert_eq!(was, now, "{name}: a note was lost\n{}", varied.text);
@@ -447,12 +448,6 @@ fn a_move_played_into_an_annotated_record_keeps_what_was_written() {
 fn a_comment_said_of_a_move_is_written_after_it_and_keeps_what_was_written() {
     use referee::moves::comment_move;
     let options = VerifyOptions::default();
-    let what = |notes: &[String]| {
-        let mut w: Vec<String> =
-            notes.iter().map(|n| n.split_once(' ').map_or(n.clone(), |x| x.1.to_string())).collect();
-        w.sort();
-        w
-    };
     for (name, text) in collection() {
         let replayed = referee::record_moves(&text, 1, options).expect("the record replays");
         let before = written(&text);
@@ -462,10 +457,10 @@ fn a_comment_said_of_a_move_is_written_after_it_and_keeps_what_was_written() {
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(&said[span.clone()], "a note typed on the board");
             let after = written(&said);
-            let mut was = what(&before);
+            let mut was = what_was_written(&before);
             was.push("comment \"a note typed on the board\"false".to_string());
             was.sort();
-            assert_eq!(what(&after), was, "{name}: move {ply}\n{said}");
+            assert_eq!(what_was_written(&after), was, "{name}: move {ply}\n{said}");
             // Said of that very move: no move of the main line between it and the comment.
             let token = &replayed.moves[ply - 1].token;
             // Where the comment went, in the text before it.

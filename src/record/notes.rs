@@ -306,13 +306,15 @@ impl<'a> Notes<'a> {
         path
     }
 
-    /// Where what is said at `at` ends (its comments, glyphs and variations: what the writer said
-    /// of the move before it), if anything is: a move written after that move goes after them.
-    pub fn said_end(&self, at: Place) -> Option<usize> {
+    /// Where token `k` of the main line `main` ends with what is said of it (its glyphs, comments
+    /// and variations): whatever is written after that move (a comment, a variation, the next
+    /// move) goes here.
+    pub fn said_end(&self, main: &[Token], k: usize) -> usize {
+        let at = Place { line: 0, after: k + 1 };
         let comments = self.comments.iter().filter(|c| c.at == at).map(|c| c.span.end);
         let glyphs = self.glyphs.iter().filter(|g| g.at == at).map(|g| g.span.end);
         let variations = self.variations.iter().filter(|v| v.at == at).map(|v| v.span.end);
-        comments.chain(glyphs).chain(variations).max()
+        comments.chain(glyphs).chain(variations).fold(main[k].span.end, usize::max)
     }
 }
 

@@ -344,6 +344,11 @@ pub fn play_move_in<S: Games>(games: S, text: &str, index: usize, ply: usize, wr
     .to_string()
 }
 
+/// A size or a number of players the page sends: 0 for the game's default.
+fn given(n: u8) -> Option<u8> {
+    (n > 0).then_some(n)
+}
+
 /// The game of `games` named `game`, or the page's answer that there is none.
 fn about_named<S: Games>(games: S, game: &str) -> Result<&'static referee::game::About, String> {
     games
@@ -375,7 +380,6 @@ pub fn new_record_in<S: Games>(games: S, game: &str, size: u8, players: u8) -> S
         Ok(about) => about,
         Err(refused) => return refused,
     };
-    let given = |n: u8| (n > 0).then_some(n);
     match referee::random::new_record_in(games, about, given(size), given(players)) {
         Ok(text) => json!({ "ok": true, "text": text }),
         Err(message) => json!({ "ok": false, "message": message }),
@@ -392,7 +396,6 @@ pub fn setup_board_in<S: Games>(games: S, game: &str, size: u8, players: u8) -> 
         Ok(about) => about,
         Err(refused) => return refused,
     };
-    let given = |n: u8| (n > 0).then_some(n);
     let board = match referee::random::setup_board_in(games, about, given(size), given(players)) {
         Ok(board) => board,
         Err(message) => return json!({ "ok": false, "message": message }).to_string(),
@@ -418,7 +421,6 @@ pub fn setup_record_of<S: Games>(games: S, game: &str, size: u8, players: u8, ce
         return json!({ "ok": false, "message": "the cells are not a list of glyphs" }).to_string();
     };
     let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
-    let given = |n: u8| (n > 0).then_some(n);
     match referee::random::setup_record_in(games, about, given(size), given(players), &cells) {
         Ok(text) => json!({ "ok": true, "text": text }),
         Err(message) => json!({ "ok": false, "message": message }),

@@ -576,10 +576,7 @@ pub fn insert_move(
     replaced: Option<usize>,
     written: &str,
 ) -> (String, crate::record::Span) {
-    let said_end = |k: usize| {
-        let end = r.tokens[k].span.end;
-        r.notes().said_end(crate::record::notes::Place { line: 0, after: k + 1 }).map_or(end, |e| e.max(end))
-    };
+    let said_end = |k: usize| r.notes().said_end(&r.tokens, k);
     let (at, insert) = match replaced {
         Some(k) => (said_end(k), format!(" ({written})")),
         None => {
