@@ -92,7 +92,7 @@ const page = await open();
 await test('the blog page pasted: an illegal move at 28:31, with d8d5 offered', async () => {
   await paste(page, blog);
   const first = page.locator('.verdict').first();
-  assert.match(await first.locator('.badge').innerText(), /illegal/);
+  assert.match(await first.locator('.badge').textContent(), /illegal/);
   const problem = first.locator('li.problem.illegal').first();
   assert.equal(await problem.locator('button.where').innerText(), '28:31');
   assert.match(await problem.innerText(), /d2d5/);
@@ -184,14 +184,14 @@ await test('a record repaired with one click then verifies (Quarod, a placement 
   await page.locator('ol.repairs > li button.apply').first().click();
   await page.waitForFunction((n) => window.refereeStats.verifications > n, before);
   await settle(page);
-  assert.match(await page.locator('.verdict .badge').first().innerText(), /^valid$/);
+  assert.match(await page.locator('.verdict .badge').first().textContent(), /^valid$/);
   // Ctrl+Z takes the repair back, as any edit.
   const again = await page.evaluate(() => window.refereeStats.verifications);
   await page.locator('#text .cm-content').press('Control+z');
   await page.waitForFunction((n) => window.refereeStats.verifications > n, again);
   await settle(page);
   assert.equal(await page.evaluate(() => document.getElementById('text').value), broken);
-  assert.match(await page.locator('.verdict .badge').first().innerText(), /illegal/);
+  assert.match(await page.locator('.verdict .badge').first().textContent(), /illegal/);
 });
 
 // Issue 32: a record with a comment before its first move, comments after moves (one that tries
@@ -228,7 +228,7 @@ async function where(p) {
 
 await test('an annotated record: comments beside the board, glyphs, markup drawn, variations stepped into and out of', async () => {
   await paste(page, annotated);
-  assert.match(await page.locator('.verdict .badge').first().innerText(), /illegal/);
+  assert.match(await page.locator('.verdict .badge').first().textContent(), /illegal/);
   assert.match(await page.locator('.verdict li.problem').first().innerText(), /d2 is not empty \(in the variation at 1\.\.\. b1b2\)/);
   // The end: the comment after the result.
   let at = await where(page);
@@ -360,7 +360,7 @@ for (const [file, title] of games) {
     const text = await sample(file);
     const p = await open(`#r=${encode(text)}&ply=3`);
     assert.equal(await p.evaluate(() => document.getElementById('text').value), text);
-    assert.match(await p.locator('.verdict .badge').first().innerText(), /^valid$/);
+    assert.match(await p.locator('.verdict .badge').first().textContent(), /^valid$/);
     assert.equal(await p.locator('.verdict .game').first().innerText(), title);
     assert.match(await p.locator('#caption').innerText(), new RegExp(`^${title} · ply 3 `));
     assert.ok(await p.locator('#board svg').count() === 1);
@@ -421,7 +421,7 @@ await test('the samples menu, a file opened, a file dropped, and typing', async 
   await page.waitForFunction((t) => document.getElementById('text').value === t, vadrantir);
   await settle(page);
   assert.equal(await page.locator('.verdict .game').first().innerText(), 'Vadrantir');
-  assert.match(await page.locator('.verdict .badge').first().innerText(), /^valid$/);
+  assert.match(await page.locator('.verdict .badge').first().textContent(), /^valid$/);
 
   // A move typed over: the verdict follows once typing pauses.
   const before = await page.evaluate(() => window.refereeStats.verifications);
@@ -432,7 +432,7 @@ await test('the samples menu, a file opened, a file dropped, and typing', async 
   await page.waitForFunction(() => document.querySelectorAll('.verdict').length === 2);
   const after = await page.evaluate(() => window.refereeStats.verifications);
   assert.ok(after - before < 5, `typing is judged once it pauses, not at every key (${after - before} judgings)`);
-  assert.match(await page.locator('.verdict .badge').nth(1).innerText(), /illegal/);
+  assert.match(await page.locator('.verdict .badge').nth(1).textContent(), /illegal/);
 });
 
 await test('every rules link the page shows opens a page of the build', async () => {
@@ -555,7 +555,7 @@ await test('a 9 MB file of syntax errors is not opened, the editor keeps its tex
   // The page goes on: a record typed in is judged, and the notice goes.
   await typeAtEnd(page, '\n[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 c1d1 *\n');
   assert.equal(await page.locator('.verdict').count(), 2);
-  assert.match(await page.locator('.verdict .badge').nth(1).innerText(), /illegal/);
+  assert.match(await page.locator('.verdict .badge').nth(1).textContent(), /illegal/);
   assert.equal(await page.locator('#notice').isHidden(), true);
 });
 
@@ -570,7 +570,7 @@ await test('a text grown past 8 MiB in the editor is not judged, says why, and t
   assert.equal(await page.locator('.verdict').count(), 0);
   await page.screenshot({ path: join(shots, 'too-large-text.png') });
   await paste(page, quarod);
-  assert.match(await page.locator('.verdict .badge').first().innerText(), /^valid$/);
+  assert.match(await page.locator('.verdict .badge').first().textContent(), /^valid$/);
   assert.equal(await page.locator('#notice').isHidden(), true);
 });
 
@@ -587,7 +587,7 @@ await test('a trap in referee is recovered: the text is kept, the page says so, 
   assert.equal(await page.evaluate(() => document.getElementById('text').value), quarod);
   await page.screenshot({ path: join(shots, 'trap.png') });
   await typeAtEnd(page, '\n');
-  assert.match(await page.locator('.verdict .badge').first().innerText(), /^valid$/);
+  assert.match(await page.locator('.verdict .badge').first().textContent(), /^valid$/);
   assert.equal(await page.locator('#notice').isHidden(), true);
   // The drawing and the repair workers, likewise: the next question goes to a fresh one.
   for (const engine of ['view', 'repairs']) {
@@ -732,7 +732,7 @@ await test('offline once opened: verify, repairs and the rules pages work with t
     await p.reload();
     await p.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
     await paste(p, '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 c1d1 *\n');
-    assert.match(await p.locator('.verdict').first().locator('.badge').innerText(), /illegal/);
+    assert.match(await p.locator('.verdict').first().locator('.badge').textContent(), /illegal/);
     await p.waitForFunction(() => document.querySelectorAll('#repairs button').length > 0, null, { timeout: 30000 });
     const rules = await context.newPage();
     await rules.goto(`${base}rules/quarod.html#quarod-placement`);
@@ -775,7 +775,7 @@ await test('a share link too long to travel is said so, one too long to open is 
 await test('a token that is no move stops the board as not a move, not as an illegal move', async () => {
   const p = await open();
   await paste(p, '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 2. b4a4 e3xxe2 *\n');
-  assert.match(await p.locator('.verdict').first().locator('.badge').innerText(), /syntax/);
+  assert.match(await p.locator('.verdict').first().locator('.badge').textContent(), /syntax/);
   await p.locator('#last').click();
   await settle(p);
   assert.equal(await p.locator('#counter').innerText(), 'ply 3 · not a move');
@@ -787,7 +787,7 @@ await test('a token that is no move stops the board as not a move, not as an ill
 await test('a record that cannot be judged (undecided) is drawn as written, with no illegal move', async () => {
   const p = await open();
   await paste(p, await sample('hexaphages/designers-game-side5.txt'));
-  assert.match(await p.locator('.verdict').first().locator('.badge').innerText(), /undecided/);
+  assert.match(await p.locator('.verdict').first().locator('.badge').textContent(), /undecided/);
   await p.locator('#last').click();
   await settle(p);
   const caption = await p.locator('#caption').innerText();
@@ -1179,7 +1179,7 @@ await test('a different move played at an earlier point makes a variation; the r
   await p.waitForFunction((n) => window.refereeStats.verifications > n, before);
   await settle(p);
   assert.equal(await p.evaluate(() => document.getElementById('text').value), '[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 d3c3 (1... b4a4) *\n');
-  assert.match(await p.locator('.verdict').first().locator('.badge').innerText(), /^valid$/);
+  assert.match(await p.locator('.verdict').first().locator('.badge').textContent(), /^valid$/);
   await p.close();
 });
 
