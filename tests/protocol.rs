@@ -13,7 +13,7 @@ use referee::protocol::serve;
 /// The answers of a session to `commands`, one a line.
 fn session(commands: &[u8]) -> Vec<String> {
     let mut out = Vec::new();
-    serve(Registry, 1, commands, &mut out).expect("a session in memory");
+    serve(Registry, 1, referee::protocol::Player::Random, commands, &mut out).expect("a session in memory");
     String::from_utf8(out).expect("answers in UTF-8").lines().map(String::from).collect()
 }
 
@@ -92,6 +92,31 @@ fn anything_it_cannot_do_is_answered_with_an_error_and_the_session_goes_on() {
             "readyok",
         ]
     );
+}
+
+/// A command takes exactly the words docs/protocol.md gives it: more are refused, as `go`'s
+/// options other than `movetime MS` are; `divide 0` lists no move and totals `perft 0`, 1.
+#[test]
+fn a_command_with_words_it_does_not_take_is_refused() {
+    let input = b"position start quarod size 2\nmoves x\nresult now\nisready 1\ngo depth 3\ngo movetime abc\n\
+        divide 0\nperft 0\nquit x\ngo movetime 5\nquit\n";
+    let answers = session(input);
+    assert_eq!(
+        answers[..8],
+        [
+            "error moves takes nothing after it, not x",
+            "error result takes nothing after it, not now",
+            "error isready takes nothing after it, not 1",
+            "error go takes movetime MS, not depth 3",
+            "error movetime takes a number of milliseconds, not abc",
+            "divideok 0 1",
+            "perft 0 1",
+            "error quit takes nothing after it, not x",
+        ]
+    );
+    // The session went on after `quit x`: `go` was answered, and `quit` ended it.
+    assert_eq!(answers.len(), 9);
+    assert!(answers[8].starts_with("bestmove "), "{answers:?}");
 }
 
 /// `referee engine` as a process: the handshake, a position and its moves, through pipes, and the

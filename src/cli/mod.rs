@@ -13,6 +13,7 @@ use crate::games::GameKind;
 use crate::verify::DEFAULT_SEARCH_LIMIT;
 
 mod convert;
+mod engines;
 pub mod file;
 mod generate;
 mod inputs;
@@ -144,10 +145,42 @@ enum Command {
     /// answered `error ...`. For any game of the run. `go` plays a legal move at random (--seed).
     /// Exit code 0 after quit or the end of the input.
     Engine {
-        /// The seed of the random player's moves.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        /// The seed of the player's choices (random moves, or among equally good ones); default: a
+        /// new one each run, so that two games from one position differ.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// How `go` picks its move: random, a legal move at random; search, a search of a few
+        /// moves by the game's points (a third of `go movetime`, 100 ms without it), exact near the
+        /// end by the claim search.
+        #[arg(long, value_enum, default_value_t = PlayerArg::Random)]
+        player: PlayerArg,
     },
+    /// Write the conformance suite of every game (or one): named positions with their legal moves
+    /// and perft counts, for an engine to be checked against (docs/protocol.md).
+    ///
+    /// Each game's named positions (its rules' edge cases, named after their anchors in
+    /// docs/rules/), the start of every board size and player count, and positions of random games
+    /// up to their end. The same suite every time: the repository keeps it in conformance/.
+    Suite(engines::SuiteArgs),
+    /// Run the conformance suite against an engine over the protocol (docs/protocol.md).
+    ///
+    /// For each position: its legal moves, its perft counts and (at the end) its result, compared
+    /// with referee's; where a count differs, the run descends (divide) to the first position
+    /// where the legal moves differ and prints it, with the moves only one side has. An engine
+    /// that crashes, hangs or answers nonsense fails that position and is started again.
+    #[command(after_help = engines::CONFORMANCE_EXIT_CODES)]
+    Conformance(engines::ConformanceArgs),
+    /// Play games between engines over the protocol (docs/protocol.md), every move judged.
+    ///
+    /// Seats rotate so that each engine plays each seat of each board and player count equally
+    /// often. An illegal move, a crash, an answer later than --movetime and --margin, or an answer
+    /// that is no move loses that game by forfeit, the reason in its record, and the match goes on.
+    /// A game ends by the rules, or is adjudicated once a search of every continuation finds one
+    /// result. Each game is written as a record in its notation as it ends, with tags naming the
+    /// engines, the time control and how it ended; then a crosstable: wins, draws, losses, score,
+    /// and an Elo difference with its margin.
+    #[command(name = "match", after_help = engines::MATCH_EXIT_CODES)]
+    Match(engines::MatchArgs),
 }
 
 #[derive(Args, Debug)]
@@ -234,6 +267,13 @@ pub(crate) struct RandomArgs {
     /// (`splinter-players3-7.txt`). An existing file is never overwritten: the run stops there.
     #[arg(short, long, value_name = "DIR")]
     out: Option<PathBuf>,
+}
+
+/// `referee engine --player`.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum PlayerArg {
+    Random,
+    Search,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -335,9 +375,17 @@ pub fn run_with<S: crate::judge::Games>(games: S) -> ExitCode {
         Command::Perft(args) => perft::perft(args, games),
         Command::Moves(args) => perft::moves(args, games),
         Command::Lsp => crate::lsp::stdio_with(games),
-        Command::Engine { seed } => {
+        Command::Suite(args) => engines::suite(args, games),
+        Command::Conformance(args) => engines::conformance(args, games),
+        Command::Match(args) => engines::play_match(args, games),
+        Command::Engine { seed, player } => {
             let stdin = std::io::stdin();
-            match crate::protocol::serve(games, seed, stdin.lock(), std::io::stdout().lock()) {
+            let player = match player {
+                PlayerArg::Random => crate::protocol::Player::Random,
+                PlayerArg::Search => crate::protocol::Player::Search,
+            };
+            let seed = seed.unwrap_or_else(|| fastrand::u64(1..));
+            match crate::protocol::serve(games, seed, player, stdin.lock(), std::io::stdout().lock()) {
                 Ok(()) => ExitCode::SUCCESS,
                 // A closed pipe ends the session as quit does.
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

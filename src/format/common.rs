@@ -562,6 +562,10 @@ impl<G: Playable> Recorded for G {
         position.outcome().map(|o| o.winner)
     }
 
+    fn points(position: &Self) -> Vec<f64> {
+        Playable::points(position)
+    }
+
     fn code_record(about: &'static About, code: &str) -> Result<(String, Vec<String>), String> {
         let start = G::from_code(code.trim()).map_err(|e| e.to_string())?;
         if start.about() != about {

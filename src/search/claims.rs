@@ -5,33 +5,53 @@ use super::{search, Goal, Limits, SearchBudget, Searched, Stopped};
 use crate::game::Playable;
 use crate::verdict::{ClaimStatus, Unchecked};
 
-/// Who wins a game of the common format: the winner's index in turn order, `None` when nobody
-/// does (a tie). The result tokens name nothing finer (`1-0`, `0-0-1`, all zeros).
-pub struct Winner {
+/// Who wins a game: the winner's index in turn order, `None` when nobody does (a tie). The
+/// result tokens name nothing finer (`1-0`, `0-0-1`, all zeros). A game says who won a finished
+/// game and whose move it is through `winner` and `mover`: its outcome and turn for the common
+/// format ([`Winner::of`]); its record format's for any game (`protocol::player`).
+pub struct Winner<G> {
     players: usize,
+    winner: fn(&G) -> Option<u8>,
+    mover: fn(&G) -> usize,
 }
 
-impl Winner {
-    /// The goal of a search in the game of `position`, which counts its players.
-    pub fn of<G: Playable>(position: &G) -> Winner {
-        Winner { players: position.player_names().len() }
+impl<G> Winner<G> {
+    /// The goal of a search in a game of `players` players.
+    pub fn new(players: usize, winner: fn(&G) -> Option<u8>, mover: fn(&G) -> usize) -> Winner<G> {
+        Winner { players, winner, mover }
     }
 
     /// How much `mover` likes a result: a win, then nobody winning, then anybody else's win.
-    fn rank(mover: usize, r: Option<u8>) -> u8 {
+    pub fn rank(mover: usize, r: Option<u8>) -> u8 {
         match r {
             Some(w) if usize::from(w) == mover => 2,
             None => 1,
             Some(_) => 0,
         }
     }
+
+    /// How many players the game has.
+    pub fn players(&self) -> usize {
+        self.players
+    }
 }
 
-impl<G: Playable> Goal<G> for Winner {
+impl<G: Playable> Winner<G> {
+    /// The goal of a search in the game of `position`, of the common format.
+    pub fn of(position: &G) -> Winner<G> {
+        Winner::new(
+            position.player_names().len(),
+            |end| end.outcome().and_then(|o| o.winner).map(|w| w as u8),
+            |at| at.to_move(),
+        )
+    }
+}
+
+impl<G> Goal<G> for Winner<G> {
     type Result = Option<u8>;
 
     fn result(&self, end: &G) -> Option<u8> {
-        end.outcome().and_then(|o| o.winner).map(|w| w as u8)
+        (self.winner)(end)
     }
 
     fn best_play(&self) -> bool {
@@ -39,7 +59,8 @@ impl<G: Playable> Goal<G> for Winner {
     }
 
     fn prefers(&self, at: &G, a: Option<u8>, b: Option<u8>) -> bool {
-        Winner::rank(at.to_move(), a) > Winner::rank(at.to_move(), b)
+        let mover = (self.mover)(at);
+        Self::rank(mover, a) > Self::rank(mover, b)
     }
 }
 

@@ -136,6 +136,11 @@ impl Recorded for Phages {
         position.is_over().then(|| position.score().winner().map(Side::index))
     }
 
+    /// The marked cells, which decide the game.
+    fn points(position: &Self) -> Vec<f64> {
+        position.score().marks.iter().map(|&m| f64::from(m)).collect()
+    }
+
     /// Its title, the start as a `Startup:` diagram or code, and its column header, the side to
     /// move first.
     fn code_record(about: &'static About, code: &str) -> Result<(String, Vec<String>), String> {

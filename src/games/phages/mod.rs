@@ -15,6 +15,7 @@ pub const QUADRAPHAGES: crate::game::About = crate::game::About {
     // Another board needs its start drawn in a `Startup:` diagram.
     sizes: crate::game::Sizes::from(9, 9),
     players: (2, 2),
+    positions: include_str!("quadraphages.perft"),
 };
 
 /// Hexaphages in the registry: the engine on a hex board.
@@ -26,4 +27,5 @@ pub const HEXAPHAGES: crate::game::About = crate::game::About {
     format: crate::game::Format::Published,
     sizes: crate::game::Sizes::from(4, 5),
     players: (2, 2),
+    positions: include_str!("hexaphages.perft"),
 };

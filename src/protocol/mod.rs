@@ -9,6 +9,12 @@
 //! [`crate::perft::with_position_in`]), so that every game, one defined outside the crate too,
 //! speaks the protocol with no code of its own.
 
+pub mod client;
+pub mod conformance;
+pub mod matches;
+pub mod player;
+pub mod suite;
+
 use std::io::{BufRead, Read, Write};
 
 use crate::format::Recorded;
@@ -33,6 +39,22 @@ pub trait Held: Send {
     /// The game's result as a record's result token writes it once the game is over (`1-0`,
     /// `0-1`, `0-0-1`, all zeros when nobody won), `*` while it goes on.
     fn result(&self) -> String;
+    /// How many players the game has.
+    fn players(&self) -> usize;
+    /// The players' names (colours) in turn order from the start, as records name them.
+    fn names(&self) -> &'static [&'static str];
+    /// Whose move it is: an index into the players, in turn order.
+    fn mover(&self) -> usize;
+    /// The stronger player's move ([`player::best_move`]), as written; `None` once the game is over.
+    fn best_move(&self, deadline: std::time::Instant, rng: &mut fastrand::Rng) -> Option<String>;
+    /// The result every continuation gives, as [`Held::result`] writes it, when a search of at most
+    /// `positions` positions finds that they all give one ([`player::decided`]).
+    fn decided(&self, positions: usize) -> Option<String>;
+}
+
+/// A result as a record's result token writes it: a `1` in the winner's place, `0` in the others.
+pub fn result_token(players: usize, winner: Option<usize>) -> String {
+    (0..players).map(|i| if winner == Some(i) { "1" } else { "0" }).collect::<Vec<_>>().join("-")
 }
 
 impl<G: Recorded> Held for G {
@@ -76,11 +98,28 @@ impl<G: Recorded> Held for G {
     fn result(&self) -> String {
         match G::ended(self) {
             None => "*".to_string(),
-            Some(winner) => (0..self.player_names().len())
-                .map(|i| if winner == Some(i) { "1" } else { "0" })
-                .collect::<Vec<_>>()
-                .join("-"),
+            Some(winner) => result_token(self.players(), winner),
         }
+    }
+
+    fn players(&self) -> usize {
+        self.player_names().len()
+    }
+
+    fn names(&self) -> &'static [&'static str] {
+        self.player_names()
+    }
+
+    fn mover(&self) -> usize {
+        <G as crate::replay::Reader>::mover(self)
+    }
+
+    fn best_move(&self, deadline: std::time::Instant, rng: &mut fastrand::Rng) -> Option<String> {
+        player::best_move(self, deadline, rng).map(|m| self.write_move(m))
+    }
+
+    fn decided(&self, positions: usize) -> Option<String> {
+        player::decided(self, positions).map(|winner| result_token(self.players(), winner))
     }
 }
 
@@ -118,7 +157,22 @@ pub struct Session<S> {
     games: S,
     position: Option<Box<dyn Held>>,
     seed: u64,
+    player: Player,
+    rng: fastrand::Rng,
 }
+
+/// How `go` picks its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// A legal move at random.
+    Random,
+    /// The move of a search by the game's points, exact near the end ([`player::best_move`]).
+    Search,
+}
+
+/// The time `go` takes without `movetime`, and the part of a `movetime` the search player spends
+/// (the rest is left for the driver's pipes and clock).
+const DEFAULT_MOVETIME_MS: u64 = 300;
 
 /// What a command asks of the loop after its answer.
 #[derive(Debug, PartialEq, Eq)]
@@ -130,40 +184,53 @@ pub enum Then {
 }
 
 impl<S: Games> Session<S> {
-    /// A session with no position yet; `seed` decides the moves `go` picks.
-    pub fn new(games: S, seed: u64) -> Session<S> {
-        Session { games, position: None, seed }
+    /// A session with no position yet; `seed` decides the moves `go` picks, at random or among the
+    /// best the search finds.
+    pub fn new(games: S, seed: u64, player: Player) -> Session<S> {
+        Session { games, position: None, seed: seed.max(1), player, rng: fastrand::Rng::with_seed(seed) }
     }
 
     /// Answers one command line into `out` (nothing for `position` and `quit`, or an `error` line).
     pub fn command(&mut self, line: &str, out: &mut impl Write) -> std::io::Result<Then> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&name, args)) = words.split_first() else { return Ok(Then::Go) };
+        // A command that takes no words is refused with some: a driver that sends them expects
+        // something this engine does not do.
+        let bare = |answer: Result<Vec<String>, String>| {
+            if args.is_empty() {
+                answer
+            } else {
+                Err(format!("{name} takes nothing after it, not {}", args.join(" ")))
+            }
+        };
         let answer = match name {
-            "rgp" => Ok(vec![
+            "rgp" => bare(Ok(vec![
                 "id name referee engine".to_string(),
                 "id author the referee project".to_string(),
                 "rgpok".to_string(),
-            ]),
-            "isready" => Ok(vec!["readyok".to_string()]),
-            "quit" => return Ok(Then::Quit),
+            ])),
+            "isready" => bare(Ok(vec!["readyok".to_string()])),
+            "quit" if args.is_empty() => return Ok(Then::Quit),
+            "quit" => bare(Ok(Vec::new())),
             "position" => self.set_position(args).map(|()| Vec::new()),
-            "moves" => self
-                .held()
-                .map(|p| vec![std::iter::once("moves".to_string()).chain(p.moves()).collect::<Vec<_>>().join(" ")]),
+            "moves" => bare(
+                self.held()
+                    .map(|p| vec![std::iter::once("moves".to_string()).chain(p.moves()).collect::<Vec<_>>().join(" ")]),
+            ),
             "perft" => depth(args).and_then(|n| Ok(vec![format!("perft {n} {}", self.held()?.perft(n))])),
             "divide" => depth(args).and_then(|n| {
                 let p = self.held()?;
                 let split = p.divide(n);
-                let total: u64 = split.iter().map(|(_, c)| c).sum();
+                // At depth 0 no move is listed and the position is the one leaf, as perft 0 counts.
+                let total: u64 = if n == 0 { 1 } else { split.iter().map(|(_, c)| c).sum() };
                 Ok(split
                     .into_iter()
                     .map(|(m, c)| format!("divide {m} {c}"))
                     .chain([format!("divideok {n} {total}")])
                     .collect())
             }),
-            "go" => self.go().map(|m| vec![format!("bestmove {m}")]),
-            "result" => self.held().map(|p| vec![format!("result {}", p.result())]),
+            "go" => go_options(args).and_then(|ms| self.go(ms)).map(|m| vec![format!("bestmove {m}")]),
+            "result" => bare(self.held().map(|p| vec![format!("result {}", p.result())])),
             other => Err(format!("unknown command {other}")),
         };
         match answer {
@@ -216,16 +283,33 @@ impl<S: Games> Session<S> {
     }
 
     /// A legal move picked at random (the random player), or why there is none.
-    fn go(&mut self) -> Result<String, String> {
+    fn go(&mut self, movetime: Option<u64>) -> Result<String, String> {
         let moves = self.held()?.moves();
         if moves.is_empty() {
             return Err("the game is over: no move".into());
+        }
+        if self.player == Player::Search {
+            let ms = movetime.unwrap_or(DEFAULT_MOVETIME_MS) / 3;
+            let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms.max(1));
+            let position = self.position.as_deref().expect("held");
+            return position.best_move(deadline, &mut self.rng).ok_or_else(|| "the game is over: no move".into());
         }
         // xorshift: the same seed picks the same moves.
         self.seed ^= self.seed << 13;
         self.seed ^= self.seed >> 7;
         self.seed ^= self.seed << 17;
         Ok(moves[(self.seed % moves.len() as u64) as usize].clone())
+    }
+}
+
+/// The options of `go`: none, or `movetime MS` (a number of milliseconds, which the search player
+/// spends a third of; the random player takes no time whatever it says).
+fn go_options(args: &[&str]) -> Result<Option<u64>, String> {
+    match args {
+        [] => Ok(None),
+        ["movetime", ms] if ms.parse::<u64>().is_ok() => Ok(ms.parse().ok()),
+        ["movetime", ms] => Err(format!("movetime takes a number of milliseconds, not {ms}")),
+        _ => Err(format!("go takes movetime MS, not {}", args.join(" "))),
     }
 }
 
@@ -247,8 +331,14 @@ pub const MAX_LINE: u64 = 1 << 20;
 /// Runs a session on `input` and `output` until `quit` or the end of the input. A line that is
 /// not UTF-8 or is longer than [`MAX_LINE`] is answered `error` (and the rest of a long line
 /// skipped), so that no input makes the session hang or hold more than a line.
-pub fn serve<S: Games>(games: S, seed: u64, mut input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
-    let mut session = Session::new(games, seed.max(1));
+pub fn serve<S: Games>(
+    games: S,
+    seed: u64,
+    player: Player,
+    mut input: impl BufRead,
+    mut output: impl Write,
+) -> std::io::Result<()> {
+    let mut session = Session::new(games, seed, player);
     let mut line = Vec::new();
     loop {
         line.clear();
