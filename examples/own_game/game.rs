@@ -18,8 +18,6 @@ pub const ABOUT: About = About {
     format: Format::Common,
     sizes: Sizes::from(4, 26),
     players: (2, 2),
-    // No named positions: its conformance suite is made from its starts and random games.
-    positions: "",
 };
 
 /// A position: the plain data is the whole state, so it is its own search key.

@@ -41,6 +41,18 @@ fn main() -> ExitCode {
         let (code, _, said) = run(args);
         assert!(code == exit && said.contains(says), "{said}");
     }
+    // The engine protocol: the game's conformance suite run against this program as an engine,
+    // and a match of its search player against its random one, every move judged.
+    let engine = format!("{} engine", exe.display());
+    let (code, _, said) = run(&["conformance", "--engine", &engine, "--game", "inrow"]);
+    assert!(code == 0 && said.contains("passed") && !said.contains("DIFFERS"), "{said}");
+    let search = format!("{engine} --player search");
+    let matched = dir.join("match").to_string_lossy().to_string();
+    let args = ["match", "--engine", &search, "--engine", &engine, "--game", "inrow", "--games", "2", "-o", &matched];
+    let (code, table, said) = run(&args);
+    assert!(code == 0 && table.contains(" 2  ") && said.contains("game 2 (2/2 done, inrow)"), "{said}");
+    let (code, _, said) = run(&["verify", &matched]);
+    assert!(code == 0 && said.contains("2 records in 2 files: 2 valid"), "{said}");
     let (code, written, said) = run(&["convert", "--to", "json", "--record", "2", file]);
     std::fs::write(json, written).map_err(|e| e.to_string()).and((code == 0).then_some(()).ok_or(said)).unwrap();
     let (code, again, said) = run(&["convert", "--from", "json", "--to", "canonical", json]);

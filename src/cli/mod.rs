@@ -141,9 +141,10 @@ enum Command {
     /// Speak the referee game protocol on standard input and output, as an engine (docs/protocol.md).
     ///
     /// One command a line: rgp, isready, position start GAME [size N] [players N] [moves ...],
-    /// position code CODE [moves ...], moves, perft N, divide N, go, result, quit; anything else is
-    /// answered `error ...`. For any game of the run. `go` plays a legal move at random (--seed).
-    /// Exit code 0 after quit or the end of the input.
+    /// position code CODE [moves ...], moves, perft N, divide N, go [movetime MS], result, quit;
+    /// anything else is answered `error ...`. For any game of the run. `go` plays a legal move at
+    /// random, or the search player's move (--player search). Exit code 0 after quit or the end of
+    /// the input.
     Engine {
         /// The seed of the player's choices (random moves, or among equally good ones); default: a
         /// new one each run, so that two games from one position differ.

@@ -566,6 +566,10 @@ impl<G: Playable> Recorded for G {
         Playable::points(position)
     }
 
+    fn positions(_: &'static About) -> &'static str {
+        G::POSITIONS
+    }
+
     fn code_record(about: &'static About, code: &str) -> Result<(String, Vec<String>), String> {
         let start = G::from_code(code.trim()).map_err(|e| e.to_string())?;
         if start.about() != about {

@@ -122,6 +122,9 @@ pub trait Recorded: crate::game::Engine + Repairable {
     /// How a game at `position` ended: `Some(winner)` once it is over (the winner's index into its
     /// player names, `None` when nobody won), `None` while it goes on.
     fn ended(position: &Self) -> Option<Option<usize>>;
+    /// The named positions of `about` (one of the games this engine plays), as a perft file
+    /// writes them: see [`crate::game::Playable::POSITIONS`].
+    fn positions(about: &'static About) -> &'static str;
     /// Each player's points where the game stands, in player order: what decides the game at its
     /// end (marks, territory, pieces; for a game that scores only its result, none before the
     /// end). A player's search weighs positions by them.

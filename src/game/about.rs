@@ -30,12 +30,6 @@ pub struct About {
     pub sizes: Sizes,
     /// The fewest and the most players it is played by.
     pub players: (u8, u8),
-    /// Named positions of the game with their perft counts, as a perft file writes them (the
-    /// game folder's `<name>.perft`, included; `""` for none): its rules' edge cases, named after
-    /// their anchors in its rules document, and positions counted independently. The first entries
-    /// of the game's conformance suite (`referee suite`), before those made from its starts and
-    /// random games.
-    pub positions: &'static str,
 }
 
 /// The board sizes a game starts on: from `smallest` to `largest`, every `step`th (a game played

@@ -60,6 +60,12 @@ impl Outcome {
 pub trait Playable: Notation + crate::game::code::Coded + SearchKey + Send + 'static {
     /// What the game is: its `title` is its name in the `[Game "..."]` tag.
     const ABOUT: About;
+    /// Named positions of the game with their perft counts, as a perft file writes them (the game
+    /// folder's `<name>.perft`, included; none by default): its rules' edge cases, named after
+    /// their anchors in its rules document, and positions counted independently. The first entries
+    /// of the game's conformance suite (`referee suite`). Read only there, so that a build that
+    /// makes no suite (the web page) carries none of it.
+    const POSITIONS: &'static str = "";
     /// Whose turn it is: an index into [`BoardView::player_names`].
     fn to_move(&self) -> usize;
     /// The empty start position for a board of `size` (the game's default if `None`), for

@@ -170,7 +170,6 @@ pub(crate) mod tests {
         format: Format::Common,
         sizes: Sizes::from(4, 8).every(2),
         players: (2, 4),
-        positions: "",
     };
 
     /// Each kind says what was asked and what the game allows.

@@ -5,9 +5,9 @@
 //! that read no codes; `moves`, its legal moves; `result`, a finished game's result.
 //!
 //! A game's suite is made from what its folder declares and from play, the same every time: its
-//! named positions ([`About::positions`]: its rules' edge cases named after their anchors), the
-//! start of every board size and player count it allows, and positions of random games at a third
-//! and two thirds of the way, one move before the end and at the end.
+//! named positions ([`crate::game::Playable::POSITIONS`]: its rules' edge cases named after their
+//! anchors), the start of every board size and player count it allows, and positions of random
+//! games at a third and two thirds of the way, one move before the end and at the end.
 
 use crate::game::About;
 use crate::judge::Games;
@@ -65,7 +65,15 @@ pub fn suite_of<S: Games>(games: S, game: &'static About) -> Result<Vec<Entry>, 
             entries.push(entry);
         }
     };
-    for named in read_suite(game.positions).map_err(|e| format!("{}.perft, {e}", game.name))? {
+    struct Named;
+    impl crate::format::WithGame for Named {
+        type Output = &'static str;
+        fn run<G: crate::format::Recorded>(self, about: &'static About) -> &'static str {
+            G::positions(about)
+        }
+    }
+    let positions = games.with_named(game.name, Named).unwrap_or_default();
+    for named in read_suite(positions).map_err(|e| format!("{}.perft, {e}", game.name))? {
         let held = held_from_code(games, &named.code).map_err(|e| format!("{}: {e}", named.id))?;
         add(entry(named.id, held.as_ref(), None));
     }

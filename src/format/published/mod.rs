@@ -136,6 +136,14 @@ impl Recorded for Phages {
         position.is_over().then(|| position.score().winner().map(Side::index))
     }
 
+    fn positions(about: &'static About) -> &'static str {
+        if about == &crate::games::phages::HEXAPHAGES {
+            crate::games::phages::HEXAPHAGES_POSITIONS
+        } else {
+            crate::games::phages::QUADRAPHAGES_POSITIONS
+        }
+    }
+
     /// The marked cells, which decide the game.
     fn points(position: &Self) -> Vec<f64> {
         position.score().marks.iter().map(|&m| f64::from(m)).collect()

@@ -18,5 +18,4 @@ pub const ABOUT: crate::game::About = crate::game::About {
     format: crate::game::Format::Common,
     sizes: crate::game::Sizes::from(6, 10),
     players: (2, 2),
-    positions: include_str!("petrify.perft"),
 };

@@ -971,6 +971,7 @@ impl Game for Petrify {
 
 impl Playable for Petrify {
     const ABOUT: crate::game::About = super::ABOUT;
+    const POSITIONS: &'static str = include_str!("petrify.perft");
 
     fn to_move(&self) -> usize {
         self.to_move.index()

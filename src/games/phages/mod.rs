@@ -15,7 +15,6 @@ pub const QUADRAPHAGES: crate::game::About = crate::game::About {
     // Another board needs its start drawn in a `Startup:` diagram.
     sizes: crate::game::Sizes::from(9, 9),
     players: (2, 2),
-    positions: include_str!("quadraphages.perft"),
 };
 
 /// Hexaphages in the registry: the engine on a hex board.
@@ -27,5 +26,10 @@ pub const HEXAPHAGES: crate::game::About = crate::game::About {
     format: crate::game::Format::Published,
     sizes: crate::game::Sizes::from(4, 5),
     players: (2, 2),
-    positions: include_str!("hexaphages.perft"),
 };
+
+/// Quadraphages' named positions and their perft counts (see `Playable::POSITIONS`).
+pub const QUADRAPHAGES_POSITIONS: &str = include_str!("quadraphages.perft");
+
+/// Hexaphages' named positions and their perft counts.
+pub const HEXAPHAGES_POSITIONS: &str = include_str!("hexaphages.perft");

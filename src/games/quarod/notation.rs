@@ -150,6 +150,7 @@ fn parse_plain(bytes: &[u8]) -> Option<WrittenMove> {
 
 impl Playable for Quarod {
     const ABOUT: crate::game::About = super::ABOUT;
+    const POSITIONS: &'static str = include_str!("quarod.perft");
 
     fn to_move(&self) -> usize {
         self.colour_to_move().index()

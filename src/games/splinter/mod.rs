@@ -27,5 +27,4 @@ pub const ABOUT: crate::game::About = crate::game::About {
     // A smaller board holds some player counts' default start, not all (3 players need 9).
     sizes: crate::game::Sizes::from(9, 26),
     players: (2, 4),
-    positions: include_str!("splinter.perft"),
 };

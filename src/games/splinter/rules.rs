@@ -2291,6 +2291,7 @@ impl Game for Splinter {
 
 impl Playable for Splinter {
     const ABOUT: crate::game::About = super::ABOUT;
+    const POSITIONS: &'static str = include_str!("splinter.perft");
 
     fn to_move(&self) -> usize {
         self.to_move.index()

@@ -18,5 +18,4 @@ pub const ABOUT: crate::game::About = crate::game::About {
     format: crate::game::Format::Common,
     sizes: crate::game::Sizes::from(5, 7),
     players: (2, 2),
-    positions: include_str!("vadrantir.perft"),
 };

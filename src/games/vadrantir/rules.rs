@@ -974,6 +974,7 @@ impl Game for Vadrantir {
 
 impl Playable for Vadrantir {
     const ABOUT: crate::game::About = super::ABOUT;
+    const POSITIONS: &'static str = include_str!("vadrantir.perft");
 
     fn to_move(&self) -> usize {
         self.to_move.index()
