@@ -347,3 +347,55 @@ fn json_position_is_the_code_show_prints() {
     let (_, out, _) = run(&["verify", "--format", "json", "samples/quadraphages/broken/syntax-bad-token.txt"]);
     assert!(json_lines(&out)[0]["position"].is_null(), "{out}");
 }
+
+/// `--format csv`: a header and one row per record or file problem, in the JSON lines' order, each
+/// cell the JSON line's field (the first problem of the main line and the result claim standing
+/// for the lists), quoted where a cell holds a comma, a quote or a line break.
+#[test]
+fn csv_rows_are_the_json_lines_fields() {
+    let inputs = ["samples/", "no/such.txt", "Cargo.toml"];
+    let (_, json, _) = run(&[&["verify", "--format", "json"][..], &inputs].concat());
+    let (code, csv_text, _) = run(&[&["verify", "--format", "csv"][..], &inputs].concat());
+    assert_eq!(code, 2);
+    let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
+    let header: Vec<String> = reader.headers().expect("a header").iter().map(String::from).collect();
+    assert_eq!(header, referee::report::CSV_COLUMNS);
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.expect("a row")).collect();
+    let lines = json_lines(&json);
+    assert_eq!(rows.len(), lines.len());
+    assert!(rows.len() > 90);
+    let text = |v: &serde_json::Value| match v {
+        serde_json::Value::Null => String::new(),
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    for (row, line) in rows.iter().zip(&lines) {
+        let cell = |name: &str| row.get(header.iter().position(|h| h == name).expect(name)).expect(name).to_string();
+        for field in ["file", "index", "line", "game", "status", "moves", "game_over", "winner", "position"] {
+            assert_eq!(cell(field), text(&line[field]), "{field}: {line}");
+        }
+        let errors = line["errors"].as_array().expect("errors");
+        assert_eq!(cell("problems"), errors.len().to_string());
+        let first = errors.iter().find(|e| e.get("variation").is_none()).or(errors.first());
+        for (column, field) in [("problem_kind", "kind"), ("problem_line", "line"), ("problem_column", "column")] {
+            assert_eq!(cell(column), first.map(|e| text(&e[field])).unwrap_or_default(), "{line}");
+        }
+        for (column, field) in [("problem_token", "token"), ("problem_message", "message"), ("problem_rule", "rule")] {
+            assert_eq!(cell(column), first.map(|e| text(&e[field])).unwrap_or_default(), "{line}");
+        }
+        let claim = line["claims"].as_array().expect("claims").iter().find(|c| c["kind"] == "result");
+        assert_eq!(cell("claim"), claim.map(|c| text(&c["text"])).unwrap_or_default());
+        assert_eq!(cell("claim_status"), claim.map(|c| text(&c["status"])).unwrap_or_default());
+        let score: Vec<String> =
+            line["score"].as_object().map(|o| o.iter().map(|(k, v)| format!("{k}={v}")).collect()).unwrap_or_default();
+        // serde_json keeps the object's order (preserve_order is not on): compare as sets.
+        let mut ours: Vec<String> = cell("score").split(';').filter(|s| !s.is_empty()).map(String::from).collect();
+        let mut theirs = score;
+        ours.sort();
+        theirs.sort();
+        assert_eq!(ours, theirs, "{line}");
+    }
+    // A message with a comma is one quoted cell.
+    assert!(csv_text
+        .contains(",\"this record moves 2 stones per phase on a hex board of side 5 where each side has 3 stones; "));
+}

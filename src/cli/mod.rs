@@ -194,7 +194,8 @@ pub(crate) struct VerifyArgs {
     #[arg(long)]
     lenient: bool,
     /// human: a report per record; json: one JSON object per record per line; short: one line per
-    /// problem, `file:line:col: status: message`.
+    /// problem, `file:line:col: status: message`; csv: a header, then one row per record with its
+    /// verdict's columns (the first problem and the result claim standing for the lists).
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
     /// Print only the records that are not valid (and the inputs that could not be read).
@@ -282,6 +283,7 @@ enum Format {
     Human,
     Json,
     Short,
+    Csv,
 }
 
 /// The games `--game` names and `random` plays: those [`run_with`] was given (the registry's for

@@ -41,6 +41,7 @@ impl Render {
             Format::Human => report::human(source, v, self.style) + "\n",
             Format::Json => report::json_line(source, v) + "\n",
             Format::Short => report::short_lines(source, v, self.style.color),
+            Format::Csv => report::csv_row(source, v),
         }
     }
 }
@@ -478,6 +479,7 @@ impl<S: Games> Run<S> {
                     }
                     Format::Json => self.out.write(&(report::file_json_line(&p) + "\n")),
                     Format::Short => self.out.write(&report::file_short_line(&p, render.style.color)),
+                    Format::Csv => self.out.write(&report::file_csv_row(&p)),
                 })
             }
         }
@@ -493,7 +495,7 @@ pub fn run<S: Games>(args: VerifyArgs, games: S) -> ExitCode {
         .filter(|e| !e.is_empty())
         .collect();
     let inputs = inputs::collect(&args.paths, &extensions);
-    let color = args.format != Format::Json && out::color_wanted(args.color);
+    let color = matches!(args.format, Format::Human | Format::Short) && out::color_wanted(args.color);
     let files = inputs.iter().filter(|i| i.is_read()).count();
     if let Some(jobs) = args.jobs {
         // Only the first pool set up counts; a second call can only fail, harmlessly.
@@ -515,7 +517,8 @@ pub fn run<S: Games>(args: VerifyArgs, games: S) -> ExitCode {
         tally: Tally::default(),
         progress: Progress::new(files as u64),
     };
-    let done = run.all(&inputs).and_then(|()| run.out.close());
+    let header = if args.format == Format::Csv { run.out.write(&report::csv_header()) } else { Ok(()) };
+    let done = header.and_then(|()| run.all(&inputs)).and_then(|()| run.out.close());
     run.progress.finish();
     if let Err(closed) = done {
         return closed.exit_code();

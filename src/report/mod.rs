@@ -8,11 +8,13 @@ use serde::Serialize;
 use crate::record::without_bom;
 use crate::verdict::Status;
 
+mod csv;
 mod human;
 mod json;
 mod repair;
 mod short;
 
+pub use csv::{csv_header, csv_row, file_csv_row, CSV_COLUMNS};
 pub use human::{human, HumanStyle};
 pub use json::{file_json_line, json_line, SCHEMA};
 pub use repair::{left_words, repair_human, repair_json};
