@@ -220,6 +220,8 @@ pub mod alternatives;
 pub mod cli;
 pub mod convert;
 pub mod document;
+#[cfg(feature = "files")]
+pub mod files;
 pub mod format;
 #[doc(hidden)]
 pub mod fuzz_bodies;

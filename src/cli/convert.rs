@@ -15,7 +15,8 @@ use crate::verify::VerifyOptions;
 
 use super::file::{Name, OutFile};
 use super::out::{note, Out};
-use super::{inputs, GameParser};
+use super::GameParser;
+use crate::files;
 
 pub const EXIT_CODES: &str = "\
 Exit codes:
@@ -70,8 +71,8 @@ enum InputKind {
 }
 
 pub fn run<S: Games>(args: ConvertArgs, games: S) -> ExitCode {
-    let name = inputs::display_name(&args.file);
-    let src = match inputs::read(&args.file) {
+    let name = files::display_name(&args.file);
+    let src = match files::read(&args.file) {
         Ok(s) => Arc::new(s),
         Err(p) => {
             note(&format!("{name}: {}", p.message));

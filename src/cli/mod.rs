@@ -16,7 +16,6 @@ mod convert;
 mod engines;
 pub mod file;
 mod generate;
-mod inputs;
 mod man;
 mod out;
 mod perft;

@@ -23,8 +23,9 @@ use crate::report::Source;
 use crate::verdict::{Status, Verdict};
 use crate::verify::{self, VerifyOptions};
 
+use super::file;
 use super::out::note;
-use super::{file, inputs};
+use crate::files;
 
 /// How pictures look: the options sgf-render has.
 #[derive(Args, Debug, Clone)]
@@ -96,8 +97,8 @@ pub fn format_of(path: &Path) -> Option<ShowFormat> {
 
 /// A file's text and its pictures, or the exit code of the error already reported.
 fn load<S: Games>(file: &Path, index: usize, options: VerifyOptions<S>) -> Result<(String, Pictures), ExitCode> {
-    let name = inputs::display_name(file);
-    let src = inputs::read(file).map_err(|p| {
+    let name = files::display_name(file);
+    let src = files::read(file).map_err(|p| {
         note(&format!("{name}: {}", p.message));
         ExitCode::from(2)
     })?;
@@ -195,7 +196,7 @@ pub fn show<S: Games>(
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    explain(&inputs::display_name(file), &src, &pictures, ply);
+    explain(&files::display_name(file), &src, &pictures, ply);
     let verdict = if past_an_illegal_move(&pictures, ply) { ExitCode::from(1) } else { ExitCode::SUCCESS };
     let scene = pictures.scene(ply);
     let drawn = svg::svg(scene, &look.options());
@@ -344,13 +345,13 @@ pub fn render<S: Games>(args: RenderArgs, games: S) -> ExitCode {
     };
     note(&format!("wrote {what} to {}", args.out.display()));
     if let Some(undrawn) = pictures.undrawn_note().filter(|_| args.format == RenderFormat::Html) {
-        note(&format!("{}: {undrawn}", inputs::display_name(&args.file)));
+        note(&format!("{}: {undrawn}", files::display_name(&args.file)));
     }
     if let Some((_, span)) = &pictures.error {
         let (line, col) = report::line_col(&src, span.start);
         note(&format!(
             "{}: the move at {line}:{col} is illegal; the positions before it are drawn, and that move in red",
-            inputs::display_name(&args.file)
+            files::display_name(&args.file)
         ));
         return ExitCode::from(1);
     }
@@ -365,7 +366,7 @@ pub fn render<S: Games>(args: RenderArgs, games: S) -> ExitCode {
         };
         note(&format!(
             "{}: the move at {line}:{col} is illegal (in the variation at {}); {drawn}",
-            inputs::display_name(&args.file),
+            files::display_name(&args.file),
             variation_path(&pictures, k + 1)
         ));
         return ExitCode::from(1);
@@ -534,7 +535,7 @@ fn replay_page(
     lines.extend(verdict.claims.iter().map(|c| format!("claim `{}`: {}, {}", c.text, c.status.name(), c.detail)));
     lines.extend(pictures.undrawn_note());
     html::page(&html::Page {
-        title: format!("{}, record {}: {}", inputs::display_name(file), verdict.index, pictures.game.title),
+        title: format!("{}, record {}: {}", files::display_name(file), verdict.index, pictures.game.title),
         record,
         frames,
         illegal,

@@ -20,7 +20,8 @@ use crate::verify::{VerifyOptions, DEFAULT_SEARCH_LIMIT};
 
 use super::file::{Name, OutFile};
 use super::out::{self, note, Out};
-use super::{inputs, GameParser};
+use super::GameParser;
+use crate::files;
 
 pub const EXIT_CODES: &str = "\
 Exit codes:
@@ -88,8 +89,8 @@ enum RepairFormat {
 }
 
 pub fn run<S: Games>(args: RepairArgs, games: S) -> ExitCode {
-    let name = inputs::display_name(&args.file);
-    let src = match inputs::read(&args.file) {
+    let name = files::display_name(&args.file);
+    let src = match files::read(&args.file) {
         Ok(s) => s,
         Err(p) => {
             note(&format!("{name}: {}", p.message));

@@ -10,7 +10,8 @@ use crate::verify::{self, VerifyOptions};
 
 use super::out::{note, Out};
 use super::picture::{self, ShowFormat};
-use super::{file, inputs, ShowArgs};
+use super::{file, ShowArgs};
+use crate::files;
 
 pub fn run<S: Games>(args: ShowArgs, games: S) -> ExitCode {
     let options = VerifyOptions { game: args.game, ..VerifyOptions::default() }.with_games(games);
@@ -44,8 +45,8 @@ fn text<S: Games>(
     out: Option<&Path>,
     code: bool,
 ) -> ExitCode {
-    let name = inputs::display_name(file);
-    let src = match inputs::read(file) {
+    let name = files::display_name(file);
+    let src = match files::read(file) {
         Ok(s) => s,
         Err(p) => {
             note(&format!("{name}: {}", p.message));

@@ -18,9 +18,9 @@ use crate::stream::{verify_stream_with, InputError, Judged, StreamError, StreamO
 use crate::verdict::{Status, Verdict};
 use crate::verify::VerifyOptions;
 
-use super::inputs::{self, Input};
 use super::out::{self, Closed, Out};
 use super::{Format, VerifyArgs};
+use crate::files::{self, Input};
 
 /// How records and file problems are written in the chosen format; shared by the threads that
 /// verify files side by side.
@@ -82,7 +82,7 @@ fn verify_input<S: Games>(
     render: Render,
     emit: &mut dyn FnMut(Piece<S>) -> Result<(), Closed>,
 ) -> Result<(), Closed> {
-    let name = inputs::display_name(path);
+    let name = files::display_name(path);
     let problem = |message: String, at: Option<(usize, usize)>| {
         Piece::Problem(FileProblem { file: name.clone(), status: FileStatus::Unreadable, message, at })
     };
@@ -435,7 +435,7 @@ impl<S: Games> Run<S> {
 
     fn file_started(&mut self, input: &Input) {
         match input {
-            Input::File(path) => self.progress.bar.set_message(inputs::display_name(path)),
+            Input::File(path) => self.progress.bar.set_message(files::display_name(path)),
             Input::Stdin => self.progress.bar.set_message("<stdin>"),
             _ => {}
         }
@@ -494,7 +494,7 @@ pub fn run<S: Games>(args: VerifyArgs, games: S) -> ExitCode {
         .map(|e| e.trim().trim_start_matches('.').to_ascii_lowercase())
         .filter(|e| !e.is_empty())
         .collect();
-    let inputs = inputs::collect(&args.paths, &extensions);
+    let inputs = files::collect(&args.paths, &extensions);
     let color = matches!(args.format, Format::Human | Format::Short) && out::color_wanted(args.color);
     let files = inputs.iter().filter(|i| i.is_read()).count();
     if let Some(jobs) = args.jobs {

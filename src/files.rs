@@ -1,5 +1,6 @@
-//! What `verify` reads: the paths named on the command line, folders walked to the files below
-//! them, each file once, in a fixed order; and reading one input as text.
+//! What a run reads (feature `files`): the paths it is given, folders walked to the files below
+//! them, each file once, in a fixed order; and reading one input as text. The command line's
+//! `verify` and the Python package's `referee.verify` read the same files in the same order.
 
 use std::collections::HashSet;
 use std::io::Read;
