@@ -11,7 +11,7 @@ use walkdir::WalkDir;
 use crate::report::{self, FileProblem, FileStatus};
 
 /// Largest input read from one file or from standard input.
-const MAX_INPUT: u64 = 256 * 1024 * 1024;
+pub const MAX_INPUT: u64 = 256 * 1024 * 1024;
 
 /// One step of a run, in the order the paths were given and, within a folder, by path.
 #[derive(Debug)]
@@ -208,37 +208,75 @@ fn special(kind: &std::fs::FileType) -> &'static str {
     "a special file"
 }
 
-/// The text of an input, or why it cannot be had.
-pub fn read(input: &Path) -> Result<String, FileProblem> {
-    let name = display_name(input);
-    let fail = |message: String, at: Option<(usize, usize)>| FileProblem {
-        file: name.clone(),
-        status: FileStatus::Unreadable,
-        message,
-        at,
-    };
+/// Why a file's text cannot be had, as [`read_text`] says it.
+#[derive(Debug)]
+pub enum Unreadable {
+    /// The system refused to open or read it (missing, not permitted, a folder): the words, and
+    /// the system's error number where it gives one.
+    System(String, Option<i32>),
+    /// Larger than [`MAX_INPUT`] bytes.
+    TooLarge,
+    /// A byte that is not UTF-8, at this 1-based line and column (of the text before it).
+    NotUtf8 {
+        /// The byte.
+        byte: u8,
+        /// Its line.
+        line: usize,
+        /// Its column.
+        column: usize,
+    },
+}
+
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unreadable::System(words, _) => f.write_str(words),
+            Unreadable::TooLarge => {
+                write!(f, "larger than {} MiB: split it into smaller files", MAX_INPUT / (1024 * 1024))
+            }
+            Unreadable::NotUtf8 { byte, line, column } => {
+                write!(f, "not valid UTF-8: byte 0x{byte:02X} at line {line}, column {column}")
+            }
+        }
+    }
+}
+
+/// The text of the file at `path` (`-`: standard input), at most [`MAX_INPUT`] bytes of UTF-8, or
+/// why it cannot be had.
+pub fn read_text(input: &Path) -> Result<String, Unreadable> {
+    let system = |what: &str, e: std::io::Error| Unreadable::System(format!("{what}: {e}"), e.raw_os_error());
     let mut bytes = Vec::new();
-    let too_large =
-        || fail(format!("larger than {} MiB: split it into smaller files", MAX_INPUT / (1024 * 1024)), None);
     let reader: Box<dyn Read> = if input == Path::new("-") {
         Box::new(std::io::stdin().lock())
     } else {
-        let file = std::fs::File::open(input).map_err(|e| fail(format!("cannot open: {e}"), None))?;
+        let file = std::fs::File::open(input).map_err(|e| system("cannot open", e))?;
         // A file known to be too large is refused before any of it is read.
         if file.metadata().is_ok_and(|m| m.is_file() && m.len() > MAX_INPUT) {
-            return Err(too_large());
+            return Err(Unreadable::TooLarge);
         }
         Box::new(file)
     };
-    reader.take(MAX_INPUT + 1).read_to_end(&mut bytes).map_err(|e| fail(format!("cannot read: {e}"), None))?;
+    reader.take(MAX_INPUT + 1).read_to_end(&mut bytes).map_err(|e| system("cannot read", e))?;
     if bytes.len() as u64 > MAX_INPUT {
-        return Err(too_large());
+        return Err(Unreadable::TooLarge);
     }
     String::from_utf8(bytes).map_err(|e| {
         let good = e.utf8_error().valid_up_to();
         let text = std::str::from_utf8(&e.as_bytes()[..good]).unwrap_or_default();
-        let (line, col) = report::line_col(text, good);
-        let byte = e.as_bytes()[good];
-        fail(format!("not valid UTF-8: byte 0x{byte:02X} at line {line}, column {col}"), Some((line, col)))
+        let (line, column) = report::line_col(text, good);
+        Unreadable::NotUtf8 { byte: e.as_bytes()[good], line, column }
+    })
+}
+
+/// The text of an input, or why it cannot be had, as a report says it.
+pub fn read(input: &Path) -> Result<String, FileProblem> {
+    read_text(input).map_err(|why| FileProblem {
+        file: display_name(input),
+        status: FileStatus::Unreadable,
+        message: why.to_string(),
+        at: match why {
+            Unreadable::NotUtf8 { line, column, .. } => Some((line, column)),
+            _ => None,
+        },
     })
 }

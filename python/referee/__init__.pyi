@@ -1,0 +1,238 @@
+"""referee: judges records of six abstract board games.
+
+Quadraphages, Hexaphages, Quarod, Petrify, Vadrantir and Splinter Quad: positions and their
+legal moves (``Position``), the records found in any text with their verdicts (``read``,
+``open``, ``Record``), and whole collections verified on all cores (``verify``).
+"""
+
+import os
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Union, final
+
+__all__ = [
+    "CodeError",
+    "ConvertError",
+    "IllegalMoveError",
+    "Position",
+    "ReadError",
+    "Record",
+    "Verdicts",
+    "__version__",
+    "games",
+    "open",
+    "read",
+    "verify",
+]
+
+__version__: str
+
+_Path = Union[str, "os.PathLike[str]"]
+
+def games() -> List[str]:
+    """The names of the games referee knows, as ``Position.start`` and ``game=`` take them:
+    quadraphages, hexaphages, quarod, petrify, vadrantir, splinter."""
+
+class IllegalMoveError(ValueError):
+    """A move that is not legal in the position. The message lists the legal moves."""
+
+    move: str
+    """The move as given."""
+    legal: List[str]
+    """The legal moves of the position, as ``Position.legal_moves()`` gives them."""
+    code: str
+    """The position's code."""
+
+class CodeError(ValueError):
+    """A position code that describes no position; the message says what was expected where."""
+
+    code: str
+    """The code as given."""
+    offset: int
+    """Where in the code it goes wrong: 0-based, in characters."""
+    column: int
+    """The same place, 1-based."""
+
+class ReadError(OSError):
+    """A file that could not be read as text, raised as Python's OSError is
+    (``[Errno 2] cannot open: No such file or directory: 'games.txt'``)."""
+
+    filename: str
+    """The path as given."""
+    errno: Optional[int]
+    """The system's error number, or EILSEQ when the file is not UTF-8, EFBIG when it is larger
+    than 256 MiB."""
+    strerror: str
+    """What went wrong, as the command line says it."""
+    line: Optional[int]
+    """The line of the first byte that is not UTF-8 (else None)."""
+    column: Optional[int]
+    """Its column, in characters (else None)."""
+
+class ConvertError(ValueError):
+    """A record that cannot be converted or replayed: a syntax error, an illegal move, a start
+    that cannot be had. The message is the problem that stops it."""
+
+    line: Optional[int]
+    """The line of that problem in the text the record was found in (None when it has no place)."""
+    column: Optional[int]
+    """Its column, in characters."""
+
+@final
+class Position:
+    """A position of any of the six games, from its start or its position code.
+
+    Moves are strings, written as the game's notation writes them (as ``referee moves CODE``
+    lists them). ``play`` gives a new position; ``push`` and ``pop`` change this one in place,
+    keeping the positions before on a stack. Two positions are equal when their codes are.
+
+    >>> p = Position.start("quarod", size=4)
+    >>> p = p.play("c1d1")
+    >>> p.code
+    'quarod_2Ew/4/4/4_w_1_0_-_b'
+    """
+
+    @staticmethod
+    def start(game: str, size: Optional[int] = None, players: Optional[int] = None) -> "Position":
+        """The start position of ``game`` (quadraphages, hexaphages, quarod, petrify, vadrantir,
+        splinter; a title or alias in any case too), on a board of ``size`` for ``players``
+        players (the game's defaults when None). Raises ValueError for an unknown game or a board
+        or number of players the game is not played on."""
+    @staticmethod
+    def from_code(code: str) -> "Position":
+        """The position a position code describes (``referee show --format code`` writes one).
+        Raises CodeError, saying where the code goes wrong, when it describes none."""
+    def legal_moves(self) -> List[str]:
+        """The legal moves, each once, as the notation writes them, in the engine's order (as
+        ``referee moves CODE`` lists them; a move it lists twice, ``----`` for stones that cannot
+        move, once). Empty once the game is over."""
+    def play(self, move: str) -> "Position":
+        """The position after ``move``, a new one; this one is left as it is. Raises
+        IllegalMoveError when ``move`` is not one of ``legal_moves()``."""
+    def push(self, move: str) -> None:
+        """Plays ``move`` on this position, keeping the position before for ``pop``. Raises
+        IllegalMoveError (and changes nothing) when ``move`` is not legal here."""
+    def pop(self) -> str:
+        """Takes back the last move pushed and returns it. Raises IndexError when none was."""
+    @property
+    def move_stack(self) -> List[str]:
+        """The moves pushed and not popped, in order."""
+    def copy(self) -> "Position":
+        """A copy, with its own stack of moves pushed."""
+    def is_over(self) -> bool:
+        """Whether the game is over."""
+    def outcome(self) -> Optional[str]:
+        """The result once the game is over, as a record's result token writes it: ``"1-0"``,
+        ``"0-1"``, ``"0-0-1-0"`` (a ``1`` in the winner's place), all zeros when nobody won;
+        None while the game goes on."""
+    @property
+    def code(self) -> str:
+        """The position's code: ``Position.from_code(p.code) == p``."""
+    @property
+    def game(self) -> str:
+        """The game's name: quadraphages, hexaphages, quarod, petrify, vadrantir, splinter."""
+    def perft(self, depth: int) -> int:
+        """The leaves of the move tree ``depth`` moves below this position (1 for depth 0), as
+        ``referee perft CODE DEPTH`` counts them; counted without holding the GIL. ``depth`` is at
+        most 20."""
+    @property
+    def to_move(self) -> int:
+        """The player to move: an index into ``players``."""
+    @property
+    def players(self) -> List[str]:
+        """The players' names (colours) in turn order from the start, as records name them:
+        X, O; Black, White; Blue, Orange; Red, Blue, Green, Yellow."""
+    def score(self) -> Dict[str, float]:
+        """Each player's points where the game stands (marks, territory, pieces), by name, in
+        turn order: what decides the game at its end."""
+    def svg(self, width: int = 480, style: str = "light", coordinates: bool = True, caption: bool = True) -> str:
+        """The position as an SVG picture, as ``referee show --format svg`` draws one: ``width``
+        in pixels, ``style`` light, dark or print, column letters and row numbers, and a caption
+        under the board (game, ply, side to move, score)."""
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows: ``svg()`` with its defaults."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __copy__(self) -> "Position": ...
+    def __reduce__(self) -> Any:
+        """Pickled as its code (the moves pushed are not kept)."""
+
+@final
+class Record:
+    """A record found in a text, with its verdict.
+
+    The moves, positions, document and canonical layout are made when first asked for."""
+
+    @property
+    def game(self) -> Optional[str]:
+        """The record's game (quarod, quadraphages, ...); None when it names none referee knows."""
+    @property
+    def index(self) -> int:
+        """Its place among the text's records, from 1."""
+    @property
+    def file(self) -> str:
+        """The name of the file (or text) it was found in, as its verdict gives it."""
+    @property
+    def status(self) -> str:
+        """valid, illegal, refuted, syntax_error or undecided."""
+    @property
+    def verdict(self) -> Dict[str, Any]:
+        """The verdict: the JSON object ``referee verify --format json`` prints for this record,
+        as a dict, a new one each time (schema, file, index, line, game, status, moves, game_over,
+        winner, score, position, errors with their kind, line, column, token, message, rule, legal
+        moves and alternatives, claims, notes: the README's table)."""
+    def verdict_json(self) -> str:
+        """The verdict as the JSON line ``referee verify --format json`` prints."""
+    @property
+    def text(self) -> str:
+        """The record's own text, as found."""
+    @property
+    def moves(self) -> List[str]:
+        """The moves played, as the notation writes them, up to the first illegal one (none when
+        the record cannot be replayed at all): each one ``Position.play`` takes."""
+    def position(self, ply: Optional[int] = None) -> Position:
+        """The position after ``ply`` moves (0: the start; None: the last one reached, before an
+        illegal move if there is one). Raises ConvertError when the record has no start to replay
+        from, IndexError past the moves played."""
+    def positions(self) -> List[Position]:
+        """Every position of the replay, the start first."""
+    def to_json(self) -> str:
+        """The record as a JSON game document, as ``referee convert --to json`` writes it
+        (docs/json.md). Raises ConvertError when the record does not replay to its end."""
+    def canonical(self) -> str:
+        """The record in its notation's canonical layout, as ``referee convert --to canonical``
+        writes it. Raises ConvertError when the record does not replay to its end."""
+
+def read(text: str, *, name: str = "<string>", game: Optional[str] = None) -> List[Record]:
+    """The records found in ``text``, in order, each with its verdict, verified as
+    ``referee verify`` verifies a file (``name`` is the file the verdicts name). ``game`` reads
+    every record as that game, as ``--game`` does."""
+
+def open(path: _Path, *, game: Optional[str] = None) -> List[Record]:
+    """The records of the file at ``path``, as ``read`` finds them in its text. Raises ReadError
+    when the file cannot be read, or is not UTF-8 (with the line and column of the first bad
+    byte)."""
+
+@final
+class Verdicts(Iterator[Any]):
+    """The verdicts of a ``verify`` run, as they come: dicts (JSON lines with ``as_json``)."""
+
+    def __iter__(self) -> "Verdicts": ...
+    def __next__(self) -> Any: ...
+    def close(self) -> None:
+        """Stops the run: its threads end once the records in hand are judged."""
+
+def verify(
+    paths: Union[_Path, Iterable[_Path]],
+    jobs: Optional[int] = None,
+    *,
+    game: Optional[str] = None,
+    ext: Optional[List[str]] = None,
+    as_json: bool = False,
+) -> Verdicts:
+    """The verdicts on every record of the files and folders ``paths``, as
+    ``referee verify --format json -j JOBS`` prints them: one dict per line, in the same order,
+    verified on ``jobs`` threads (all cores when None or 0) without holding the GIL. Folders are walked
+    for the files with one of the extensions ``ext`` (txt and pgn by default); ``game`` reads every
+    record as that game. Raises ReadError at once when a path named does not exist; an input that
+    cannot be read later, or holds no record, gives the command line's object for it (status
+    unreadable or no_record). With ``as_json``, each verdict comes as its JSON line (a str without
+    the line end), not read into a dict: what Python pays for a verdict is then a string."""
