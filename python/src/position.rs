@@ -31,8 +31,6 @@ pub trait Pos: Held {
     /// [`Pos::written_moves`] one after the other at the end of `all`, where each ends at the end
     /// of `ends`: one buffer for all of them, which Python's strings are made from.
     fn write_moves(&self, all: &mut String, ends: &mut Vec<usize>);
-    /// Plays the legal move written `written` (as [`Held::play`]).
-    fn play_written(&mut self, written: &str) -> Result<(), String>;
     /// Whether the game is over.
     fn over(&self) -> bool;
     /// Each player's points, in turn order ([`Recorded::points`]).
@@ -78,22 +76,6 @@ impl<G: Recorded> Pos for G {
                 ends.push(all.len());
             }
         }
-    }
-
-    fn play_written(&mut self, written: &str) -> Result<(), String> {
-        // Where no two moves are written alike, the move is read as a record's token is (its syntax,
-        // then the board) rather than found among every legal move written out; it must be written
-        // as the engine writes it, as the legal moves list it. Elsewhere (`----` for any stone that
-        // cannot move), the first legal move written so, as the protocol plays it.
-        if G::WRITES_APART && !self.is_over() {
-            if let Some(m) = G::parse_move(written).ok().and_then(|w| self.resolve(w).ok()) {
-                if self.check(m).is_ok() && self.write_move(m) == written {
-                    self.play_unchecked(m);
-                    return Ok(());
-                }
-            }
-        }
-        Held::play(self, written)
     }
 
     fn over(&self) -> bool {
@@ -271,7 +253,7 @@ impl Position {
         let played = {
             let inner = self.inner();
             let mut next = inner.pos.boxed();
-            match next.play_written(r#move) {
+            match next.play(r#move) {
                 Ok(()) => Ok(Position::with_ply(next, inner.ply + 1)),
                 Err(why) => Err(Refused::of(&*inner.pos, why)),
             }
@@ -285,7 +267,7 @@ impl Position {
         let pushed = {
             let mut inner = self.inner();
             let before = inner.pos.boxed();
-            match inner.pos.play_written(r#move) {
+            match inner.pos.play(r#move) {
                 Ok(()) => {
                     inner.stack.push((before, r#move.to_string()));
                     inner.ply += 1;

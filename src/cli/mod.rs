@@ -154,6 +154,11 @@ enum Command {
         /// end by the claim search.
         #[arg(long, value_enum, default_value_t = PlayerArg::Random)]
         player: PlayerArg,
+        /// With --player search: search this many moves deep whatever the time it takes, so that
+        /// a seed plays the same moves every time (a match that can be played again). Default: as
+        /// deep as a third of `go movetime` allows, up to 4.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=8))]
+        depth: Option<u32>,
     },
     /// Write the conformance suite of every game (or one): named positions with their legal moves
     /// and perft counts, for an engine to be checked against (docs/protocol.md).
@@ -380,11 +385,11 @@ pub fn run_with<S: crate::judge::Games>(games: S) -> ExitCode {
         Command::Suite(args) => engines::suite(args, games),
         Command::Conformance(args) => engines::conformance(args, games),
         Command::Match(args) => engines::play_match(args, games),
-        Command::Engine { seed, player } => {
+        Command::Engine { seed, player, depth } => {
             let stdin = std::io::stdin();
             let player = match player {
                 PlayerArg::Random => crate::protocol::Player::Random,
-                PlayerArg::Search => crate::protocol::Player::Search,
+                PlayerArg::Search => crate::protocol::Player::Search(depth),
             };
             let seed = seed.unwrap_or_else(|| fastrand::u64(1..));
             match crate::protocol::serve(games, seed, player, stdin.lock(), std::io::stdout().lock()) {

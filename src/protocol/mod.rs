@@ -46,7 +46,7 @@ pub trait Held: Send {
     /// Whose move it is: an index into the players, in turn order.
     fn mover(&self) -> usize;
     /// The stronger player's move ([`player::best_move`]), as written; `None` once the game is over.
-    fn best_move(&self, deadline: std::time::Instant, rng: &mut fastrand::Rng) -> Option<String>;
+    fn best_move(&self, deadline: std::time::Instant, depth: u32, rng: &mut fastrand::Rng) -> Option<String>;
     /// The result every continuation gives, as [`Held::result`] writes it, when a search of at most
     /// `positions` positions finds that they all give one ([`player::decided`]).
     fn decided(&self, positions: usize) -> Option<String>;
@@ -59,8 +59,13 @@ pub fn result_token(players: usize, winner: Option<usize>) -> String {
 
 impl<G: Recorded> Held for G {
     fn moves(&self) -> Vec<String> {
+        let moves = self.distinct_moves();
+        if G::WRITES_APART {
+            return moves.into_iter().map(|m| self.write_move(m)).collect();
+        }
+        // `----` for each stone that cannot move: written once.
         let mut written: Vec<String> = Vec::new();
-        for m in self.distinct_moves() {
+        for m in moves {
             let w = self.write_move(m);
             if !written.contains(&w) {
                 written.push(w);
@@ -73,6 +78,18 @@ impl<G: Recorded> Held for G {
         if self.is_over() {
             return Err(format!("{written}: the game is over"));
         }
+        // Where no two moves are written alike, the word is read as a record's token is (its
+        // syntax, then the board) rather than looked for among every legal move written out; it
+        // must still be written as the engine writes it, as `moves` lists it.
+        if G::WRITES_APART {
+            if let Some(m) = G::parse_move(written).ok().and_then(|w| self.resolve(w).ok()) {
+                if self.check(m).is_ok() && self.write_move(m) == written {
+                    self.play_unchecked(m);
+                    return Ok(());
+                }
+            }
+        }
+        // Elsewhere (`----` for any stone that cannot move), the first legal move written so.
         let m = self.distinct_moves().into_iter().find(|&m| self.write_move(m) == written);
         match m {
             Some(m) => {
@@ -114,8 +131,8 @@ impl<G: Recorded> Held for G {
         <G as crate::replay::Reader>::mover(self)
     }
 
-    fn best_move(&self, deadline: std::time::Instant, rng: &mut fastrand::Rng) -> Option<String> {
-        player::best_move(self, deadline, rng).map(|m| self.write_move(m))
+    fn best_move(&self, deadline: std::time::Instant, depth: u32, rng: &mut fastrand::Rng) -> Option<String> {
+        player::best_move(self, deadline, depth, rng).map(|m| self.write_move(m))
     }
 
     fn decided(&self, positions: usize) -> Option<String> {
@@ -166,8 +183,10 @@ pub struct Session<S> {
 pub enum Player {
     /// A legal move at random.
     Random,
-    /// The move of a search by the game's points, exact near the end ([`player::best_move`]).
-    Search,
+    /// The move of a search by the game's points, exact near the end ([`player::best_move`]):
+    /// this many moves deep whatever the time it takes (the same moves every time), or, without
+    /// one, as deep as a third of `go movetime` allows, up to [`player::SEARCH_DEPTH`].
+    Search(Option<u32>),
 }
 
 /// The time `go` takes without `movetime`, and the part of a `movetime` the search player spends
@@ -288,11 +307,19 @@ impl<S: Games> Session<S> {
         if moves.is_empty() {
             return Err("the game is over: no move".into());
         }
-        if self.player == Player::Search {
-            let ms = movetime.unwrap_or(DEFAULT_MOVETIME_MS) / 3;
-            let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms.max(1));
+        if let Player::Search(depth) = self.player {
+            let now = std::time::Instant::now();
+            let (deadline, depth) = match depth {
+                Some(depth) => (now + std::time::Duration::from_secs(24 * 3600), depth),
+                None => {
+                    let ms = movetime.unwrap_or(DEFAULT_MOVETIME_MS) / 3;
+                    (now + std::time::Duration::from_millis(ms.max(1)), player::SEARCH_DEPTH)
+                }
+            };
             let position = self.position.as_deref().expect("held");
-            return position.best_move(deadline, &mut self.rng).ok_or_else(|| "the game is over: no move".into());
+            return position
+                .best_move(deadline, depth, &mut self.rng)
+                .ok_or_else(|| "the game is over: no move".into());
         }
         // xorshift: the same seed picks the same moves.
         self.seed ^= self.seed << 13;

@@ -8,6 +8,9 @@ use crate::format::Recorded;
 use crate::search::claims::Winner;
 use crate::search::{search, Limits, DEFAULT_SEARCH_BYTES};
 
+/// The deepest the search player looks without a depth of its own: four moves.
+pub const SEARCH_DEPTH: u32 = 4;
+
 /// The most positions the exact search of the end of a game may solve for one move: a fraction of
 /// a second.
 pub const EXACT_POSITIONS: usize = 5_000;
@@ -37,9 +40,9 @@ pub fn decided<G: Recorded>(position: &G, positions: usize) -> Option<Option<usi
 
 /// The stronger player's move in `position` (not over): a move that keeps the best result
 /// there is when the end is within an exact search, else the best move of a search a few moves
-/// deep (the deepest finished before `deadline`) by the mover's points against the best of the
+/// deep (the deepest finished before `deadline`, at most `depth`) by the mover's points against the best of the
 /// others'. Ties are broken by `rng`.
-pub fn best_move<G: Recorded>(position: &G, deadline: Instant, rng: &mut fastrand::Rng) -> Option<G::Move> {
+pub fn best_move<G: Recorded>(position: &G, deadline: Instant, depth: u32, rng: &mut fastrand::Rng) -> Option<G::Move> {
     let mut moves = position.distinct_moves();
     if moves.len() <= 1 {
         return moves.first().copied();
@@ -50,7 +53,7 @@ pub fn best_move<G: Recorded>(position: &G, deadline: Instant, rng: &mut fastran
         return Some(m);
     }
     let mut best = moves[0];
-    for depth in 1..=4 {
+    for depth in 1..=depth.max(1) {
         match searched(position, &moves, mover, depth, deadline) {
             Some(m) => best = m,
             None => break,
