@@ -1,16 +1,21 @@
 //! From a record to the scenes a picture draws: every position of the game with the move that led
 //! there, and at the first illegal move the error diagram. The renderers in [`crate::render`] draw
-//! the scenes; nothing here draws.
+//! the scenes; nothing here draws but [`replay_page`], which lays the scenes drawn out with the
+//! record's verdict as `referee render --format html` writes it (for the command line and the
+//! Python package alike).
 
 use crate::game::About;
 use crate::geometry::{Cell, CellLabel, Geometry};
 use crate::judge::Games;
-use crate::record::notes::{glyph_text, without_markup, Drawing, Notes, Place, NONE};
+use crate::record::notes::{glyph_text, glyph_words, without_markup, Drawing, Notes, Place, NONE};
 use crate::record::Found;
 use crate::record::{Span, Token};
+use crate::render::html;
 use crate::render::model::{Board, Drawn, Scene, Sign, Tone};
+use crate::render::svg::{self, SvgOptions};
 use crate::replay::{Event, Reader, ReplayOptions};
 use crate::variations::{replay_lines, Lines};
+use crate::verdict::Verdict;
 use crate::verify::{with_found_start, with_record, VerifyOptions, WithStart};
 
 /// The pictures of one record.
@@ -539,6 +544,104 @@ fn named_cells(g: Geometry, text: &str) -> Vec<Sign> {
         [] => Vec::new(),
         [c] => vec![Sign::Ring(c)],
         [from, .., to] => vec![Sign::Arrow { from, to }],
+    }
+}
+
+/// The replay page of a record (`referee render --format html`): its text, a frame per scene of
+/// `scenes` (the pictures' scenes, or [`Pictures::per_turn`]) and the error diagram last, the
+/// verdict and its claims, each position's comments and glyphs, and its variations. `pictures` are
+/// of a record of `src`, `verdict` is its verdict, and `name` names its file in the page's title.
+pub fn replay_page(
+    name: &str,
+    src: &str,
+    pictures: &Pictures,
+    scenes: &[&Scene],
+    verdict: &Verdict,
+    options: &SvgOptions,
+) -> String {
+    // The page writes each caption under the board itself.
+    let options = &SvgOptions { caption: false, ..*options };
+    let start = pictures.span.start;
+    let record = &src[pictures.span.clone()];
+    let within = |s: &std::ops::Range<usize>| s.start - start..s.end - start;
+    let main = pictures.line(0).expect("a record's main line is drawn");
+    // A frame a turn says what was said of every move of its turn.
+    let mut said_from = 0;
+    let mut frames: Vec<html::Frame> = scenes
+        .iter()
+        .map(|scene| {
+            let said = main.said(said_from..=scene.ply);
+            said_from = scene.ply + 1;
+            html_frame(scene, scene.ply.checked_sub(1).and_then(|k| pictures.moves.get(k)).map(within), &said, options)
+        })
+        .collect();
+    // The page names the token itself: the reason alone, as the verdict words it, and the moves
+    // the verdict lists as legal there.
+    let problem = |span: &std::ops::Range<usize>| verdict.problems.iter().find(|p| p.span == *span);
+    let why = |scene: &Scene, span| {
+        problem(span).map_or_else(|| scene.illegal.clone().unwrap_or_default(), |p| p.message.clone())
+    };
+    let illegal = pictures.error.as_ref().map(|(scene, span)| {
+        let said = main.said(main.scenes.len()..=main.scenes.len());
+        frames.push(html::Frame { illegal: true, ..html_frame(scene, Some(within(span)), &said, options) });
+        let at = problem(span);
+        html::IllegalMove {
+            token: within(span),
+            why: why(scene, span),
+            legal: at.map(|p| p.legal.clone()).unwrap_or_default(),
+            legal_count: at.map(|p| p.legal_count as usize),
+        }
+    });
+    let variations = (1..=pictures.variations.len())
+        .map(|k| {
+            let b = &pictures.variations[k - 1];
+            let frames = pictures.line(k).map_or_else(Vec::new, |line| {
+                (0..line.len())
+                    .filter_map(|f| {
+                        let scene = line.frame(f)?;
+                        let frame = html_frame(scene, line.token(f).map(within), &line.said(f..=f), options);
+                        Some(html::Frame { illegal: f == line.scenes.len(), ..frame })
+                    })
+                    .collect()
+            });
+            let illegal = b.error.as_ref().map(|(scene, span)| why(scene, span));
+            html::Variation { from: b.from, at: b.at, name: b.name.clone(), frames, illegal }
+        })
+        .collect();
+    let status = verdict.status.name().replace('_', " ");
+    let played = if verdict.moves == 1 { "1 move".to_string() } else { format!("{} moves", verdict.moves) };
+    let mut lines = vec![format!("{status}: {}, {played} replayed", pictures.game.title)];
+    lines.extend(verdict.problems.iter().map(|p| p.said().into_owned()));
+    lines.extend(verdict.claims.iter().map(|c| format!("claim `{}`: {}, {}", c.text, c.status.name(), c.detail)));
+    lines.extend(pictures.undrawn_note());
+    html::page(&html::Page {
+        title: format!("{name}, record {}: {}", verdict.index, pictures.game.title),
+        record,
+        frames,
+        illegal,
+        verdict: lines,
+        variations,
+    })
+}
+
+/// A frame of the replay page: `scene` drawn, the move that led there (`token`, in the record's
+/// text), its glyphs with what they say, and the comments `said` of it.
+fn html_frame(
+    scene: &Scene,
+    token: Option<std::ops::Range<usize>>,
+    said: &[&str],
+    options: &SvgOptions,
+) -> html::Frame {
+    let glyphs =
+        glyph_words(&scene.glyphs).into_iter().map(|(g, meaning)| (g.to_string(), meaning.to_string())).collect();
+    html::Frame {
+        svg: svg::svg(scene, options),
+        caption: scene.caption()[0].clone(),
+        token,
+        illegal: false,
+        ply: scene.ply,
+        glyphs,
+        comments: said.iter().map(|c| c.to_string()).collect(),
     }
 }
 

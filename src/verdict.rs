@@ -23,6 +23,19 @@ pub enum Status {
     Undecided,
 }
 
+impl Status {
+    /// `valid`, `illegal`, `refuted`, `syntax_error` or `undecided`, as JSON lines write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Valid => "valid",
+            Status::Illegal => "illegal",
+            Status::Refuted => "refuted",
+            Status::SyntaxError => "syntax_error",
+            Status::Undecided => "undecided",
+        }
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
 #[serde(rename_all = "snake_case")]
 /// What kind of problem: which [`Status`] it gives the record.

@@ -2,19 +2,23 @@
 
 Quadraphages, Hexaphages, Quarod, Petrify, Vadrantir and Splinter Quad: positions and their
 legal moves (``Position``), the records found in any text with their verdicts (``read``,
-``open``, ``Record``), and whole collections verified on all cores (``verify``).
+``open``, ``Record``), and whole collections verified on all cores (``verify``), also as Arrow
+tables and Parquet files (``verify_table``, ``to_parquet``: ``pip install 'referee[arrow]'``).
 
 The work is done by the Rust library behind the command line ``referee``, through the extension
-module ``referee._referee``; everything here is re-exported from it.
+module ``referee._referee``; everything here is re-exported from it, but the tables, which
+``referee.tables`` makes in Python from ``verify``'s verdicts.
 """
 
 from ._referee import (
     CodeError,
     ConvertError,
     IllegalMoveError,
+    Move,
     Position,
     ReadError,
     Record,
+    Records,
     Verdicts,
     __version__,
     games,
@@ -22,18 +26,23 @@ from ._referee import (
     read,
     verify,
 )
+from .tables import to_parquet, verify_table
 
 __all__ = [
     "CodeError",
     "ConvertError",
     "IllegalMoveError",
+    "Move",
     "Position",
     "ReadError",
     "Record",
+    "Records",
     "Verdicts",
     "__version__",
     "games",
     "open",
     "read",
+    "to_parquet",
     "verify",
+    "verify_table",
 ]

@@ -2,25 +2,32 @@
 
 Quadraphages, Hexaphages, Quarod, Petrify, Vadrantir and Splinter Quad: positions and their
 legal moves (``Position``), the records found in any text with their verdicts (``read``,
-``open``, ``Record``), and whole collections verified on all cores (``verify``).
+``open``, ``Record``), and whole collections verified on all cores (``verify``), also as Arrow
+tables and Parquet files (``verify_table``, ``to_parquet``: ``pip install 'referee[arrow]'``).
 """
 
 import os
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Union, final
 
+from .tables import to_parquet as to_parquet, verify_table as verify_table
+
 __all__ = [
     "CodeError",
     "ConvertError",
     "IllegalMoveError",
+    "Move",
     "Position",
     "ReadError",
     "Record",
+    "Records",
     "Verdicts",
     "__version__",
     "games",
     "open",
     "read",
+    "to_parquet",
     "verify",
+    "verify_table",
 ]
 
 __version__: str
@@ -156,10 +163,71 @@ class Position:
         """Pickled as its code (the moves pushed are not kept)."""
 
 @final
+class Move:
+    """A move of a record as written, with what its writer added: its glyphs, the comments after
+    it, and the variations that could have been played instead (python-chess's GameNode is the
+    model). ``Record.mainline()`` gives them, from the record's game document (``to_json()``).
+
+    >>> [r] = read('[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 {corner} d3c3!? (d4c4) *\n')
+    >>> m = r.mainline()[1]
+    >>> m.text, m.turn, m.glyphs, [v[0].text for v in m.variations]
+    ('d3c3', 1, [5], ['d4c4'])
+    """
+
+    @property
+    def text(self) -> str:
+        """The move as the record writes it."""
+    @property
+    def canonical(self) -> str:
+        """The move as referee writes it (as ``Position.legal_moves()`` lists it); for a
+        variation's move that was not played, as written."""
+    @property
+    def ply(self) -> int:
+        """How many moves the game has had once this one is played: 1 for the first move of a game
+        played from its start; a variation's first move has the ply of the move it stands in for."""
+    @property
+    def mover(self) -> Optional[str]:
+        """Who plays it, as the record names the players (X, Black, Red); None for a variation's
+        move that was not played."""
+    @property
+    def turn(self) -> Optional[int]:
+        """The number of the move's turn as the record counts them. The published notation: the
+        number of the move line it is written on (a line is a turn of each column's side; a
+        variation's moves have the number of the move they stand in for). The common format, which
+        may number its moves any way it likes or not at all: the number ``referee convert --to
+        canonical`` writes for the move's round (a pair of moves with two players, as PGN numbers
+        them; with three or four, a move of each player still in)."""
+    @property
+    def code(self) -> Optional[str]:
+        """The position code after the move; None for a variation's move that was not played."""
+    @property
+    def glyphs(self) -> List[int]:
+        """The glyphs written after the move, as numbers as PGN numbers them: 1 ``!``, 2 ``?``,
+        3 ``!!``, 4 ``??``, 5 ``!?``, 6 ``?!``, any other ``$N`` as written."""
+    @property
+    def comments(self) -> List[str]:
+        """The comments written after the move, in order, as written (without their braces, or
+        the ``;`` of a comment to the line's end; markup such as ``[%mark c3 red]`` kept)."""
+    @property
+    def comments_before(self) -> List[str]:
+        """The comments written before the move when it opens a variation (the comments before a
+        record's first move are ``Record.comments_before()``)."""
+    @property
+    def variations(self) -> List[List["Move"]]:
+        """The variations written after the move: each a list of moves that could have been
+        played instead of this one, from the position before it, with their own annotations. A
+        variation's moves are played as far as they are legal; from its first illegal move on they
+        are kept as written, with no position."""
+    def position(self) -> Optional[Position]:
+        """The position after the move; None for a variation's move that was not played."""
+
+@final
 class Record:
     """A record found in a text, with its verdict.
 
-    The moves, positions, document and canonical layout are made when first asked for."""
+    The moves, positions, annotations, document, canonical layout, repairs and replay page are
+    made when first asked for, from the record's own lines, which it keeps (with their place in
+    the file: every line and column it gives is the file's)."""
 
     @property
     def game(self) -> Optional[str]:
@@ -200,16 +268,81 @@ class Record:
     def canonical(self) -> str:
         """The record in its notation's canonical layout, as ``referee convert --to canonical``
         writes it. Raises ConvertError when the record does not replay to its end."""
+    @property
+    def tags(self) -> Dict[str, str]:
+        """The record's tags, in the record's order. The common format: its tag pairs as written
+        (``Game``, ``Size``, ``Event``, ...; a name given twice keeps its first value). The
+        published notation has no tags: its title line as written (``Title``: ``QUADRAPHAGES``)
+        and its column header's two tags (``Header``: ``_xx_ _oo_``), when it has them."""
+    def mainline(self) -> List[Move]:
+        """The moves of the main line, each a ``Move`` with its glyphs, comments and variations, as
+        the record's game document holds them (``to_json()``). Raises ConvertError when the record
+        does not replay to its end."""
+    def comments_before(self) -> List[str]:
+        """The comments written before the first move, as written (without their braces, or the
+        ``;`` of a comment to the line's end). Raises ConvertError as ``mainline()`` does."""
+    def comments_after(self) -> List[str]:
+        """The comments written after the result. Raises ConvertError as ``mainline()`` does."""
+    def repair(self, limit: int = 3, *, max_edits: int = 12, time_limit: float = 10.0) -> List[Dict[str, Any]]:
+        """The best repairs of a record with an illegal move, as ``referee repair --format json``
+        finds them (``limit`` is ``--candidates``, ``max_edits`` ``--max-edits``, ``time_limit``
+        ``--time-limit`` in seconds): a list, best first, of the dicts of its ``candidates``
+        (``edits`` with their line, column, from, to, kind and expressible; replays_to_end,
+        violations_remaining, first_violation, final_position, final_cells_differing, claims),
+        each with two more keys: ``text``, the record's text with the repair made (what
+        ``repair --write`` would write in its place), and ``verifies``, whether that text
+        verifies as valid. Empty when nothing is searched: the record has no illegal move, or
+        cannot be judged. Searched without the GIL."""
+    def html(self) -> str:
+        """The replay page of the record, as ``referee render --format html`` writes it (default
+        look): one self-contained HTML document, a picture of every position with steps through
+        them, the record's text, its comments and variations, and its verdict. A record that
+        cannot be drawn (a syntax error, no known start) gives a short page that says why."""
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the replay page (``html()``) in an ``<iframe>`` of its own, so
+        that its style and script stay in it."""
 
-def read(text: str, *, name: str = "<string>", game: Optional[str] = None) -> List[Record]:
+def read(
+    text: str,
+    *,
+    name: str = "<string>",
+    game: Optional[str] = None,
+    search_limit: Optional[int] = None,
+    lenient: bool = False,
+) -> List[Record]:
     """The records found in ``text``, in order, each with its verdict, verified as
     ``referee verify`` verifies a file (``name`` is the file the verdicts name). ``game`` reads
-    every record as that game, as ``--game`` does."""
+    every record as that game, as ``--game`` does; ``search_limit`` is ``--search-limit`` (the
+    most positions searched to judge a result claimed before the game is over; 250,000 when
+    None), ``lenient`` is ``--lenient`` (replay past illegal moves that can still be played as
+    written, listing every one)."""
 
-def open(path: _Path, *, game: Optional[str] = None) -> List[Record]:
-    """The records of the file at ``path``, as ``read`` finds them in its text. Raises ReadError
-    when the file cannot be read, or is not UTF-8 (with the line and column of the first bad
-    byte)."""
+@final
+class Records(Iterator[Record]):
+    """The records of a file, as ``open`` finds and judges them, one at a time: an iterator, and a
+    context manager that closes it (``with referee.open(path) as records: ...``)."""
+
+    def __iter__(self) -> "Records": ...
+    def __next__(self) -> Record: ...
+    def close(self) -> None:
+        """Stops reading: the thread ends once the records in hand are judged. The records already
+        taken stay as they are."""
+    def __enter__(self) -> "Records": ...
+    def __exit__(self, *_exc: object) -> bool: ...
+
+def open(
+    path: _Path,
+    *,
+    game: Optional[str] = None,
+    search_limit: Optional[int] = None,
+    lenient: bool = False,
+) -> Records:
+    """The records of the file at ``path``, as ``read`` finds them in its text (with the same
+    options), one at a time as they are found and judged, on a thread of its own: a file of any
+    size is walked in bounded memory, each record keeping only its own lines.
+    ``list(referee.open(path))`` is every record of the file. Raises ReadError at once when the
+    file cannot be opened; when it cannot be read to its end, or is not UTF-8, the records before
+    come first, then ReadError (with the line and column of the first bad byte)."""
 
 @final
 class Verdicts(Iterator[Any]):

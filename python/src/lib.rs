@@ -4,6 +4,7 @@
 //! and holds the type stubs. Work that takes time (verifying, replaying, counting) runs without
 //! the GIL.
 
+mod annotations;
 mod batch;
 mod errors;
 mod position;
@@ -26,6 +27,8 @@ fn _referee(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<position::Position>()?;
     m.add_class::<records::Record>()?;
+    m.add_class::<records::Records>()?;
+    m.add_class::<annotations::Move>()?;
     m.add_class::<batch::Verdicts>()?;
     m.add_function(wrap_pyfunction!(records::read, m)?)?;
     m.add_function(wrap_pyfunction!(records::open, m)?)?;

@@ -23,7 +23,7 @@ def test_verdicts_are_the_command_lines(cli, path, monkeypatch):
     # Relative paths, so that the verdicts' "file" is the same text on both sides.
     monkeypatch.chdir(SAMPLES.parent)
     want = json_lines(cli("verify", "--format", "json", name(path)).stdout)
-    records = referee.open(name(path))
+    records = list(referee.open(name(path)))
     assert [r.verdict for r in records] == want
     assert [json.loads(r.verdict_json()) for r in records] == want
     # The same text read from a string, named alike.
@@ -126,10 +126,10 @@ def test_open_errors(tmp_path):
     bad = tmp_path / "latin1.txt"
     bad.write_bytes(b'[Game "Quarod"]\n[Size "4"]\n\n1. c1d1 *\n{caf\xe9}\n')
     with pytest.raises(referee.ReadError) as e:
-        referee.open(bad)
+        list(referee.open(bad))
     assert (e.value.line, e.value.column, e.value.errno) == (5, 5, errno.EILSEQ)
     assert e.value.strerror == "not valid UTF-8: byte 0xE9 at line 5, column 5"
     assert e.value.filename == str(bad)
     with pytest.raises(referee.ReadError) as e:
-        referee.open(tmp_path)
+        list(referee.open(tmp_path))
     assert e.value.errno == errno.EISDIR

@@ -198,13 +198,7 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 /// A record's status as reports write it: `valid`, `illegal`, `refuted`, `syntax_error`,
 /// `undecided`.
 pub fn status_name(s: Status) -> &'static str {
-    match s {
-        Status::Valid => "valid",
-        Status::Illegal => "illegal",
-        Status::Refuted => "refuted",
-        Status::SyntaxError => "syntax_error",
-        Status::Undecided => "undecided",
-    }
+    s.name()
 }
 
 /// What went wrong with a whole input, rather than with one of its records.
