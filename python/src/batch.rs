@@ -2,33 +2,24 @@
 //! verifies them, on a pool of threads of its own, without the GIL; the verdicts come to Python
 //! one at a time, in input order, through a bounded channel.
 //!
-//! The inputs are the command line's (`referee::files::collect`: folders walked the same way, each
-//! file once). The run is shaped as the command line's (`src/cli/verify.rs`): small files verified
-//! side by side and large ones as parallel streams, the claims' searches sharing one budget spent
-//! in input order, so that every line is the one the command line prints. (That run is written
-//! twice, here and there, until it moves into the library with its sinks.)
+//! The inputs and the run are the command line's (`referee::files::collect` and
+//! `referee::files::run`: folders walked the same way, each file once, small files verified side by
+//! side and large ones as parallel streams, the claims' searches sharing one budget spent in input
+//! order), so that every line is the one the command line prints.
 
-use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use pyo3::prelude::*;
-use rayon::prelude::*;
 
+use referee::files::run::{verify_inputs, Sink};
 use referee::files::{collect, Input, Unreadable};
-use referee::judge::Registry;
 use referee::report::{self, FileProblem, FileStatus, Source};
-use referee::search::SearchBudget;
-use referee::stream::{verify_stream_with, InputError, Judged, StreamError, StreamOptions, Waiting};
-use referee::verify::VerifyOptions;
+use referee::verdict::{Status, Verdict};
 
 use crate::errors::read_error;
 use crate::records::{json_object, options};
-
-/// Files at most this large are verified side by side, one per thread; larger ones one at a time,
-/// their records side by side (as the command line does).
-const SMALL: u64 = 1 << 20;
 
 /// Verdict lines waiting for Python to take them: enough to keep the threads busy while Python
 /// reads, few enough to hold little.
@@ -37,188 +28,40 @@ const WAITING: usize = 4096;
 /// The receiver went away (the iterator was dropped): the run stops.
 struct Closed;
 
-/// What verifying an input gives, in order.
-enum Piece {
-    /// A record's JSON line.
-    Line(String),
-    /// A record whose claims wait for the run's budget, and the window it is reported from.
-    Waiting(Waiting<Registry>, Arc<Source>),
-    /// A problem with the whole input.
-    Problem(FileProblem),
-}
+/// Where a run's JSON lines go: to Python, through a bounded channel.
+struct Lines(SyncSender<String>);
 
-/// Verifies one file as a stream, handing what it gives to `emit` in order. The claims that need a
-/// search are judged within `budget`; without one, their records are handed on waiting.
-fn verify_input(
-    path: &Path,
-    options: VerifyOptions,
-    mut stream: StreamOptions,
-    mut budget: Option<&mut SearchBudget>,
-    emit: &mut dyn FnMut(Piece) -> Result<(), Closed>,
-) -> Result<(), Closed> {
-    let name = path.display().to_string();
-    let problem = |message: String, at: Option<(usize, usize)>| {
-        Piece::Problem(FileProblem { file: name.clone(), status: FileStatus::Unreadable, message, at })
-    };
-    let input = match File::open(path) {
-        Ok(f) => {
-            stream.read_ahead = f.metadata().is_ok_and(|m| m.is_file());
-            f
-        }
-        Err(e) => return emit(problem(format!("cannot open: {e}"), None)),
-    };
-    enum Written {
-        Line(String),
-        Waiting(Waiting<Registry>, Arc<Source>),
+impl Sink<String> for Lines {
+    type Stop = Closed;
+
+    fn record(&mut self, _status: Status, line: String) -> Result<(), Closed> {
+        self.0.send(line).map_err(|_| Closed)
     }
-    let result = verify_stream_with(
-        input,
-        options,
-        stream,
-        |stretch| Arc::new(Source::window(name.clone(), stretch.text.clone(), stretch.first_line)),
-        |source, judged| match judged {
-            Judged::Verdict(v) => Written::Line(report::json_line(source, &v)),
-            Judged::Waiting(w) => Written::Waiting(w, Arc::clone(source)),
-        },
-        |stretch, written| {
-            if let Some(skipped) = stretch.skipped {
-                emit(problem(skipped.to_string(), Some((skipped.line, 1))))?;
-            }
-            for w in written {
-                match (w, budget.as_deref_mut()) {
-                    (Written::Line(line), _) => emit(Piece::Line(line))?,
-                    (Written::Waiting(waiting, source), Some(budget)) => {
-                        let v = waiting.finish(budget);
-                        emit(Piece::Line(report::json_line(&source, &v)))?;
-                    }
-                    (Written::Waiting(waiting, source), None) => emit(Piece::Waiting(waiting, source))?,
-                }
-            }
-            Ok(())
-        },
-    );
-    match result {
-        Ok(0) => emit(Piece::Problem(FileProblem {
-            file: name.clone(),
-            status: FileStatus::NoRecord,
-            message: "no game record found: a record is a run of numbered move lines like \
-                      `1. .... .... 1 a7a8 i3i2`, or PGN-style tags such as [Game \"Quarod\"] followed by \
-                      numbered moves"
-                .into(),
-            at: None,
-        })),
-        Ok(_) => Ok(()),
-        Err(StreamError::Sink(closed)) => Err(closed),
-        Err(StreamError::Input(e)) => {
-            let at = match e {
-                InputError::NotUtf8 { line, column, .. } => Some((line, column)),
-                _ => None,
-            };
-            emit(problem(e.to_string(), at))
-        }
+
+    fn problem(&mut self, p: FileProblem) -> Result<(), Closed> {
+        self.0.send(report::file_json_line(&p)).map_err(|_| Closed)
     }
 }
 
-/// A run: its options, the budget its searches share, where its lines go.
-struct Run {
-    options: VerifyOptions,
-    parallel: bool,
-    budget: SearchBudget,
-    send: SyncSender<String>,
-}
-
-impl Run {
-    fn send(&self, line: String) -> Result<(), Closed> {
-        self.send.send(line).map_err(|_| Closed)
-    }
-
-    /// Sends one piece of an input's verification, in input order.
-    fn apply(&mut self, piece: Piece) -> Result<(), Closed> {
-        match piece {
-            Piece::Line(line) => self.send(line),
-            Piece::Waiting(waiting, source) => {
-                let v = waiting.finish(&mut self.budget);
-                self.send(report::json_line(&source, &v))
-            }
-            Piece::Problem(p) => self.send(report::file_json_line(&p)),
-        }
-    }
-
-    /// Verifies the inputs in order: runs of small files side by side, the rest one at a time.
-    fn all(&mut self, inputs: &[Input]) -> Result<(), Closed> {
-        let small = |i: &Input| match i {
-            Input::File(p) => std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() <= SMALL),
-            _ => false,
-        };
-        let batch = if self.parallel { 4 * rayon::current_num_threads() } else { 1 };
-        let mut rest = inputs;
-        while let Some(first) = rest.first() {
-            let run = if small(first) { rest.iter().take(batch).take_while(|i| small(i)).count() } else { 1 };
-            let (now, later) = rest.split_at(run.max(1));
-            rest = later;
-            if let [one] = now {
-                self.step(one)?;
-                continue;
-            }
-            let options = self.options;
-            let stream = StreamOptions { parallel: false, ..StreamOptions::default() };
-            // Files verified side by side cannot spend the run's budget in input order: their
-            // records whose claims need a search wait, to be judged here in turn.
-            let spent = (self.budget.left == 0).then(|| self.budget.clone());
-            let outcomes: Vec<Vec<Piece>> = now
-                .par_iter()
-                .map(|input| {
-                    let mut pieces = Vec::new();
-                    let mut spent = spent.clone();
-                    if let Input::File(path) = input {
-                        let _ = verify_input(path, options, stream, spent.as_mut(), &mut |p| {
-                            pieces.push(p);
-                            Ok(())
-                        });
-                    }
-                    pieces
-                })
-                .collect();
-            for pieces in outcomes {
-                for p in pieces {
-                    self.apply(p)?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn step(&mut self, input: &Input) -> Result<(), Closed> {
-        match input {
-            Input::Problem(p) => self.apply(Piece::Problem(p.clone())),
-            Input::File(path) => {
-                let stream = StreamOptions { parallel: self.parallel, ..StreamOptions::default() };
-                let options = self.options;
-                let mut budget = self.budget.clone();
-                let send = self.send.clone();
-                let done = verify_input(path, options, stream, Some(&mut budget), &mut |p| match p {
-                    Piece::Line(line) => send.send(line).map_err(|_| Closed),
-                    Piece::Problem(p) => send.send(report::file_json_line(&p)).map_err(|_| Closed),
-                    // With the budget lent, no record waits.
-                    Piece::Waiting(..) => Ok(()),
-                });
-                self.budget = budget;
-                done
-            }
-            // `-` names no file here: Python's own standard input is `referee.read(sys.stdin.read())`.
-            Input::Stdin => self.apply(Piece::Problem(FileProblem {
+/// `-` names no file here: Python's own standard input is `referee.read(sys.stdin.read())`. What
+/// the command line says on standard error (a link to nothing, a loop, a named pipe passed over)
+/// is no verdict.
+fn python_inputs(inputs: Vec<Input>) -> Vec<Input> {
+    inputs
+        .into_iter()
+        .filter(|i| !matches!(i, Input::Note(_)))
+        .map(|i| match i {
+            Input::Stdin => Input::Problem(FileProblem {
                 file: "<stdin>".into(),
                 status: FileStatus::Unreadable,
                 message:
                     "referee.verify reads files and folders: read standard input with referee.read(sys.stdin.read())"
                         .into(),
                 at: None,
-            })),
-            // What the command line says on standard error (a link to nothing, a loop, a named pipe
-            // passed over) is no verdict.
-            Input::Note(_) => Ok(()),
-        }
-    }
+            }),
+            other => other,
+        })
+        .collect()
 }
 
 /// The verdicts of a run, as they come: each the JSON object `referee verify --format json` prints
@@ -321,10 +164,9 @@ pub fn verify(
         .name("referee-verify".into())
         .spawn(move || {
             pool.install(|| {
-                let inputs = collect(&paths, &extensions);
-                let mut run =
-                    Run { options, parallel: rayon::current_num_threads() > 1, budget: options.run_budget(), send };
-                let _ = run.all(&inputs);
+                let inputs = python_inputs(collect(&paths, &extensions));
+                let line = |source: &Source, v: &Verdict| report::json_line(source, v);
+                let _ = verify_inputs(&inputs, options, line, &mut Lines(send));
             })
         })
         .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
