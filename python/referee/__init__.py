@@ -8,6 +8,8 @@ The work is done by the Rust library behind the command line ``referee``, throug
 module ``referee._referee``; everything here is re-exported from it.
 """
 
+from collections.abc import Mapping as _Mapping
+
 from ._referee import (
     CodeError,
     ConvertError,
@@ -15,6 +17,7 @@ from ._referee import (
     Position,
     ReadError,
     Record,
+    Verdict,
     Verdicts,
     __version__,
     games,
@@ -23,6 +26,9 @@ from ._referee import (
     verify,
 )
 
+# A verdict reads as the mapping it is (`isinstance(v, Mapping)`), as the dict it stands for did.
+_Mapping.register(Verdict)
+
 __all__ = [
     "CodeError",
     "ConvertError",
@@ -30,6 +36,7 @@ __all__ = [
     "Position",
     "ReadError",
     "Record",
+    "Verdict",
     "Verdicts",
     "__version__",
     "games",

@@ -11,7 +11,10 @@ use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Mutex;
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyString};
 
 use referee::files::run::{verify_inputs, Sink};
 use referee::files::{collect, Input, Unreadable};
@@ -28,18 +31,42 @@ const WAITING: usize = 4096;
 /// The receiver went away (the iterator was dropped): the run stops.
 struct Closed;
 
-/// Where a run's JSON lines go: to Python, through a bounded channel.
-struct Lines(SyncSender<String>);
+/// A verdict as the run hands it to Python: its JSON line, and the fields every user reads, taken
+/// from the verdict where it was judged rather than read back from the line under the GIL.
+struct Line {
+    json: String,
+    status: &'static str,
+    file: String,
+    index: Option<usize>,
+    game: Option<&'static str>,
+}
 
-impl Sink<String> for Lines {
+impl Line {
+    fn of_record(source: &Source, v: &Verdict) -> Line {
+        Line {
+            json: report::json_line(source, v),
+            status: report::status_name(v.status),
+            file: source.name().to_string(),
+            index: Some(v.index),
+            game: v.game.map(|g| g.name),
+        }
+    }
+}
+
+/// Where a run's verdicts go: to Python, through a bounded channel.
+struct Lines(SyncSender<Line>);
+
+impl Sink<Line> for Lines {
     type Stop = Closed;
 
-    fn record(&mut self, _status: Status, line: String) -> Result<(), Closed> {
+    fn record(&mut self, _status: Status, line: Line) -> Result<(), Closed> {
         self.0.send(line).map_err(|_| Closed)
     }
 
     fn problem(&mut self, p: FileProblem) -> Result<(), Closed> {
-        self.0.send(report::file_json_line(&p)).map_err(|_| Closed)
+        let line =
+            Line { json: report::file_json_line(&p), status: p.status.name(), file: p.file, index: None, game: None };
+        self.0.send(line).map_err(|_| Closed)
     }
 }
 
@@ -64,11 +91,164 @@ fn python_inputs(inputs: Vec<Input>) -> Vec<Input> {
         .collect()
 }
 
-/// The verdicts of a run, as they come: each the JSON object `referee verify --format json` prints
-/// for a record (or for an input that could not be read or holds no record), as a dict.
+/// One verdict of `referee.verify`: the JSON object `referee verify --format json` prints for a
+/// record (or for an input that could not be read or holds no record), read as a mapping.
+///
+/// The fields every run reads (status, file, index, game) come with it; the whole object is read
+/// from its JSON line the first time any other key is asked for. Reading every line into a dict as
+/// it came cost the thread that runs Python more than verifying the record cost a core.
+#[pyclass(module = "referee", name = "Verdict", frozen)]
+pub struct VerdictObject {
+    json: String,
+    status: String,
+    file: String,
+    index: Option<usize>,
+    game: Option<String>,
+    object: PyOnceLock<Py<PyDict>>,
+}
+
+impl VerdictObject {
+    fn of(line: Line) -> VerdictObject {
+        VerdictObject {
+            json: line.json,
+            status: line.status.to_string(),
+            file: line.file,
+            index: line.index,
+            game: line.game.map(str::to_string),
+            object: PyOnceLock::new(),
+        }
+    }
+
+    /// The whole object, read from the JSON line once.
+    fn object<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyDict>> {
+        let object = self.object.get_or_try_init(py, || -> PyResult<Py<PyDict>> {
+            Ok(json_object(py, &self.json)?.cast_into::<PyDict>()?.unbind())
+        })?;
+        Ok(object.bind(py))
+    }
+}
+
+#[pymethods]
+impl VerdictObject {
+    /// A verdict from its JSON line, as `referee verify --format json` prints it.
+    #[new]
+    fn new(py: Python<'_>, json: String) -> PyResult<VerdictObject> {
+        let object = json_object(py, &json)?.cast_into::<PyDict>()?;
+        let text = |key: &str| -> PyResult<Option<String>> {
+            object.get_item(key)?.filter(|v| !v.is_none()).map(|v| v.extract()).transpose()
+        };
+        let status = text("status")?.ok_or_else(|| PyValueError::new_err("a verdict's JSON object has a status"))?;
+        let file = text("file")?.unwrap_or_default();
+        let game = text("game")?;
+        let index = object.get_item("index")?.filter(|v| !v.is_none()).map(|v| v.extract()).transpose()?;
+        let verdict = VerdictObject { json, status, file, index, game, object: PyOnceLock::new() };
+        let _ = verdict.object.set(py, object.unbind());
+        Ok(verdict)
+    }
+
+    /// `valid`, `illegal`, `refuted`, `syntax_error`, `undecided`; for a whole input,
+    /// `unreadable` or `no_record`.
+    #[getter]
+    fn status(&self) -> &str {
+        &self.status
+    }
+
+    /// The file's name, as the command line prints it.
+    #[getter]
+    fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// The record's number in its file, from 1; None for a whole input's problem.
+    #[getter]
+    fn index(&self) -> Option<usize> {
+        self.index
+    }
+
+    /// The record's game (`quarod`, …), None when it could not be told.
+    #[getter]
+    fn game(&self) -> Option<&str> {
+        self.game.as_deref()
+    }
+
+    /// The JSON line itself, without its line end.
+    #[getter]
+    fn json(&self) -> &str {
+        &self.json
+    }
+
+    /// The whole object as a new dict.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.object(py)?.copy()
+    }
+
+    fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+        match key {
+            "status" => Ok(PyString::new(py, &self.status).into_any()),
+            "file" => Ok(PyString::new(py, &self.file).into_any()),
+            _ => self.object(py)?.as_any().get_item(key),
+        }
+    }
+
+    #[pyo3(signature = (key, default=None, /))]
+    fn get<'py>(&self, py: Python<'py>, key: &str, default: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+        match self.object(py)?.get_item(key)? {
+            Some(value) => Ok(value),
+            None => Ok(default.unwrap_or_else(|| py.None().into_bound(py))),
+        }
+    }
+
+    fn __contains__(&self, py: Python<'_>, key: &str) -> PyResult<bool> {
+        self.object(py)?.contains(key)
+    }
+
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.object(py)?.len())
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(self.object(py)?.as_any().try_iter()?.into_any())
+    }
+
+    fn keys<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.object(py)?.as_any().call_method0("keys")
+    }
+
+    fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.object(py)?.as_any().call_method0("values")
+    }
+
+    fn items<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.object(py)?.as_any().call_method0("items")
+    }
+
+    /// Equal to another verdict of the same JSON object, or to a dict holding that object.
+    fn __eq__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        if let Ok(other) = other.cast::<VerdictObject>() {
+            let same = other.get().json == self.json || self.object(py)?.eq(other.get().object(py)?)?;
+            return Ok(PyBool::new(py, same).to_owned().into_any());
+        }
+        if other.is_instance_of::<PyDict>() {
+            return Ok(PyBool::new(py, self.object(py)?.eq(other)?).to_owned().into_any());
+        }
+        Ok(py.NotImplemented().into_bound(py))
+    }
+
+    fn __repr__(&self) -> String {
+        let index = self.index.map_or_else(|| "None".to_string(), |i| i.to_string());
+        format!("Verdict(file={:?}, index={index}, status={:?})", self.file, self.status)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().into_any(), (slf.get().json.clone(),)))
+    }
+}
+
+/// The verdicts of a run, as they come: each a [`VerdictObject`] (`referee.Verdict`), or with
+/// `as_json` the JSON line itself.
 #[pyclass(module = "referee", name = "Verdicts")]
 pub struct Verdicts {
-    lines: Mutex<Option<Receiver<String>>>,
+    lines: Mutex<Option<Receiver<Line>>>,
     /// Whether the lines are given as they are, not read into dicts.
     as_json: bool,
     /// The run's thread, joined once it has sent everything.
@@ -97,8 +277,8 @@ impl Verdicts {
             })
         });
         match line {
-            Some(line) if self.as_json => Ok(Some(pyo3::types::PyString::new(py, &line).into_any().unbind())),
-            Some(line) => Ok(Some(json_object(py, &line)?.unbind())),
+            Some(line) if self.as_json => Ok(Some(PyString::new(py, &line.json).into_any().unbind())),
+            Some(line) => Ok(Some(Py::new(py, VerdictObject::of(line))?.into_any())),
             None => {
                 self.close(py);
                 Ok(None)
@@ -120,12 +300,14 @@ impl Verdicts {
 }
 
 /// The verdicts on every record of the files and folders `paths`, as `referee verify --format
-/// json -j JOBS` prints them (one dict per line, in the same order), verified on `jobs` threads
-/// (all cores when None or 0) without the GIL. Folders are walked for the files with one of the
-/// extensions `ext`; `game` reads every record as that game. Raises ReadError at once when a path
-/// named does not exist; an input that cannot be read later, or holds no record, gives the
-/// command line's object for it (status unreadable or no_record). With `as_json`, each verdict
-/// comes as the JSON line itself (a str, without its line end), not read into a dict.
+/// json -j JOBS` prints them (one `Verdict` per line, in the same order), verified on `jobs`
+/// threads (all cores when None or 0) without the GIL. A `Verdict` reads as the line's JSON object
+/// (`v["problems"]`, `dict(v)`, `v == json.loads(line)`), with `status`, `file`, `index` and `game`
+/// as attributes. Folders are walked for the files with one of the extensions `ext`; `game` reads
+/// every record as that game. Raises ReadError at once when a path named does not exist; an input
+/// that cannot be read later, or holds no record, gives the command line's object for it (status
+/// unreadable or no_record). With `as_json`, each verdict comes as the JSON line itself (a str,
+/// without its line end).
 #[pyfunction]
 #[pyo3(signature = (paths, jobs=None, *, game=None, ext=None, as_json=false))]
 pub fn verify(
@@ -165,8 +347,7 @@ pub fn verify(
         .spawn(move || {
             pool.install(|| {
                 let inputs = python_inputs(collect(&paths, &extensions));
-                let line = |source: &Source, v: &Verdict| report::json_line(source, v);
-                let _ = verify_inputs(&inputs, options, line, &mut Lines(send));
+                let _ = verify_inputs(&inputs, options, Line::of_record, &mut Lines(send));
             })
         })
         .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;

@@ -27,6 +27,7 @@ fn _referee(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<position::Position>()?;
     m.add_class::<records::Record>()?;
     m.add_class::<batch::Verdicts>()?;
+    m.add_class::<batch::VerdictObject>()?;
     m.add_function(wrap_pyfunction!(records::read, m)?)?;
     m.add_function(wrap_pyfunction!(records::open, m)?)?;
     m.add_function(wrap_pyfunction!(batch::verify, m)?)?;
