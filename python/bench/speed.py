@@ -1,7 +1,7 @@
 """How fast Python plays through referee: legal_moves() + play() on Quarod 8x8, and referee.verify
 against `referee verify -j N`.
 
-    python bench/speed.py moves [SECONDS]
+    python bench/speed.py moves [SECONDS]   (beside python-chess, when it is installed)
     python bench/speed.py verify PATH... [--jobs N] [--referee PATH]
 
 The command line is --referee, else $REFEREE, else the repository's target/release/referee. A
@@ -9,7 +9,9 @@ corpus to verify: `referee random --game quarod --count 30000 --seed 1 > corpus/
 so on for each game. Wall times are the best of three runs; CPU times count every thread.
 
 Issue 36 asks for 300,000 moves a second from a Python loop, and verify within 10% of the
-command line's throughput with the same threads.
+command line's throughput with the same threads. `moves` runs python-chess's loop of
+`legal_moves` + `push` on chess in the same sitting, interleaved with referee's, when python-chess
+is installed (`pip install chess`: for the benchmark only, the package does not need it).
 """
 
 import os
@@ -22,9 +24,9 @@ import time
 import referee
 
 
-def moves(seconds=3.0):
-    """Random games of Quarod 8x8, each move legal_moves() then play(), for `seconds`."""
-    rng = random.Random(1)
+def quarod_games(seconds, rng):
+    """Random games of Quarod 8x8, each move legal_moves() then play(), for `seconds`: moves a
+    second, games, moves a game."""
     start = referee.Position.start("quarod", 8)
     played = games = 0
     began = time.perf_counter()
@@ -37,9 +39,53 @@ def moves(seconds=3.0):
             position = position.play(legal[rng.randrange(len(legal))])
             played += 1
         games += 1
-    elapsed = time.perf_counter() - began
-    print(f"legal_moves()+play(): {played / elapsed:,.0f} moves/s ({games} games, {played / games:.0f} moves a game)")
+    return played / (time.perf_counter() - began), games, played / games
+
+
+def chess_games(seconds, rng):
+    """Random games of chess with python-chess, each move list(board.legal_moves) then push(), as
+    its users write the loop, for `seconds`; a game ends at checkmate, stalemate, insufficient
+    material or the 75-move rule (`is_game_over()`), as python-chess's own random games do."""
+    import chess
+
+    played = games = 0
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        board = chess.Board()
+        while not board.is_game_over():
+            legal = list(board.legal_moves)
+            board.push(legal[rng.randrange(len(legal))])
+            played += 1
+        games += 1
+    return played / (time.perf_counter() - began), games, played / games
+
+
+def moves(seconds=3.0):
+    """referee's loop on Quarod 8x8 and, when python-chess is installed, its loop on chess,
+    interleaved three times each; the best of each."""
+    try:
+        import chess
+    except ImportError:
+        chess = None
+    rng = random.Random(1)
+    best = {}
+    for _ in range(3):
+        for name, run in [("referee, Quarod 8x8: legal_moves()+play()", quarod_games),
+                          ("python-chess, chess: legal_moves+push()", chess_games if chess else None)]:
+            if run is None:
+                continue
+            rate, games, length = run(seconds, rng)
+            if name not in best or rate > best[name][0]:
+                best[name] = (rate, games, length)
+    for name, (rate, games, length) in best.items():
+        print(f"{name}: {rate:,.0f} moves/s ({games} games, {length:.0f} moves a game)")
+    if len(best) == 2:
+        (referee_rate, *_), (chess_rate, *_) = best.values()
+        print(f"referee's loop makes {referee_rate / chess_rate:.2f} times python-chess's moves a second")
+    elif chess is None:
+        print("python-chess is not installed: pip install chess, to compare")
     # The same with push/pop of a whole game (python-chess style).
+    start = referee.Position.start("quarod", 8)
     played = 0
     began = time.perf_counter()
     position = start.copy()

@@ -10,6 +10,8 @@ module ``referee._referee``; everything here is re-exported from it, but the tab
 ``referee.tables`` makes in Python from ``verify``'s verdicts.
 """
 
+from collections.abc import Mapping as _Mapping
+
 from ._referee import (
     CodeError,
     ConvertError,
@@ -19,6 +21,7 @@ from ._referee import (
     ReadError,
     Record,
     Records,
+    Verdict,
     Verdicts,
     __version__,
     games,
@@ -27,6 +30,9 @@ from ._referee import (
     verify,
 )
 from .tables import to_parquet, verify_table
+
+# A verdict reads as the mapping it is (`isinstance(v, Mapping)`), as the dict it stands for did.
+_Mapping.register(Verdict)
 
 __all__ = [
     "CodeError",
@@ -37,6 +43,7 @@ __all__ = [
     "ReadError",
     "Record",
     "Records",
+    "Verdict",
     "Verdicts",
     "__version__",
     "games",

@@ -7,7 +7,7 @@ tables and Parquet files (``verify_table``, ``to_parquet``: ``pip install 'refer
 """
 
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Union, final
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Union, final
 
 from .tables import to_parquet as to_parquet, verify_table as verify_table
 
@@ -20,6 +20,7 @@ __all__ = [
     "ReadError",
     "Record",
     "Records",
+    "Verdict",
     "Verdicts",
     "__version__",
     "games",
@@ -345,8 +346,41 @@ def open(
     come first, then ReadError (with the line and column of the first bad byte)."""
 
 @final
+class Verdict(Mapping[str, Any]):
+    """One verdict of ``verify``: the JSON object ``referee verify --format json`` prints for a
+    record (or for an input that could not be read or holds no record), read as a mapping
+    (``v["problems"]``, ``dict(v)``, ``v == json.loads(line)``). ``status``, ``file``, ``index``
+    and ``game`` come with it; the whole object is read from the JSON line the first time any
+    other key is asked for."""
+
+    def __new__(cls, json: str) -> "Verdict": ...
+    @property
+    def status(self) -> str:
+        """``valid``, ``illegal``, ``refuted``, ``syntax_error``, ``undecided``; for a whole
+        input, ``unreadable`` or ``no_record``."""
+    @property
+    def file(self) -> str:
+        """The file's name, as the command line prints it."""
+    @property
+    def index(self) -> Optional[int]:
+        """The record's number in its file, from 1; None for a whole input's problem."""
+    @property
+    def game(self) -> Optional[str]:
+        """The record's game (``quarod``, …), None when it could not be told."""
+    @property
+    def json(self) -> str:
+        """The JSON line itself, without its line end."""
+    def to_dict(self) -> Dict[str, Any]:
+        """The whole object as a new dict."""
+    def __getitem__(self, key: str, /) -> Any: ...
+    def get(self, key: str, default: Any = None, /) -> Any: ...  # type: ignore[override]
+    def __iter__(self) -> Iterator[str]: ...
+    def __len__(self) -> int: ...
+
+@final
 class Verdicts(Iterator[Any]):
-    """The verdicts of a ``verify`` run, as they come: dicts (JSON lines with ``as_json``)."""
+    """The verdicts of a ``verify`` run, as they come: ``Verdict`` objects (JSON lines with
+    ``as_json``)."""
 
     def __iter__(self) -> "Verdicts": ...
     def __next__(self) -> Any: ...
@@ -362,10 +396,10 @@ def verify(
     as_json: bool = False,
 ) -> Verdicts:
     """The verdicts on every record of the files and folders ``paths``, as
-    ``referee verify --format json -j JOBS`` prints them: one dict per line, in the same order,
+    ``referee verify --format json -j JOBS`` prints them: one ``Verdict`` per line, in the same order,
     verified on ``jobs`` threads (all cores when None or 0) without holding the GIL. Folders are walked
     for the files with one of the extensions ``ext`` (txt and pgn by default); ``game`` reads every
     record as that game. Raises ReadError at once when a path named does not exist; an input that
     cannot be read later, or holds no record, gives the command line's object for it (status
     unreadable or no_record). With ``as_json``, each verdict comes as its JSON line (a str without
-    the line end), not read into a dict: what Python pays for a verdict is then a string."""
+    the line end)."""

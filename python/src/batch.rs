@@ -2,33 +2,27 @@
 //! verifies them, on a pool of threads of its own, without the GIL; the verdicts come to Python
 //! one at a time, in input order, through a bounded channel.
 //!
-//! The inputs are the command line's (`referee::files::collect`: folders walked the same way, each
-//! file once). The run is shaped as the command line's (`src/cli/verify.rs`): small files verified
-//! side by side and large ones as parallel streams, the claims' searches sharing one budget spent
-//! in input order, so that every line is the one the command line prints. (That run is written
-//! twice, here and there, until it moves into the library with its sinks.)
+//! The inputs and the run are the command line's (`referee::files::collect` and
+//! `referee::files::run`: folders walked the same way, each file once, small files verified side by
+//! side and large ones as parallel streams, the claims' searches sharing one budget spent in input
+//! order), so that every line is the one the command line prints.
 
-use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use rayon::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyString};
 
+use referee::files::run::{verify_inputs, Sink};
 use referee::files::{collect, Input, Unreadable};
-use referee::judge::Registry;
 use referee::report::{self, FileProblem, FileStatus, Source};
-use referee::search::SearchBudget;
-use referee::stream::{verify_stream_with, InputError, Judged, StreamError, StreamOptions, Waiting};
-use referee::verify::VerifyOptions;
+use referee::verdict::{Status, Verdict};
 
 use crate::errors::read_error;
 use crate::records::{json_object, options};
-
-/// Files at most this large are verified side by side, one per thread; larger ones one at a time,
-/// their records side by side (as the command line does).
-const SMALL: u64 = 1 << 20;
 
 /// Verdict lines waiting for Python to take them: enough to keep the threads busy while Python
 /// reads, few enough to hold little.
@@ -37,195 +31,224 @@ const WAITING: usize = 4096;
 /// The receiver went away (the iterator was dropped): the run stops.
 struct Closed;
 
-/// What verifying an input gives, in order.
-enum Piece {
-    /// A record's JSON line.
-    Line(String),
-    /// A record whose claims wait for the run's budget, and the window it is reported from.
-    Waiting(Waiting<Registry>, Arc<Source>),
-    /// A problem with the whole input.
-    Problem(FileProblem),
+/// A verdict as the run hands it to Python: its JSON line, and the fields every user reads, taken
+/// from the verdict where it was judged rather than read back from the line under the GIL.
+struct Line {
+    json: String,
+    status: &'static str,
+    file: String,
+    index: Option<usize>,
+    game: Option<&'static str>,
 }
 
-/// Verifies one file as a stream, handing what it gives to `emit` in order. The claims that need a
-/// search are judged within `budget`; without one, their records are handed on waiting.
-fn verify_input(
-    path: &Path,
-    options: VerifyOptions,
-    mut stream: StreamOptions,
-    mut budget: Option<&mut SearchBudget>,
-    emit: &mut dyn FnMut(Piece) -> Result<(), Closed>,
-) -> Result<(), Closed> {
-    let name = path.display().to_string();
-    let problem = |message: String, at: Option<(usize, usize)>| {
-        Piece::Problem(FileProblem { file: name.clone(), status: FileStatus::Unreadable, message, at })
-    };
-    let input = match File::open(path) {
-        Ok(f) => {
-            stream.read_ahead = f.metadata().is_ok_and(|m| m.is_file());
-            f
-        }
-        Err(e) => return emit(problem(format!("cannot open: {e}"), None)),
-    };
-    enum Written {
-        Line(String),
-        Waiting(Waiting<Registry>, Arc<Source>),
-    }
-    let result = verify_stream_with(
-        input,
-        options,
-        stream,
-        |stretch| Arc::new(Source::window(name.clone(), stretch.text.clone(), stretch.first_line)),
-        |source, judged| match judged {
-            Judged::Verdict(v) => Written::Line(report::json_line(source, &v)),
-            Judged::Waiting(w) => Written::Waiting(w, Arc::clone(source)),
-        },
-        |stretch, written| {
-            if let Some(skipped) = stretch.skipped {
-                emit(problem(skipped.to_string(), Some((skipped.line, 1))))?;
-            }
-            for w in written {
-                match (w, budget.as_deref_mut()) {
-                    (Written::Line(line), _) => emit(Piece::Line(line))?,
-                    (Written::Waiting(waiting, source), Some(budget)) => {
-                        let v = waiting.finish(budget);
-                        emit(Piece::Line(report::json_line(&source, &v)))?;
-                    }
-                    (Written::Waiting(waiting, source), None) => emit(Piece::Waiting(waiting, source))?,
-                }
-            }
-            Ok(())
-        },
-    );
-    match result {
-        Ok(0) => emit(Piece::Problem(FileProblem {
-            file: name.clone(),
-            status: FileStatus::NoRecord,
-            message: "no game record found: a record is a run of numbered move lines like \
-                      `1. .... .... 1 a7a8 i3i2`, or PGN-style tags such as [Game \"Quarod\"] followed by \
-                      numbered moves"
-                .into(),
-            at: None,
-        })),
-        Ok(_) => Ok(()),
-        Err(StreamError::Sink(closed)) => Err(closed),
-        Err(StreamError::Input(e)) => {
-            let at = match e {
-                InputError::NotUtf8 { line, column, .. } => Some((line, column)),
-                _ => None,
-            };
-            emit(problem(e.to_string(), at))
+impl Line {
+    fn of_record(source: &Source, v: &Verdict) -> Line {
+        Line {
+            json: report::json_line(source, v),
+            status: report::status_name(v.status),
+            file: source.name().to_string(),
+            index: Some(v.index),
+            game: v.game.map(|g| g.name),
         }
     }
 }
 
-/// A run: its options, the budget its searches share, where its lines go.
-struct Run {
-    options: VerifyOptions,
-    parallel: bool,
-    budget: SearchBudget,
-    send: SyncSender<String>,
+/// Where a run's verdicts go: to Python, through a bounded channel.
+struct Lines(SyncSender<Line>);
+
+impl Sink<Line> for Lines {
+    type Stop = Closed;
+
+    fn record(&mut self, _status: Status, line: Line) -> Result<(), Closed> {
+        self.0.send(line).map_err(|_| Closed)
+    }
+
+    fn problem(&mut self, p: FileProblem) -> Result<(), Closed> {
+        let line =
+            Line { json: report::file_json_line(&p), status: p.status.name(), file: p.file, index: None, game: None };
+        self.0.send(line).map_err(|_| Closed)
+    }
 }
 
-impl Run {
-    fn send(&self, line: String) -> Result<(), Closed> {
-        self.send.send(line).map_err(|_| Closed)
-    }
-
-    /// Sends one piece of an input's verification, in input order.
-    fn apply(&mut self, piece: Piece) -> Result<(), Closed> {
-        match piece {
-            Piece::Line(line) => self.send(line),
-            Piece::Waiting(waiting, source) => {
-                let v = waiting.finish(&mut self.budget);
-                self.send(report::json_line(&source, &v))
-            }
-            Piece::Problem(p) => self.send(report::file_json_line(&p)),
-        }
-    }
-
-    /// Verifies the inputs in order: runs of small files side by side, the rest one at a time.
-    fn all(&mut self, inputs: &[Input]) -> Result<(), Closed> {
-        let small = |i: &Input| match i {
-            Input::File(p) => std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() <= SMALL),
-            _ => false,
-        };
-        let batch = if self.parallel { 4 * rayon::current_num_threads() } else { 1 };
-        let mut rest = inputs;
-        while let Some(first) = rest.first() {
-            let run = if small(first) { rest.iter().take(batch).take_while(|i| small(i)).count() } else { 1 };
-            let (now, later) = rest.split_at(run.max(1));
-            rest = later;
-            if let [one] = now {
-                self.step(one)?;
-                continue;
-            }
-            let options = self.options;
-            let stream = StreamOptions { parallel: false, ..StreamOptions::default() };
-            // Files verified side by side cannot spend the run's budget in input order: their
-            // records whose claims need a search wait, to be judged here in turn.
-            let spent = (self.budget.left == 0).then(|| self.budget.clone());
-            let outcomes: Vec<Vec<Piece>> = now
-                .par_iter()
-                .map(|input| {
-                    let mut pieces = Vec::new();
-                    let mut spent = spent.clone();
-                    if let Input::File(path) = input {
-                        let _ = verify_input(path, options, stream, spent.as_mut(), &mut |p| {
-                            pieces.push(p);
-                            Ok(())
-                        });
-                    }
-                    pieces
-                })
-                .collect();
-            for pieces in outcomes {
-                for p in pieces {
-                    self.apply(p)?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn step(&mut self, input: &Input) -> Result<(), Closed> {
-        match input {
-            Input::Problem(p) => self.apply(Piece::Problem(p.clone())),
-            Input::File(path) => {
-                let stream = StreamOptions { parallel: self.parallel, ..StreamOptions::default() };
-                let options = self.options;
-                let mut budget = self.budget.clone();
-                let send = self.send.clone();
-                let done = verify_input(path, options, stream, Some(&mut budget), &mut |p| match p {
-                    Piece::Line(line) => send.send(line).map_err(|_| Closed),
-                    Piece::Problem(p) => send.send(report::file_json_line(&p)).map_err(|_| Closed),
-                    // With the budget lent, no record waits.
-                    Piece::Waiting(..) => Ok(()),
-                });
-                self.budget = budget;
-                done
-            }
-            // `-` names no file here: Python's own standard input is `referee.read(sys.stdin.read())`.
-            Input::Stdin => self.apply(Piece::Problem(FileProblem {
+/// `-` names no file here: Python's own standard input is `referee.read(sys.stdin.read())`. What
+/// the command line says on standard error (a link to nothing, a loop, a named pipe passed over)
+/// is no verdict.
+fn python_inputs(inputs: Vec<Input>) -> Vec<Input> {
+    inputs
+        .into_iter()
+        .filter(|i| !matches!(i, Input::Note(_)))
+        .map(|i| match i {
+            Input::Stdin => Input::Problem(FileProblem {
                 file: "<stdin>".into(),
                 status: FileStatus::Unreadable,
                 message:
                     "referee.verify reads files and folders: read standard input with referee.read(sys.stdin.read())"
                         .into(),
                 at: None,
-            })),
-            // What the command line says on standard error (a link to nothing, a loop, a named pipe
-            // passed over) is no verdict.
-            Input::Note(_) => Ok(()),
+            }),
+            other => other,
+        })
+        .collect()
+}
+
+/// One verdict of `referee.verify`: the JSON object `referee verify --format json` prints for a
+/// record (or for an input that could not be read or holds no record), read as a mapping.
+///
+/// The fields every run reads (status, file, index, game) come with it; the whole object is read
+/// from its JSON line the first time any other key is asked for. Reading every line into a dict as
+/// it came cost the thread that runs Python more than verifying the record cost a core.
+#[pyclass(module = "referee", name = "Verdict", frozen)]
+pub struct VerdictObject {
+    json: String,
+    status: String,
+    file: String,
+    index: Option<usize>,
+    game: Option<String>,
+    object: PyOnceLock<Py<PyDict>>,
+}
+
+impl VerdictObject {
+    fn of(line: Line) -> VerdictObject {
+        VerdictObject {
+            json: line.json,
+            status: line.status.to_string(),
+            file: line.file,
+            index: line.index,
+            game: line.game.map(str::to_string),
+            object: PyOnceLock::new(),
         }
+    }
+
+    /// The whole object, read from the JSON line once.
+    fn object<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyDict>> {
+        let object = self.object.get_or_try_init(py, || -> PyResult<Py<PyDict>> {
+            Ok(json_object(py, &self.json)?.cast_into::<PyDict>()?.unbind())
+        })?;
+        Ok(object.bind(py))
     }
 }
 
-/// The verdicts of a run, as they come: each the JSON object `referee verify --format json` prints
-/// for a record (or for an input that could not be read or holds no record), as a dict.
+#[pymethods]
+impl VerdictObject {
+    /// A verdict from its JSON line, as `referee verify --format json` prints it.
+    #[new]
+    fn new(py: Python<'_>, json: String) -> PyResult<VerdictObject> {
+        let object = json_object(py, &json)?.cast_into::<PyDict>()?;
+        let text = |key: &str| -> PyResult<Option<String>> {
+            object.get_item(key)?.filter(|v| !v.is_none()).map(|v| v.extract()).transpose()
+        };
+        let status = text("status")?.ok_or_else(|| PyValueError::new_err("a verdict's JSON object has a status"))?;
+        let file = text("file")?.unwrap_or_default();
+        let game = text("game")?;
+        let index = object.get_item("index")?.filter(|v| !v.is_none()).map(|v| v.extract()).transpose()?;
+        let verdict = VerdictObject { json, status, file, index, game, object: PyOnceLock::new() };
+        let _ = verdict.object.set(py, object.unbind());
+        Ok(verdict)
+    }
+
+    /// `valid`, `illegal`, `refuted`, `syntax_error`, `undecided`; for a whole input,
+    /// `unreadable` or `no_record`.
+    #[getter]
+    fn status(&self) -> &str {
+        &self.status
+    }
+
+    /// The file's name, as the command line prints it.
+    #[getter]
+    fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// The record's number in its file, from 1; None for a whole input's problem.
+    #[getter]
+    fn index(&self) -> Option<usize> {
+        self.index
+    }
+
+    /// The record's game (`quarod`, …), None when it could not be told.
+    #[getter]
+    fn game(&self) -> Option<&str> {
+        self.game.as_deref()
+    }
+
+    /// The JSON line itself, without its line end.
+    #[getter]
+    fn json(&self) -> &str {
+        &self.json
+    }
+
+    /// The whole object as a new dict.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.object(py)?.copy()
+    }
+
+    fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+        match key {
+            "status" => Ok(PyString::new(py, &self.status).into_any()),
+            "file" => Ok(PyString::new(py, &self.file).into_any()),
+            _ => self.object(py)?.as_any().get_item(key),
+        }
+    }
+
+    #[pyo3(signature = (key, default=None, /))]
+    fn get<'py>(&self, py: Python<'py>, key: &str, default: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+        match self.object(py)?.get_item(key)? {
+            Some(value) => Ok(value),
+            None => Ok(default.unwrap_or_else(|| py.None().into_bound(py))),
+        }
+    }
+
+    fn __contains__(&self, py: Python<'_>, key: &str) -> PyResult<bool> {
+        self.object(py)?.contains(key)
+    }
+
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.object(py)?.len())
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(self.object(py)?.as_any().try_iter()?.into_any())
+    }
+
+    fn keys<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.object(py)?.as_any().call_method0("keys")
+    }
+
+    fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.object(py)?.as_any().call_method0("values")
+    }
+
+    fn items<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.object(py)?.as_any().call_method0("items")
+    }
+
+    /// Equal to another verdict of the same JSON object, or to a dict holding that object.
+    fn __eq__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        if let Ok(other) = other.cast::<VerdictObject>() {
+            let same = other.get().json == self.json || self.object(py)?.eq(other.get().object(py)?)?;
+            return Ok(PyBool::new(py, same).to_owned().into_any());
+        }
+        if other.is_instance_of::<PyDict>() {
+            return Ok(PyBool::new(py, self.object(py)?.eq(other)?).to_owned().into_any());
+        }
+        Ok(py.NotImplemented().into_bound(py))
+    }
+
+    fn __repr__(&self) -> String {
+        let index = self.index.map_or_else(|| "None".to_string(), |i| i.to_string());
+        format!("Verdict(file={:?}, index={index}, status={:?})", self.file, self.status)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().into_any(), (slf.get().json.clone(),)))
+    }
+}
+
+/// The verdicts of a run, as they come: each a [`VerdictObject`] (`referee.Verdict`), or with
+/// `as_json` the JSON line itself.
 #[pyclass(module = "referee", name = "Verdicts")]
 pub struct Verdicts {
-    lines: Mutex<Option<Receiver<String>>>,
+    lines: Mutex<Option<Receiver<Line>>>,
     /// Whether the lines are given as they are, not read into dicts.
     as_json: bool,
     /// The run's thread, joined once it has sent everything.
@@ -254,8 +277,8 @@ impl Verdicts {
             })
         });
         match line {
-            Some(line) if self.as_json => Ok(Some(pyo3::types::PyString::new(py, &line).into_any().unbind())),
-            Some(line) => Ok(Some(json_object(py, &line)?.unbind())),
+            Some(line) if self.as_json => Ok(Some(PyString::new(py, &line.json).into_any().unbind())),
+            Some(line) => Ok(Some(Py::new(py, VerdictObject::of(line))?.into_any())),
             None => {
                 self.close(py);
                 Ok(None)
@@ -277,12 +300,14 @@ impl Verdicts {
 }
 
 /// The verdicts on every record of the files and folders `paths`, as `referee verify --format
-/// json -j JOBS` prints them (one dict per line, in the same order), verified on `jobs` threads
-/// (all cores when None or 0) without the GIL. Folders are walked for the files with one of the
-/// extensions `ext`; `game` reads every record as that game. Raises ReadError at once when a path
-/// named does not exist; an input that cannot be read later, or holds no record, gives the
-/// command line's object for it (status unreadable or no_record). With `as_json`, each verdict
-/// comes as the JSON line itself (a str, without its line end), not read into a dict.
+/// json -j JOBS` prints them (one `Verdict` per line, in the same order), verified on `jobs`
+/// threads (all cores when None or 0) without the GIL. A `Verdict` reads as the line's JSON object
+/// (`v["problems"]`, `dict(v)`, `v == json.loads(line)`), with `status`, `file`, `index` and `game`
+/// as attributes. Folders are walked for the files with one of the extensions `ext`; `game` reads
+/// every record as that game. Raises ReadError at once when a path named does not exist; an input
+/// that cannot be read later, or holds no record, gives the command line's object for it (status
+/// unreadable or no_record). With `as_json`, each verdict comes as the JSON line itself (a str,
+/// without its line end).
 #[pyfunction]
 #[pyo3(signature = (paths, jobs=None, *, game=None, ext=None, as_json=false))]
 pub fn verify(
@@ -321,10 +346,8 @@ pub fn verify(
         .name("referee-verify".into())
         .spawn(move || {
             pool.install(|| {
-                let inputs = collect(&paths, &extensions);
-                let mut run =
-                    Run { options, parallel: rayon::current_num_threads() > 1, budget: options.run_budget(), send };
-                let _ = run.all(&inputs);
+                let inputs = python_inputs(collect(&paths, &extensions));
+                let _ = verify_inputs(&inputs, options, Line::of_record, &mut Lines(send));
             })
         })
         .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;

@@ -30,6 +30,7 @@ fn _referee(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<records::Records>()?;
     m.add_class::<annotations::Move>()?;
     m.add_class::<batch::Verdicts>()?;
+    m.add_class::<batch::VerdictObject>()?;
     m.add_function(wrap_pyfunction!(records::read, m)?)?;
     m.add_function(wrap_pyfunction!(records::open, m)?)?;
     m.add_function(wrap_pyfunction!(batch::verify, m)?)?;

@@ -2,7 +2,10 @@
 corpus of random games (small files side by side, and a file large enough to be read as a
 stream), with one thread and with several; inputs that cannot be read or hold no record."""
 
+import json
 import os
+import pickle
+from collections.abc import Mapping
 
 import pytest
 
@@ -15,6 +18,34 @@ GAMES = ["quadraphages", "hexaphages", "quarod", "petrify", "vadrantir", "splint
 
 def command_line(cli, *args):
     return json_lines(cli("verify", "--format", "json", *args).stdout)
+
+
+def test_a_verdict_reads_as_its_json_object(cli):
+    """A Verdict is the mapping of its JSON line: every key, dict(), equality both ways, the
+    attributes every run reads, pickling, and the object of a file without records."""
+    printed = cli("verify", "--format", "json", SAMPLES).stdout.splitlines()
+    verdicts = list(referee.verify([SAMPLES], jobs=2))
+    assert [v.json for v in verdicts] == printed
+    for v, line in zip(verdicts, printed):
+        want = json.loads(line)
+        assert isinstance(v, Mapping) and isinstance(v, referee.Verdict)
+        assert (v.status, v.file, v.index, v.game) == (want["status"], want["file"], want.get("index"), want.get("game"))
+        assert dict(v) == want and v.to_dict() == want and want == v and v == want
+        assert list(v) == list(want) and len(v) == len(want) and set(v.keys()) == set(want)
+        assert list(v.items()) == list(want.items()) and list(v.values()) == list(want.values())
+        assert all(v[k] == want[k] and k in v for k in want)
+        assert v.get("no such key", 7) == 7 and "no such key" not in v
+        assert pickle.loads(pickle.dumps(v)) == v
+    illegal = next(v for v in verdicts if v.status == "illegal")
+    assert illegal["errors"][0]["kind"] == "illegal"
+    assert repr(illegal) == f'Verdict(file="{illegal.file}", index={illegal.index}, status="illegal")'
+    assert referee.Verdict(illegal.json) == illegal
+    with pytest.raises(KeyError):
+        illegal["no such key"]
+    # The copy is the caller's: the verdict keeps its own.
+    copy = illegal.to_dict()
+    copy["status"] = "valid"
+    assert illegal["status"] == "illegal" and illegal.to_dict()["status"] == "illegal"
 
 
 def test_samples(cli):

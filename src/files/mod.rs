@@ -1,6 +1,7 @@
 //! What a run reads (feature `files`): the paths it is given, folders walked to the files below
 //! them, each file once, in a fixed order; and reading one input as text. The command line's
-//! `verify` and the Python package's `referee.verify` read the same files in the same order.
+//! `verify` and the Python package's `referee.verify` read the same files in the same order, and
+//! verify them by the same [`run`].
 
 use std::collections::HashSet;
 use std::io::Read;
@@ -9,6 +10,8 @@ use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
 use crate::report::{self, FileProblem, FileStatus};
+
+pub mod run;
 
 /// Largest input read from one file or from standard input.
 pub const MAX_INPUT: u64 = 256 * 1024 * 1024;
