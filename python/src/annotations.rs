@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 
 use referee::convert::{GameDocument, MoveEntry};
 use referee::document::NoteEntry;
+use referee::format::Round;
 use referee::record::{Found, TokenKind};
 
 use crate::position::{from_code, Position};
@@ -57,34 +58,6 @@ pub fn texts(notes: &[NoteEntry]) -> Vec<String> {
         .collect()
 }
 
-/// Where the numbering of moves stands in the common format, as `referee convert --to canonical`
-/// numbers them: the round under way, and who played last.
-#[derive(Clone, Copy, Default)]
-struct Round {
-    number: usize,
-    last: Option<usize>,
-}
-
-impl Round {
-    /// The number of the round of move `e`, which moves the numbering on: with two players a
-    /// round is a pair of moves, as PGN numbers them; with more, a round ends where the turn order
-    /// wraps around, so that a player who is out leaves no gap.
-    fn step(&mut self, players: &[String], e: &MoveEntry) -> usize {
-        if players.len() == 2 {
-            self.number = e.ply.div_ceil(2);
-        } else {
-            let mover = players.iter().position(|p| *p == e.mover).filter(|_| e.played());
-            if mover.is_some_and(|m| self.last.is_none_or(|l| m <= l)) {
-                self.number += 1;
-            }
-            if mover.is_some() {
-                self.last = mover;
-            }
-        }
-        self.number.max(1)
-    }
-}
-
 /// How a line's moves are numbered.
 #[derive(Clone, Copy)]
 enum Turns<'a> {
@@ -124,7 +97,11 @@ fn line(
     for (k, e) in entries.iter().enumerate() {
         let prior = round;
         let turn = match turns {
-            Turns::Rounds(_) => Some(round.step(players, e)),
+            Turns::Rounds(_) => {
+                let mover = players.iter().position(|p| *p == e.mover).filter(|_| e.played());
+                round.step(players.len(), e.ply, mover);
+                Some(round.number().max(1))
+            }
             Turns::Lines(lines) => lines.get(k).copied().flatten(),
             Turns::Same(turn) => turn,
         };

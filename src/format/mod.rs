@@ -10,6 +10,8 @@ pub mod common;
 pub(crate) mod movetext;
 pub mod published;
 
+pub use movetext::Round;
+
 use crate::document::{ConvertError, GameDocument};
 use crate::game::About;
 use crate::record::{Found, Span, Token};

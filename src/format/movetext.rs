@@ -93,11 +93,38 @@ fn play<G: Playable>(position: &mut G, token: &str) -> Result<(String, usize), S
     Ok((canonical, mover))
 }
 
-/// Where the numbering of moves stands: the number of the round under way and who played last.
-#[derive(Clone, Copy)]
-struct Round {
+/// Where the numbering of moves stands, as the common format numbers them: the number of the
+/// round under way and who played last.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Round {
     number: usize,
     last: Option<usize>,
+}
+
+impl Round {
+    /// Moves the numbering on to the move of ply `ply` (from 1), played by the player at `mover` in
+    /// the turn order of `players` (None for a move no player made, such as a pass written for one
+    /// who is out): whether the move opens a round. With two players a round is a pair of moves, as
+    /// PGN numbers them; with more, a round ends where the turn order wraps around, so that a
+    /// player who is out leaves no gap.
+    pub fn step(&mut self, players: usize, ply: usize, mover: Option<usize>) -> bool {
+        let two = players == 2;
+        let opens = if two { ply % 2 == 1 } else { mover.is_some_and(|m| self.last.is_none_or(|l| m <= l)) };
+        if two {
+            self.number = ply.div_ceil(2);
+        } else if opens {
+            self.number += 1;
+        }
+        if mover.is_some() {
+            self.last = mover;
+        }
+        opens
+    }
+
+    /// The number of the round under way: 0 before the first move.
+    pub fn number(&self) -> usize {
+        self.number
+    }
 }
 
 /// How a movetext's moves are spelled.
@@ -173,29 +200,18 @@ impl Writer<'_> {
             return Err(invalid("a variation has no moves".into()));
         }
         self.number_next = true;
-        let two = self.names.len() == 2;
         for e in moves {
             let before = round;
             let mover = self.names.iter().position(|n| *n == e.mover).filter(|_| e.played());
-            // With two players a round is a pair of moves, as PGN numbers them; with more, a round
-            // ends where the turn order wraps around, so that a player who is out leaves no gap.
-            let opens = if two { e.ply % 2 == 1 } else { mover.is_some_and(|m| round.last.is_none_or(|l| m <= l)) };
-            if two {
-                round.number = e.ply.div_ceil(2);
-            } else if opens {
-                round.number += 1;
-            }
-            if mover.is_some() {
-                round.last = mover;
-            }
+            let opens = round.step(self.names.len(), e.ply, mover);
             if depth == 0 && opens && !self.out.is_empty() && !self.out.ends_with('\n') {
                 self.out.push('\n');
             }
             self.space();
             if opens {
-                self.out.push_str(&format!("{}. ", round.number));
+                self.out.push_str(&format!("{}. ", round.number()));
             } else if self.number_next {
-                self.out.push_str(&format!("{}... ", round.number.max(1)));
+                self.out.push_str(&format!("{}... ", round.number().max(1)));
             }
             self.number_next = false;
             let canonical = e.played() && self.spelling == Spelling::Canonical;
@@ -228,7 +244,7 @@ pub(crate) fn write<G: Playable>(
 ) -> Result<String, ConvertError> {
     let names = start.player_names();
     let mut w = Writer { out: String::new(), names, spelling, number_next: true };
-    let round = Round { number: 0, last: None };
+    let round = Round::default();
     for n in before {
         if matches!(n, NoteEntry::Variation(_)) {
             return Err(invalid("a variation is an alternative to a move, so it follows one".into()));
