@@ -24,16 +24,17 @@ import time
 import referee
 
 
-def quarod_games(seconds, rng):
+def quarod_games(seconds, rng, every=False):
     """Random games of Quarod 8x8, each move legal_moves() then play(), for `seconds`: moves a
-    second, games, moves a game."""
+    second, games, moves a game. With `every`, each list of legal moves is made whole
+    (list(legal_moves())), every move a string, as python-chess's loop below makes every move."""
     start = referee.Position.start("quarod", 8)
     played = games = 0
     began = time.perf_counter()
     while time.perf_counter() - began < seconds:
         position = start
         while True:
-            legal = position.legal_moves()
+            legal = list(position.legal_moves()) if every else position.legal_moves()
             if not legal:
                 break
             position = position.play(legal[rng.randrange(len(legal))])
@@ -71,7 +72,8 @@ def moves(seconds=3.0):
     best = {}
     for _ in range(3):
         for name, run in [("referee, Quarod 8x8: legal_moves()+play()", quarod_games),
-                          ("python-chess, chess: legal_moves+push()", chess_games if chess else None)]:
+                          ("referee, Quarod 8x8: list(legal_moves())+play()", lambda s, r: quarod_games(s, r, True)),
+                          ("python-chess, chess: list(legal_moves)+push()", chess_games if chess else None)]:
             if run is None:
                 continue
             rate, games, length = run(seconds, rng)
@@ -79,9 +81,10 @@ def moves(seconds=3.0):
                 best[name] = (rate, games, length)
     for name, (rate, games, length) in best.items():
         print(f"{name}: {rate:,.0f} moves/s ({games} games, {length:.0f} moves a game)")
-    if len(best) == 2:
-        (referee_rate, *_), (chess_rate, *_) = best.values()
-        print(f"referee's loop makes {referee_rate / chess_rate:.2f} times python-chess's moves a second")
+    if len(best) == 3:
+        (referee_rate, *_), (every_rate, *_), (chess_rate, *_) = best.values()
+        print(f"referee's loop makes {referee_rate / chess_rate:.2f} times python-chess's moves a second "
+              f"({every_rate / chess_rate:.2f} times making every move a string)")
     elif chess is None:
         print("python-chess is not installed: pip install chess, to compare")
     # The same with push/pop of a whole game (python-chess style).

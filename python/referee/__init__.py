@@ -10,13 +10,14 @@ module ``referee._referee``; everything here is re-exported from it, but the tab
 ``referee.tables`` makes in Python from ``verify``'s verdicts.
 """
 
-from collections.abc import Mapping as _Mapping
+from collections.abc import Mapping as _Mapping, Sequence as _Sequence
 
 from ._referee import (
     CodeError,
     ConvertError,
     IllegalMoveError,
     Move,
+    Moves,
     Position,
     ReadError,
     Record,
@@ -33,12 +34,15 @@ from .tables import to_parquet, verify_table
 
 # A verdict reads as the mapping it is (`isinstance(v, Mapping)`), as the dict it stands for did.
 _Mapping.register(Verdict)
+# The legal moves read as the sequence they are, as the list they stand for did.
+_Sequence.register(Moves)
 
 __all__ = [
     "CodeError",
     "ConvertError",
     "IllegalMoveError",
     "Move",
+    "Moves",
     "Position",
     "ReadError",
     "Record",

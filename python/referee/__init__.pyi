@@ -7,7 +7,7 @@ tables and Parquet files (``verify_table``, ``to_parquet``: ``pip install 'refer
 """
 
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Union, final
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Union, final, overload
 
 from .tables import to_parquet as to_parquet, verify_table as verify_table
 
@@ -16,6 +16,7 @@ __all__ = [
     "ConvertError",
     "IllegalMoveError",
     "Move",
+    "Moves",
     "Position",
     "ReadError",
     "Record",
@@ -85,6 +86,25 @@ class ConvertError(ValueError):
     """Its column, in characters."""
 
 @final
+class Moves(Sequence[str]):
+    """The legal moves of a position as ``Position.legal_moves()`` gives them: a sequence read as
+    a list is (``len``, indexing, slicing, ``in``, iteration, ``index``, ``count``, equal to the
+    list or tuple of the same moves in the same order), each move made a string when it is asked
+    for: a loop that picks one move of a hundred makes one string."""
+
+    @overload
+    def __getitem__(self, index: int, /) -> str: ...
+    @overload
+    def __getitem__(self, index: slice, /) -> List[str]: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def __contains__(self, text: object, /) -> bool: ...
+    def index(self, move: str) -> int:  # type: ignore[override]
+        """The place of ``move`` among the moves; ValueError when it is not one of them."""
+    def count(self, move: str) -> int:  # type: ignore[override]
+        """How many times ``move`` is among the moves: 0 or 1."""
+
+@final
 class Position:
     """A position of any of the six games, from its start or its position code.
 
@@ -108,10 +128,11 @@ class Position:
     def from_code(code: str) -> "Position":
         """The position a position code describes (``referee show --format code`` writes one).
         Raises CodeError, saying where the code goes wrong, when it describes none."""
-    def legal_moves(self) -> List[str]:
+    def legal_moves(self) -> "Moves":
         """The legal moves, each once, as the notation writes them, in the engine's order (as
         ``referee moves CODE`` lists them; a move it lists twice, ``----`` for stones that cannot
-        move, once). Empty once the game is over."""
+        move, once). Empty once the game is over. A ``Moves`` sequence, read as a list (equal to
+        the list of the same moves); ``list(...)`` makes one."""
     def play(self, move: str) -> "Position":
         """The position after ``move``, a new one; this one is left as it is. Raises
         IllegalMoveError when ``move`` is not one of ``legal_moves()``."""

@@ -26,6 +26,7 @@ fn games() -> Vec<&'static str> {
 fn _referee(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<position::Position>()?;
+    m.add_class::<position::Moves>()?;
     m.add_class::<records::Record>()?;
     m.add_class::<records::Records>()?;
     m.add_class::<annotations::Move>()?;

@@ -4,9 +4,9 @@
 
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyBool, PyDict, PyIterator, PyList, PySlice, PyString};
 use rustc_hash::FxHashMap;
 
 use referee::format::Recorded;
@@ -141,6 +141,123 @@ static MOVE_STRINGS: Mutex<Option<FxHashMap<Box<str>, Py<PyString>>>> = Mutex::n
 /// largest board (26x26) write 5,202 different moves, of Petrify 10x10 2,511.
 const MAX_MOVE_STRINGS: usize = 1 << 16;
 
+/// The legal moves of a position as `Position.legal_moves()` gives them: the engine's written
+/// moves, each made a Python string when it is asked for. A loop that picks one move of a hundred
+/// (`random.choice`, `moves[0]`) makes one string, not a hundred: python-chess's `legal_moves` is
+/// lazy for the same reason.
+#[pyclass(module = "referee", name = "Moves", frozen, sequence)]
+pub struct Moves {
+    /// Every move's text, one after another.
+    all: String,
+    /// Where each move's text ends in `all`.
+    ends: Vec<usize>,
+}
+
+impl Moves {
+    fn text(&self, k: usize) -> &str {
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        &self.all[start..self.ends[k]]
+    }
+
+    /// Every move as a list, its strings found among those given before ([`MOVE_STRINGS`]).
+    fn list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        // Only tried: the strings are made while it is held, and Python code that runs then (a
+        // finaliser) may ask for legal moves too, on this thread or, the GIL let go, on another.
+        let mut held = match MOVE_STRINGS.try_lock() {
+            Ok(guard) => Some(guard),
+            Err(TryLockError::Poisoned(e)) => Some(e.into_inner()),
+            Err(TryLockError::WouldBlock) => None,
+        };
+        let mut strings = held.as_mut().map(|g| g.get_or_insert_with(FxHashMap::default));
+        PyList::new(
+            py,
+            (0..self.ends.len()).map(|k| {
+                let w = self.text(k);
+                let Some(strings) = strings.as_mut() else { return PyString::new(py, w) };
+                match strings.get(w) {
+                    Some(s) => s.bind(py).clone(),
+                    None => {
+                        let s = PyString::new(py, w);
+                        if strings.len() < MAX_MOVE_STRINGS {
+                            strings.insert(w.into(), s.clone().unbind());
+                        }
+                        s
+                    }
+                }
+            }),
+        )
+    }
+
+    /// The moves of `other`, a `Moves` or any sequence of strings; None when it is neither.
+    fn texts_of(other: &Bound<'_, PyAny>) -> Option<Vec<String>> {
+        if let Ok(moves) = other.cast::<Moves>() {
+            let moves = moves.get();
+            return Some((0..moves.ends.len()).map(|k| moves.text(k).to_string()).collect());
+        }
+        if other.is_instance_of::<PyString>() {
+            return None;
+        }
+        other.extract::<Vec<String>>().ok()
+    }
+}
+
+#[pymethods]
+impl Moves {
+    fn __len__(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn __getitem__<'py>(&self, py: Python<'py>, index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        if let Ok(slice) = index.cast::<PySlice>() {
+            return self.list(py)?.as_any().get_item(slice);
+        }
+        let k: isize = index.extract()?;
+        let n = self.ends.len() as isize;
+        let at = if k < 0 { k + n } else { k };
+        if !(0..n).contains(&at) {
+            return Err(PyIndexError::new_err("move index out of range"));
+        }
+        Ok(PyString::new(py, self.text(at as usize)).into_any())
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        self.list(py)?.as_any().try_iter()
+    }
+
+    fn __contains__(&self, text: &Bound<'_, PyAny>) -> bool {
+        let Ok(text) = text.extract::<String>() else { return false };
+        (0..self.ends.len()).any(|k| self.text(k) == text)
+    }
+
+    /// The place of `move` among the moves; ValueError when it is not one of them.
+    #[pyo3(name = "index")]
+    fn index_of(&self, r#move: &str) -> PyResult<usize> {
+        (0..self.ends.len())
+            .find(|&k| self.text(k) == r#move)
+            .ok_or_else(|| PyValueError::new_err(format!("{move:?} is not a legal move here")))
+    }
+
+    /// How many times `move` is among the moves: 0 or 1.
+    fn count(&self, r#move: &str) -> usize {
+        (0..self.ends.len()).filter(|&k| self.text(k) == r#move).count()
+    }
+
+    /// Equal to another `Moves`, or to a list (or tuple) of the same moves in the same order.
+    fn __eq__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> Bound<'py, PyAny> {
+        match Self::texts_of(other) {
+            Some(texts) => {
+                let same = texts.len() == self.ends.len() && texts.iter().enumerate().all(|(k, t)| self.text(k) == t);
+                PyBool::new(py, same).to_owned().into_any()
+            }
+            None => py.NotImplemented().into_bound(py),
+        }
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!("Moves({})", self.list(py)?.repr()?))
+    }
+}
+
 /// A position of any of the six games, from its start or its position code.
 ///
 /// Moves are strings, written as the game's notation writes them (as `referee moves CODE` lists
@@ -214,37 +331,13 @@ impl Position {
         }
     }
 
-    /// The legal moves, each once, as the notation writes them, in the engine's order.
-    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    /// The legal moves, each once, as the notation writes them, in the engine's order: a `Moves`
+    /// sequence (a list's reading: `len`, indexing, slicing, `in`, iteration, equal to the list of
+    /// the same moves), whose strings are made when they are asked for.
+    fn legal_moves(&self) -> Moves {
         let (mut all, mut ends) = (String::new(), Vec::new());
         self.inner().pos.write_moves(&mut all, &mut ends);
-        // Only tried: the strings are made while it is held, and Python code that runs then (a
-        // finaliser) may ask for legal moves too, on this thread or, the GIL let go, on another.
-        let mut held = match MOVE_STRINGS.try_lock() {
-            Ok(guard) => Some(guard),
-            Err(TryLockError::Poisoned(e)) => Some(e.into_inner()),
-            Err(TryLockError::WouldBlock) => None,
-        };
-        let mut strings = held.as_mut().map(|g| g.get_or_insert_with(FxHashMap::default));
-        let mut start = 0;
-        PyList::new(
-            py,
-            ends.into_iter().map(|end| {
-                let w = &all[start..end];
-                start = end;
-                let Some(strings) = strings.as_mut() else { return PyString::new(py, w) };
-                match strings.get(w) {
-                    Some(s) => s.bind(py).clone(),
-                    None => {
-                        let s = PyString::new(py, w);
-                        if strings.len() < MAX_MOVE_STRINGS {
-                            strings.insert(w.into(), s.clone().unbind());
-                        }
-                        s
-                    }
-                }
-            }),
-        )
+        Moves { all, ends }
     }
 
     /// The position after `move`, a new one (this one is left as it is).

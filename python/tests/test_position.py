@@ -2,6 +2,7 @@
 play/push/pop, and the errors bad input raises."""
 
 import random
+from collections.abc import Sequence
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -60,6 +61,30 @@ def test_legal_moves_are_the_command_lines(cli):
         listed = cli("moves", entry["code"]).stdout.split()
         once = list(dict.fromkeys(listed))
         assert referee.Position.from_code(entry["code"]).legal_moves() == once, entry["id"]
+
+
+def test_legal_moves_read_as_a_list(cli):
+    """`legal_moves()` is a sequence made into strings as it is read: every way a list is read
+    gives what the list of `referee moves CODE` gives, in every game."""
+    for entry in ENTRIES[::7]:
+        moves = referee.Position.from_code(entry["code"]).legal_moves()
+        want = list(dict.fromkeys(cli("moves", entry["code"]).stdout.split()))
+        assert isinstance(moves, referee.Moves) and isinstance(moves, Sequence) and not isinstance(moves, list)
+        assert list(moves) == want and [m for m in moves] == want and tuple(moves) == tuple(want)
+        assert len(moves) == len(want) and bool(moves) == bool(want)
+        assert moves == want and want == moves and moves == tuple(want) and moves != want + ["x"]
+        assert moves[1:3] == want[1:3] and moves[::-1] == want[::-1] and list(reversed(moves)) == want[::-1]
+        for k in range(-len(want), len(want)):
+            assert moves[k] == want[k]
+            assert want[k] in moves and moves.index(want[k]) == want.index(want[k]) and moves.count(want[k]) == 1
+        with pytest.raises(IndexError):
+            moves[len(want)]
+        assert "not a move" not in moves and 7 not in moves and moves.count("not a move") == 0
+        with pytest.raises(ValueError):
+            moves.index("not a move")
+        assert sorted(moves) == sorted(want) and repr(moves) == f"Moves({want!r})"
+        assert moves == referee.Position.from_code(entry["code"]).legal_moves()
+    assert moves != "".join(want) and moves != 3
 
 
 def test_perft_is_the_command_lines(cli):
