@@ -36,6 +36,7 @@ fn scene_at<G: Game>(start: &G, moves: &[G::Move], ply: usize, to_move: fn(&G) -
         syntax: false,
         markup: Vec::new(),
         glyphs: String::new(),
+        numbers: None,
     };
     (pos, scene)
 }
@@ -259,6 +260,7 @@ fn count_every_ply<G: Game>(start: &G, seed: u64, max: usize, to_move: fn(&G) ->
             syntax: false,
             markup: Vec::new(),
             glyphs: String::new(),
+            numbers: None,
         };
         let picture = svg(&scene, &opts);
         assert_eq!(drawn(&picture), modelled(&scene.board), "{} at ply {ply}", pos.about().title);
