@@ -3,9 +3,10 @@
 //!
 //! A move is played at the cells its signs name ([`Sign`]): a placement at its ring; a step that
 //! leaves something behind (a phages stone's mark, a Petrify block, a Quarod piece swapped in) at
-//! the cell it leaves, where that stays; a piece that moves off its cell, leaving it empty
-//! (Splinter Quad's), at the cell it reaches, its path kept as a [`Trail`], and the pieces it
-//! pushes along with it. A cell played at again, or whose figure changes or goes, no longer shows
+//! the cell it leaves, and at the cell it lands on if something stood there (a capture), not where
+//! a stone moves on to an empty cell (a phages stone carries no number: the marks it leaves do); a
+//! piece that moves off its cell, leaving it empty (Splinter Quad's), at the cell it reaches, its
+//! path kept as a [`Trail`], and the pieces it pushes along with it. A cell played at again, or whose figure changes or goes, no longer shows
 //! its number: that move is noted under the diagram ([`Numbers::hidden`]).
 
 use std::collections::BTreeMap;
@@ -168,13 +169,24 @@ impl<'s> Numbering<'s> {
         self.last = t;
         let (before, after) = (&before.board, &after.board);
         let mut played = Vec::new();
+        let mut play = |c: Cell| {
+            if !played.contains(&c) {
+                played.push(c);
+            }
+        };
         let mut moved: Vec<(Cell, Option<Cell>)> = Vec::new();
         for &(sign, tone) in &self.scenes[k + 1].signs {
             match sign {
                 _ if tone != Tone::Last => {}
-                Sign::Ring(c) if figure_at(after, c).is_some() => played.push(c),
-                // What the piece leaves behind is where the move was played.
-                Sign::Arrow { from, .. } if figure_at(after, from).is_some() => played.push(from),
+                Sign::Ring(c) if figure_at(after, c).is_some() => play(c),
+                // What the piece leaves behind is where the move was played, and what it takes
+                // where it lands (a capture; a piece swapped in, as the arrow back says).
+                Sign::Arrow { from, to } if figure_at(after, from).is_some() => {
+                    play(from);
+                    if figure_at(before, to).is_some() && figure_at(after, to).is_some() {
+                        play(to);
+                    }
+                }
                 Sign::Arrow { from, to }
                     if figure_at(before, from).is_some_and(|f| figure_at(after, to) == Some(f)) =>
                 {
