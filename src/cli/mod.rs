@@ -77,7 +77,7 @@ enum Command {
     /// it (pictures draw that move in red, the legal moves faint and the reason under the board).
     /// With --numbers, a numbered diagram: the position after the last move numbered, each cell a
     /// move was played at (from --from to --to) carrying that move's number, as the record numbers
-    /// it: `referee show game.txt --numbers --from 3 --to 7 -o game.png`.
+    /// it: `referee show samples/quadraphages/designers-game-1.txt --numbers --from 2 --to 5 -o q.png`.
     #[command(after_help = SHOW_EXIT_CODES)]
     Show(ShowArgs),
     /// Draw every position of a record into a folder: SVG or PNG pictures, an animated GIF, or a

@@ -964,7 +964,7 @@ impl<'a> Painter<'a> {
                 let Some(n) = n.filter(|_| !(i == last && trail.standing)) else { continue };
                 let (x, y) = self.layout.centre(cell);
                 let (x, y, r) =
-                    if figure_at(cell).is_some() { (x - s * 0.3, y - s * 0.3, s * 0.17) } else { (x, y, s * 0.21) };
+                    if figure_at(cell).is_some() { (x - s * 0.28, y - s * 0.28, s * 0.2) } else { (x, y, s * 0.25) };
                 out.push_str(&format!(
                     "<g class=\"step owner-{}\" data-cell=\"{}\"><circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" \
                      stroke=\"{}\" stroke-width=\"{}\"/>{}</g>\n",
@@ -975,7 +975,7 @@ impl<'a> Painter<'a> {
                     Num(r),
                     paint.stroke,
                     Num((s * 0.025).max(1.0)),
-                    number_text(x, y, n, r * 1.6, paint)
+                    number_text(x, y, n, r * 1.7, paint)
                 ));
             }
         }
