@@ -226,6 +226,17 @@ fn show_numbers_a_record_as_text_and_as_a_picture() {
     assert_eq!(code, 1, "the record's illegal move is drawn, as show draws it");
     assert!(err.contains("is illegal; drawing the position before it"), "{err}");
     assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    // A first move that is illegal leaves nothing to number: the error diagram, as show draws it.
+    let (code, out, err) = run(&[
+        "show",
+        "--numbers",
+        "--format",
+        "svg",
+        "samples/vadrantir/broken/illegal-pie-swap-as-the-first-move.txt",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("the first move is illegal, and no move is numbered"), "{err}");
+    assert!(out.contains("class=\"sign illegal"), "{out}");
     // Past the last move: numbered to it, and said.
     let (code, _, err) = run(&["show", "--numbers", "--to", "40", QUAROD]);
     assert_eq!(code, 0);

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 
 use crate::judge::Games;
-use crate::picture::numbers::NumberRange;
+use crate::picture::numbers::{NumberRange, RangeError};
 use crate::picture::{self, Pictures};
 use crate::render::gif::{self, RgbaFrame, Timing};
 use crate::render::model::Scene;
@@ -221,10 +221,20 @@ pub enum Shown {
 /// The numbered diagram of the moves `range` numbers, and whether it is the error diagram; `Err`
 /// with the exit code of a range that numbers no move, said on standard error.
 fn numbered(name: &str, src: &str, pictures: &Pictures, range: NumberRange) -> Result<(Scene, bool), ExitCode> {
-    let scene = pictures.numbered(range).map_err(|e| {
-        note(&format!("{name}: cannot number the moves: {e}"));
-        ExitCode::from(2)
-    })?;
+    let scene = match (pictures.numbered(range), &pictures.error) {
+        (Ok(scene), _) => scene,
+        // Its first move is illegal: the error diagram, with nothing to number, as `show` draws it.
+        (Err(RangeError::NoMoves), Some((error, _))) => {
+            note(&format!(
+                "{name}: the first move is illegal, and no move is numbered; drawing the position before it"
+            ));
+            return Ok((error.clone(), true));
+        }
+        (Err(e), _) => {
+            note(&format!("{name}: cannot number the moves: {e}"));
+            return Err(ExitCode::from(2));
+        }
+    };
     let last = pictures.turns.last().copied().unwrap_or_default();
     let error = scene.illegal.is_some();
     match (&pictures.error, range.to) {
@@ -360,6 +370,10 @@ pub fn render<S: Games>(args: RenderArgs, games: S) -> ExitCode {
     let (numbered, numbered_error) = match args.numbers.range().map(|range| pictures.numbered_scenes(range)) {
         None => (None, None),
         Some(Ok((scenes, error))) => (Some(scenes), error),
+        // Its first move is illegal: the start and the error diagram, with nothing to number.
+        Some(Err(RangeError::NoMoves)) if pictures.error.is_some() => {
+            (Some(pictures.scenes.clone()), pictures.error.as_ref().map(|(error, _)| error.clone()))
+        }
         Some(Err(e)) => {
             note(&format!("{name}: cannot number the moves: {e}"));
             return ExitCode::from(2);
