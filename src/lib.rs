@@ -39,7 +39,7 @@
 //! | [`convert`] | A record in its notation's canonical layout, or as a JSON game document, and back |
 //! | [`layout`] | Records laid out again (spacing, line breaks, move numbers), every word of their writers' kept |
 //! | [`moves`] | A record replayed move by move as plain data, whatever its game |
-//! | [`picture`] | A record's positions as scenes for the renderers, and its replay page with its verdict |
+//! | [`picture`] | A record's positions as scenes for the renderers, its numbered diagrams ([`picture::numbers`]), and its replay page with its verdict |
 //! | [`repair`] | The smallest token edits after which a broken record replays further |
 //! | [`stream`] | Verifying a text of any size read in chunks, in parallel when asked |
 //! | [`judged`] | A text kept judged as it is edited |

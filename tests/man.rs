@@ -158,3 +158,11 @@ fn the_page_of_a_command() {
     assert_eq!(code, 0);
     insta::assert_snapshot!(page.replace(env!("CARGO_PKG_VERSION"), "[version]"));
 }
+
+/// `show`'s page, with its numbered diagrams (`--numbers`, `--from`, `--to`) and an example.
+#[test]
+fn the_page_of_show() {
+    let (code, page, _) = run(&["man", "show"]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!(page.replace(env!("CARGO_PKG_VERSION"), "[version]"));
+}

@@ -36,6 +36,7 @@ fn scene_at<G: Game>(start: &G, moves: &[G::Move], ply: usize, to_move: fn(&G) -
         syntax: false,
         markup: Vec::new(),
         glyphs: String::new(),
+        numbers: None,
     };
     (pos, scene)
 }
@@ -259,6 +260,7 @@ fn count_every_ply<G: Game>(start: &G, seed: u64, max: usize, to_move: fn(&G) ->
             syntax: false,
             markup: Vec::new(),
             glyphs: String::new(),
+            numbers: None,
         };
         let picture = svg(&scene, &opts);
         assert_eq!(drawn(&picture), modelled(&scene.board), "{} at ply {ply}", pos.about().title);
@@ -379,6 +381,12 @@ fn write_docs_pictures() {
         let p = referee::picture::pictures(&src, 1, referee::verify::VerifyOptions::default()).expect("replays");
         p.error.expect("the sample has an illegal move").0
     };
+    // Numbered diagrams (`show --numbers`) of real records.
+    let numbered_of = |path: &str, from: Option<u32>, to: Option<u32>| {
+        let src = std::fs::read_to_string(format!("{}/samples/{path}", env!("CARGO_MANIFEST_DIR"))).expect("a sample");
+        let p = referee::picture::pictures(&src, 1, referee::verify::VerifyOptions::default()).expect("replays");
+        p.numbered(referee::picture::numbers::NumberRange { from, to }).expect("numbers moves")
+    };
     let chosen = [
         (error_of("quadraphages/blog-game-sample.txt"), "quadraphages-error", StyleName::Light),
         (scenes["hexaphages-middle"].clone(), "hexaphages-middle", StyleName::Light),
@@ -390,6 +398,8 @@ fn write_docs_pictures() {
         (scenes["splinter4-middle"].clone(), "splinter-middle", StyleName::Light),
         (error_of("splinter/broken/illegal-not-a-one-square-step.txt"), "splinter-error-print", StyleName::Print),
         (scenes["quarod-middle"].clone(), "quarod-middle-dark", StyleName::Dark),
+        (numbered_of("quadraphages/designers-game-1.txt", None, None), "quadraphages-numbered", StyleName::Light),
+        (numbered_of("splinter/random-2-players.txt", Some(2), Some(6)), "splinter-trails-print", StyleName::Print),
     ];
     for (scene, file, style) in chosen {
         let picture = svg(&scene, &SvgOptions { width: 420, ..options(style) });

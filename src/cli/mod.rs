@@ -39,7 +39,7 @@ Exit codes:
      it (the position before that move is drawn, and the move named on standard error), or a
      syntax error or no known start (nothing is drawn); or the file holds no record
   2  the run could not do its job: the file could not be read or written, there is no record N, or
-     a usage error";
+     a usage error (--from and --to that number no move among them)";
 
 const RENDER_EXIT_CODES: &str = "\
 Exit codes:
@@ -48,7 +48,7 @@ Exit codes:
      cannot be replayed: a syntax error or no known start (nothing is drawn); or the file holds no
      record
   2  the run could not do its job: the file could not be read, a picture could not be written, there
-     is no record N, or a usage error";
+     is no record N, or a usage error (--from and --to that number no move among them)";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -75,6 +75,9 @@ enum Command {
     ///
     /// Without --ply, the last position; when the record has an illegal move, the position before
     /// it (pictures draw that move in red, the legal moves faint and the reason under the board).
+    /// With --numbers, a numbered diagram: the position after the last move numbered, each cell a
+    /// move was played at (from --from to --to) carrying that move's number, as the record numbers
+    /// it: `referee show samples/quadraphages/designers-game-1.txt --numbers --from 2 --to 5 -o q.png`.
     #[command(after_help = SHOW_EXIT_CODES)]
     Show(ShowArgs),
     /// Draw every position of a record into a folder: SVG or PNG pictures, an animated GIF, or a
@@ -233,8 +236,10 @@ pub(crate) struct ShowArgs {
     #[arg(long, default_value_t = 1, value_parser = record_number)]
     record: usize,
     /// The position after this many moves (stone moves, stays and announcements); default: the last.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "numbers")]
     ply: Option<usize>,
+    #[command(flatten)]
+    numbers: picture::NumberArgs,
     /// Read the record as this game, whatever its text suggests.
     #[arg(long, value_parser = GameParser)]
     game: Option<&'static About>,
@@ -423,7 +428,9 @@ mod tests {
                 }
                 let name = format!("{} {id}", command.get_name());
                 assert!(arg.get_help().is_some_and(|h| !h.to_string().trim().is_empty()), "{name} has no help");
-                if id == "game" || id == "format" || id == "to" {
+                // `convert --to` is a format; `show --to` and `render --to` are move numbers.
+                let format = id == "format" || (id == "to" && command.get_name() == "convert");
+                if id == "game" || format {
                     assert!(!arg.get_possible_values().is_empty(), "{name} lists no possible values");
                 }
             }

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 
 use crate::judge::Games;
+use crate::picture::numbers::{NumberRange, RangeError};
 use crate::picture::{self, Pictures};
 use crate::render::gif::{self, RgbaFrame, Timing};
 use crate::render::model::Scene;
@@ -60,6 +61,34 @@ impl Look {
             Style::Print => StyleName::Print,
         };
         SvgOptions { width: self.width, style, coordinates: !self.no_coordinates, caption: !self.no_caption }
+    }
+}
+
+/// Numbered diagrams, for `show` and `render`.
+#[derive(Args, Debug, Clone)]
+pub struct NumberArgs {
+    /// Write on each stone, placement or mark the number of the move that made it, as the record
+    /// numbers its moves (the published notation's move lines, the common format's rounds: one
+    /// number for a move of each side, told apart by the figure it is written on), with notes
+    /// under the diagram for the moves no cell shows any more ("17 at 5"); Splinter Quad's pieces
+    /// draw their paths as numbered trails. `show` draws the position after the last move
+    /// numbered; `render` the position before the first and after each, numbered up to it, into
+    /// files named `<file>-<record>-numbered-…`.
+    #[arg(long)]
+    numbers: bool,
+    /// With --numbers: the first move number written (default: the first move).
+    #[arg(long, value_name = "N", requires = "numbers", value_parser = clap::value_parser!(u32).range(1..))]
+    from: Option<u32>,
+    /// With --numbers: the last move number written, and the position drawn after it (default: the
+    /// last move).
+    #[arg(long, value_name = "N", requires = "numbers", value_parser = clap::value_parser!(u32).range(1..))]
+    to: Option<u32>,
+}
+
+impl NumberArgs {
+    /// The moves to number, if any.
+    pub fn range(&self) -> Option<NumberRange> {
+        self.numbers.then_some(NumberRange { from: self.from, to: self.to })
     }
 }
 
@@ -180,11 +209,56 @@ fn explain(name: &str, src: &str, pictures: &Pictures, ply: Option<usize>) {
     }
 }
 
-/// `show` as a picture: SVG or PNG, to `out` or standard output.
+/// What `show` draws: the position after a number of moves (all: `None`), or a numbered diagram.
+#[derive(Clone, Copy, Debug)]
+pub enum Shown {
+    /// The position after this many moves; the last (or the error diagram) if `None`.
+    Ply(Option<usize>),
+    /// The numbered diagram of these moves.
+    Numbered(NumberRange),
+}
+
+/// The numbered diagram of the moves `range` numbers, and whether it is the error diagram; `Err`
+/// with the exit code of a range that numbers no move, said on standard error.
+fn numbered(name: &str, src: &str, pictures: &Pictures, range: NumberRange) -> Result<(Scene, bool), ExitCode> {
+    let scene = match (pictures.numbered(range), &pictures.error) {
+        (Ok(scene), _) => scene,
+        // Its first move is illegal: the error diagram, with nothing to number, as `show` draws it.
+        (Err(RangeError::NoMoves), Some((error, _))) => {
+            note(&format!(
+                "{name}: the first move is illegal, and no move is numbered; drawing the position before it"
+            ));
+            return Ok((error.clone(), true));
+        }
+        (Err(e), _) => {
+            note(&format!("{name}: cannot number the moves: {e}"));
+            return Err(ExitCode::from(2));
+        }
+    };
+    let last = pictures.turns.last().copied().unwrap_or_default();
+    let error = scene.illegal.is_some();
+    match (&pictures.error, range.to) {
+        // The range reaches the illegal move: it is drawn, as `show` draws it.
+        (Some((_, span)), _) if error => {
+            let (line, col) = report::line_col(src, span.start);
+            note(&format!(
+                "{name}: the move at {line}:{col} is illegal; drawing the position before it, with that move in red"
+            ));
+        }
+        (None, Some(to)) if to > last => {
+            note(&format!("{name}: the record's last move is numbered {last}; numbering the moves to it"));
+        }
+        _ => {}
+    }
+    Ok((scene, error))
+}
+
+/// `show` as a picture (SVG or PNG) or as a numbered diagram (a picture or text), to `out` or
+/// standard output.
 pub fn show<S: Games>(
     file: &Path,
     index: usize,
-    ply: Option<usize>,
+    shown: Shown,
     options: VerifyOptions<S>,
     format: ShowFormat,
     out: Option<&Path>,
@@ -194,20 +268,41 @@ pub fn show<S: Games>(
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    explain(&files::display_name(file), &src, &pictures, ply);
-    let verdict = if past_an_illegal_move(&pictures, ply) { ExitCode::from(1) } else { ExitCode::SUCCESS };
-    let scene = pictures.scene(ply);
-    let drawn = svg::svg(scene, &look.options());
+    let name = files::display_name(file);
+    let (scene, illegal) = match shown {
+        Shown::Ply(ply) => {
+            explain(&name, &src, &pictures, ply);
+            (pictures.scene(ply).clone(), past_an_illegal_move(&pictures, ply))
+        }
+        Shown::Numbered(range) => match numbered(&name, &src, &pictures, range) {
+            Ok(numbered) => numbered,
+            Err(code) => return code,
+        },
+    };
+    let verdict = if illegal { ExitCode::from(1) } else { ExitCode::SUCCESS };
     let bytes = match format {
-        ShowFormat::Svg => drawn.into_bytes(),
-        ShowFormat::Png => match png::png(&drawn) {
+        ShowFormat::Svg => svg::svg(&scene, &look.options()).into_bytes(),
+        ShowFormat::Png => match png::png(&svg::svg(&scene, &look.options())) {
             Ok(b) => b,
             Err(e) => {
                 note(&format!("cannot draw the PNG: {e}"));
                 return ExitCode::from(2);
             }
         },
-        ShowFormat::Ascii | ShowFormat::Code => unreachable!("diagrams and codes are written by show.rs"),
+        ShowFormat::Ascii => match picture::numbered_text(&src, index, &scene, options) {
+            Ok(mut text) => {
+                for line in picture::scene_words(&scene) {
+                    text.push_str(&line);
+                    text.push('\n');
+                }
+                text.into_bytes()
+            }
+            Err((span, message)) => {
+                note_at(&name, &src, &span, &message);
+                return ExitCode::from(2);
+            }
+        },
+        ShowFormat::Code => unreachable!("codes are written by show.rs"),
     };
     let written = match out {
         Some(path) => file::write_file(path, file, &bytes, file::Name::Given),
@@ -254,6 +349,8 @@ pub struct RenderArgs {
     /// One picture per turn rather than per move (a phages turn has several moves).
     #[arg(long)]
     per_turn: bool,
+    #[command(flatten)]
+    numbers: NumberArgs,
     /// Read the record as this game, whatever its text suggests.
     #[arg(long, value_parser = super::GameParser)]
     game: Option<&'static crate::game::About>,
@@ -268,18 +365,40 @@ pub fn render<S: Games>(args: RenderArgs, games: S) -> ExitCode {
         Err(code) => return code,
     };
     let options = args.look.options();
+    let name = files::display_name(&args.file);
+    // Numbered, the positions of the moves numbered, each with the numbers up to it.
+    let (numbered, numbered_error) = match args.numbers.range().map(|range| pictures.numbered_scenes(range)) {
+        None => (None, None),
+        Some(Ok((scenes, error))) => (Some(scenes), error),
+        // Its first move is illegal: the start and the error diagram, with nothing to number.
+        Some(Err(RangeError::NoMoves)) if pictures.error.is_some() => {
+            (Some(pictures.scenes.clone()), pictures.error.as_ref().map(|(error, _)| error.clone()))
+        }
+        Some(Err(e)) => {
+            note(&format!("{name}: cannot number the moves: {e}"));
+            return ExitCode::from(2);
+        }
+    };
+    let all = numbered.as_deref().unwrap_or(&pictures.scenes);
+    let error = match &numbered {
+        Some(_) => numbered_error.as_ref(),
+        None => pictures.error.as_ref().map(|e| &e.0),
+    };
     let turns;
     let scenes: Vec<&Scene> = if args.per_turn {
-        turns = pictures.per_turn();
+        turns = picture::per_turn(all);
         turns.iter().collect()
     } else {
-        pictures.scenes.iter().collect()
+        all.iter().collect()
     };
     let stem = args.file.file_stem().and_then(|s| s.to_str()).unwrap_or("record").to_string();
-    let base = format!("{stem}-{}", args.record);
+    let base = match numbered {
+        Some(_) => format!("{stem}-{}-numbered", args.record),
+        None => format!("{stem}-{}", args.record),
+    };
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     // The GIF's frames end on the error diagram; their canvas is known before any is drawn.
-    let frames: Vec<&Scene> = scenes.iter().copied().chain(pictures.error.as_ref().map(|e| &e.0)).collect();
+    let frames: Vec<&Scene> = scenes.iter().copied().chain(error).collect();
     let mut canvas = (0, 0);
     let drawn = (|| -> Result<(), String> {
         match args.format {
@@ -290,7 +409,7 @@ pub fn render<S: Games>(args: RenderArgs, games: S) -> ExitCode {
                     let name = format!("{base}-ply{:0digits$}.{ext}", scene.ply);
                     files.push((name, picture_bytes(scene, args.format, &options)?));
                 }
-                if let Some((error, _)) = &pictures.error {
+                if let Some(error) = error {
                     files.push((format!("{base}-error.{ext}"), picture_bytes(error, args.format, &options)?));
                 }
             }
@@ -300,8 +419,13 @@ pub fn render<S: Games>(args: RenderArgs, games: S) -> ExitCode {
                 let verdict = verify::verify_records(&src, verify_options)
                     .nth(args.record - 1)
                     .ok_or("the record has no verdict")?;
-                let name = files::display_name(&args.file);
-                let page = picture::replay_page(&name, &src, &pictures, &scenes, &verdict, &options);
+                // The page ends on the error diagram, numbered where the numbers reach it.
+                let numbered_pictures = numbered_error.as_ref().map(|error| Pictures {
+                    error: pictures.error.as_ref().map(|(_, span)| (error.clone(), span.clone())),
+                    ..pictures.clone()
+                });
+                let pictures = numbered_pictures.as_ref().unwrap_or(&pictures);
+                let page = picture::replay_page(&name, &src, pictures, &scenes, &verdict, &options);
                 files.push((format!("{base}.html"), page.into_bytes()));
             }
         }
@@ -348,10 +472,11 @@ pub fn render<S: Games>(args: RenderArgs, games: S) -> ExitCode {
     }
     if let Some((_, span)) = &pictures.error {
         let (line, col) = report::line_col(&src, span.start);
-        note(&format!(
-            "{}: the move at {line}:{col} is illegal; the positions before it are drawn, and that move in red",
-            files::display_name(&args.file)
-        ));
+        let drawn = match error {
+            Some(_) => "the positions before it are drawn, and that move in red",
+            None => "it comes after the moves numbered",
+        };
+        note(&format!("{name}: the move at {line}:{col} is illegal; {drawn}"));
         return ExitCode::from(1);
     }
     // An illegal move in a variation makes the record illegal too, as verify says.

@@ -29,8 +29,17 @@ pub fn run<S: Games>(args: ShowArgs, games: S) -> ExitCode {
             }
         },
     };
-    if !matches!(format, ShowFormat::Ascii | ShowFormat::Code) {
-        return picture::show(&args.file, args.record, args.ply, options, format, args.out.as_deref(), &args.look);
+    let numbers = args.numbers.range();
+    if numbers.is_some() && format == ShowFormat::Code {
+        note("--numbers draws a diagram, and a position code has no numbers: give --format ascii, svg or png");
+        return ExitCode::from(2);
+    }
+    if numbers.is_some() || !matches!(format, ShowFormat::Ascii | ShowFormat::Code) {
+        let shown = match numbers {
+            Some(range) => picture::Shown::Numbered(range),
+            None => picture::Shown::Ply(args.ply),
+        };
+        return picture::show(&args.file, args.record, shown, options, format, args.out.as_deref(), &args.look);
     }
     let code = format == ShowFormat::Code;
     text(&args.file, args.record, args.ply, options, args.out.as_deref(), code)

@@ -104,6 +104,77 @@ pub struct Scene {
     pub markup: Vec<Drawn>,
     /// The glyphs written after the move that led here (`!?`, `$14`), as the caption gives them.
     pub glyphs: String,
+    /// The move numbers of a numbered diagram (`--numbers`); none in any other picture.
+    pub numbers: Option<Numbers>,
+}
+
+/// What a numbered diagram writes over the board: on each cell the number of the move played
+/// there, the paths of pieces that moved, and the moves no cell shows any more, as go kifu give
+/// them ("17 at 5").
+///
+/// Numbers are the record's own (the published notation's move lines, the common format's
+/// rounds), so one number stands for a move of each side, or for every move of a line: the side is
+/// told by the figure the number is written on, as a kifu tells it by the stone's colour.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Numbers {
+    /// The first and last move numbers drawn.
+    pub first: u32,
+    /// See [`Numbers::first`].
+    pub last: u32,
+    /// Each cell that shows a number, in cell order, with the number of the last move played there:
+    /// the mark a stone left, a piece placed, the piece at the end of its trail.
+    pub cells: Vec<(Cell, u32)>,
+    /// The paths of pieces that moved off the cells they stood on (Splinter Quad's).
+    pub trails: Vec<Trail>,
+    /// The moves whose number no cell shows any more, in the order they were played: each number
+    /// with the cell it was played at, where a later move played or what stands there changed.
+    pub hidden: Vec<(u32, Cell)>,
+}
+
+/// The path of a piece that moved, cell by cell: where it stood when the numbering began (or when
+/// it first moved), then each cell a move took it to, with that move's number.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Trail {
+    /// Whose piece it is, as [`Figure::owner`].
+    pub owner: Option<u8>,
+    /// The cells it stood on in turn, each with the number of the move that took it there (the
+    /// first: the number written on it there, if any).
+    pub steps: Vec<(Cell, Option<u32>)>,
+    /// Whether the piece still stands at the trail's last cell, where the board's number is
+    /// written on it; else (taken off, splintered away) the trail ends there.
+    pub standing: bool,
+}
+
+impl Numbers {
+    /// The number a cell shows, if it shows one.
+    pub fn at(&self, cell: Cell) -> Option<u32> {
+        self.cells.binary_search_by_key(&cell, |&(c, _)| c).ok().map(|k| self.cells[k].1)
+    }
+
+    /// The notes under the diagram for the moves no cell shows: `17 at 5` where the cell shows
+    /// another number, `17 at e5` where it shows none (or the same), each once, in move order.
+    pub fn notes(&self, geometry: Geometry) -> Vec<String> {
+        let mut notes: Vec<String> = Vec::new();
+        for &(n, cell) in &self.hidden {
+            let note = match self.at(cell) {
+                Some(m) if m != n => format!("{n} at {m}"),
+                _ => format!("{n} at {}", geometry.label(cell)),
+            };
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
+        }
+        notes
+    }
+
+    /// The numbers drawn, as a caption says it: `moves 3 to 7 numbered`.
+    pub fn range(&self) -> String {
+        if self.first == self.last {
+            format!("move {} numbered", self.first)
+        } else {
+            format!("moves {} to {} numbered", self.first, self.last)
+        }
+    }
 }
 
 impl Scene {
@@ -111,6 +182,9 @@ impl Scene {
     /// on a line of its own.
     pub fn caption(&self) -> Vec<String> {
         let mut first = format!("{} · ply {}", self.game.title, self.ply);
+        if let Some(numbers) = &self.numbers {
+            first.push_str(&format!(" · {}", numbers.range()));
+        }
         if !self.glyphs.is_empty() {
             first.push_str(&format!(" {}", self.glyphs));
         }

@@ -531,7 +531,7 @@ struct Painter<'a> {
 }
 
 /// What goes under the board, placed: the players' colours, the badges of signs with no cell, the
-/// caption's lines (each with whether it gives the reason of an illegal move), and the picture's
+/// caption's lines (each with what it says) and a numbered diagram's notes, and the picture's
 /// height with them.
 struct Below {
     margin: f64,
@@ -540,10 +540,21 @@ struct Below {
     badges: Vec<(Sign, Tone, String)>,
     badges_at: Vec<(f64, f64)>,
     badge_height: f64,
-    caption: Vec<(String, bool)>,
+    caption: Vec<(String, Said)>,
     caption_top: f64,
     line_height: f64,
     height: f64,
+}
+
+/// What a line under the board says.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Said {
+    /// The caption: game, ply, side to move, score.
+    Caption,
+    /// Why the move drawn is illegal.
+    Reason,
+    /// A numbered diagram's notes: the moves no cell shows.
+    Notes,
 }
 
 impl<'a> Painter<'a> {
@@ -616,6 +627,7 @@ impl<'a> Painter<'a> {
             self.coordinates();
         }
         self.marked_cells();
+        self.trails();
         self.figures();
         // Faint alternatives under the last move, and the illegal move above everything.
         for (sign, tone) in ordered(&scene.signs) {
@@ -630,6 +642,8 @@ impl<'a> Painter<'a> {
                 }
             }
         }
+        // Over the signs, which would hide them: an error diagram's arrows cross numbered cells.
+        self.numbers();
         self.markup();
         self.draw_below(&below);
         self.out.push_str("</svg>\n");
@@ -664,12 +678,20 @@ impl<'a> Painter<'a> {
             y = bottom + font * 0.3;
         }
         let line_height = font * 1.3;
-        let mut caption: Vec<(String, bool)> = Vec::new();
+        let mut caption: Vec<(String, Said)> = Vec::new();
         if self.options.caption {
             for (i, line) in scene.caption().iter().enumerate() {
                 // The second line, when there is one, says why the move is illegal.
-                let reason = i > 0 && scene.illegal.is_some();
-                caption.extend(wrap(line, font, right - margin).into_iter().map(|l| (l, reason)));
+                let said = if i > 0 && scene.illegal.is_some() { Said::Reason } else { Said::Caption };
+                caption.extend(wrap(line, font, right - margin).into_iter().map(|l| (l, said)));
+            }
+        }
+        // A numbered diagram's notes are part of it, caption or not.
+        if let Some(numbers) = &scene.numbers {
+            let notes = numbers.notes(scene.board.geometry);
+            if !notes.is_empty() {
+                let text = notes.join(", ");
+                caption.extend(wrap(&text, font, right - margin).into_iter().map(|l| (l, Said::Notes)));
             }
         }
         let caption_top = y;
@@ -689,10 +711,13 @@ impl<'a> Painter<'a> {
         for ((sign, tone, text), &(x, y)) in below.badges.iter().zip(&below.badges_at) {
             self.badge(*sign, *tone, text, x, y, below.badge_height);
         }
-        for (i, (line, reason)) in below.caption.iter().enumerate() {
+        for (i, (line, said)) in below.caption.iter().enumerate() {
             let baseline = below.caption_top + (i as f64 + 1.0) * below.line_height - font * 0.3;
-            let (class, colour) =
-                if *reason { ("caption reason", self.style.illegal.colour) } else { ("caption", self.style.text) };
+            let (class, colour) = match said {
+                Said::Reason => ("caption reason", self.style.illegal.colour),
+                Said::Caption => ("caption", self.style.text),
+                Said::Notes => ("notes", self.style.text),
+            };
             self.out.push_str(&format!(
                 "<text class=\"{class}\" x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{colour}\">{}</text>\n",
                 Num(below.margin),
@@ -812,7 +837,10 @@ impl<'a> Painter<'a> {
     fn figures(&mut self) {
         for &(cell, figure) in &self.scene.board.figures {
             let (x, y) = self.layout.centre(cell);
-            let (class, body) = self.figure(figure);
+            // A mark that carries a number grows to hold it.
+            let numbered = self.scene.numbers.as_ref().and_then(|n| n.at(cell)).is_some();
+            let mark = self.layout.s * if numbered { NUMBERED_MARK } else { self.style.sizes.mark };
+            let (class, body) = self.figure_of(figure, mark);
             self.out.push_str(&format!(
                 "<g class=\"figure {class}\" data-cell=\"{}\" transform=\"translate({} {})\">{body}</g>\n",
                 self.layout.geometry.label(cell),
@@ -824,6 +852,11 @@ impl<'a> Painter<'a> {
 
     /// A figure drawn around the origin: its classes (`stone owner-0`) and its elements.
     fn figure(&self, figure: Figure) -> (String, String) {
+        self.figure_of(figure, self.layout.s * self.style.sizes.mark)
+    }
+
+    /// [`Painter::figure`], a [`Shape::Square`] drawn `mark` wide.
+    fn figure_of(&self, figure: Figure, mark: f64) -> (String, String) {
         let s = self.layout.s;
         let stroke_width = (s * 0.035).max(1.0);
         let owner = figure.owner;
@@ -837,7 +870,7 @@ impl<'a> Painter<'a> {
             Shape::Disc => circle(s * self.style.sizes.stone),
             Shape::Circle(r) => circle(s * hundredths(r)),
             Shape::Square => {
-                let m = s * self.style.sizes.mark;
+                let m = mark;
                 format!(
                     "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" {common}/>",
                     Num(-m / 2.0),
@@ -866,6 +899,107 @@ impl<'a> Painter<'a> {
             _ => figure.name.to_string(),
         };
         (format!("{name}{owner_class}"), body)
+    }
+
+    /// The paths of a numbered diagram's pieces that moved, under the figures: a line from cell to
+    /// cell in the owner's colours (its fill inside its outline colour, so that print tells the
+    /// players apart as it tells their figures apart).
+    fn trails(&mut self) {
+        let Some(numbers) = &self.scene.numbers else { return };
+        let s = self.layout.s;
+        for trail in &numbers.trails {
+            let paint = trail.owner.map_or(self.style.block, |o| self.paint_of(o));
+            let points: Vec<String> = trail
+                .steps
+                .iter()
+                .map(|&(c, _)| {
+                    let (x, y) = self.layout.centre(c);
+                    format!("{},{}", Num(x), Num(y))
+                })
+                .collect();
+            let owner = trail.owner.map(|o| format!(" owner-{o}")).unwrap_or_default();
+            let line = |colour: Rgb, width: f64| {
+                format!(
+                    "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"{}\" \
+                     stroke-linejoin=\"round\" stroke-linecap=\"round\"/>",
+                    points.join(" "),
+                    Num(width)
+                )
+            };
+            // Where the piece stood when the numbering began: a small ring.
+            let (x, y) = self.layout.centre(trail.steps[0].0);
+            self.out.push_str(&format!(
+                "<g class=\"trail{owner}\">{}{}<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" stroke=\"{}\" \
+                 stroke-width=\"{}\"/></g>\n",
+                line(paint.stroke, s * 0.13),
+                line(paint.fill, s * 0.07),
+                Num(x),
+                Num(y),
+                Num(s * 0.1),
+                paint.fill,
+                paint.stroke,
+                Num((s * 0.03).max(1.0))
+            ));
+        }
+    }
+
+    /// A numbered diagram's numbers, over the figures: on each figure the number of the move
+    /// played at its cell, in the ink its owner's figures carry, haloed in their fill so that it
+    /// reads on figures of any colour; and on each trail the numbers of its steps, in small discs
+    /// of the owner's colours, on the cell where it is empty and at its corner where not.
+    fn numbers(&mut self) {
+        let Some(numbers) = &self.scene.numbers else { return };
+        let s = self.layout.s;
+        let figure_at = |cell: Cell| {
+            let figures = &self.scene.board.figures;
+            figures.binary_search_by_key(&cell, |&(c, _)| c).ok().map(|k| figures[k].1)
+        };
+        let mut out = String::from("<g class=\"numbers\" text-anchor=\"middle\">\n");
+        for trail in &numbers.trails {
+            let paint = trail.owner.map_or(self.style.block, |o| self.paint_of(o));
+            let fill = self.fill_of(trail.owner, paint);
+            let last = trail.steps.len() - 1;
+            for (i, &(cell, n)) in trail.steps.iter().enumerate() {
+                // The piece at the trail's end carries its number itself.
+                let Some(n) = n.filter(|_| !(i == last && trail.standing)) else { continue };
+                let (x, y) = self.layout.centre(cell);
+                let (x, y, r) =
+                    if figure_at(cell).is_some() { (x - s * 0.28, y - s * 0.28, s * 0.2) } else { (x, y, s * 0.25) };
+                out.push_str(&format!(
+                    "<g class=\"step owner-{}\" data-cell=\"{}\"><circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" \
+                     stroke=\"{}\" stroke-width=\"{}\"/>{}</g>\n",
+                    trail.owner.map_or_else(|| "none".to_string(), |o| o.to_string()),
+                    self.layout.geometry.label(cell),
+                    Num(x),
+                    Num(y),
+                    Num(r),
+                    paint.stroke,
+                    Num((s * 0.025).max(1.0)),
+                    number_text(x, y, n, r * 1.7, paint)
+                ));
+            }
+        }
+        for &(cell, n) in &numbers.cells {
+            let Some(figure) = figure_at(cell) else { continue };
+            let paint = figure.owner.map_or(self.style.block, |o| self.paint_of(o));
+            let (x, y) = self.layout.centre(cell);
+            // As wide as the figure's body, which a rod's point and line leave smaller, and a
+            // rod's number a little back from its line.
+            let (room, (dx, dy)) = match figure.shape {
+                Shape::Circle(r) => ((s * hundredths(r) * 1.7).max(s * 0.5), (0.0, 0.0)),
+                Shape::Rod(heading) => (s * 0.46, heading_vector(heading)),
+                Shape::Polygon(_) => (s * 0.5, (0.0, 0.0)),
+                Shape::Disc | Shape::Square | Shape::Block => (s * 0.6, (0.0, 0.0)),
+            };
+            let (x, y) = (x - dx * s * 0.06, y - dy * s * 0.06);
+            out.push_str(&format!(
+                "<g class=\"number\" data-cell=\"{}\">{}</g>\n",
+                self.layout.geometry.label(cell),
+                number_text(x, y, n, room, paint)
+            ));
+        }
+        out.push_str("</g>\n");
+        self.out.push_str(&out);
     }
 
     /// What scored, under the figures: each region's cells shaded in its owner's colour
@@ -1183,6 +1317,27 @@ impl<'a> Painter<'a> {
     }
 }
 
+/// How wide a mark that carries a number is drawn, in cells: wide enough for two digits.
+const NUMBERED_MARK: f64 = 0.64;
+
+/// A move number centred on (`x`, `y`), at most `room` wide, in `paint`'s ink with a halo of its
+/// fill.
+fn number_text(x: f64, y: f64, n: u32, room: f64, paint: Paint) -> String {
+    let text = n.to_string();
+    let font = (room / (text.len() as f64 * advance('0'))).min(room * 0.7);
+    format!(
+        "<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\" \
+         paint-order=\"stroke\">{text}</text>",
+        Num(x),
+        // Digits stand on the baseline: this puts their middle on `y`.
+        Num(y + font * 0.36),
+        Num(font),
+        paint.ink,
+        paint.fill,
+        Num(font * 0.12)
+    )
+}
+
 /// The text of a sign drawn as a badge; `None` for signs drawn on the board.
 fn badge_text(sign: Sign) -> Option<String> {
     match sign {
@@ -1294,14 +1449,19 @@ fn arrow(
     )
 }
 
-/// A [`Shape::Rod`]: a disk drawn out into a point towards its heading, and the rod along it.
-fn rod(s: f64, heading: Heading, common: &str, paint: Paint, stroke_width: f64) -> String {
-    let (dx, dy): (f64, f64) = match heading {
+/// The unit vector of a heading, in a picture whose y axis points down.
+fn heading_vector(heading: Heading) -> (f64, f64) {
+    match heading {
         Heading::Up => (0.0, -1.0),
         Heading::Right => (1.0, 0.0),
         Heading::Down => (0.0, 1.0),
         Heading::Left => (-1.0, 0.0),
-    };
+    }
+}
+
+/// A [`Shape::Rod`]: a disk drawn out into a point towards its heading, and the rod along it.
+fn rod(s: f64, heading: Heading, common: &str, paint: Paint, stroke_width: f64) -> String {
+    let (dx, dy) = heading_vector(heading);
     let radius = s * 0.3;
     let reach = s * 0.47;
     // The outline runs from the tip along a tangent, round the back of the disk, and back along

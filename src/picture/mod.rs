@@ -4,19 +4,23 @@
 //! record's verdict as `referee render --format html` writes it (for the command line and the
 //! Python package alike).
 
+pub mod numbers;
+
+use crate::format::Round;
 use crate::game::About;
 use crate::geometry::{Cell, CellLabel, Geometry};
 use crate::judge::Games;
 use crate::record::notes::{glyph_text, glyph_words, without_markup, Drawing, Notes, Place, NONE};
 use crate::record::Found;
-use crate::record::{Span, Token};
-use crate::render::html;
-use crate::render::model::{Board, Drawn, Scene, Sign, Tone};
+use crate::record::{MoveLine, Span, Token};
+use crate::render::model::{Board, Drawn, Numbers, Scene, Sign, Tone};
 use crate::render::svg::{self, SvgOptions};
-use crate::replay::{Event, Reader, ReplayOptions};
+use crate::render::{ascii, html};
+use crate::replay::{replay, Event, Reader, ReplayOptions};
 use crate::variations::{replay_lines, Lines};
 use crate::verdict::Verdict;
 use crate::verify::{with_found_start, with_record, VerifyOptions, WithStart};
+use numbers::{moves_in, NumberRange, Numbering, RangeError};
 
 /// The pictures of one record.
 #[derive(Clone, Debug)]
@@ -27,6 +31,11 @@ pub struct Pictures {
     pub scenes: Vec<Scene>,
     /// The span of the token of each move played: `scenes[k]` follows the move of `moves[k - 1]`.
     pub moves: Vec<Span>,
+    /// The record's own number of each move played, as [`Pictures::moves`]: in the published
+    /// notation the number of the move line it is written on (a line holds a turn of each side),
+    /// in the common format the number of its round (a move of each player, as
+    /// [`Round`] numbers them and the canonical record writes them).
+    pub turns: Vec<u32>,
     /// At the first illegal move: the board before it, that move in red, the legal moves faint
     /// and the reason; and the span of its token.
     pub error: Option<(Scene, Span)>,
@@ -184,39 +193,86 @@ impl Pictures {
     /// One scene per turn rather than per move: the start, then the position at the end of each
     /// turn (a turn ends where the player to move changes), with every move of that turn drawn.
     pub fn per_turn(&self) -> Vec<Scene> {
-        let mut out = vec![self.scenes[0].clone()];
-        let mut signs = Vec::new();
-        for (k, scene) in self.scenes.iter().enumerate().skip(1) {
-            signs.extend(scene.signs.iter().copied());
-            let turn_ends = k + 1 == self.scenes.len() || scene.to_move != self.scenes[k - 1].to_move;
-            if turn_ends {
-                out.push(Scene { signs: std::mem::take(&mut signs), ..scene.clone() });
-            }
-        }
-        out
+        per_turn(&self.scenes)
     }
+
+    /// The numbered diagram of the moves `range` numbers, by the record's own numbers
+    /// ([`Pictures::turns`]): the position after the last of them (or the error diagram, when the
+    /// range reaches the record's illegal move), each cell a move of the range was played at
+    /// showing that move's number, and the moves no cell shows any more in its notes
+    /// ([`numbers`]).
+    pub fn numbered(&self, range: NumberRange) -> Result<Scene, RangeError> {
+        let moves = moves_in(&self.turns, range)?;
+        let mut numbering = Numbering::new(&self.scenes, &self.turns);
+        for k in moves.clone() {
+            numbering.play(k);
+        }
+        let numbers = Some(numbering.numbers());
+        Ok(match self.error_reached(&moves) {
+            Some(error) => Scene { numbers, ..error.clone() },
+            None => Scene { signs: Vec::new(), numbers, ..self.scenes[moves.end].clone() },
+        })
+    }
+
+    /// The scenes of the moves `range` numbers, each numbered up to it as [`Pictures::numbered`]
+    /// numbers the last: the position before the first of them, then the position after each;
+    /// and the error diagram, numbered as the last position, when the range reaches the record's
+    /// illegal move.
+    pub fn numbered_scenes(&self, range: NumberRange) -> Result<(Vec<Scene>, Option<Scene>), RangeError> {
+        let moves = moves_in(&self.turns, range)?;
+        let mut numbering = Numbering::new(&self.scenes, &self.turns);
+        let mut scenes = vec![Scene { signs: Vec::new(), ..self.scenes[moves.start].clone() }];
+        for k in moves.clone() {
+            numbering.play(k);
+            scenes.push(Scene { signs: Vec::new(), numbers: Some(numbering.numbers()), ..self.scenes[k + 1].clone() });
+        }
+        let error = self.error_reached(&moves).map(|e| Scene { numbers: Some(numbering.numbers()), ..e.clone() });
+        Ok((scenes, error))
+    }
+
+    /// The error diagram, if the record has one and the moves numbered (`moves`) reach it: they
+    /// end with the last move played, the move before it.
+    fn error_reached(&self, moves: &std::ops::Range<usize>) -> Option<&Scene> {
+        self.error.as_ref().filter(|_| moves.end == self.turns.len()).map(|(error, _)| error)
+    }
+}
+
+/// One scene per turn of `scenes` rather than per move: the first, then the position at the end
+/// of each turn (a turn ends where the player to move changes), with every move of that turn drawn.
+pub fn per_turn(scenes: &[Scene]) -> Vec<Scene> {
+    let Some(first) = scenes.first() else { return Vec::new() };
+    let mut out = vec![first.clone()];
+    let mut signs = Vec::new();
+    for (k, scene) in scenes.iter().enumerate().skip(1) {
+        signs.extend(scene.signs.iter().copied());
+        let turn_ends = k + 1 == scenes.len() || scene.to_move != scenes[k - 1].to_move;
+        if turn_ends {
+            out.push(Scene { signs: std::mem::take(&mut signs), ..scene.clone() });
+        }
+    }
+    out
 }
 
 /// The pictures of record `index` (1-based) of `src`, with its variations'; `Err` says why it has
 /// none, and where.
 pub fn pictures<S: Games>(src: &str, index: usize, options: VerifyOptions<S>) -> Result<Pictures, (Span, String)> {
-    struct Draw<'n, 'a>(&'n Notes<'a>);
+    struct Draw<'n, 'a>(&'n Notes<'a>, Option<&'n [MoveLine]>);
     impl WithStart for Draw<'_, '_> {
         type Output = Pictures;
         fn run<G: Reader>(self, start: G, tokens: &[Token]) -> Pictures {
-            draw(&start, tokens, self.0)
+            draw(&start, tokens, self.0, self.1)
         }
     }
     let found = crate::record::read(src, options.game).nth(index.wrapping_sub(1));
-    let notes = match &found {
-        Some(Found::Common(r)) => r.notes(),
-        Some(Found::Published(r)) => r.notes(),
-        None => &NONE,
+    let (notes, lines) = match &found {
+        Some(Found::Common(r)) => (r.notes(), None),
+        Some(Found::Published(r)) => (r.notes(), Some(&r.lines[..])),
+        None => (&NONE, None),
     };
     let (mut pictures, span) = match &found {
-        Some(found) => with_found_start(src, found, options, Draw(notes))?,
+        Some(found) => with_found_start(src, found, options, Draw(notes, lines))?,
         // For its error, which says how many records there are.
-        None => with_record(src, index, options, Draw(notes))?,
+        None => with_record(src, index, options, Draw(notes, lines))?,
     };
     pictures.span = span;
     Ok(pictures)
@@ -228,7 +284,11 @@ pub fn pictures<S: Games>(src: &str, index: usize, options: VerifyOptions<S>) ->
 /// move's.
 pub fn markup_words<S: Games>(src: &str, index: usize, ply: usize, options: VerifyOptions<S>) -> Vec<String> {
     let Ok(pictures) = pictures(src, index, options) else { return Vec::new() };
-    let scene = pictures.scene(Some(ply));
+    scene_words(pictures.scene(Some(ply)))
+}
+
+/// What a text diagram of `scene` cannot draw, in words, as [`markup_words`] gives it.
+pub fn scene_words(scene: &Scene) -> Vec<String> {
     let label = |c: Cell| scene.board.geometry.label(c);
     let drawn: Vec<String> = scene
         .markup
@@ -247,6 +307,26 @@ pub fn markup_words<S: Games>(src: &str, index: usize, ply: usize, options: Veri
         lines.push(format!("markup: {}", drawn.join(", ")));
     }
     lines
+}
+
+/// The text of the numbered diagram `scene` of record `index` of `src` ([`Pictures::numbered`]):
+/// the position it shows, each cell with the number it carries, then its notes and trails
+/// ([`ascii::numbered`]); `Err` says why the record has no position, and where.
+pub fn numbered_text<S: Games>(
+    src: &str,
+    index: usize,
+    scene: &Scene,
+    options: VerifyOptions<S>,
+) -> Result<String, (Span, String)> {
+    struct Text<'s>(&'s Scene);
+    impl WithStart for Text<'_> {
+        type Output = String;
+        fn run<G: Reader>(self, start: G, tokens: &[Token]) -> String {
+            let played = replay(start, tokens, ReplayOptions { lenient: false, max_moves: Some(self.0.ply) });
+            ascii::numbered(&played.position, self.0.numbers.as_ref().unwrap_or(&Numbers::default()))
+        }
+    }
+    with_record(src, index, options, Text(scene)).map(|(text, _)| text)
 }
 
 /// Gives the scenes of every line drawn the markup and glyphs written after the move that led to
@@ -306,11 +386,13 @@ fn scene<G: Reader>(position: &G, ply: usize, signs: Vec<(Sign, Tone)>) -> Scene
         syntax: false,
         markup: Vec::new(),
         glyphs: String::new(),
+        numbers: None,
     }
 }
 
-/// The pictures of a record whose main line is `tokens` from `start`, and of its variations.
-fn draw<G: Reader>(start: &G, tokens: &[Token], notes: &Notes) -> Pictures {
+/// The pictures of a record whose main line is `tokens` from `start`, and of its variations;
+/// `lines` are the move lines of a record of the published notation, which number its moves.
+fn draw<G: Reader>(start: &G, tokens: &[Token], notes: &Notes, move_lines: Option<&[MoveLine]>) -> Pictures {
     let variations = &notes.variations;
     let mut painter = Painter {
         main: tokens,
@@ -347,6 +429,7 @@ fn draw<G: Reader>(start: &G, tokens: &[Token], notes: &Notes) -> Pictures {
     let main = lines[0].take().unwrap_or_default();
     Pictures {
         game: start.about(),
+        turns: turn_numbers(move_lines, &main.played, &main.scenes),
         scenes: main.scenes,
         moves: main.moves,
         error: main.error,
@@ -354,6 +437,37 @@ fn draw<G: Reader>(start: &G, tokens: &[Token], notes: &Notes) -> Pictures {
         variations: branches,
         undrawn: painter.undrawn,
         span: 0..0,
+    }
+}
+
+/// The record's own number of each move played, the moves of tokens `played` leading from each
+/// of `scenes` to the next ([`Pictures::turns`]): the number of the move line each token is on, or,
+/// where the record has no move lines (`lines` is `None`: the common format), of its round.
+fn turn_numbers(lines: Option<&[MoveLine]>, played: &[usize], scenes: &[Scene]) -> Vec<u32> {
+    match lines {
+        Some(lines) => {
+            let mut number = 1;
+            played
+                .iter()
+                .map(|token| {
+                    // Every token is on a line; were one not, it would go with the one before.
+                    if let Some(line) = lines.iter().find(|l| l.tokens.contains(token)) {
+                        number = line.number;
+                    }
+                    number
+                })
+                .collect()
+        }
+        None => {
+            let players = scenes.first().map_or(2, |s| s.board.players.len());
+            let mut round = Round::default();
+            (0..played.len())
+                .map(|k| {
+                    round.step(players, k + 1, scenes.get(k).and_then(|s| s.to_move));
+                    u32::try_from(round.number().max(1)).unwrap_or(u32::MAX)
+                })
+                .collect()
+        }
     }
 }
 
