@@ -8,8 +8,7 @@
 //! order), so that every line is the one the command line prints.
 
 use std::path::PathBuf;
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::sync::Mutex;
+use std::sync::mpsc::{sync_channel, SyncSender};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -22,6 +21,7 @@ use referee::report::{self, FileProblem, FileStatus, Source};
 use referee::verdict::{Status, Verdict};
 
 use crate::errors::read_error;
+use crate::feed::Feed;
 use crate::records::{json_object, options};
 
 /// Verdict lines waiting for Python to take them: enough to keep the threads busy while Python
@@ -248,11 +248,10 @@ impl VerdictObject {
 /// `as_json` the JSON line itself.
 #[pyclass(module = "referee", name = "Verdicts")]
 pub struct Verdicts {
-    lines: Mutex<Option<Receiver<Line>>>,
+    /// The run's verdicts, from its thread.
+    lines: Feed<Line>,
     /// Whether the lines are given as they are, not read into dicts.
     as_json: bool,
-    /// The run's thread, joined once it has sent everything.
-    thread: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
 #[pymethods]
@@ -262,20 +261,7 @@ impl Verdicts {
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        let lines = &self.lines;
-        // A line already waiting is taken without letting the GIL go and taking it back; the lock
-        // is only tried, since a thread that holds it may be waiting for a line without the GIL,
-        // and needs the GIL back to go on.
-        let ready = match lines.try_lock() {
-            Ok(guard) => guard.as_ref().and_then(|r| r.try_recv().ok()),
-            Err(_) => None,
-        };
-        let line = ready.or_else(|| {
-            py.detach(|| {
-                let guard = lines.lock().unwrap_or_else(|e| e.into_inner());
-                guard.as_ref().and_then(|r| r.recv().ok())
-            })
-        });
+        let line = self.lines.next(py);
         match line {
             Some(line) if self.as_json => Ok(Some(PyString::new(py, &line.json).into_any().unbind())),
             Some(line) => Ok(Some(Py::new(py, VerdictObject::of(line))?.into_any())),
@@ -288,14 +274,7 @@ impl Verdicts {
 
     /// Stops the run: the threads end once their records in hand are judged.
     fn close(&self, py: Python<'_>) {
-        let receiver = self.lines.lock().unwrap_or_else(|e| e.into_inner()).take();
-        drop(receiver);
-        let thread = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
-        if let Some(thread) = thread {
-            py.detach(|| {
-                let _ = thread.join();
-            });
-        }
+        self.lines.close(py);
     }
 }
 
@@ -351,15 +330,5 @@ pub fn verify(
             })
         })
         .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
-    Ok(Verdicts { lines: Mutex::new(Some(lines)), as_json, thread: Mutex::new(Some(thread)) })
-}
-
-impl Drop for Verdicts {
-    fn drop(&mut self) {
-        // The receiver goes first: the run sees it gone at its next line and ends; its thread is
-        // left to end on its own, so that dropping an iterator never waits.
-        if let Ok(mut lines) = self.lines.lock() {
-            lines.take();
-        }
-    }
+    Ok(Verdicts { lines: Feed::new(lines, thread), as_json })
 }

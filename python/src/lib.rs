@@ -7,6 +7,7 @@
 mod annotations;
 mod batch;
 mod errors;
+mod feed;
 mod position;
 mod records;
 

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::io::Read;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use pyo3::prelude::*;
@@ -31,6 +31,7 @@ use referee::verify::{prepare, VerifyOptions};
 
 use crate::annotations::{self, Move};
 use crate::errors::{convert_error, read_error};
+use crate::feed::Feed;
 use crate::position::{from_code, game_named, Position};
 
 /// A verdict's JSON line as a dict: `json.loads`, so that it is exactly what the command line
@@ -297,16 +298,15 @@ pub fn open(
             judge_stream(file, &thread_name, options, read_ahead, &mut |item| send.send(item).map_err(|_| Closed));
         })
         .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
-    Ok(Records { items: Mutex::new(Some(items)), thread: Mutex::new(Some(thread)), name: name.into(), options })
+    Ok(Records { items: Feed::new(items, thread), name: name.into(), options })
 }
 
 /// The records of a file, as `open` finds and judges them, one at a time: an iterator, and a
 /// context manager that closes it (`with referee.open(path) as records: ...`).
 #[pyclass(module = "referee", name = "Records", frozen)]
 pub struct Records {
-    items: Mutex<Option<Receiver<Item>>>,
-    /// The thread that reads and judges, joined once it is done.
-    thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// What the thread that reads and judges finds.
+    items: Feed<Item>,
     name: Arc<str>,
     options: VerifyOptions,
 }
@@ -319,19 +319,7 @@ impl Records {
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Record>> {
         loop {
-            let items = &self.items;
-            // A record already waiting is taken without letting the GIL go; the lock is only
-            // tried, since a thread that holds it may be waiting without the GIL for a record.
-            let ready = match items.try_lock() {
-                Ok(guard) => guard.as_ref().and_then(|r| r.try_recv().ok()),
-                Err(_) => None,
-            };
-            let item = ready.or_else(|| {
-                py.detach(|| {
-                    let guard = items.lock().unwrap_or_else(|e| e.into_inner());
-                    guard.as_ref().and_then(|r| r.recv().ok())
-                })
-            });
+            let item = self.items.next(py);
             let Some(item) = item else {
                 self.close(py);
                 return Ok(None);
@@ -350,14 +338,7 @@ impl Records {
     /// Stops reading: the thread ends once the records in hand are judged. The records already
     /// taken stay as they are.
     fn close(&self, py: Python<'_>) {
-        let receiver = self.items.lock().unwrap_or_else(|e| e.into_inner()).take();
-        drop(receiver);
-        let thread = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
-        if let Some(thread) = thread {
-            py.detach(|| {
-                let _ = thread.join();
-            });
-        }
+        self.items.close(py);
     }
 
     fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
@@ -372,16 +353,6 @@ impl Records {
 
     fn __repr__(&self) -> String {
         format!("<Records of {:?}>", &*self.name)
-    }
-}
-
-impl Drop for Records {
-    fn drop(&mut self) {
-        // The receiver goes first: the thread sees it gone at its next record and ends; it is left
-        // to end on its own, so that dropping an iterator never waits.
-        if let Ok(mut items) = self.items.lock() {
-            items.take();
-        }
     }
 }
 
