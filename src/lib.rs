@@ -216,6 +216,8 @@
 #![deny(missing_docs)]
 
 pub mod alternatives;
+#[cfg(feature = "pdf")]
+pub mod book;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod convert;

@@ -156,7 +156,7 @@ pub(crate) fn first_plies(variations: &[Variation]) -> Vec<usize> {
 /// players (`12. d4`, `12... c3`), else by its place (`c3 (move 24)`).
 pub(crate) fn move_name(ply: usize, text: &str, players: usize) -> String {
     if players == 2 {
-        format!("{}{} {text}", ply / 2 + 1, if ply % 2 == 0 { "." } else { "..." })
+        format!("{}{} {text}", ply / 2 + 1, if ply.is_multiple_of(2) { "." } else { "..." })
     } else {
         format!("{text} (move {})", ply + 1)
     }

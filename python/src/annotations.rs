@@ -1,7 +1,7 @@
-//! A record's annotations, shaped as python-chess shapes a game: `Record.tags`, and
-//! `Record.mainline()`, a list of `referee.Move`, each with its glyphs, comments and variations
-//! (themselves lists of moves), from the record's game document (`referee::convert`, what
-//! `referee convert --to json` writes).
+//! A record's annotations, shaped as python-chess shapes a game: `Record.mainline()`, a list of
+//! `referee.Move`, each with its glyphs, comments and variations (themselves lists of moves), from
+//! the record's game document (`referee::convert`, what `referee convert --to json` writes). Its
+//! tags are the library's (`Found::tags`).
 
 use pyo3::prelude::*;
 
@@ -11,23 +11,6 @@ use referee::format::Round;
 use referee::record::{Found, TokenKind};
 
 use crate::position::{from_code, Position};
-
-/// The record's tags in its order, as written: the common format's tag pairs; the published
-/// notation's title line and column header (`Title`, `Header`), which stand where tags would.
-pub fn tags(text: &str, found: &Found) -> Vec<(String, String)> {
-    match found {
-        Found::Common(r) => r.tags.iter().map(|t| (t.name.to_string(), t.value.to_string())).collect(),
-        Found::Published(r) => {
-            let written = |span: &referee::record::Span| text.get(span.clone()).unwrap_or_default().trim().to_string();
-            let title = r.title.as_ref().map(|(_, span)| ("Title".to_string(), written(span)));
-            // The two column tags, however far apart they are written.
-            let tags =
-                |span: &referee::record::Span| written(span).split_ascii_whitespace().collect::<Vec<_>>().join(" ");
-            let header = r.header.as_ref().map(|h| ("Header".to_string(), tags(&h.span)));
-            title.into_iter().chain(header).collect()
-        }
-    }
-}
 
 /// The number of the move line each move of a record of the published notation is written on
 /// (a line is a turn of each column's side), in the order of its document's main line: the

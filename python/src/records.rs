@@ -542,7 +542,7 @@ impl Record {
     /// `QUADRAPHAGES`) and its column header's two tags (`Header`: `_xx_ _oo_`), when it has them.
     #[getter]
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let pairs = self.found(|found| annotations::tags(&self.kept.text, found)).unwrap_or_default();
+        let pairs = self.found(|found| found.tags(&self.kept.text)).unwrap_or_default();
         let dict = PyDict::new(py);
         for (name, value) in pairs {
             if !dict.contains(&name)? {

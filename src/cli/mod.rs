@@ -12,6 +12,7 @@ use crate::game::About;
 use crate::games::GameKind;
 use crate::verify::DEFAULT_SEARCH_LIMIT;
 
+mod book;
 mod convert;
 mod engines;
 pub mod file;
@@ -84,6 +85,17 @@ enum Command {
     /// self-contained HTML replay page.
     #[command(after_help = RENDER_EXIT_CODES)]
     Render(picture::RenderArgs),
+    /// Make a PDF booklet of the records of files and folders, for print: for each record its
+    /// tags, numbered diagrams with the moves and comments beside them, and its verdict.
+    ///
+    /// A diagram after every --every move numbers (and after the moves whose comments draw
+    /// markup, and at --at), each numbering the moves since the one before, as `show --numbers`
+    /// does; an illegal record ends on the board before its first illegal move and its report as
+    /// `verify` gives it. A collection starts with a contents page; every page is numbered, and
+    /// the PDF's outline lists the records. Text is selectable (DejaVu Sans, embedded), diagrams
+    /// are vectors: `referee book samples/ -o samples.pdf`.
+    #[command(after_help = book::EXIT_CODES)]
+    Book(book::BookArgs),
     /// Play random legal games and write their records, with the computed results.
     Random(RandomArgs),
     /// Print a shell completion script: `referee completions bash > ~/.local/share/bash-completion/completions/referee`.
@@ -375,6 +387,7 @@ pub fn run_with<S: crate::judge::Games>(games: S) -> ExitCode {
         Command::Verify(args) => verify::run(args, games),
         Command::Show(args) => show::run(args, games),
         Command::Render(args) => picture::render(args, games),
+        Command::Book(args) => book::run(args, games),
         Command::Random(args) => generate::run(args, games),
         Command::Completions { shell } => {
             let mut text = Vec::new();

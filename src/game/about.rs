@@ -58,7 +58,7 @@ impl Sizes {
 
     /// Whether the game starts on a board of `size`.
     pub fn allows(self, size: u8) -> bool {
-        (self.smallest..=self.largest).contains(&size) && (size - self.smallest) % self.step.max(1) == 0
+        (self.smallest..=self.largest).contains(&size) && (size - self.smallest).is_multiple_of(self.step.max(1))
     }
 
     /// The sizes, from the smallest.

@@ -136,7 +136,7 @@ impl Geometry {
         if let Geometry::Hex { side } = self {
             let (lo, hi) = self.hex_row_span(row as u16);
             let _ = side;
-            if (col as u16) < lo || (col as u16) > hi || (col as u16 - lo) % 2 != 0 {
+            if (col as u16) < lo || (col as u16) > hi || !(col as u16 - lo).is_multiple_of(2) {
                 return None;
             }
         }

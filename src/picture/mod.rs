@@ -203,15 +203,21 @@ impl Pictures {
     /// ([`numbers`]).
     pub fn numbered(&self, range: NumberRange) -> Result<Scene, RangeError> {
         let moves = moves_in(&self.turns, range)?;
+        Ok(match self.error_reached(&moves) {
+            Some(error) => Scene { numbers: self.numbered_moves(moves).numbers, ..error.clone() },
+            None => self.numbered_moves(moves),
+        })
+    }
+
+    /// The numbered diagram of the moves played `moves` (indices into [`Pictures::moves`], not
+    /// empty, within them): the position after the last of them, each cell one of them was played
+    /// at showing that move's number, as [`Pictures::numbered`] draws them.
+    pub fn numbered_moves(&self, moves: std::ops::Range<usize>) -> Scene {
         let mut numbering = Numbering::new(&self.scenes, &self.turns);
         for k in moves.clone() {
             numbering.play(k);
         }
-        let numbers = Some(numbering.numbers());
-        Ok(match self.error_reached(&moves) {
-            Some(error) => Scene { numbers, ..error.clone() },
-            None => Scene { signs: Vec::new(), numbers, ..self.scenes[moves.end].clone() },
-        })
+        Scene { signs: Vec::new(), numbers: Some(numbering.numbers()), ..self.scenes[moves.end].clone() }
     }
 
     /// The scenes of the moves `range` numbers, each numbered up to it as [`Pictures::numbered`]
@@ -256,26 +262,34 @@ pub fn per_turn(scenes: &[Scene]) -> Vec<Scene> {
 /// The pictures of record `index` (1-based) of `src`, with its variations'; `Err` says why it has
 /// none, and where.
 pub fn pictures<S: Games>(src: &str, index: usize, options: VerifyOptions<S>) -> Result<Pictures, (Span, String)> {
-    struct Draw<'n, 'a>(&'n Notes<'a>, Option<&'n [MoveLine]>);
-    impl WithStart for Draw<'_, '_> {
-        type Output = Pictures;
-        fn run<G: Reader>(self, start: G, tokens: &[Token]) -> Pictures {
-            draw(&start, tokens, self.0, self.1)
-        }
-    }
-    let found = crate::record::read(src, options.game).nth(index.wrapping_sub(1));
-    let (notes, lines) = match &found {
-        Some(Found::Common(r)) => (r.notes(), None),
-        Some(Found::Published(r)) => (r.notes(), Some(&r.lines[..])),
-        None => (&NONE, None),
-    };
-    let (mut pictures, span) = match &found {
-        Some(found) => with_found_start(src, found, options, Draw(notes, lines))?,
+    match crate::record::read(src, options.game).nth(index.wrapping_sub(1)) {
+        Some(found) => pictures_of(src, &found, options),
         // For its error, which says how many records there are.
-        None => with_record(src, index, options, Draw(notes, lines))?,
+        None => with_record(src, index, options, Draw(&NONE, None)).map(|(pictures, _)| pictures),
+    }
+}
+
+/// The pictures of a record found in `src`, as [`pictures`] gives them, for a caller that has
+/// found the record already (one pass over a file of many records, rather than one per record).
+pub fn pictures_of<S: Games>(src: &str, found: &Found, options: VerifyOptions<S>) -> Result<Pictures, (Span, String)> {
+    let (notes, lines) = match found {
+        Found::Common(r) => (r.notes(), None),
+        Found::Published(r) => (r.notes(), Some(&r.lines[..])),
     };
+    let (mut pictures, span) = with_found_start(src, found, options, Draw(notes, lines))?;
     pictures.span = span;
     Ok(pictures)
+}
+
+/// The work of [`pictures_of`] on a record's start: its notes, and its move lines in the published
+/// notation.
+struct Draw<'n, 'a>(&'n Notes<'a>, Option<&'n [MoveLine]>);
+
+impl WithStart for Draw<'_, '_> {
+    type Output = Pictures;
+    fn run<G: Reader>(self, start: G, tokens: &[Token]) -> Pictures {
+        draw(&start, tokens, self.0, self.1)
+    }
 }
 
 /// What a text diagram of record `index` of `src` after `ply` moves of its main line cannot draw,

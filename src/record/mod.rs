@@ -446,6 +446,23 @@ impl Found<'_> {
         }
     }
 
+    /// The record's tags in its order, as written in `src` (the text it was found in): the common
+    /// format's tag pairs; the published notation's title line and column header (`Title`,
+    /// `Header`), which stand where tags would.
+    pub fn tags(&self, src: &str) -> Vec<(String, String)> {
+        match self {
+            Found::Common(r) => r.tags.iter().map(|t| (t.name.to_string(), t.value.to_string())).collect(),
+            Found::Published(r) => {
+                let written = |span: &Span| src.get(span.clone()).unwrap_or_default().trim().to_string();
+                let title = r.title.as_ref().map(|(_, span)| ("Title".to_string(), written(span)));
+                // The two column tags, however far apart they are written.
+                let tags = |span: &Span| written(span).split_ascii_whitespace().collect::<Vec<_>>().join(" ");
+                let header = r.header.as_ref().map(|h| ("Header".to_string(), tags(&h.span)));
+                title.into_iter().chain(header).collect()
+            }
+        }
+    }
+
     /// Gives the record its position among the text's records.
     pub fn set_index(&mut self, index: usize) {
         match self {

@@ -9,7 +9,7 @@ use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg::{self, fontdb};
 
 /// DejaVu Sans (Bitstream Vera licence, see `assets/fonts/LICENSE`).
-const DEJAVU_SANS: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+pub(crate) const DEJAVU_SANS: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 
 /// The family name DejaVu Sans registers under, which the SVG names first.
 const FAMILY: &str = "DejaVu Sans";
@@ -70,10 +70,16 @@ pub fn size(svg: &str) -> Result<(u32, u32), PictureError> {
     parse(svg).map(|(_, width, height)| (width, height))
 }
 
+/// The SVG read with DejaVu Sans as its only font: for pixels here, for a booklet's pages in
+/// [`crate::book::pdf`].
+pub(crate) fn tree(svg: &str) -> Result<usvg::Tree, usvg::Error> {
+    let options = usvg::Options { font_family: FAMILY.to_string(), fontdb: fonts(), ..usvg::Options::default() };
+    usvg::Tree::from_str(svg, &options)
+}
+
 /// The SVG read, and its size in whole pixels, refused when empty or too large.
 fn parse(svg: &str) -> Result<(usvg::Tree, u32, u32), PictureError> {
-    let options = usvg::Options { font_family: FAMILY.to_string(), fontdb: fonts(), ..usvg::Options::default() };
-    let tree = usvg::Tree::from_str(svg, &options)?;
+    let tree = tree(svg)?;
     let size = tree.size();
     let (w, h) = (size.width().ceil(), size.height().ceil());
     // Saturating casts: a NaN or a huge size becomes 0 or u32::MAX, both refused below.

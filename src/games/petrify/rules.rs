@@ -678,9 +678,9 @@ impl Petrify {
             next += 1;
             let sides = [
                 (c >= w, c.wrapping_sub(w)),
-                ((c + 1) % w != 0, c + 1),
+                (!(c + 1).is_multiple_of(w), c + 1),
                 (c + w < n, c + w),
-                (c % w != 0, c.wrapping_sub(1)),
+                (!c.is_multiple_of(w), c.wrapping_sub(1)),
             ];
             for (on_board, d) in sides {
                 if on_board && !seen[d] && joins(self.squares[d]) {

@@ -490,9 +490,9 @@ impl Quarod {
         let (w, n) = (self.geo.width() as usize, self.cells.len());
         match rod {
             Rod::North => c.checked_sub(w),
-            Rod::East => ((c + 1) % w != 0).then_some(c + 1),
+            Rod::East => (!(c + 1).is_multiple_of(w)).then_some(c + 1),
             Rod::South => (c + w < n).then_some(c + w),
-            Rod::West => (c % w != 0).then(|| c - 1),
+            Rod::West => (!c.is_multiple_of(w)).then(|| c - 1),
         }
     }
 
@@ -1108,7 +1108,7 @@ mod tests {
         let cells = &pos.cells[..];
         let (n, w) = (cells.len(), pos.geo.width() as usize);
         let pair = |a: usize, b: usize| (Cell(a as u16), Cell(b as u16));
-        let east = |a: usize| ((a + 1) % w != 0).then_some(a + 1);
+        let east = |a: usize| (!(a + 1).is_multiple_of(w)).then_some(a + 1);
         let south = |a: usize| (a + w < n).then_some(a + w);
         for a in (0..n).filter(|&a| cells[a].is_none()) {
             if let Some(b) = [east(a), south(a)].into_iter().flatten().find(|&b| cells[b].is_none()) {
