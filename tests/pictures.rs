@@ -578,6 +578,50 @@ fn markup_in_comments_is_drawn_on_square_and_hex_boards() {
     }
 }
 
+/// Print has no colours: the four markup colours stay apart by how they are drawn, arrows and
+/// cells alike (red filled black, green hollow, blue filled grey, yellow dashed), as the players'
+/// figures do by fill.
+#[test]
+fn print_tells_the_markup_colours_apart_without_colour() {
+    let text = "[Game \"Quarod\"]\n[Size \"6\"]\n\n1. d1d2 {[%arrow a1a4 red] [%arrow b1b4 green] [%arrow c1c4 blue] \
+                [%arrow e1e4 yellow] [%mark a6 red] [%mark b6 green] [%mark c6 blue] [%mark e6 yellow]} *\n";
+    let pictures = referee::picture::pictures(text, 1, Default::default()).expect("the record replays");
+    let scene = pictures.scene(Some(1));
+    let picture = svg(scene, &options(StyleName::Print));
+    let drawn = |what: &str, colour: &str| {
+        let class = format!("class=\"markup {what} {colour}\"");
+        let at = picture.find(&class).unwrap_or_else(|| panic!("{what} {colour}"));
+        picture[at..].split_once('\n').map_or("", |(line, _)| line).to_string()
+    };
+    for what in ["arrow", "mark"] {
+        let [red, green, blue, yellow] = ["red", "green", "blue", "yellow"].map(|c| drawn(what, c));
+        // Four different drawings, none of them in colour.
+        let all = [&red, &green, &blue, &yellow];
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                assert_ne!(strip_points(a), strip_points(b), "{what}: two colours drawn alike");
+            }
+            for colour in ["#d7261e", "#1e8c3c", "#1f5fd0", "#e8b400"] {
+                assert!(!a.contains(colour), "{what}: a colour in print: {a}");
+            }
+        }
+        assert!(yellow.contains("stroke-dasharray"), "{what}: yellow dashed: {yellow}");
+        assert!(green.contains("stroke=\"#000000\"") && !green.contains("stroke-dasharray"), "{what}: green hollow");
+        assert!(blue.contains("#808080"), "{what}: blue grey: {blue}");
+    }
+    insta::assert_snapshot!("markup-print", picture);
+}
+
+/// A drawing's element without its coordinates: what it looks like, wherever it stands.
+fn strip_points(element: &str) -> String {
+    let mut out = element.to_string();
+    while let Some(at) = out.find("points=\"") {
+        let end = out[at + 8..].find('"').map_or(out.len(), |e| at + 9 + e);
+        out.replace_range(at..end, "");
+    }
+    out
+}
+
 /// In the published notation a note goes with the move before it, the `....` of the first turn
 /// being no move: the markup after the first stone move (ply 2, after the announced number) is
 /// drawn there.

@@ -124,6 +124,19 @@ pub struct Sizes {
     pub caption: f64,
 }
 
+/// How a markup arrow or marked cell is drawn: filled with its colour, or hollow (outlined in
+/// it), its outline solid or dashed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Line {
+    /// Filled.
+    #[default]
+    Filled,
+    /// Outlined, with a solid line.
+    Hollow,
+    /// Outlined, with a dashed line.
+    Dashed,
+}
+
 /// Everything a picture's look depends on: colours and sizes as data.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Style {
@@ -159,6 +172,9 @@ pub struct Style {
     pub counted: Rgb,
     /// The colours of markup (grammar.md, "Markup"): red, green, blue, yellow.
     pub markup: [Rgb; 4],
+    /// How each markup colour is drawn besides its colour, for a style whose colours do not tell
+    /// them apart (print: a photocopy keeps no colour): red, green, blue, yellow.
+    pub markup_lines: [Line; 4],
     /// How strongly a region that scored ([`Mark::Shade`]) is shaded in its owner's colour, 0 to 1.
     pub shade_opacity: f64,
     /// The sizes of figures, lines and text.
@@ -247,6 +263,7 @@ impl Style {
                 badge: Rgb(0xf6, 0xf0, 0xe2),
                 counted: Rgb(0x00, 0x8a, 0x5e),
                 markup: [Rgb(0xd7, 0x26, 0x1e), Rgb(0x1e, 0x8c, 0x3c), Rgb(0x1f, 0x5f, 0xd0), Rgb(0xe8, 0xb4, 0x00)],
+                markup_lines: [Line::Filled; 4],
                 shade_opacity: 0.5,
                 sizes: SIZES,
             },
@@ -267,6 +284,7 @@ impl Style {
                 badge: Rgb(0x2a, 0x2d, 0x33),
                 counted: Rgb(0x3d, 0xd6, 0x9a),
                 markup: [Rgb(0xff, 0x5c, 0x55), Rgb(0x4c, 0xd0, 0x6a), Rgb(0x5c, 0x9c, 0xff), Rgb(0xff, 0xd3, 0x3a)],
+                markup_lines: [Line::Filled; 4],
                 shade_opacity: 0.5,
                 sizes: SIZES,
             },
@@ -286,9 +304,10 @@ impl Style {
                 alternative: Ink { colour: Rgb(0x80, 0x80, 0x80), opacity: 0.6 },
                 badge: INK_WHITE,
                 counted: INK_BLACK,
-                // Print has no colours: markup is black, its colours told apart by nothing but
-                // the writer's words.
-                markup: [INK_BLACK; 4],
+                // Print has no colours: each markup colour is its own kind of drawing, as the
+                // players' figures are: red black, green hollow, blue grey, yellow dashed.
+                markup: [INK_BLACK, INK_BLACK, Rgb(0x80, 0x80, 0x80), INK_BLACK],
+                markup_lines: [Line::Filled, Line::Hollow, Line::Filled, Line::Dashed],
                 shade_opacity: 0.35,
                 sizes: Sizes { line: 0.03, ..SIZES },
             },
@@ -1096,10 +1115,19 @@ impl<'a> Painter<'a> {
         d
     }
 
-    /// The colour of markup.
-    fn markup_colour(&self, colour: Colour) -> Rgb {
+    /// The colour of markup, and how it is drawn.
+    fn markup_colour(&self, colour: Colour) -> (Rgb, Line) {
         let k = Colour::ALL.iter().position(|(c, _)| *c == colour).unwrap_or(1);
-        self.style.markup[k]
+        (self.style.markup[k], self.style.markup_lines[k])
+    }
+
+    /// The outline of a hollow markup drawing, `width` wide: solid or dashed.
+    fn outline(colour: Rgb, line: Line, width: f64) -> String {
+        let dash = match line {
+            Line::Dashed => format!(" stroke-dasharray=\"{} {}\"", Num(width * 2.5), Num(width * 1.5)),
+            _ => String::new(),
+        };
+        format!("stroke=\"{colour}\" stroke-width=\"{}\" stroke-linejoin=\"round\"{dash}", Num(width))
     }
 
     /// The cells the writer's markup colours, under the figures.
@@ -1108,11 +1136,16 @@ impl<'a> Painter<'a> {
             if let Drawn::Mark { cell, colour } = *drawn {
                 let corners = self.corners(cell);
                 let points: Vec<String> = corners.iter().map(|&(x, y)| format!("{},{}", Num(x), Num(y))).collect();
+                let (ink, line) = self.markup_colour(colour);
+                let paint = match line {
+                    Line::Filled => format!("fill=\"{ink}\" opacity=\"0.55\""),
+                    // Inside the cell's own lines, as wide as a sign's.
+                    _ => format!("fill=\"none\" {}", Self::outline(ink, line, self.layout.s * 0.08)),
+                };
                 self.out.push_str(&format!(
-                    "<polygon class=\"markup mark {}\" points=\"{}\" fill=\"{}\" opacity=\"0.55\"/>\n",
+                    "<polygon class=\"markup mark {}\" points=\"{}\" {paint}/>\n",
                     colour.name(),
                     points.join(" "),
-                    self.markup_colour(colour)
                 ));
             }
         }
@@ -1125,16 +1158,20 @@ impl<'a> Painter<'a> {
         for drawn in &self.scene.markup {
             match drawn {
                 Drawn::Arrow { from, to, colour } => {
-                    let body = arrow(
-                        self.layout.centre(*from),
-                        self.layout.centre(*to),
-                        0.0,
-                        s * self.style.sizes.sign * 1.2,
-                        s,
-                        self.markup_colour(*colour),
-                        self.style.halo,
-                        halo,
-                    );
+                    let (ink, line) = self.markup_colour(*colour);
+                    let (from, to) = (self.layout.centre(*from), self.layout.centre(*to));
+                    let width = s * self.style.sizes.sign * 1.2;
+                    let body = match line {
+                        Line::Filled => arrow(from, to, 0.0, width, s, ink, self.style.halo, halo),
+                        // A hollow arrow is wider, so that its inside shows.
+                        _ => arrow_points(from, to, 0.0, width * 1.8, s).map_or_else(String::new, |points| {
+                            format!(
+                                "<polygon points=\"{points}\" fill=\"{}\" {}/>",
+                                self.style.halo,
+                                Self::outline(ink, line, (s * 0.035).max(1.0))
+                            )
+                        }),
+                    };
                     self.out.push_str(&format!(
                         "<g class=\"markup arrow {}\" opacity=\"0.85\">{body}</g>\n",
                         colour.name()
@@ -1415,10 +1452,21 @@ fn arrow(
     halo: Rgb,
     halo_width: f64,
 ) -> String {
+    let Some(points) = arrow_points((ax, ay), (bx, by), side, width, s) else { return String::new() };
+    format!(
+        "<polygon points=\"{points}\" fill=\"{colour}\" stroke=\"{halo}\" stroke-width=\"{}\" stroke-linejoin=\"round\" \
+         paint-order=\"stroke\"/>",
+        Num(halo_width * 2.0)
+    )
+}
+
+/// The outline of an arrow from one point to another, as [`arrow`] draws it: its polygon's points;
+/// none between two points that are one.
+fn arrow_points((ax, ay): (f64, f64), (bx, by): (f64, f64), side: f64, width: f64, s: f64) -> Option<String> {
     let (dx, dy) = (bx - ax, by - ay);
     let length = (dx * dx + dy * dy).sqrt();
     if length < 1e-6 {
-        return String::new();
+        return None;
     }
     let (ux, uy) = (dx / length, dy / length);
     // The right-hand normal, in a picture whose y axis points down.
@@ -1441,12 +1489,7 @@ fn arrow(
         at(start, half),
     ];
     let points: Vec<String> = points.iter().map(|&(x, y)| format!("{},{}", Num(x), Num(y))).collect();
-    format!(
-        "<polygon points=\"{}\" fill=\"{colour}\" stroke=\"{halo}\" stroke-width=\"{}\" stroke-linejoin=\"round\" \
-         paint-order=\"stroke\"/>",
-        points.join(" "),
-        Num(halo_width * 2.0)
-    )
+    Some(points.join(" "))
 }
 
 /// The unit vector of a heading, in a picture whose y axis points down.
