@@ -169,7 +169,7 @@ fn a_record_s_pages_look_as_they_did() {
 fn each_diagram_numbers_the_moves_beside_it_and_the_moves_are_all_there_in_order() {
     let src = read(DESIGNERS_1);
     let p = pictures(&src, 1, VerifyOptions::default()).unwrap();
-    let book = entries(DESIGNERS_1, &src, VerifyOptions::default(), &Plan { every: 2, at: vec![] });
+    let book = entries(DESIGNERS_1, &src, VerifyOptions::default(), &Plan { every: 2, at: vec![] }).collect::<Vec<_>>();
     assert_eq!(book.len(), 1);
     let entry = &book[0];
     assert_eq!(entry.status, "illegal");
@@ -202,10 +202,10 @@ fn each_diagram_numbers_the_moves_beside_it_and_the_moves_are_all_there_in_order
     assert!(scene.illegal.as_deref().is_some_and(|why| why.contains("blocked")), "{:?}", scene.illegal);
     assert!(entry.report.iter().any(|l| l.contains("illegal move: the path is blocked")), "{:?}", entry.report);
     // --every 0: one diagram of the whole game.
-    let whole = entries(DESIGNERS_1, &src, VerifyOptions::default(), &Plan { every: 0, at: vec![] });
+    let whole: Vec<_> = entries(DESIGNERS_1, &src, VerifyOptions::default(), &Plan { every: 0, at: vec![] }).collect();
     assert_eq!(whole[0].sections.len(), 1);
     // --at: one more, after ply 5.
-    let at = entries(DESIGNERS_1, &src, VerifyOptions::default(), &Plan { every: 0, at: vec![5] });
+    let at: Vec<_> = entries(DESIGNERS_1, &src, VerifyOptions::default(), &Plan { every: 0, at: vec![5] }).collect();
     assert_eq!(at[0].sections.len(), 2);
     assert_eq!(at[0].sections[0].scene.ply, 5);
 }
@@ -214,7 +214,7 @@ fn each_diagram_numbers_the_moves_beside_it_and_the_moves_are_all_there_in_order
 fn comments_glyphs_and_variations_are_all_written_beside_their_moves() {
     let src = read(LESSON);
     let p = pictures(&src, 1, VerifyOptions::default()).unwrap();
-    let book = entries(LESSON, &src, VerifyOptions::default(), &Plan::default());
+    let book: Vec<_> = entries(LESSON, &src, VerifyOptions::default(), &Plan::default()).collect();
     let entry = &book[0];
     let mut said: Vec<String> = entry.opening.clone();
     let mut variations = Vec::new();
@@ -290,4 +290,16 @@ fn letter_paper_standard_output_and_the_command_line_s_errors() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("30 to 300 mm"), "{err}");
     assert!(Path::new(quarod).exists());
+    // More records than a booklet has pages: refused once the records past it are found, before
+    // they are drawn, and nothing is written.
+    let many = dir.path().join("many.txt");
+    let record = read(quarod);
+    std::fs::write(&many, format!("{record}\n").repeat(referee::book::pdf::MAX_PAGES + 1)).unwrap();
+    let (_, verified, _) = run(&["verify", "--format", "json", arg(&many)]);
+    assert!(json_lines(&verified).len() > referee::book::pdf::MAX_PAGES);
+    let big = dir.path().join("big.pdf");
+    let (code, _, err) = run(&["book", arg(&many), "-o", arg(&big)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("more than 2000 pages"), "{err}");
+    assert!(!big.exists());
 }

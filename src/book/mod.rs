@@ -97,16 +97,20 @@ impl Entry {
 }
 
 /// The entries of the records of one file's text, in file order: each record read, verified and
-/// drawn once. `file` names it as reports do.
-pub fn entries<S: Games>(file: &str, src: &str, options: VerifyOptions<S>, plan: &Plan) -> Vec<Entry> {
+/// drawn once, when it is taken (a caller stops taking when its booklet is full). `file` names it
+/// as reports do.
+pub fn entries<'a, S: Games + 'a>(
+    file: &str,
+    src: &'a str,
+    options: VerifyOptions<S>,
+    plan: &'a Plan,
+) -> impl Iterator<Item = Entry> + 'a {
     let source = Source::new(file, Arc::new(src.to_string()));
     let mut budget = options.file_budget();
-    crate::record::read(src, options.reading())
-        .map(|found| {
-            let verdict = verify::prepare(src, &found, options).finish(&mut budget);
-            entry(&source, src, &found, &verdict, options, plan)
-        })
-        .collect()
+    crate::record::read(src, options.reading()).map(move |found| {
+        let verdict = verify::prepare(src, &found, options).finish(&mut budget);
+        entry(&source, src, &found, &verdict, options, plan)
+    })
 }
 
 /// The entry of a record found in `src`, with its verdict.

@@ -118,12 +118,18 @@ pub fn run<S: Games>(args: BookArgs, games: S) -> ExitCode {
         let name = files::display_name(path);
         match files::read(path) {
             Ok(text) => {
-                let found = entries(&name, &text, options, &plan);
-                if found.is_empty() {
+                let before = all.len();
+                // A record takes a page at least: past the most pages, no booklet, and no more
+                // records read and drawn.
+                all.extend(entries(&name, &text, options, &plan).take(pdf::MAX_PAGES + 1 - before.min(pdf::MAX_PAGES)));
+                if all.len() > pdf::MAX_PAGES {
+                    note(&format!("no booklet: {}", pdf::BookError::TooLong));
+                    return ExitCode::from(2);
+                }
+                if all.len() == before {
                     note(&format!("{name}: holds no record: not in the booklet"));
                     missed = true;
                 }
-                all.extend(found);
             }
             Err(p) => {
                 let at = p.at.map(|(line, column)| format!(":{line}:{column}")).unwrap_or_default();
