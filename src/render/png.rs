@@ -38,7 +38,7 @@ pub enum PictureError {
 }
 
 /// The font database holding DejaVu Sans alone, loaded once per process.
-fn fonts() -> Arc<fontdb::Database> {
+pub(crate) fn fonts() -> Arc<fontdb::Database> {
     static FONTS: OnceLock<Arc<fontdb::Database>> = OnceLock::new();
     FONTS
         .get_or_init(|| {
@@ -71,7 +71,7 @@ pub fn size(svg: &str) -> Result<(u32, u32), PictureError> {
 }
 
 /// The SVG read, and its size in whole pixels, refused when empty or too large.
-fn parse(svg: &str) -> Result<(usvg::Tree, u32, u32), PictureError> {
+pub(crate) fn parse(svg: &str) -> Result<(usvg::Tree, u32, u32), PictureError> {
     let options = usvg::Options { font_family: FAMILY.to_string(), fontdb: fonts(), ..usvg::Options::default() };
     let tree = usvg::Tree::from_str(svg, &options)?;
     let size = tree.size();
