@@ -18,7 +18,7 @@ const FAMILY: &str = "DejaVu Sans";
 /// cost memory (64 megapixels, 256 MiB of RGBA).
 pub const MAX_PIXELS: u64 = 64 * 1024 * 1024;
 
-/// Why a picture could not be rasterised.
+/// Why a picture could not be rasterised, or read for TikZ.
 #[derive(thiserror::Error, Debug)]
 pub enum PictureError {
     /// The SVG did not parse.
