@@ -284,6 +284,24 @@ fn text_with_the_characters_latex_keeps_for_itself_compiles_and_reads_back() {
     }
 }
 
+/// The README's paper ("LaTeX diagrams"), as written there, around the fragment its command writes.
+#[test]
+fn the_readme_paper_compiles() {
+    if !pdflatex_here() {
+        return;
+    }
+    let readme = read("README.md");
+    let paper = readme.split("```latex\n").nth(1).and_then(|b| b.split("```").next()).expect("a latex block");
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) =
+        run(&["show", DESIGNERS_1, "--numbers", "--tex", "fragment", "-o", arg(&dir.path().join("game1.tex"))]);
+    assert_eq!(code, 1, "the record's illegal move is drawn: {err}");
+    std::fs::write(dir.path().join("paper.tex"), paper).unwrap();
+    pdflatex(dir.path(), "paper", true).unwrap_or_else(|e| panic!("{e}"));
+    let text = pdf_text(&dir.path().join("paper.pdf"));
+    assert!(text.contains("Illegal: h1a1"), "{text}");
+}
+
 /// The TikZ of a small position: what the translation writes, reviewed as a diff when it changes.
 #[test]
 fn the_tikz_of_a_small_position() {
