@@ -26,7 +26,7 @@ fn show_draws_svg_and_png_and_the_format_follows_the_file_name() {
     assert!(std::fs::read_to_string(&svg).unwrap().contains("</svg>"));
     let (code, _, err) = run(&["show", QUAROD, "-o", arg(&dir.path().join("board.bmp"))]);
     assert_eq!(code, 2);
-    assert!(err.contains("give --format ascii, svg or png"), "{err}");
+    assert!(err.contains("give --format ascii, svg, png or tex"), "{err}");
 }
 
 #[test]

@@ -72,17 +72,22 @@ enum Command {
     /// extensions, in path order. A summary goes to standard error at the end.
     #[command(after_help = EXIT_CODES)]
     Verify(VerifyArgs),
-    /// Draw a position of a record: a text diagram in the published style, or an SVG or PNG picture.
+    /// Draw a position of a record: a text diagram in the published style, or an SVG, PNG or TikZ
+    /// picture.
     ///
     /// Without --ply, the last position; when the record has an illegal move, the position before
     /// it (pictures draw that move in red, the legal moves faint and the reason under the board).
     /// With --numbers, a numbered diagram: the position after the last move numbered, each cell a
     /// move was played at (from --from to --to) carrying that move's number, as the record numbers
     /// it: `referee show samples/quadraphages/designers-game-1.txt --numbers --from 2 --to 5 -o q.png`.
+    /// For a paper, the same picture as LaTeX (TikZ: vector paths, and text in the document's
+    /// font): `referee show samples/quadraphages/designers-game-1.txt --numbers -o q.tex` writes a
+    /// document that `pdflatex q.tex` compiles alone, 80 mm wide; with `--tex fragment`, a picture
+    /// that a document loading tex/referee.sty sets with `\refereediagram[60mm]{q}`.
     #[command(after_help = SHOW_EXIT_CODES)]
     Show(ShowArgs),
-    /// Draw every position of a record into a folder: SVG or PNG pictures, an animated GIF, or a
-    /// self-contained HTML replay page.
+    /// Draw every position of a record into a folder: SVG, PNG or TikZ pictures, an animated GIF,
+    /// or a self-contained HTML replay page.
     #[command(after_help = RENDER_EXIT_CODES)]
     Render(picture::RenderArgs),
     /// Make a PDF booklet of the records of files and folders, for print: for each record its
@@ -255,8 +260,8 @@ pub(crate) struct ShowArgs {
     /// Read the record as this game, whatever its text suggests.
     #[arg(long, value_parser = GameParser)]
     game: Option<&'static About>,
-    /// ascii (a text diagram), svg, png or code (the position code, on one line). Default: the -o
-    /// file's extension, else ascii.
+    /// ascii (a text diagram), svg, png, tex (a TikZ picture for LaTeX, see --tex) or code (the
+    /// position code, on one line). Default: the -o file's extension, else ascii.
     #[arg(long, value_enum)]
     format: Option<picture::ShowFormat>,
     /// Write to this file rather than to standard output: whole or not at all, keeping its other

@@ -1,5 +1,5 @@
-//! `referee show --format svg|png` and `referee render`: pictures of a record's positions, wired
-//! from the library's scenes and renderers. Every picture is drawn whole in memory before
+//! `referee show --format svg|png|tex` and `referee render`: pictures of a record's positions,
+//! wired from the library's scenes and renderers. Every picture is drawn whole in memory before
 //! anything is written, so an input problem never leaves half an image behind.
 
 use std::fs;
@@ -17,6 +17,7 @@ use crate::render::gif::{self, RgbaFrame, Timing};
 use crate::render::model::Scene;
 use crate::render::png;
 use crate::render::svg::{self, StyleName, SvgOptions};
+use crate::render::tikz::{self, TexOutput};
 use crate::report;
 use crate::report::Source;
 use crate::verdict::Status;
@@ -44,6 +45,17 @@ pub struct Look {
     /// Draw the caption line under the board (the default).
     #[arg(long, overrides_with = "no_caption")]
     caption: bool,
+    /// With --format tex: a standalone document that pdflatex compiles alone (the default), or a
+    /// fragment, the tikzpicture alone, for \refereediagram{FILE} in a document that loads
+    /// tex/referee.sty.
+    #[arg(long, value_enum, value_name = "FORM")]
+    tex: Option<Tex>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum Tex {
+    Standalone,
+    Fragment,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -61,6 +73,22 @@ impl Look {
             Style::Print => StyleName::Print,
         };
         SvgOptions { width: self.width, style, coordinates: !self.no_coordinates, caption: !self.no_caption }
+    }
+
+    fn tex(&self) -> TexOutput {
+        match self.tex {
+            None | Some(Tex::Standalone) => TexOutput::Standalone,
+            Some(Tex::Fragment) => TexOutput::Fragment,
+        }
+    }
+
+    /// `--tex` with a format other than tex is a usage error, said on standard error: it would
+    /// change nothing.
+    pub fn tex_without_tex(&self, tex: bool) -> Option<ExitCode> {
+        (self.tex.is_some() && !tex).then(|| {
+            note("--tex chooses the form of a TikZ picture: give it with --format tex");
+            ExitCode::from(2)
+        })
     }
 }
 
@@ -98,6 +126,9 @@ pub enum ShowFormat {
     Ascii,
     Svg,
     Png,
+    /// A TikZ picture for LaTeX, vector paths and text: a document that pdflatex compiles alone,
+    /// or with --tex fragment a picture for a document that loads tex/referee.sty.
+    Tex,
     /// The position code, on one line (grammar.md, "Position codes").
     Code,
 }
@@ -109,6 +140,7 @@ pub enum RenderFormat {
     Png,
     Gif,
     Html,
+    Tex,
 }
 
 /// The format a file name asks for by its extension.
@@ -118,6 +150,7 @@ pub fn format_of(path: &Path) -> Option<ShowFormat> {
         "svg" => Some(ShowFormat::Svg),
         "png" => Some(ShowFormat::Png),
         "txt" => Some(ShowFormat::Ascii),
+        "tex" => Some(ShowFormat::Tex),
         _ => None,
     }
 }
@@ -289,6 +322,13 @@ pub fn show<S: Games>(
                 return ExitCode::from(2);
             }
         },
+        ShowFormat::Tex => match tikz::tikz(&scene, &look.options(), look.tex()) {
+            Ok(text) => text.into_bytes(),
+            Err(e) => {
+                note(&format!("cannot draw the TikZ picture: {e}"));
+                return ExitCode::from(2);
+            }
+        },
         ShowFormat::Ascii => match picture::numbered_text(&src, index, &scene, options) {
             Ok(mut text) => {
                 for line in picture::scene_words(&scene) {
@@ -341,9 +381,9 @@ pub struct RenderArgs {
     /// at a picture's name is never followed, and it, or a read-only picture, is refused.
     #[arg(short, long, value_name = "DIR")]
     out: PathBuf,
-    /// svg or png: one picture per position (and the error diagram); gif: one animation, of at most
-    /// 400 megapixels in all (frames x width x height), about a minute's work; html: one
-    /// self-contained replay page.
+    /// svg, png or tex (TikZ, see --tex): one picture per position (and the error diagram); gif:
+    /// one animation, of at most 400 megapixels in all (frames x width x height), about a minute's
+    /// work; html: one self-contained replay page.
     #[arg(long, value_enum, default_value_t = RenderFormat::Svg)]
     format: RenderFormat,
     /// One picture per turn rather than per move (a phages turn has several moves).
@@ -359,6 +399,9 @@ pub struct RenderArgs {
 }
 
 pub fn render<S: Games>(args: RenderArgs, games: S) -> ExitCode {
+    if let Some(code) = args.look.tex_without_tex(args.format == RenderFormat::Tex) {
+        return code;
+    }
     let verify_options = VerifyOptions { game: args.game, ..VerifyOptions::default() }.with_games(games);
     let (src, pictures) = match load(&args.file, args.record, verify_options) {
         Ok(loaded) => loaded,
@@ -402,15 +445,19 @@ pub fn render<S: Games>(args: RenderArgs, games: S) -> ExitCode {
     let mut canvas = (0, 0);
     let drawn = (|| -> Result<(), String> {
         match args.format {
-            RenderFormat::Svg | RenderFormat::Png => {
+            RenderFormat::Svg | RenderFormat::Png | RenderFormat::Tex => {
                 let digits = scenes.len().to_string().len().max(3);
-                let ext = if args.format == RenderFormat::Svg { "svg" } else { "png" };
+                let ext = match args.format {
+                    RenderFormat::Png => "png",
+                    RenderFormat::Tex => "tex",
+                    _ => "svg",
+                };
                 for scene in &scenes {
                     let name = format!("{base}-ply{:0digits$}.{ext}", scene.ply);
-                    files.push((name, picture_bytes(scene, args.format, &options)?));
+                    files.push((name, picture_bytes(scene, args.format, &args.look)?));
                 }
                 if let Some(error) = error {
-                    files.push((format!("{base}-error.{ext}"), picture_bytes(error, args.format, &options)?));
+                    files.push((format!("{base}-error.{ext}"), picture_bytes(error, args.format, &args.look)?));
                 }
             }
             // Encoded into its file frame by frame, below: never held whole.
@@ -585,10 +632,11 @@ fn animation(
     gif.finish().map_err(|e| drawing(&e))?.commit()
 }
 
-fn picture_bytes(scene: &Scene, format: RenderFormat, options: &SvgOptions) -> Result<Vec<u8>, String> {
-    let drawn = svg::svg(scene, options);
+fn picture_bytes(scene: &Scene, format: RenderFormat, look: &Look) -> Result<Vec<u8>, String> {
+    let options = look.options();
     match format {
-        RenderFormat::Png => png::png(&drawn).map_err(|e| e.to_string()),
-        _ => Ok(drawn.into_bytes()),
+        RenderFormat::Png => png::png(&svg::svg(scene, &options)).map_err(|e| e.to_string()),
+        RenderFormat::Tex => tikz::tikz(scene, &options, look.tex()).map(String::into_bytes).map_err(|e| e.to_string()),
+        _ => Ok(svg::svg(scene, &options).into_bytes()),
     }
 }

@@ -22,16 +22,19 @@ pub fn run<S: Games>(args: ShowArgs, games: S) -> ExitCode {
             Some(f) => f,
             None => {
                 note(&format!(
-                    "cannot tell the format from the name {}: give --format ascii, svg or png",
+                    "cannot tell the format from the name {}: give --format ascii, svg, png or tex",
                     path.display()
                 ));
                 return ExitCode::from(2);
             }
         },
     };
+    if let Some(code) = args.look.tex_without_tex(format == ShowFormat::Tex) {
+        return code;
+    }
     let numbers = args.numbers.range();
     if numbers.is_some() && format == ShowFormat::Code {
-        note("--numbers draws a diagram, and a position code has no numbers: give --format ascii, svg or png");
+        note("--numbers draws a diagram, and a position code has no numbers: give --format ascii, svg, png or tex");
         return ExitCode::from(2);
     }
     if numbers.is_some() || !matches!(format, ShowFormat::Ascii | ShowFormat::Code) {

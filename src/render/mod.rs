@@ -1,5 +1,5 @@
-//! Board diagrams over a read-only [`BoardView`](crate::game::BoardView): text, SVG, and PNG
-//! rasterised from the SVG.
+//! Board diagrams over a read-only [`BoardView`](crate::game::BoardView): text, SVG, PNG
+//! rasterised from the SVG, and TikZ translated from it.
 
 pub mod ascii;
 pub mod gif;
@@ -8,3 +8,5 @@ pub mod model;
 #[cfg(feature = "png")]
 pub mod png;
 pub mod svg;
+#[cfg(feature = "png")]
+pub mod tikz;

@@ -18,7 +18,7 @@ const FAMILY: &str = "DejaVu Sans";
 /// cost memory (64 megapixels, 256 MiB of RGBA).
 pub const MAX_PIXELS: u64 = 64 * 1024 * 1024;
 
-/// Why a picture could not be rasterised.
+/// Why a picture could not be rasterised, or read for TikZ.
 #[derive(thiserror::Error, Debug)]
 pub enum PictureError {
     /// The SVG did not parse.
@@ -38,7 +38,7 @@ pub enum PictureError {
 }
 
 /// The font database holding DejaVu Sans alone, loaded once per process.
-fn fonts() -> Arc<fontdb::Database> {
+pub(crate) fn fonts() -> Arc<fontdb::Database> {
     static FONTS: OnceLock<Arc<fontdb::Database>> = OnceLock::new();
     FONTS
         .get_or_init(|| {
@@ -78,7 +78,7 @@ pub(crate) fn tree(svg: &str) -> Result<usvg::Tree, usvg::Error> {
 }
 
 /// The SVG read, and its size in whole pixels, refused when empty or too large.
-fn parse(svg: &str) -> Result<(usvg::Tree, u32, u32), PictureError> {
+pub(crate) fn parse(svg: &str) -> Result<(usvg::Tree, u32, u32), PictureError> {
     let tree = tree(svg)?;
     let size = tree.size();
     let (w, h) = (size.width().ceil(), size.height().ceil());

@@ -377,7 +377,7 @@ pub fn svg_with_style(scene: &Scene, options: &SvgOptions, style: &Style) -> Str
 }
 
 /// A number as SVG writes it: two decimals at most, no trailing zeros, never `-0`.
-struct Num(f64);
+pub(crate) struct Num(pub(crate) f64);
 
 impl fmt::Display for Num {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
