@@ -29,6 +29,38 @@ fn show_draws_svg_and_png_and_the_format_follows_the_file_name() {
     assert!(err.contains("give --format ascii, svg, png or tex"), "{err}");
 }
 
+/// Print sizes: `--width 80mm` gives the SVG its size in millimetres (its drawing that of a
+/// picture of 96 pixels to the inch: 302 pixels), the PNG 300 dpi, said in its pHYs chunk, and a
+/// standalone TikZ page that width; the range of millimetres and pixels is a usage error's.
+#[test]
+fn widths_in_millimetres_give_pictures_their_size_on_paper() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = run(&["show", "--format", "svg", "--width", "80mm", QUAROD]).1;
+    let root = svg.lines().next().unwrap();
+    assert!(root.contains("width=\"80mm\"") && root.contains("viewBox=\"0 0 302 "), "{root}");
+    let height_mm: f64 = root.split("height=\"").nth(1).unwrap().split("mm").next().unwrap().parse().unwrap();
+    let view_h: f64 = root.split("viewBox=\"0 0 302 ").nth(1).unwrap().split('"').next().unwrap().parse().unwrap();
+    assert!((height_mm - 80.0 * view_h / 302.0).abs() < 0.01, "{root}");
+    // The same drawing as at 302 pixels.
+    let px = run(&["show", "--format", "svg", "--width", "302", QUAROD]).1;
+    assert_eq!(svg.lines().skip(1).collect::<Vec<_>>(), px.lines().skip(1).collect::<Vec<_>>());
+    let png = dir.path().join("board.png");
+    assert_eq!(run(&["show", "--width", "80mm", QUAROD, "-o", arg(&png)]).0, 0);
+    let bytes = std::fs::read(&png).unwrap();
+    // 80 mm at 300 dpi: 302 pixels drawn 3.125 times as large, whole pixels.
+    assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 943);
+    let phys = bytes.windows(4).position(|w| w == b"pHYs").expect("a pHYs chunk") + 4;
+    let per_metre = u32::from_be_bytes(bytes[phys..phys + 4].try_into().unwrap());
+    assert_eq!((per_metre, bytes[phys + 8]), (11811, 1), "300 dpi, in pixels a metre");
+    let tex = run(&["show", "--format", "tex", "--width", "60mm", QUAROD]).1;
+    assert!(tex.contains("\\setlength\\refereewidth{60mm}"), "{}", &tex[..tex.len().min(600)]);
+    for bad in ["10mm", "2000mm", "50", "5000", "80cm"] {
+        let (code, _, err) = run(&["show", "--width", bad, QUAROD]);
+        assert_eq!(code, 2, "{bad}");
+        assert!(err.contains("millimetres"), "{bad}: {err}");
+    }
+}
+
 #[test]
 fn show_without_a_ply_draws_the_error_diagram() {
     let (code, out, err) = run(&["show", "--format", "svg", BLOG]);

@@ -272,7 +272,7 @@ fn text_with_the_characters_latex_keeps_for_itself_compiles_and_reads_back() {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"300\" height=\"40\"><rect width=\"300\" height=\"40\" \
          fill=\"#fff\"/><text x=\"5\" y=\"25\" font-size=\"10\" fill=\"#222\">{escaped}</text></svg>"
     );
-    let tex = tikz_of_svg(&picture, said, TexOutput::Standalone).expect("TikZ");
+    let tex = tikz_of_svg(&picture, said, TexOutput::Standalone, referee::render::tikz::DEFAULT_MM).expect("TikZ");
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("said.tex"), &tex).unwrap();
     pdflatex(dir.path(), "said", false).unwrap_or_else(|e| panic!("{e}\n{tex}"));

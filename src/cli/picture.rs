@@ -30,9 +30,12 @@ use crate::files;
 /// How pictures look: the options sgf-render has.
 #[derive(Args, Debug, Clone)]
 pub struct Look {
-    /// Width of the picture in pixels, 120 to 4096 (its height follows the board).
-    #[arg(long, default_value_t = 480, value_parser = clap::value_parser!(u32).range(i64::from(svg::MIN_WIDTH)..=i64::from(svg::MAX_WIDTH)))]
-    width: u32,
+    /// Width of the picture (its height follows the board): pixels, 120 to 4096; or millimetres
+    /// on paper, 32 to 1000, such as `80mm`: the SVG then gives its size in millimetres, the PNG is
+    /// drawn at 300 dpi and says so, and a standalone TikZ page is that wide (text and lines as on
+    /// a picture of 96 pixels to the inch).
+    #[arg(long, default_value = "480", value_name = "WIDTH", value_parser = width)]
+    width: Width,
     /// Colours: light, dark, or print (black and white, for paper).
     #[arg(long, value_enum, default_value_t = Style::Light)]
     style: Style,
@@ -50,6 +53,30 @@ pub struct Look {
     /// tex/referee.sty.
     #[arg(long, value_enum, value_name = "FORM")]
     tex: Option<Tex>,
+}
+
+/// A picture's width as asked: pixels on a screen, or millimetres on paper.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Width {
+    Pixels(u32),
+    Millimetres(f64),
+}
+
+/// The resolution a picture asked for in millimetres is drawn at as a PNG.
+const PRINT_DPI: f64 = 300.0;
+
+fn width(text: &str) -> Result<Width, String> {
+    let (min, max) = (svg::MIN_WIDTH, svg::MAX_WIDTH);
+    if let Some(mm) = text.strip_suffix("mm") {
+        return match mm.trim().parse::<f64>() {
+            Ok(mm) if (32.0..=1000.0).contains(&mm) => Ok(Width::Millimetres(mm)),
+            _ => Err(format!("`{text}`: a width on paper is 32 to 1000 millimetres, such as 80mm")),
+        };
+    }
+    match text.parse::<u32>() {
+        Ok(px) if (min..=max).contains(&px) => Ok(Width::Pixels(px)),
+        _ => Err(format!("`{text}`: a width is {min} to {max} pixels, or millimetres on paper such as 80mm")),
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -72,7 +99,34 @@ impl Look {
             Style::Dark => StyleName::Dark,
             Style::Print => StyleName::Print,
         };
-        SvgOptions { width: self.width, style, coordinates: !self.no_coordinates, caption: !self.no_caption }
+        let width = match self.width {
+            Width::Pixels(px) => px,
+            Width::Millimetres(mm) => ((mm * svg::PX_PER_MM).round() as u32).clamp(svg::MIN_WIDTH, svg::MAX_WIDTH),
+        };
+        SvgOptions { width, style, coordinates: !self.no_coordinates, caption: !self.no_caption }
+    }
+
+    /// The picture of `scene` as SVG, PNG or TikZ, at the width asked: on paper when it was asked
+    /// in millimetres.
+    fn picture(&self, scene: &Scene, tex: bool, png: bool) -> Result<Vec<u8>, String> {
+        let options = self.options();
+        let paper = match self.width {
+            Width::Millimetres(mm) => Some(mm),
+            Width::Pixels(_) => None,
+        };
+        if tex {
+            let mm = paper.unwrap_or(tikz::DEFAULT_MM);
+            return tikz::tikz_at(scene, &options, self.tex(), mm)
+                .map(String::into_bytes)
+                .map_err(|e| format!("cannot draw the TikZ picture: {e}"));
+        }
+        let picture = svg::svg(scene, &options);
+        match (png, paper) {
+            (false, None) => Ok(picture.into_bytes()),
+            (false, Some(mm)) => Ok(svg::on_paper(&picture, mm).into_bytes()),
+            (true, None) => png::png(&picture).map_err(|e| format!("cannot draw the PNG: {e}")),
+            (true, Some(_)) => png::png_at(&picture, PRINT_DPI).map_err(|e| format!("cannot draw the PNG: {e}")),
+        }
     }
 
     fn tex(&self) -> TexOutput {
@@ -314,21 +368,15 @@ pub fn show<S: Games>(
     };
     let verdict = if illegal { ExitCode::from(1) } else { ExitCode::SUCCESS };
     let bytes = match format {
-        ShowFormat::Svg => svg::svg(&scene, &look.options()).into_bytes(),
-        ShowFormat::Png => match png::png(&svg::svg(&scene, &look.options())) {
-            Ok(b) => b,
-            Err(e) => {
-                note(&format!("cannot draw the PNG: {e}"));
-                return ExitCode::from(2);
+        ShowFormat::Svg | ShowFormat::Png | ShowFormat::Tex => {
+            match look.picture(&scene, format == ShowFormat::Tex, format == ShowFormat::Png) {
+                Ok(bytes) => bytes,
+                Err(e) => {
+                    note(&e);
+                    return ExitCode::from(2);
+                }
             }
-        },
-        ShowFormat::Tex => match tikz::tikz(&scene, &look.options(), look.tex()) {
-            Ok(text) => text.into_bytes(),
-            Err(e) => {
-                note(&format!("cannot draw the TikZ picture: {e}"));
-                return ExitCode::from(2);
-            }
-        },
+        }
         ShowFormat::Ascii => match picture::numbered_text(&src, index, &scene, options) {
             Ok(mut text) => {
                 for line in picture::scene_words(&scene) {
@@ -633,10 +681,5 @@ fn animation(
 }
 
 fn picture_bytes(scene: &Scene, format: RenderFormat, look: &Look) -> Result<Vec<u8>, String> {
-    let options = look.options();
-    match format {
-        RenderFormat::Png => png::png(&svg::svg(scene, &options)).map_err(|e| e.to_string()),
-        RenderFormat::Tex => tikz::tikz(scene, &options, look.tex()).map(String::into_bytes).map_err(|e| e.to_string()),
-        _ => Ok(svg::svg(scene, &options).into_bytes()),
-    }
+    look.picture(scene, format == RenderFormat::Tex, format == RenderFormat::Png)
 }

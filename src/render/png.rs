@@ -93,12 +93,30 @@ pub(crate) fn parse(svg: &str) -> Result<(usvg::Tree, u32, u32), PictureError> {
 /// The SVG as a PNG file, at the SVG's own width and height.
 pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
     let (width, height, rgba) = rgba(svg)?;
-    encode(width, height, &rgba).map_err(|e| PictureError::Encode(e.to_string()))
+    encode(width, height, &rgba, None).map_err(|e| PictureError::Encode(e.to_string()))
+}
+
+/// The SVG as a PNG file for print: each of its pixels (96 to the inch) drawn with `dpi / 96`
+/// pixels a side, and the file says its resolution, so that it prints at the SVG's size.
+pub fn png_at(svg: &str, dpi: f64) -> Result<Vec<u8>, PictureError> {
+    let (tree, width, height) = parse(svg)?;
+    let scale = (dpi / 96.0) as f32;
+    // Whole pixels only, rounded down: a last pixel half covered would be half transparent.
+    // Saturating casts, as in `parse`: refused below when too large.
+    let (w, h) = ((width as f32 * scale).floor() as u32, (height as f32 * scale).floor() as u32);
+    if w == 0 || h == 0 || u64::from(w) * u64::from(h) > MAX_PIXELS {
+        return Err(PictureError::Size { width: w, height: h });
+    }
+    let mut pixmap = Pixmap::new(w, h).ok_or(PictureError::Size { width: w, height: h })?;
+    resvg::render(&tree, Transform::from_scale(scale, scale), &mut pixmap.as_mut());
+    let metres = (dpi / 0.0254).round() as u32;
+    encode(w, h, &pixmap.take_demultiplied(), Some(metres)).map_err(|e| PictureError::Encode(e.to_string()))
 }
 
 /// RGBA pixels as a PNG: without the alpha channel when every pixel is opaque, as board pictures
-/// are, which saves a quarter of the pixel data before compression.
-fn encode(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, ::png::EncodingError> {
+/// are, which saves a quarter of the pixel data before compression; `per_metre`, the pixels in a
+/// metre the file says it has, if it says.
+fn encode(width: u32, height: u32, rgba: &[u8], per_metre: Option<u32>) -> Result<Vec<u8>, ::png::EncodingError> {
     let opaque = rgba.chunks_exact(4).all(|p| p[3] == u8::MAX);
     let rgb: Vec<u8>;
     let (colour, data) = if opaque {
@@ -112,6 +130,9 @@ fn encode(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, ::png::Encodi
     encoder.set_color(colour);
     encoder.set_depth(::png::BitDepth::Eight);
     encoder.set_compression(::png::Compression::Balanced);
+    if let Some(n) = per_metre {
+        encoder.set_pixel_dims(Some(::png::PixelDimensions { xppu: n, yppu: n, unit: ::png::Unit::Meter }));
+    }
     let mut writer = encoder.write_header()?;
     writer.write_image_data(data)?;
     writer.finish()?;

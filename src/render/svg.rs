@@ -376,6 +376,29 @@ pub fn svg_with_style(scene: &Scene, options: &SvgOptions, style: &Style) -> Str
     Painter::new(scene, options, style).paint()
 }
 
+/// Pixels in a millimetre, as SVG and CSS count them (96 to the inch).
+pub const PX_PER_MM: f64 = 96.0 / 25.4;
+
+/// The picture `svg` (of [`svg`]) with its size given on paper: `width_mm` millimetres wide, its
+/// height in proportion, the drawing as it was (its coordinates are its view box's). A page or a
+/// layout program then prints it at that size, whatever it takes a pixel to be.
+pub fn on_paper(svg: &str, width_mm: f64) -> String {
+    let attribute = |name: &str| -> Option<(usize, usize, f64)> {
+        let key = format!(" {name}=\"");
+        let start = svg.find(&key)? + key.len();
+        let end = start + svg[start..].find('"')?;
+        Some((start, end, svg[start..end].parse().ok()?))
+    };
+    match (attribute("width"), attribute("height")) {
+        (Some((ws, we, w)), Some((hs, he, h))) if w > 0.0 && ws < hs => {
+            let height_mm = width_mm * h / w;
+            format!("{}{}mm{}{}mm{}", &svg[..ws], Num(width_mm), &svg[we..hs], Num(height_mm), &svg[he..])
+        }
+        // Not a picture of this module's: as it is.
+        _ => svg.to_string(),
+    }
+}
+
 /// A number as SVG writes it: two decimals at most, no trailing zeros, never `-0`.
 pub(crate) struct Num(pub(crate) f64);
 

@@ -48,13 +48,24 @@ pub enum TexOutput {
     Fragment,
 }
 
-/// The picture of a scene as TikZ, drawn as [`svg::svg`] draws it.
+/// The width of a standalone document's picture unless asked: [`tikz_at`].
+pub const DEFAULT_MM: f64 = 80.0;
+
+/// The picture of a scene as TikZ, drawn as [`svg::svg`] draws it; a standalone document's page
+/// is [`DEFAULT_MM`] wide.
 pub fn tikz(scene: &Scene, options: &SvgOptions, output: TexOutput) -> Result<String, PictureError> {
-    tikz_of_svg(&svg::svg(scene, options), &scene.caption().join(" — "), output)
+    tikz_at(scene, options, output, DEFAULT_MM)
 }
 
-/// An SVG picture of this crate as TikZ; `title` goes into a comment at its top.
-pub fn tikz_of_svg(svg: &str, title: &str, output: TexOutput) -> Result<String, PictureError> {
+/// [`tikz`], a standalone document's picture `width_mm` millimetres wide (a fragment's width is
+/// the document's: `\refereediagram[<width>]`).
+pub fn tikz_at(scene: &Scene, options: &SvgOptions, output: TexOutput, width_mm: f64) -> Result<String, PictureError> {
+    tikz_of_svg(&svg::svg(scene, options), &scene.caption().join(" — "), output, width_mm)
+}
+
+/// An SVG picture of this crate as TikZ; `title` goes into a comment at its top; a standalone
+/// document's picture is `width_mm` millimetres wide.
+pub fn tikz_of_svg(svg: &str, title: &str, output: TexOutput, width_mm: f64) -> Result<String, PictureError> {
     let (tree, _, _) = png::parse(svg)?;
     let size = tree.size();
     let (width, height) = (f64::from(size.width()), f64::from(size.height()));
@@ -64,7 +75,7 @@ pub fn tikz_of_svg(svg: &str, title: &str, output: TexOutput) -> Result<String, 
     let title: String = title.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
     let mut out = format!("% {title}\n");
     match output {
-        TexOutput::Standalone => out.push_str(&preamble(width, height)),
+        TexOutput::Standalone => out.push_str(&preamble(width, height, width_mm)),
         TexOutput::Fragment => {
             out.push_str("% Drawn by referee, for a document that loads referee.sty: \\refereediagram{<this file>}.\n")
         }
@@ -86,8 +97,8 @@ pub fn tikz_of_svg(svg: &str, title: &str, output: TexOutput) -> Result<String, 
 }
 
 /// What a standalone document has before its picture: the package's definitions, and a page as
-/// large as a picture of `width` by `height` units set `\refereewidth` wide.
-fn preamble(width: f64, height: f64) -> String {
+/// large as a picture of `width` by `height` units set `width_mm` millimetres wide.
+fn preamble(width: f64, height: f64, width_mm: f64) -> String {
     let mut out = String::from(
         "% Drawn by referee. Compile with pdflatex: the page is as large as the picture, \\refereewidth wide.\n",
     );
@@ -100,11 +111,12 @@ fn preamble(width: f64, height: f64) -> String {
     out.push_str(&definitions());
     let _ = writeln!(
         out,
-        "\\setlength\\refereewidth{{80mm}}\n\\pgfmathsetlength\\refereeunit{{\\refereewidth/({w})}}\n\
+        "\\setlength\\refereewidth{{{mm}mm}}\n\\pgfmathsetlength\\refereeunit{{\\refereewidth/({w})}}\n\
          \\geometry{{paperwidth=\\refereewidth,paperheight={h}\\refereeunit,margin=0pt}}\n\
          \\pagestyle{{empty}}\n\\begin{{document}}\n\\noindent",
         w = Num(width),
-        h = Num(height)
+        h = Num(height),
+        mm = Num(width_mm)
     );
     out
 }
