@@ -187,7 +187,7 @@ fn record_zero_and_widths_not_drawn_are_usage_errors() {
     for width in ["64", "119", "4097", "8192"] {
         let (code, _, err) = run(&["show", VALID, "--format", "svg", "--width", width]);
         assert_eq!(code, 2, "{width}");
-        assert!(err.contains(&format!("{width} is not in 120..=4096")), "{err}");
+        assert!(err.contains(&format!("`{width}`: a width is 120 to 4096 pixels")), "{err}");
     }
     let (code, svg, _) = run(&["show", VALID, "--format", "svg", "--width", "4096"]);
     assert_eq!(code, 0);
