@@ -434,6 +434,22 @@ def summary(binary, corpus, jobs, mode, runs, cores):
     }
 
 
+
+
+
+def startup(binary, folder, jobs, repeat):
+    """The best wall time of `referee verify --format json` on an empty file (which exits 1: no
+    record): process start, argument parsing, thread pool, summary; what whole-process figures
+    hold beyond reading, verifying and writing (benches/illegal_cost.py takes it off)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    empty = folder / "empty.txt"
+    empty.write_bytes(b"")
+    args = [binary.path, "verify", "--format", "json"]
+    if jobs is not None:
+        args += ["--jobs", str(jobs)]
+    return min(measure([*args, empty])["wall"] for _ in range(repeat))
+
+
 # ---------------------------------------------------------------------------------------------
 # The chess anchor (benches/chess-anchor/): pgn-reader + shakmaty, the reference of issue 20
 
