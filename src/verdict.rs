@@ -310,6 +310,9 @@ pub struct Verdict {
     pub position: Option<String>,
     /// What the reader should know beyond the problems (conventions used, defaults assumed).
     pub notes: Vec<String>,
+    /// Whether the verdict tells where the game stands in words and as a code (`score_text`,
+    /// `position`), as [`VerifyOptions::standing`](crate::judge::VerifyOptions::standing) asks.
+    pub standing: bool,
     /// A few legal moves in place of the first illegal move, each with how far the rest of the
     /// record replays with it (see [`crate::alternatives`]); reports give them with that
     /// problem.
@@ -361,6 +364,7 @@ impl Verdict {
             score_text: None,
             position: None,
             notes: Vec::new(),
+            standing: true,
             alternatives: Vec::new(),
         }
     }

@@ -41,6 +41,7 @@ pub fn prepare<'r, S: Games>(src: &str, found: &'r Found, options: VerifyOptions
 /// replay, the replay, the first illegal move's alternatives, the claims.
 fn prepare_format<'r, S: Games, F: OpenRecord<'r>>(record: &F, options: VerifyOptions<S>) -> Prepared<'r> {
     let mut v = record.verdict();
+    v.standing = options.standing;
     if !v.problems.is_empty() {
         return settled(v, None);
     }

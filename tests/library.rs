@@ -181,3 +181,40 @@ fn every_game_starts_a_new_record_that_verifies() {
     let quarod = new_record_in(Registry, GameKind::Quarod.about(), Some(6), None).expect("a 6x6 board");
     assert_eq!(quarod, "[Game \"Quarod\"]\n[Size \"6\"]\n\n*\n");
 }
+
+/// `VerifyOptions::standing` off (what `verify --format short` asks): every verdict of the
+/// samples is the same but for where the game stands, which it leaves unwritten.
+#[test]
+fn verdicts_without_their_standing_differ_in_nothing_else() {
+    use referee::verify::{verify_records, VerifyOptions};
+    let mut records = 0;
+    for entry in walk("samples") {
+        let Ok(src) = std::fs::read_to_string(&entry) else { continue };
+        let full: Vec<_> = verify_records(&src, VerifyOptions::default()).collect();
+        let bare: Vec<_> =
+            verify_records(&src, VerifyOptions { standing: false, ..VerifyOptions::default() }).collect();
+        assert_eq!(full.len(), bare.len(), "{entry}");
+        for (f, b) in full.iter().zip(&bare) {
+            assert!(b.position.is_none() && b.score_text.is_none() && !b.standing, "{entry}");
+            let told = referee::Verdict { position: None, score_text: None, standing: false, ..f.clone() };
+            assert_eq!(&told, b, "{entry}, record {}", f.index);
+            records += 1;
+        }
+    }
+    assert!(records > 90, "{records} records");
+}
+
+/// The text files under `folder`, in path order.
+fn walk(folder: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walk(path.to_str().unwrap()));
+        } else if path.extension().is_some_and(|x| x == "txt") {
+            out.push(path.to_str().unwrap().to_string());
+        }
+    }
+    out.sort();
+    out
+}

@@ -245,6 +245,8 @@ pub fn run<S: Games>(args: VerifyArgs, games: S) -> ExitCode {
         lenient: args.lenient,
         game: args.game,
         search_limit: args.search_limit,
+        // Short lines say only what is wrong: where the game stands goes unwritten, and unmade.
+        standing: args.format != Format::Short,
         ..VerifyOptions::default()
     }
     .with_games(games);

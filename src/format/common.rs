@@ -372,11 +372,13 @@ fn score_common<G: Playable>(v: &mut Verdict, rep: &Replay<G>, described: Option
     v.moves = rep.moves;
     v.game_over = position.is_over();
     let outcome = described.as_ref().map(|d| d.0);
-    v.score_text = Some(match described {
-        Some((_, text)) => text,
-        None => position.score().to_string(),
-    });
-    v.position = Some(position.code());
+    if v.standing {
+        v.score_text = Some(match described {
+            Some((_, text)) => text,
+            None => position.score().to_string(),
+        });
+        v.position = Some(position.code());
+    }
     let points = outcome.map_or_else(|| position.points(), |o| o.points.clone());
     v.score = names.iter().map(|n| n.to_string()).zip(points).collect();
     v.winner = outcome.and_then(|o| o.winner).map(|w| names[w].to_string());

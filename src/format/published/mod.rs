@@ -381,8 +381,10 @@ fn finish_record(v: &mut Verdict, r: &Record, rep: &Replay<Phages>, budget: &mut
     v.notes.extend(claims::readings_note(rep));
     // Over only when every reading of the record ends the game (RULINGS 5b).
     v.game_over = rep.position.is_over() && rep.readings.iter().all(Game::is_over);
-    v.score_text = Some(score.to_string());
-    v.position = Some(crate::game::code::Coded::code(&rep.position));
+    if v.standing {
+        v.score_text = Some(score.to_string());
+        v.position = Some(crate::game::code::Coded::code(&rep.position));
+    }
     // The sides' names from their letters, not through the formatter: every record is scored.
     let name = |s: Side| String::from(s.letter());
     let sides = [Side::X, Side::O];
