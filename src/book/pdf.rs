@@ -21,6 +21,7 @@ use krilla::surface::Surface;
 use krilla::text::{Font, TextDirection};
 use krilla::Document;
 use krilla_svg::{SurfaceExt, SvgSettings};
+use resvg::usvg;
 
 use super::{Entry, Section, Written};
 use crate::render::model::Scene;
@@ -199,9 +200,12 @@ fn words(text: &str, colour: (u8, u8, u8)) -> Vec<Word> {
 #[derive(Debug)]
 enum Item {
     /// A line of words, its baseline at `y`.
-    Line { x: f32, y: f32, face: Face, size: f32, words: Vec<Word>, right_align: bool },
-    /// A diagram, its top left corner at `x`, `y`, `w` wide.
-    Diagram { x: f32, y: f32, w: f32, h: f32, svg: String },
+    Line { x: f32, y: f32, face: Face, size: f32, words: Vec<Word> },
+    /// The number of a page of the records (0: the first record's first), its right end at `x`:
+    /// the contents give it before they know how many pages they take themselves.
+    PageNumber { x: f32, y: f32, page: usize },
+    /// A diagram, its top left corner at `x`, `y`, `w` wide, read once from its SVG.
+    Diagram { x: f32, y: f32, w: f32, h: f32, tree: Box<usvg::Tree> },
 }
 
 /// Pages being filled, top to bottom.
@@ -249,6 +253,15 @@ impl Pages {
         self.pages.last_mut().expect("a page is started before anything is put on it").push(item);
     }
 
+    /// A line of words at `x` on the next line down, which the page has room for; gives its
+    /// baseline.
+    fn line(&mut self, x: f32, words: Vec<Word>, face: Face, size: f32) -> f32 {
+        self.y += size * LEADING;
+        let y = self.y - size * 0.3;
+        self.push(Item::Line { x, y, face, size, words });
+        y
+    }
+
     /// A paragraph at `x`, `max` wide, from the current line down, on as many pages as it takes;
     /// gives the page and the baseline of its first line.
     fn paragraph(
@@ -263,10 +276,8 @@ impl Pages {
         let mut first = None;
         for line in lines(words, face, size, max) {
             self.room(step)?;
-            self.y += step;
-            let y = self.y - size * 0.3;
+            let y = self.line(x, line, face, size);
             first.get_or_insert((self.pages.len() - 1, y));
-            self.push(Item::Line { x, y, face, size, words: line, right_align: false });
         }
         Ok(first.unwrap_or((self.pages.len().saturating_sub(1), self.y)))
     }
@@ -291,8 +302,8 @@ fn move_words(moves: &[Written]) -> Vec<Word> {
     out
 }
 
-/// A diagram's SVG at `w` points wide, and its height in points.
-fn diagram(scene: &Scene, w: f32, look: &Look) -> Result<(String, f32), BookError> {
+/// A diagram read from its SVG to be drawn `w` points wide, and its height in points.
+fn diagram(scene: &Scene, w: f32, look: &Look) -> Result<(Box<usvg::Tree>, f32), BookError> {
     // SVG pixels are 1/96 inch: the picture is drawn at the size it is printed, so that its
     // text has the sizes the painter chose for that width.
     let px = (w * 96.0 / 72.0).round() as u32;
@@ -300,7 +311,7 @@ fn diagram(scene: &Scene, w: f32, look: &Look) -> Result<(String, f32), BookErro
     let text = svg::svg(scene, &options);
     let tree = crate::render::png::tree(&text).map_err(|e| BookError::Diagram(e.to_string()))?;
     let h = w * tree.size().height() / tree.size().width();
-    Ok((text, h))
+    Ok((Box::new(tree), h))
 }
 
 /// Lays out one record from the top of a new page.
@@ -357,7 +368,7 @@ fn lay_out_section(
     look: &Look,
     lead: Option<&str>,
 ) -> Result<(), BookError> {
-    let (svg, h) = diagram(&section.scene, w, look)?;
+    let (tree, h) = diagram(&section.scene, w, look)?;
     pages.gap(BODY * 0.8);
     let full = pages.text_width();
     if let Some(lead) = lead {
@@ -367,7 +378,7 @@ fn lay_out_section(
     }
     pages.room(h)?;
     let top = pages.y;
-    pages.push(Item::Diagram { x: MARGIN, y: top, w, h, svg });
+    pages.push(Item::Diagram { x: MARGIN, y: top, w, h, tree });
     let beside = full - w - GUTTER;
     let words = move_words(&section.moves);
     // Beside the diagram while there is room there, then across the page under it.
@@ -382,9 +393,7 @@ fn lay_out_section(
                 break;
             }
             placed += line.len();
-            pages.y += step;
-            let y = pages.y - BODY * 0.3;
-            pages.push(Item::Line { x, y, face: Face::Sans, size: BODY, words: line, right_align: false });
+            pages.line(x, line, Face::Sans, BODY);
         }
         rest = &words[placed.min(words.len())..];
     }
@@ -413,22 +422,8 @@ pub fn book(entries: &[Entry], look: &Look) -> Result<Vec<u8>, BookError> {
     if before + pages.pages.len() > MAX_PAGES {
         return Err(BookError::TooLong);
     }
-    let all: Vec<Vec<Item>> = contents
-        .into_iter()
-        .map(|mut page| {
-            // The page numbers the contents give, known now.
-            for item in &mut page {
-                if let Item::Line { words, right_align: true, .. } = item {
-                    if let Some(w) = words.first_mut() {
-                        w.text = (w.text.parse::<usize>().unwrap_or(0) + before + 1).to_string();
-                    }
-                }
-            }
-            page
-        })
-        .chain(pages.pages)
-        .collect();
-    draw(&all, look, &starts.iter().map(|s| s + before).collect::<Vec<_>>(), entries)
+    let all: Vec<Vec<Item>> = contents.into_iter().chain(pages.pages).collect();
+    draw(&all, look, before, &starts, entries)
 }
 
 /// The contents: each record's title and verdict, and the page it starts on (counted from the
@@ -444,15 +439,7 @@ fn contents(entries: &[Entry], starts: &[usize], look: &Look) -> Result<Vec<Vec<
         let mut line = words(&entry.title(), BLACK);
         line.push(Word { text: format!("· {}", entry.status), colour: GREY });
         let (page, baseline) = pages.paragraph(MARGIN, pages.text_width() - number_room, &line, Face::Sans, BODY)?;
-        let text = start.to_string();
-        pages.pages[page].push(Item::Line {
-            x: right,
-            y: baseline,
-            face: Face::Sans,
-            size: BODY,
-            words: vec![Word { text, colour: BLACK }],
-            right_align: true,
-        });
+        pages.pages[page].push(Item::PageNumber { x: right, y: baseline, page: *start });
     }
     Ok(pages.pages)
 }
@@ -465,8 +452,15 @@ fn fill(colour: (u8, u8, u8)) -> Fill {
     }
 }
 
-/// Draws the pages laid out, numbers them, and gives the records an outline (bookmarks).
-fn draw(all: &[Vec<Item>], look: &Look, starts: &[usize], entries: &[Entry]) -> Result<Vec<u8>, BookError> {
+/// Draws the pages laid out, the records' after `before` pages of contents, numbers them, and
+/// gives the records, which start on pages `starts` of theirs, an outline (bookmarks).
+fn draw(
+    all: &[Vec<Item>],
+    look: &Look,
+    before: usize,
+    starts: &[usize],
+    entries: &[Entry],
+) -> Result<Vec<u8>, BookError> {
     let sans =
         Font::new(DEJAVU_SANS.into(), 0).ok_or_else(|| BookError::Pdf("DejaVu Sans could not be read".into()))?;
     let mono = Font::new(DEJAVU_SANS_MONO.into(), 0)
@@ -478,7 +472,7 @@ fn draw(all: &[Vec<Item>], look: &Look, starts: &[usize], entries: &[Entry]) -> 
         let mut page = document.start_page_with(settings);
         let mut surface = page.surface();
         for item in items {
-            draw_item(&mut surface, item, &sans, &mono)?;
+            draw_item(&mut surface, item, &sans, &mono, before)?;
         }
         let folio = (n + 1).to_string();
         surface.set_fill(Some(fill(GREY)));
@@ -496,7 +490,8 @@ fn draw(all: &[Vec<Item>], look: &Look, starts: &[usize], entries: &[Entry]) -> 
     }
     let mut outline = Outline::new();
     for (entry, &start) in entries.iter().zip(starts) {
-        outline.push_child(OutlineNode::new(entry.title(), XyzDestination::new(start, Point::from_xy(0.0, 0.0))));
+        let page = before + start;
+        outline.push_child(OutlineNode::new(entry.title(), XyzDestination::new(page, Point::from_xy(0.0, 0.0))));
     }
     document.set_outline(outline);
     document.set_metadata(
@@ -505,17 +500,22 @@ fn draw(all: &[Vec<Item>], look: &Look, starts: &[usize], entries: &[Entry]) -> 
     document.finish().map_err(|e| BookError::Pdf(format!("{e:?}")))
 }
 
-fn draw_item(surface: &mut Surface<'_>, item: &Item, sans: &Font, mono: &Font) -> Result<(), BookError> {
+fn draw_item(surface: &mut Surface<'_>, item: &Item, sans: &Font, mono: &Font, before: usize) -> Result<(), BookError> {
     match item {
-        Item::Line { x, y, face, size, words, right_align } => {
+        Item::PageNumber { x, y, page } => {
+            // Numbered from 1, the contents' pages first.
+            let text = (before + page + 1).to_string();
+            surface.set_fill(Some(fill(BLACK)));
+            let at = x - width(&text, Face::Sans, BODY);
+            surface.draw_text(Point::from_xy(at, *y), sans.clone(), BODY, &text, false, TextDirection::Auto);
+        }
+        Item::Line { x, y, face, size, words } => {
             let font = match face {
                 Face::Sans => sans,
                 Face::Mono => mono,
             };
             let space = width(" ", *face, *size);
-            let total: f32 = words.iter().map(|w| width(&w.text, *face, *size)).sum::<f32>()
-                + space * words.len().saturating_sub(1) as f32;
-            let mut at = if *right_align { x - total } else { *x };
+            let mut at = *x;
             // A run of words of one colour is one text, spaces and all: the text read back from
             // the page (selected, searched, pdftotext) has its spaces.
             for run in words.chunk_by(|a, b| a.colour == b.colour) {
@@ -525,11 +525,10 @@ fn draw_item(surface: &mut Surface<'_>, item: &Item, sans: &Font, mono: &Font) -
                 at += width(&text, *face, *size) + space;
             }
         }
-        Item::Diagram { x, y, w, h, svg } => {
-            let tree = crate::render::png::tree(svg).map_err(|e| BookError::Diagram(e.to_string()))?;
+        Item::Diagram { x, y, w, h, tree } => {
             let size = Size::from_wh(*w, *h).ok_or_else(|| BookError::Diagram("a diagram has no size".into()))?;
             surface.push_transform(&Transform::from_translate(*x, *y));
-            surface.draw_svg(&tree, size, SvgSettings::default());
+            surface.draw_svg(tree, size, SvgSettings::default());
             surface.pop();
         }
     }
