@@ -263,7 +263,7 @@ fn a_closed_or_full_output_ends_a_large_file_read_ahead_quietly() {
 #[cfg(unix)]
 #[test]
 fn a_closed_or_full_output_ends_the_run_quietly() {
-    let commands: [&[&str]; 7] = [
+    let commands: [&[&str]; 9] = [
         &["verify", "samples/"],
         &["convert", "samples/quarod/random-size-4.txt", "--to", "json"],
         &["convert", "samples/petrify/random-size-10.txt", "--to", "canonical"],
@@ -271,6 +271,8 @@ fn a_closed_or_full_output_ends_the_run_quietly() {
         &["show", VALID],
         &["random", "--game", "quarod", "--count", "3"],
         &["random", "--game", "quadraphages"],
+        &["show", VALID, "--format", "png"],
+        &["book", "samples/quarod", "-o", "-"],
     ];
     for args in commands {
         ends_quietly_on_a_failed_output(args);

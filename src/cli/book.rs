@@ -14,7 +14,7 @@ use crate::judge::Games;
 use crate::render::svg::StyleName;
 use crate::verify::VerifyOptions;
 
-use super::file::{self, Name, OutFile};
+use super::file::{self, Name};
 use super::out::note;
 
 pub const EXIT_CODES: &str = "\
@@ -88,7 +88,8 @@ pub fn run<S: Games>(args: BookArgs, games: S) -> ExitCode {
     let options = VerifyOptions { game: args.game, ..VerifyOptions::default() }.with_games(games);
     let plan = Plan { every: args.every, at: args.at.clone() };
     if args.out == Path::new("-") && std::io::stdout().is_terminal() {
-        note("refusing to write a PDF to a terminal: give -o FILE, or redirect standard output");
+        // Said before the records are read and drawn, not after.
+        note("a PDF is not for a terminal: name a file with -o, or redirect standard output");
         return ExitCode::from(2);
     }
     let mut all: Vec<Entry> = Vec::new();
@@ -160,18 +161,13 @@ pub fn run<S: Games>(args: BookArgs, games: S) -> ExitCode {
         }
     };
     let written = if args.out == Path::new("-") {
-        use std::io::Write;
-        let mut out = std::io::stdout().lock();
-        out.write_all(&bytes).and_then(|()| out.flush()).map_err(|e| format!("cannot write to standard output: {e}"))
+        file::write_stdout(&bytes, Some("a PDF"))
     } else {
-        OutFile::open(&args.out, Name::Given).and_then(|mut f| {
-            f.write_bytes(&bytes)?;
-            f.commit()
-        })
+        // Every input was checked against the output above: none is passed on here.
+        file::write_file(&args.out, Path::new("-"), &bytes, Name::Given)
     };
-    if let Err(message) = written {
-        note(&message);
-        return ExitCode::from(2);
+    if written != ExitCode::SUCCESS {
+        return written;
     }
     let records = all.len();
     let illegal = all.iter().filter(|e| e.status != "valid").count();

@@ -322,6 +322,26 @@ fn system_path(path: &Path) -> bool {
     false
 }
 
+/// Writes `bytes` to standard output and flushes it: exit code 0, or 2 (said on standard error)
+/// when it cannot be written. A reader that closed the pipe wanted no more: not an error.
+/// `binary` names bytes a terminal cannot show (`a PNG`), refused there before anything is
+/// written.
+pub fn write_stdout(bytes: &[u8], binary: Option<&str>) -> ExitCode {
+    if let Some(what) = binary.filter(|_| io::IsTerminal::is_terminal(&io::stdout())) {
+        note(&format!("{what} is not for a terminal: name a file with -o, or redirect standard output"));
+        return ExitCode::from(2);
+    }
+    let mut stdout = io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            note(&format!("cannot write to standard output: {e}"));
+            ExitCode::from(2)
+        }
+    }
+}
+
 /// Writes a whole file with [`OutFile`]; the exit code says how it went (2, said on standard
 /// error, when it could not be written).
 pub fn write_file(path: &Path, input: &Path, bytes: &[u8], name: Name) -> ExitCode {

@@ -3,7 +3,7 @@
 //! anything is written, so an input problem never leaves half an image behind.
 
 use std::fs;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -394,21 +394,7 @@ pub fn show<S: Games>(
     };
     let written = match out {
         Some(path) => file::write_file(path, file, &bytes, file::Name::Given),
-        None => {
-            if format == ShowFormat::Png && std::io::stdout().is_terminal() {
-                note("a PNG is not for a terminal: name a file with -o, or redirect standard output");
-                return ExitCode::from(2);
-            }
-            let mut stdout = std::io::stdout().lock();
-            match stdout.write_all(&bytes).and_then(|()| stdout.flush()) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-                Err(e) => {
-                    note(&format!("cannot write to standard output: {e}"));
-                    ExitCode::from(2)
-                }
-            }
-        }
+        None => file::write_stdout(&bytes, (format == ShowFormat::Png).then_some("a PNG")),
     };
     if written == ExitCode::SUCCESS {
         verdict
