@@ -410,6 +410,10 @@ await test('the samples menu, a file opened, a file dropped, and typing', async 
   await page.locator('#file').setInputFiles({ name: 'game.txt', mimeType: 'text/plain', buffer: Buffer.from(quarod) });
   await page.waitForFunction((t) => document.getElementById('text').value === t, quarod);
   await settle(page);
+  // The opened file's verdicts replace the sample's once judged: waited for, not assumed done when
+  // the page first says it is idle (an opened file's judging may not have begun yet).
+  await page.waitForFunction(() => document.querySelector('.verdict .game')?.innerText === 'Quarod', null, { timeout: 10000 })
+    .catch(() => {});
   assert.equal(await page.locator('.verdict .game').first().innerText(), 'Quarod');
 
   const vadrantir = await sample('vadrantir/random-side-6.txt');
